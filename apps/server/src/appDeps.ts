@@ -1,0 +1,38 @@
+import type { Kysely } from 'kysely';
+import type { Config } from './config.js';
+import type { Dialect } from './db/database.js';
+import type { DB } from './db/schema.js';
+import type { LoginKey } from './auth/loginCrypto.js';
+import type { ActiveSession } from './auth/sessions.js';
+import type { Scope } from './tenancy/scope.js';
+import type { Role } from '@intercom/contract';
+
+/** What every route plugin may use; decorated on the app as `app.deps`. */
+export interface AppDeps {
+  db: Kysely<DB>;
+  dialect: Dialect;
+  config: Config;
+  loginKey: LoginKey;
+  /** scrypt cost exponent for new password hashes (2^N). */
+  passwordLogN: number;
+}
+
+/** The caller of an authenticated request, with the tenancy scope every repository call takes. */
+export interface AuthContext {
+  session: ActiveSession;
+  account: { A_ID: number; E_ID: number; LoginName: string; Name: string; Role: Role };
+  scope: Scope;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    deps: AppDeps;
+  }
+  interface FastifyRequest {
+    auth: AuthContext | null;
+  }
+  interface FastifyContextConfig {
+    /** Only the admin role may call the route (DESIGN.md section 5). */
+    adminOnly?: boolean;
+  }
+}

@@ -1,0 +1,84 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const minutes = (fallback: number) => z.coerce.number().int().min(1).max(7 * 24 * 60).default(fallback);
+
+/** Every environment variable the server reads; README.md has the same table. */
+const envSchema = z
+  .object({
+    PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+    HOST: z.string().min(1).default('0.0.0.0'),
+    DATA_DIR: z.string().min(1).default('./data'),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+      .optional(),
+    REDIS_URL: z
+      .string()
+      .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
+      .optional(),
+    ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').max(128).optional(),
+    LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+    TLS_CERT: z.string().optional(),
+    TLS_KEY: z.string().optional(),
+    SESSION_IDLE_MINUTES: minutes(30),
+    SESSION_ABSOLUTE_MINUTES: minutes(12 * 60),
+    LOGIN_IP_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(30),
+    ICP_TEXT: z.string().max(200).default(''),
+    TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+  })
+  .refine((env) => Boolean(env.TLS_CERT) === Boolean(env.TLS_KEY), {
+    message: 'TLS_CERT and TLS_KEY must be set together',
+    path: ['TLS_CERT'],
+  });
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  adminPassword: string | undefined;
+  logLevel: (typeof LOG_LEVELS)[number];
+  tls: { cert: string; key: string } | undefined;
+  sessionIdleMs: number;
+  sessionAbsoluteMs: number;
+  loginIpLimitPerMinute: number;
+  icpText: string;
+  trustProxy: boolean;
+  /** Directory of the built console; absent in API-only test runs. */
+  consoleDir: string | undefined;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Reads and validates the environment; a bad value throws a ConfigError naming the variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, consoleDir?: string): Config {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.') || 'environment'}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
+    adminPassword: e.ADMIN_PASSWORD,
+    logLevel: e.LOG_LEVEL,
+    tls: e.TLS_CERT && e.TLS_KEY ? { cert: e.TLS_CERT, key: e.TLS_KEY } : undefined,
+    sessionIdleMs: e.SESSION_IDLE_MINUTES * 60_000,
+    sessionAbsoluteMs: e.SESSION_ABSOLUTE_MINUTES * 60_000,
+    loginIpLimitPerMinute: e.LOGIN_IP_LIMIT_PER_MINUTE,
+    icpText: e.ICP_TEXT,
+    trustProxy: e.TRUST_PROXY === 'true',
+    consoleDir,
+  };
+}

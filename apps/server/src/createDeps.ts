@@ -1,0 +1,25 @@
+import type { AppDeps } from './appDeps.js';
+import { loadOrCreateLoginKey } from './auth/loginCrypto.js';
+import type { Config } from './config.js';
+import { openDatabase, type Database } from './db/database.js';
+import { migrateToLatest } from './db/migrate.js';
+
+export interface Runtime {
+  deps: AppDeps;
+  database: Database;
+}
+
+/** Opens the database, migrates it and loads the login key: everything buildApp needs. */
+export async function createDeps(config: Config, options: { sqliteFile?: string; passwordLogN?: number } = {}): Promise<Runtime> {
+  const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, sqliteFile: options.sqliteFile });
+  await migrateToLatest(database.db);
+  const loginKey = await loadOrCreateLoginKey(database.db);
+  const deps: AppDeps = {
+    db: database.db,
+    dialect: database.dialect,
+    config,
+    loginKey,
+    passwordLogN: options.passwordLogN ?? 17,
+  };
+  return { deps, database };
+}

@@ -1,0 +1,71 @@
+import { MessageKeys, type QueryParams } from '@intercom/contract';
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import type { DB } from '../db/schema.js';
+import { AppError } from '../http/AppError.js';
+import type { Scope } from '../tenancy/scope.js';
+import type { EntityDefinition } from './EntityDefinition.js';
+import { parseCondition, type Condition } from './parseCondition.js';
+
+function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+function toExpression(eb: ExpressionBuilder<any, any>, c: Condition): Expression<SqlBool> {
+  const ref = eb.ref(c.field);
+  switch (c.op) {
+    case 'eq':
+      return eb(ref, '=', c.value);
+    case 'ne':
+      return eb(ref, '<>', c.value);
+    case 'lt':
+      return eb(ref, '<', c.value);
+    case 'lte':
+      return eb(ref, '<=', c.value);
+    case 'gt':
+      return eb(ref, '>', c.value);
+    case 'gte':
+      return eb(ref, '>=', c.value);
+    case 'in':
+      return eb(ref, 'in', c.value as (string | number)[]);
+    case 'between': {
+      const [low, high] = c.value as (string | number)[];
+      return eb.between(ref, low, high);
+    }
+    case 'like':
+      return sql<SqlBool>`lower(${ref}) like lower(${`%${escapeLike(String(c.value))}%`}) escape '\\'`;
+  }
+}
+
+/** The filtered, scoped base query of an entity: `E_ID in scope` is never left out. */
+export function scopedQuery(db: Kysely<DB>, def: EntityDefinition, scope: Scope, jsonCondition: string) {
+  const conditions = parseCondition(jsonCondition, def.fields);
+  const anyDb = db as unknown as Kysely<any>;
+  return anyDb
+    .selectFrom(def.table)
+    .where('E_ID', 'in', [...scope.enterpriseIds])
+    .where((eb) => eb.and(conditions.map((c) => toExpression(eb, c))));
+}
+
+export function orderOf(def: EntityDefinition, orderField: string, desc: boolean) {
+  if (orderField === '') return def.defaultOrder;
+  if (!Object.hasOwn(def.fields, orderField)) throw AppError.field('orderField', MessageKeys.badOrderField);
+  return { field: orderField, desc };
+}
+
+/** QueryData: one page of rows in scope and the total count of the filter. */
+export async function queryEntity(db: Kysely<DB>, def: EntityDefinition, scope: Scope, params: QueryParams) {
+  const base = scopedQuery(db, def, scope, params.jsonCondition);
+  const order = orderOf(def, params.orderField, params.desc);
+  const fields = Object.keys(def.fields);
+  const [rows, count] = await Promise.all([
+    base
+      .select(fields)
+      .orderBy(order.field, order.desc ? 'desc' : 'asc')
+      .orderBy(fields[0] ?? order.field, order.desc ? 'desc' : 'asc')
+      .limit(params.pageSize)
+      .offset(params.pageIndex * params.pageSize)
+      .execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst(),
+  ]);
+  return { rows: rows as Record<string, unknown>[], total: Number(count?.n ?? 0) };
+}

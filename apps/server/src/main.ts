@@ -1,0 +1,65 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildApp, loggerOptions } from './app.js';
+import { ConfigError, loadConfig } from './config.js';
+import { createDeps } from './createDeps.js';
+import { DEMO_ADMIN, DEMO_CODE, seedFirstRun } from './db/seedFirstRun.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const consoleDir = path.resolve(here, '../../console/dist');
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig(process.env, consoleDir);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const { deps, database } = await createDeps(config);
+  const https = config.tls ? { cert: fs.readFileSync(config.tls.cert), key: fs.readFileSync(config.tls.key) } : undefined;
+  const app = await buildApp(deps, { logger: loggerOptions(config.logLevel), https });
+
+  const firstRun = await seedFirstRun(deps.db, config.adminPassword, deps.passwordLogN);
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const url = `${config.tls ? 'https' : 'http'}://localhost:${port}`;
+  const lines = [`Intercom Management Platform is ready at ${url}`];
+  if (firstRun.created) {
+    lines.push(`First run: enterprise code ${DEMO_CODE}, account ${DEMO_ADMIN}`);
+    lines.push(
+      firstRun.generatedPassword
+        ? `Generated password (shown only now): ${firstRun.generatedPassword}`
+        : 'Password: the value of ADMIN_PASSWORD',
+    );
+  }
+  if (!fs.existsSync(path.join(consoleDir, 'index.html'))) lines.push('Console not built: run npm run build');
+  process.stdout.write(`\n${lines.join('\n')}\n\n`);
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    const timer = setTimeout(() => process.exit(1), 10_000);
+    timer.unref();
+    try {
+      await app.close();
+      await database.close();
+    } finally {
+      process.exit(0);
+    }
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`Failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});
