@@ -1,10 +1,16 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+
+// Tests run against the contract's TypeScript source, so they never need a build first.
+const contract = fileURLToPath(new URL('./packages/contract/src/index.ts', import.meta.url));
+const alias = { '@intercom/contract': contract };
 
 /** Unit and API tests of every package; browser tests live in e2e/ and run separately. */
 export default defineConfig({
   test: {
     projects: [
       {
+        resolve: { alias },
         test: {
           name: 'contract',
           root: './packages/contract',
@@ -12,6 +18,7 @@ export default defineConfig({
         },
       },
       {
+        resolve: { alias },
         test: {
           name: 'server',
           root: './apps/server',
@@ -22,6 +29,7 @@ export default defineConfig({
         },
       },
       {
+        resolve: { alias },
         test: {
           name: 'console',
           root: './apps/console',

@@ -1,0 +1,52 @@
+#!/usr/bin/env node
+// Builds the contract, the server and the console when missing or stale; `--force` rebuilds all.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const force = process.argv.includes('--force');
+
+function newestMtime(entries) {
+  let newest = 0;
+  const visit = (p) => {
+    if (!fs.existsSync(p)) return;
+    const stat = fs.statSync(p);
+    if (stat.isDirectory()) {
+      for (const name of fs.readdirSync(p)) if (name !== 'node_modules' && name !== 'dist') visit(path.join(p, name));
+    } else newest = Math.max(newest, stat.mtimeMs);
+  };
+  entries.forEach((e) => visit(path.join(root, e)));
+  return newest;
+}
+
+function mtimeOf(file) {
+  const p = path.join(root, file);
+  return fs.existsSync(p) ? fs.statSync(p).mtimeMs : 0;
+}
+
+function run(label, command, args, cwd = root) {
+  process.stdout.write(`> ${label}\n`);
+  const result = spawnSync(command, args, { cwd, stdio: 'inherit' });
+  if (result.status !== 0) {
+    process.stderr.write(`${label} failed\n`);
+    process.exit(result.status ?? 1);
+  }
+}
+
+const tsc = path.join(root, 'node_modules/.bin/tsc');
+const vite = path.join(root, 'node_modules/.bin/vite');
+
+const serverSources = ['packages/contract/src', 'apps/server/src', 'apps/server/tsconfig.json', 'packages/contract/tsconfig.json'];
+if (force || newestMtime(serverSources) > mtimeOf('apps/server/dist/main.js')) {
+  run('build server', tsc, ['-b', 'packages/contract', 'apps/server', ...(force ? ['--force'] : [])]);
+  // tsc -b leaves outputs untouched when nothing changed; mark the build as current.
+  const now = new Date();
+  fs.utimesSync(path.join(root, 'apps/server/dist/main.js'), now, now);
+}
+
+const consoleSources = ['packages/contract/src', 'apps/console/src', 'apps/console/index.html', 'apps/console/vite.config.ts', 'apps/console/public', 'apps/console/package.json'];
+if (force || newestMtime(consoleSources) > mtimeOf('apps/console/dist/index.html')) {
+  run('build console', vite, ['build', '--logLevel', 'warn'], path.join(root, 'apps/console'));
+}
