@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import zlib from 'node:zlib';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const force = process.argv.includes('--force');
@@ -49,4 +50,17 @@ if (force || newestMtime(serverSources) > mtimeOf('apps/server/dist/main.js')) {
 const consoleSources = ['packages/contract/src', 'apps/console/src', 'apps/console/index.html', 'apps/console/vite.config.ts', 'apps/console/public', 'apps/console/package.json'];
 if (force || newestMtime(consoleSources) > mtimeOf('apps/console/dist/index.html')) {
   run('build console', vite, ['build', '--logLevel', 'warn'], path.join(root, 'apps/console'));
+  precompress(path.join(root, 'apps/console/dist'));
+}
+
+/** Writes .gz and .br beside each text asset; the server sends them to clients that accept them. */
+function precompress(dir) {
+  for (const name of fs.readdirSync(dir, { recursive: true })) {
+    const file = path.join(dir, String(name));
+    if (!/\.(js|css|html|svg|json|txt)$/.test(file) || !fs.statSync(file).isFile()) continue;
+    const content = fs.readFileSync(file);
+    if (content.length < 1024) continue;
+    fs.writeFileSync(`${file}.gz`, zlib.gzipSync(content, { level: 9 }));
+    fs.writeFileSync(`${file}.br`, zlib.brotliCompressSync(content, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }));
+  }
 }

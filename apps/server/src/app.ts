@@ -145,6 +145,8 @@ function registerConsole(app: FastifyInstance, consoleDir: string | undefined): 
     root: consoleDir,
     wildcard: false,
     index: false,
+    // The build writes .br and .gz next to every asset; send those to clients that accept them.
+    preCompressed: true,
     setHeaders: (res, filePath) => {
       if (filePath.includes(`${path.sep}assets${path.sep}`)) {
         res.header('Cache-Control', 'public, max-age=31536000, immutable');
