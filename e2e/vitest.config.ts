@@ -9,5 +9,7 @@ export default defineConfig({
     fileParallelism: false,
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // expect.poll waits for what the screen shows; the UI gets the same time as a locator wait.
+    expect: { poll: { timeout: 10_000, interval: 100 } },
   },
 });

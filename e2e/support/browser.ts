@@ -1,4 +1,11 @@
+import fs from 'node:fs';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+/** How long a wait for something on screen may take before the test fails. */
+export const UI_TIMEOUT_MS = 10_000;
+
+const screenshotDir = new URL('../screenshots/', import.meta.url).pathname;
 
 /** Debian's Chromium; the flags keep it off this machine's closed network. */
 export function launchBrowser(): Promise<Browser> {
@@ -14,14 +21,61 @@ export interface ContextOptions {
   height?: number;
 }
 
-export function newContext(browser: Browser, options: ContextOptions = {}): Promise<BrowserContext> {
-  return browser.newContext({
+export async function newContext(browser: Browser, options: ContextOptions = {}): Promise<BrowserContext> {
+  const context = await browser.newContext({
     locale: options.locale ?? 'en-US',
     viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
+    acceptDownloads: true,
   });
+  context.setDefaultTimeout(UI_TIMEOUT_MS);
+  context.setDefaultNavigationTimeout(UI_TIMEOUT_MS * 2);
+  return context;
 }
 
 /** Saves a screenshot under e2e/screenshots for a person to look at. */
 export async function shot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: new URL(`../screenshots/${name}.png`, import.meta.url).pathname, fullPage: true });
+  fs.mkdirSync(screenshotDir, { recursive: true });
+  await page.screenshot({ path: `${screenshotDir}${name}.png`, fullPage: true });
+}
+
+export interface BrowserSession {
+  /** A page in a fresh context (own cookies and storage, like another browser); closed after the test. */
+  newPage(options?: ContextOptions): Promise<Page>;
+}
+
+/**
+ * One Chromium per test file, a new context per page. Contexts close after each test; when a test
+ * fails, every page it had open is saved as e2e/screenshots/failed-<test>-<n>.png first.
+ */
+export function useBrowserPerFile(): BrowserSession {
+  let browser: Browser | undefined;
+  let open: BrowserContext[] = [];
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterEach(async ({ task }) => {
+    const contexts = open;
+    open = [];
+    if (task.result?.state === 'fail') {
+      const pages = contexts.flatMap((context) => context.pages());
+      const name = task.name.replace(/[^\w-]+/g, '_').slice(0, 80);
+      for (const [index, page] of pages.entries()) {
+        await shot(page, `failed-${name}-${index + 1}`).catch(() => undefined);
+      }
+    }
+    await Promise.all(contexts.map((context) => context.close()));
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  return {
+    async newPage(options) {
+      if (!browser) throw new Error('the browser starts in beforeAll; call newPage inside a test');
+      const context = await newContext(browser, options);
+      open.push(context);
+      return context.newPage();
+    },
+  };
 }

@@ -13,6 +13,8 @@ declare module 'vitest' {
     baseUrl: string;
     dataDir: string;
     adminPassword: string;
+    /** The server build the tests run (for its password hashing). */
+    serverDist: string;
   }
 }
 
@@ -39,14 +41,50 @@ async function waitReady(url: string, server: ChildProcess): Promise<void> {
   throw new Error('server did not become ready');
 }
 
-/** Starts the built server on a free port with an empty data directory; stops it afterwards. */
-export default async function setup(project: TestProject) {
-  if (!fs.existsSync(path.join(root, 'apps/console/dist/index.html'))) {
-    throw new Error('console not built: run `node scripts/build.mjs` first');
+/**
+ * A copy of the server and console builds for this run. Others may rebuild the checkout while
+ * the tests run (Vite empties apps/console/dist first); the copy keeps every file in place. It
+ * lives inside the repository (git-ignored .e2e/) so the server still finds node_modules.
+ */
+async function snapshotBuild(): Promise<string> {
+  for (const file of ['apps/server/dist/main.js', 'apps/console/dist/index.html']) {
+    if (!fs.existsSync(path.join(root, file))) throw new Error(`${file} is missing: run \`node scripts/build.mjs\` first`);
   }
+  const dir = path.join(root, '.e2e', `run-${process.pid}`);
+  for (let attempt = 0; attempt < 60; attempt++) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    try {
+      for (const part of ['apps/server/dist', 'apps/console/dist', 'apps/server/package.json']) {
+        fs.cpSync(path.join(root, part), path.join(dir, part), { recursive: true });
+      }
+      if (consoleCopyComplete(path.join(dir, 'apps/console/dist'))) break;
+    } catch {
+      // A file vanished while copying: a build is running.
+    }
+    if (attempt === 59) throw new Error('apps/console/dist stayed incomplete (a build running?)');
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  // Packages only the server's workspace holds (its own ws version, for one).
+  if (fs.existsSync(path.join(root, 'apps/server/node_modules'))) {
+    fs.symlinkSync(path.join(root, 'apps/server/node_modules'), path.join(dir, 'apps/server/node_modules'), 'dir');
+  }
+  return dir;
+}
+
+/** Whether every asset index.html names was copied (not so while Vite is writing the build). */
+function consoleCopyComplete(consoleDist: string): boolean {
+  const index = path.join(consoleDist, 'index.html');
+  if (!fs.existsSync(index)) return false;
+  const assets = [...fs.readFileSync(index, 'utf8').matchAll(/(?:src|href)="\/(assets\/[^"]+)"/g)].map((m) => m[1] ?? '');
+  return assets.length > 0 && assets.every((asset) => fs.existsSync(path.join(consoleDist, asset)));
+}
+
+/** Starts (a copy of) the built server on a free port with an empty data directory; stops it afterwards. */
+export default async function setup(project: TestProject) {
+  const build = await snapshotBuild();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'intercom-e2e-'));
   const port = await freePort();
-  const server = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.js')], {
+  const server = spawn(process.execPath, [path.join(build, 'apps/server/dist/main.js')], {
     env: {
       ...process.env,
       PORT: String(port),
@@ -59,14 +97,24 @@ export default async function setup(project: TestProject) {
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
+  const stop = async () => {
+    if (server.exitCode === null && server.signalCode === null) {
+      server.kill('SIGTERM');
+      await new Promise((r) => server.once('exit', r));
+    }
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    fs.rmSync(build, { recursive: true, force: true });
+  };
   const baseUrl = `http://127.0.0.1:${port}`;
-  await waitReady(baseUrl, server);
+  try {
+    await waitReady(baseUrl, server);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
   project.provide('baseUrl', baseUrl);
   project.provide('dataDir', dataDir);
   project.provide('adminPassword', ADMIN_PASSWORD);
-  return async () => {
-    server.kill('SIGTERM');
-    await new Promise((r) => server.once('exit', r));
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  };
+  project.provide('serverDist', path.join(build, 'apps/server/dist'));
+  return stop;
 }

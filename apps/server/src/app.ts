@@ -7,6 +7,7 @@ import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
@@ -15,10 +16,25 @@ import { authPlugin } from './auth/authPlugin.js';
 import { registerEntityRoutes } from './generic/entityRoutes.js';
 import { installErrorHandler } from './http/errorHandler.js';
 import { redactUrl } from './http/redactUrl.js';
+import type { HubOptions } from './realtime/hubOptions.js';
+import { realtimePlugin } from './realtime/realtimePlugin.js';
 import { accountRoutes } from './modules/account/accountRoutes.js';
 import { enterpriseRoutes } from './modules/enterprise/enterpriseRoutes.js';
+import { accountsEntity } from './modules/accounts/accountsEntity.js';
+import { accountsRoutes } from './modules/accounts/accountsRoutes.js';
+import { deviceEntity } from './modules/device/deviceEntity.js';
+import { deviceRoutes } from './modules/device/deviceRoutes.js';
+import { iccidImportRoutes } from './modules/device/iccidImportRoutes.js';
+import { enterpriseEntity } from './modules/enterprises/enterpriseEntity.js';
+import { enterprisesRoutes } from './modules/enterprises/enterprisesRoutes.js';
+import { organEntity } from './modules/organ/organEntity.js';
+import { organRoutes } from './modules/organ/organRoutes.js';
+import { terminalEventsPlugin } from './modules/userinfo/terminalEvents.js';
+import { userEntity } from './modules/userinfo/userEntity.js';
+import { userRoutes } from './modules/userinfo/userRoutes.js';
 import { sysLogEntity } from './modules/syslog/sysLogEntity.js';
 import { uauthRoutes } from './modules/uauth/uauthRoutes.js';
+import { channelModule } from './modules/channel/webChannelRoutes.js';
 
 export interface RouteInfo {
   method: string;
@@ -35,6 +51,8 @@ declare module 'fastify' {
 export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
   https?: { cert: Buffer; key: Buffer };
+  /** Timings and limits of the hub /FuncService (tests shorten them). */
+  hub?: Partial<HubOptions>;
 }
 
 /** Pino options: secrets never logged (DESIGN.md section 4, issue 2). */
@@ -108,6 +126,8 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   });
   await app.register(formbody);
   await app.register(rateLimit, { global: false });
+  // One registration for every WebSocket route (hub, terminal gateway); frames above 1 MiB are refused.
+  await app.register(websocket, { options: { maxPayload: 1024 * 1024 } });
   await app.register(swagger, {
     openapi: {
       info: { title: 'Intercom Management Platform API', version: '0.1.0' },
@@ -117,11 +137,21 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
   await app.register(authPlugin);
+  await app.register(terminalEventsPlugin);
 
   await app.register(uauthRoutes, { prefix: '/api/UAuth' });
   await app.register(accountRoutes, { prefix: '/api/Account' });
   await app.register(enterpriseRoutes, { prefix: '/api/Enterprise' });
-  for (const entity of [sysLogEntity]) registerEntityRoutes(app, entity);
+  await app.register(enterprisesRoutes, { prefix: '/api/Enterprise' });
+  await app.register(organRoutes, { prefix: '/api/Organ' });
+  await app.register(userRoutes, { prefix: '/api/UserInfo' });
+  await app.register(iccidImportRoutes, { prefix: '/api/UserInfo' });
+  await app.register(deviceRoutes, { prefix: '/api' });
+  await app.register(accountsRoutes, { prefix: '/api/Account' });
+  const entities = [sysLogEntity, enterpriseEntity, organEntity, userEntity, deviceEntity, accountsEntity];
+  for (const entity of entities) registerEntityRoutes(app, entity);
+  await app.register(channelModule);
+  await app.register(realtimePlugin, { hub: options.hub });
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
@@ -164,6 +194,7 @@ function registerConsole(app: FastifyInstance, consoleDir: string | undefined): 
       return reply.sendFile(file);
     }
     if (url.startsWith('/assets/')) return reply.status(404).send('Not found');
-    return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
+    // cacheControl off, or @fastify/static replaces no-cache with its own "public, max-age=0".
+    return reply.header('Cache-Control', 'no-cache').sendFile('index.html', { cacheControl: false });
   });
 }

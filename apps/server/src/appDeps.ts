@@ -5,6 +5,7 @@ import type { DB } from './db/schema.js';
 import type { LoginKey } from './auth/loginCrypto.js';
 import type { ActiveSession } from './auth/sessions.js';
 import type { Scope } from './tenancy/scope.js';
+import type { Realtime } from './realtime/realtime.js';
 import type { Role } from '@intercom/contract';
 
 /** What every route plugin may use; decorated on the app as `app.deps`. */
@@ -15,6 +16,8 @@ export interface AppDeps {
   loginKey: LoginKey;
   /** scrypt cost exponent for new password hashes (2^N). */
   passwordLogN: number;
+  /** Event bus and live state of the hub; the terminal gateway feeds `realtime.live`. */
+  realtime: Realtime;
 }
 
 /** The caller of an authenticated request, with the tenancy scope every repository call takes. */
@@ -34,5 +37,7 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Only the admin role may call the route (DESIGN.md section 5). */
     adminOnly?: boolean;
+    /** Failures carry Code and Message at the top level too, as the login answers do (DESIGN.md section 4). */
+    flatResult?: boolean;
   }
 }

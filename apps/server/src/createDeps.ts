@@ -3,6 +3,7 @@ import { loadOrCreateLoginKey } from './auth/loginCrypto.js';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
+import { createRealtime } from './realtime/realtime.js';
 
 export interface Runtime {
   deps: AppDeps;
@@ -20,6 +21,7 @@ export async function createDeps(config: Config, options: { sqliteFile?: string;
     config,
     loginKey,
     passwordLogN: options.passwordLogN ?? 17,
+    realtime: await createRealtime(config, database.db),
   };
   return { deps, database };
 }

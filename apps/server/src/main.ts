@@ -50,6 +50,7 @@ async function main(): Promise<void> {
     timer.unref();
     try {
       await app.close();
+      await deps.realtime.close();
       await database.close();
     } finally {
       process.exit(0);

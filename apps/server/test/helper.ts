@@ -36,6 +36,8 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   /** Fastify logger option (pino options, may carry a `stream`). */
   logger?: FastifyServerOptions['logger'];
+  /** A built console to serve (a directory with index.html). */
+  consoleDir?: string;
 }
 
 /** A fresh, empty PostgreSQL database for one test app; dropped on close. */
@@ -72,23 +74,40 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'intercom-server-test-'));
   const adminUrl = process.env.TEST_DATABASE_URL;
   const pgDatabase = adminUrl ? await createPostgresDatabase(adminUrl) : undefined;
-  const config = loadConfig({
-    DATA_DIR: dataDir,
-    ADMIN_PASSWORD,
-    LOG_LEVEL: 'silent',
-    LOGIN_IP_LIMIT_PER_MINUTE: '100000',
-    ...(pgDatabase ? { DATABASE_URL: pgDatabase.url } : {}),
-    ...options.env,
-  });
-  const { deps, database } = await createDeps(config, { sqliteFile: ':memory:', passwordLogN: TEST_LOG_N });
-  await seedFirstRun(deps.db, config.adminPassword, deps.passwordLogN);
-  const app = await buildApp(deps, options.logger === undefined ? {} : { logger: options.logger });
-  await app.ready();
-  const enterprise = await deps.db
-    .selectFrom('enterprise')
-    .select(['E_ID', 'A_ID'])
-    .where('E_Code', '=', DEMO_CODE)
-    .executeTakeFirstOrThrow();
+  const config = loadConfig(
+    {
+      DATA_DIR: dataDir,
+      ADMIN_PASSWORD,
+      LOG_LEVEL: 'silent',
+      LOGIN_IP_LIMIT_PER_MINUTE: '100000',
+      ...(pgDatabase ? { DATABASE_URL: pgDatabase.url } : {}),
+      ...options.env,
+    },
+    options.consoleDir,
+  );
+  let runtime: Awaited<ReturnType<typeof createDeps>> | undefined;
+  let built: FastifyInstance | undefined;
+  let enterprise: { E_ID: number; A_ID: number | null };
+  try {
+    runtime = await createDeps(config, { sqliteFile: ':memory:', passwordLogN: TEST_LOG_N });
+    await seedFirstRun(runtime.deps.db, config.adminPassword, runtime.deps.passwordLogN);
+    built = await buildApp(runtime.deps, options.logger === undefined ? {} : { logger: options.logger });
+    await built.ready();
+    enterprise = await runtime.deps.db
+      .selectFrom('enterprise')
+      .select(['E_ID', 'A_ID'])
+      .where('E_Code', '=', DEMO_CODE)
+      .executeTakeFirstOrThrow();
+  } catch (error) {
+    // Leave nothing behind: a half-built app must not keep a PostgreSQL database alive.
+    await built?.close();
+    await runtime?.database.close();
+    await pgDatabase?.drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+  const { deps, database } = runtime;
+  const app = built;
   let closed = false;
   return {
     app,
@@ -139,7 +158,12 @@ export function envelope(res: LightMyRequestResponse): EnvelopeBody {
 }
 
 /** Asserts an envelope failure: HTTP status, Code and (optionally) the Message key. */
-export function expectFailure(res: LightMyRequestResponse, status: number, code: number, message?: string): EnvelopeBody {
+export function expectFailure(
+  res: LightMyRequestResponse,
+  status: number,
+  code: number,
+  message?: string,
+): EnvelopeBody {
   const body = res.json<EnvelopeBody>();
   expect({ status: res.statusCode, code: body.BaseResult.Code }).toEqual({ status, code });
   if (message !== undefined) expect(body.BaseResult.Message).toBe(message);
@@ -169,7 +193,12 @@ export interface LoginEnvelope {
 
 /** The plaintext of a login envelope: `time` is epoch ms followed by `_admin`. */
 export function loginPayload(input: LoginPayloadInput): Record<string, string> {
-  return { username: input.username, password: input.password, code: input.code, time: `${input.time ?? Date.now()}_admin` };
+  return {
+    username: input.username,
+    password: input.password,
+    code: input.code,
+    time: `${input.time ?? Date.now()}_admin`,
+  };
 }
 
 /**

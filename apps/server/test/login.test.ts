@@ -79,7 +79,13 @@ describe('login', () => {
     const res = await loginRaw(t.app, { username: a.username, password: a.password, code: a.code });
     const token = res.json<{ access_token: string }>().access_token;
     const info = expectSuccess(await authed(t.app, token).get('/api/Account/LoginInfo'));
-    expect(info.BaseData).toMatchObject({ E_ID: a.E_ID, A_ID: a.A_ID, IsAdmin: false, role: 'editor', roles: ['editor'] });
+    expect(info.BaseData).toMatchObject({
+      E_ID: a.E_ID,
+      A_ID: a.A_ID,
+      IsAdmin: false,
+      role: 'editor',
+      roles: ['editor'],
+    });
     // No display name set: the login name stands in.
     expect(info.BaseData).toMatchObject({ name: a.username, account: a.username });
   });
@@ -90,7 +96,11 @@ describe('login', () => {
     const body = expectFailure(res, 403, 4003, 'login.wrong_credentials');
     expect(res.body).not.toContain('access_token');
     expect(body.BaseResult.Message).toBe('login.wrong_credentials');
-    const row = await t.db.selectFrom('account').select('FailedCount').where('A_ID', '=', a.A_ID).executeTakeFirstOrThrow();
+    const row = await t.db
+      .selectFrom('account')
+      .select('FailedCount')
+      .where('A_ID', '=', a.A_ID)
+      .executeTakeFirstOrThrow();
     expect(row.FailedCount).toBe(1);
   });
 
@@ -112,6 +122,47 @@ describe('login', () => {
     expect(res.json<{ Code: number }>().Code).toBe(8888);
   });
 
+  it('answers a NUL character in the username or code like any unknown account, never 500', async () => {
+    const a = await freshAccount();
+    const nulUser = await loginRaw(t.app, { username: `${a.username}\u0000`, password: a.password, code: a.code });
+    expectFailure(nulUser, 403, 4003, 'login.wrong_credentials');
+    const nulCode = await loginRaw(t.app, { username: a.username, password: a.password, code: `${a.code}\u0000` });
+    expectFailure(nulCode, 403, 4003, 'login.wrong_credentials');
+  });
+
+  it('logs a failed login of an unknown account, a disabled account and a locked account under the enterprise', async () => {
+    const a = await freshAccount();
+    await loginRaw(t.app, { username: 'ghost', password: 'Wrong#pass1', code: a.code });
+    await t.db.updateTable('account').set({ Disabled: 1 }).where('A_ID', '=', a.A_ID).execute();
+    await loginRaw(t.app, { username: a.username, password: a.password, code: a.code });
+    await t.db
+      .updateTable('account')
+      .set({ Disabled: 0, LockedUntil: Date.now() + 60_000 })
+      .where('A_ID', '=', a.A_ID)
+      .execute();
+    await loginRaw(t.app, { username: a.username, password: a.password, code: a.code });
+    const rows = await sysLogOf(t.db, a.E_ID);
+    expect(rows.map((r) => [r.Action, r.A_ID, r.Operator])).toEqual([
+      ['login_failed', null, 'ghost'],
+      ['login_failed', a.A_ID, a.username],
+      ['login_failed', a.A_ID, a.username],
+    ]);
+    expect(rows.map((r) => (JSON.parse(r.Summary) as { reason: string }).reason)).toEqual([
+      'unknown_account',
+      'disabled',
+      'locked',
+    ]);
+  });
+
+  it('takes the company code from the form when the envelope leaves it empty', async () => {
+    const a = await freshAccount();
+    const payload = loginPayload({ username: a.username, password: a.password, code: '' });
+    const res = await postLogin(t.app, form(encryptLogin(spki, payload), a.code));
+    expect(res.statusCode, res.body).toBe(200);
+    const neither = loginPayload({ username: a.username, password: a.password, code: '' });
+    expectFailure(await postLogin(t.app, form(encryptLogin(spki, neither), '')), 403, 4003, 'login.wrong_credentials');
+  });
+
   it('does not trim the password', async () => {
     const a = await freshAccount();
     const res = await loginRaw(t.app, { username: a.username, password: ` ${a.password} `, code: a.code });
@@ -127,7 +178,11 @@ describe('login', () => {
 
   it('refuses an account of an expired or disabled enterprise', async () => {
     const a = await freshAccount();
-    await t.db.updateTable('enterprise').set({ ExpireAt: Date.now() - 1000 }).where('E_ID', '=', a.E_ID).execute();
+    await t.db
+      .updateTable('enterprise')
+      .set({ ExpireAt: Date.now() - 1000 })
+      .where('E_ID', '=', a.E_ID)
+      .execute();
     expectFailure(
       await loginRaw(t.app, { username: a.username, password: a.password, code: a.code }),
       403,
@@ -144,6 +199,38 @@ describe('login', () => {
   });
 });
 
+describe('login failure body', () => {
+  it('carries Code, Message and Params at the top level as DESIGN.md says, and the envelope too', async () => {
+    const a = await freshAccount();
+    const wrong = await loginRaw(t.app, { username: a.username, password: 'Wrong#pass1', code: a.code });
+    expect(wrong.json()).toEqual({
+      Code: 4003,
+      Message: 'login.wrong_credentials',
+      BaseResult: { Code: 4003, Message: 'login.wrong_credentials' },
+    });
+    await t.db
+      .updateTable('account')
+      .set({ LockedUntil: Date.now() + 3 * 60_000 })
+      .where('A_ID', '=', a.A_ID)
+      .execute();
+    const locked = await loginRaw(t.app, { username: a.username, password: a.password, code: a.code });
+    expect(locked.json()).toMatchObject({ Code: 4029, Message: 'login.locked', Params: { minutes: 3 } });
+    const missing = await postLogin(t.app, { appId: 'console' });
+    expect(missing.json()).toMatchObject({ Code: 4000, Message: 'validation.required' });
+    const refresh = await t.app.inject({
+      method: 'POST',
+      url: '/api/UAuth/Refresh',
+      payload: { refresh_token: 'nope' },
+    });
+    expect(refresh.json()).toMatchObject({ Code: 50008, Message: 'login.refresh_invalid' });
+  });
+
+  it('keeps the plain envelope on other routes', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/Account/LoginInfo' });
+    expect(res.json()).toEqual({ BaseResult: { Code: 50008, Message: 'error.token_missing' } });
+  });
+});
+
 describe('account lock', () => {
   it('locks after 5 consecutive failures for 15 minutes, refuses the right password meanwhile, unlocks after', async () => {
     const a = await freshAccount();
@@ -155,7 +242,11 @@ describe('account lock', () => {
     const locked = expectFailure(fifth, 429, 4029, 'login.locked');
     expect(locked.BaseResult.Params).toEqual({ minutes: 15 });
 
-    const stored = await t.db.selectFrom('account').select('LockedUntil').where('A_ID', '=', a.A_ID).executeTakeFirstOrThrow();
+    const stored = await t.db
+      .selectFrom('account')
+      .select('LockedUntil')
+      .where('A_ID', '=', a.A_ID)
+      .executeTakeFirstOrThrow();
     expect(Number(stored.LockedUntil) - Date.now()).toBeGreaterThan(14 * 60_000);
     expect(Number(stored.LockedUntil) - Date.now()).toBeLessThanOrEqual(15 * 60_000);
 
@@ -188,8 +279,17 @@ describe('account lock', () => {
       .executeTakeFirstOrThrow();
     expect(cleared).toEqual({ FailedCount: 0, LockedUntil: null });
 
+    // Five wrong passwords, then two refused attempts while locked.
     const failures = (await sysLogOf(t.db, a.E_ID)).filter((r) => r.Action === 'login_failed');
-    expect(failures).toHaveLength(5);
+    expect(failures.map((r) => (JSON.parse(r.Summary) as { reason: string }).reason)).toEqual([
+      'wrong_password',
+      'wrong_password',
+      'wrong_password',
+      'wrong_password',
+      'wrong_password',
+      'locked',
+      'locked',
+    ]);
   });
 
   it('a success in between resets the count of consecutive failures', async () => {
@@ -236,12 +336,22 @@ describe('envelope checks', () => {
   it('refuses a client clock 6 minutes behind or ahead, accepts 4 minutes', async () => {
     const minute = 60_000;
     for (const offset of [-6 * minute, 6 * minute]) {
-      const payload = loginPayload({ username: 'admin', password: t.demo.password, code: 'DEMO', time: Date.now() + offset });
+      const payload = loginPayload({
+        username: 'admin',
+        password: t.demo.password,
+        code: 'DEMO',
+        time: Date.now() + offset,
+      });
       const res = await postLogin(t.app, form(encryptLogin(spki, payload)));
       expectFailure(res, 400, 4000, 'login.clock_skew');
     }
     for (const offset of [-4 * minute, 4 * minute]) {
-      const payload = loginPayload({ username: 'admin', password: t.demo.password, code: 'DEMO', time: Date.now() + offset });
+      const payload = loginPayload({
+        username: 'admin',
+        password: t.demo.password,
+        code: 'DEMO',
+        time: Date.now() + offset,
+      });
       const res = await postLogin(t.app, form(encryptLogin(spki, payload)));
       expect(res.statusCode, res.body).toBe(200);
     }
@@ -249,9 +359,19 @@ describe('envelope checks', () => {
 
   it('refuses garbled base64 in appSecret and in data', async () => {
     const good = encryptLogin(spki, adminPayload());
-    expectFailure(await postLogin(t.app, form({ ...good, appSecret: '%%%not base64%%%' })), 400, 4000, 'login.bad_envelope');
+    expectFailure(
+      await postLogin(t.app, form({ ...good, appSecret: '%%%not base64%%%' })),
+      400,
+      4000,
+      'login.bad_envelope',
+    );
     expectFailure(await postLogin(t.app, form({ ...good, data: 'abc' })), 400, 4000, 'login.bad_envelope');
-    expectFailure(await postLogin(t.app, form({ ...good, data: `${good.data.slice(0, 20)}*${good.data.slice(21)}` })), 400, 4000, 'login.bad_envelope');
+    expectFailure(
+      await postLogin(t.app, form({ ...good, data: `${good.data.slice(0, 20)}*${good.data.slice(21)}` })),
+      400,
+      4000,
+      'login.bad_envelope',
+    );
   });
 
   it('refuses an AES key wrapped with another RSA key', async () => {
@@ -389,6 +509,7 @@ describe('per-IP login limit', () => {
       for (let i = 0; i < 3; i++) expect((await attempt('10.1.1.1')).statusCode).toBe(403);
       const blocked = await attempt('10.1.1.1');
       expectFailure(blocked, 429, 4029, 'error.too_many');
+      expect(blocked.json()).toMatchObject({ Code: 4029, Message: 'error.too_many' });
       // The limit counted attempts, not the account's failures: the account is not locked.
       const other = await postLogin(
         limited.app,

@@ -2,7 +2,7 @@ import { Code, MessageKeys, roleSchema } from '@intercom/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../http/AppError.js';
-import { loadScope } from '../tenancy/scope.js';
+import { loadWorkingScope } from '../tenancy/scope.js';
 import { endSession, resolveSession } from './sessions.js';
 
 /** The only /api routes that answer without a token. */
@@ -49,7 +49,7 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     request.auth = {
       session,
       account: { A_ID: account.A_ID, E_ID: account.E_ID, LoginName: account.LoginName, Name: account.Name, Role: role },
-      scope: await loadScope(db, account.E_ID),
+      scope: await loadWorkingScope(db, account.E_ID, session.WorkingE_ID),
     };
   });
 });

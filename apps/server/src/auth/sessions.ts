@@ -21,6 +21,8 @@ export interface ActiveSession {
   S_ID: number;
   A_ID: number;
   E_ID: number;
+  /** The enterprise the console switched to (POST /api/Enterprise/SwitchWorking); null is the own one. */
+  WorkingE_ID: number | null;
 }
 
 /** LastSeenAt is written at most this often, so busy sessions do not write on every request. */
@@ -112,7 +114,7 @@ export async function resolveSession(
   if (!token) throw new AppError(Code.TokenMissing, MessageKeys.tokenMissing);
   const row = await db
     .selectFrom('session')
-    .select(['S_ID', 'A_ID', 'E_ID', 'LastSeenAt', 'ExpiresAt', 'EndedAt', 'EndReason'])
+    .select(['S_ID', 'A_ID', 'E_ID', 'WorkingE_ID', 'LastSeenAt', 'ExpiresAt', 'EndedAt', 'EndReason'])
     .where('TokenHash', '=', hashToken(token))
     .executeTakeFirst();
   if (!row) throw new AppError(Code.TokenMissing, MessageKeys.tokenMissing);
@@ -124,7 +126,7 @@ export async function resolveSession(
   if (now - row.LastSeenAt > TOUCH_INTERVAL_MS) {
     await db.updateTable('session').set({ LastSeenAt: now }).where('S_ID', '=', row.S_ID).execute();
   }
-  return { S_ID: row.S_ID, A_ID: row.A_ID, E_ID: row.E_ID };
+  return { S_ID: row.S_ID, A_ID: row.A_ID, E_ID: row.E_ID, WorkingE_ID: row.WorkingE_ID };
 }
 
 /** Trades a refresh token for new tokens on the same session (both rotate). */
@@ -136,11 +138,24 @@ export async function refreshSession(
 ): Promise<IssuedTokens> {
   const row = await db
     .selectFrom('session')
-    .select(['S_ID', 'LastSeenAt', 'ExpiresAt', 'EndedAt', 'EndReason'])
-    .where('RefreshHash', '=', hashToken(refreshToken))
+    .innerJoin('account', 'account.A_ID', 'session.A_ID')
+    .select([
+      'session.S_ID',
+      'session.LastSeenAt',
+      'session.ExpiresAt',
+      'session.EndedAt',
+      'session.EndReason',
+      'account.Disabled',
+    ])
+    .where('session.RefreshHash', '=', hashToken(refreshToken))
     .executeTakeFirst();
   if (!row) throw new AppError(Code.TokenMissing, MessageKeys.loginRefreshInvalid);
   if (row.EndedAt !== null) throw endedError(row.EndReason);
+  // A frozen account gets no new tokens: its session ends here, as the auth hook would end it.
+  if (row.Disabled) {
+    await endSession(db, row.S_ID, 'frozen', now);
+    throw new AppError(Code.SessionEnded, MessageKeys.sessionEnded);
+  }
   if (now > row.ExpiresAt || now - row.LastSeenAt > policy.idleMs) {
     await endSession(db, row.S_ID, 'expired', now);
     throw new AppError(Code.TokenExpired, MessageKeys.tokenExpired);

@@ -1,10 +1,14 @@
 import { Migrator, type Migration, type MigrationProvider } from 'kysely';
 import type { Kysely } from 'kysely';
 import * as initial from './migrations/2026112200_initial.js';
+import * as usersDevices from './migrations/2026112310_users_devices.js';
+import * as channelsMedia from './migrations/2026112330_channels_media.js';
 
 /** Migrations are listed here (not read from disk) so the built server carries them. */
 const migrations: Record<string, Migration> = {
   '2026112200_initial': initial,
+  '2026112310_users_devices': usersDevices,
+  '2026112330_channels_media': channelsMedia,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

@@ -43,6 +43,8 @@ export interface SessionTable {
   ExpiresAt: number;
   EndedAt: number | null;
   EndReason: string | null;
+  /** The enterprise the console works in (issue 3); null is the account's own. */
+  WorkingE_ID: number | null;
 }
 
 export interface OrganTable {
@@ -147,6 +149,12 @@ export interface NotificationTable {
   HandledAt: number | null;
   Comment: string;
   CreatedAt: number;
+  /** Issue 4: who acknowledged the alarm, when and why; HandledBy/HandledAt/Comment are its resolution. */
+  AckBy: Generated<number | null>;
+  AckName: Generated<string>;
+  AckAt: Generated<number | null>;
+  AckComment: Generated<string>;
+  HandledName: Generated<string>;
 }
 
 export interface HeartRateTable {
@@ -180,6 +188,8 @@ export interface RecordingTable {
   Duration: number;
   FilePath: string;
   Size: number;
+  /** Issue 4: the other party of a private call. */
+  ToU_ID: Generated<number | null>;
 }
 
 export interface GisTypeTable {
@@ -202,6 +212,97 @@ export interface LoginNonceTable {
   CreatedAt: number;
 }
 
+/** View: terminal_user with its department name (the user list). */
+export interface UserViewTable {
+  UserID: number;
+  E_ID: number;
+  OS_ID: number | null;
+  OSName: string | null;
+  UserName: string;
+  MobilePhone: string;
+  ICCID: string | null;
+  UType: number;
+  PriorityLevel: number;
+  ExpireAt: number | null;
+  IsLock: number;
+  Caps: number;
+  GPSConfig: string;
+  Remark: string;
+  CreatedAt: number;
+}
+
+/** View: device with its user and department (the SIM inventory list). */
+export interface DeviceViewTable {
+  D_ID: number;
+  E_ID: number;
+  DeviceCode: string;
+  ICCID: string;
+  NickName: string;
+  Priority: number;
+  OSID: number | null;
+  OSName: string | null;
+  UType: number;
+  Remark: string;
+  UserID: number | null;
+  UserName: string | null;
+  MobilePhone: string | null;
+  CreatedAt: number;
+}
+
+/** View: channel with its member count (issue 4). */
+export interface ChannelViewTable {
+  CID: number;
+  E_ID: number;
+  CName: string;
+  CTypeID: number;
+  Note: string;
+  Priority: number;
+  VideoEnable: number;
+  Record: number;
+  MemberCount: number;
+  CreatedAt: number;
+}
+
+/** View: recording with its channel, speaker and other party names (issue 4). */
+export interface RecordingViewTable {
+  R_ID: number;
+  E_ID: number;
+  RType: string;
+  CID: number | null;
+  CName: string | null;
+  U_ID: number | null;
+  UserName: string | null;
+  MobilePhone: string | null;
+  ToU_ID: number | null;
+  ToUserName: string | null;
+  StartAt: number;
+  Duration: number;
+  Size: number;
+}
+
+/** View: alarm with its user's name (issue 4). */
+export interface NotificationViewTable {
+  N_ID: number;
+  E_ID: number;
+  U_ID: number | null;
+  UserName: string | null;
+  Phone: string;
+  NType: string;
+  Content: string;
+  Latitude: number | null;
+  Longitude: number | null;
+  State: string;
+  AckBy: number | null;
+  AckName: string;
+  AckAt: number | null;
+  AckComment: string;
+  HandledBy: number | null;
+  HandledName: string;
+  HandledAt: number | null;
+  Comment: string;
+  CreatedAt: number;
+}
+
 export interface DB {
   enterprise: EnterpriseTable;
   account: AccountTable;
@@ -221,6 +322,11 @@ export interface DB {
   gis_type: GisTypeTable;
   server_key: ServerKeyTable;
   login_nonce: LoginNonceTable;
+  user_view: UserViewTable;
+  device_view: DeviceViewTable;
+  channel_view: ChannelViewTable;
+  recording_view: RecordingViewTable;
+  notification_view: NotificationViewTable;
 }
 
 export type Enterprise = Selectable<EnterpriseTable>;

@@ -1,11 +1,17 @@
 import type { FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
+import type { Expression, ExpressionBuilder, Kysely, SqlBool } from 'kysely';
 import type { z } from 'zod';
 import type { AuthContext } from '../appDeps.js';
 import type { DB } from '../db/schema.js';
+import type { Scope } from '../tenancy/scope.js';
+import type { Condition } from './parseCondition.js';
 
-/** How a field's values are checked in a jsonCondition. */
-export type FieldType = 'int' | 'number' | 'string';
+/**
+ * How a field's values are checked in a jsonCondition. `int` is a 32-bit INTEGER column and
+ * `bigint` a BIGINT one (ids of big tables, epoch-ms times): PostgreSQL refuses a parameter out of
+ * the column's range with an error, so the range is checked before the query runs.
+ */
+export type FieldType = 'int' | 'bigint' | 'number' | 'string';
 
 /**
  * One entity of the generic QueryData / ExportData / Delete / Save machinery (DESIGN.md section 4).
@@ -26,6 +32,17 @@ export interface EntityDefinition<TRow extends Record<string, unknown> = Record<
   remove?: (ctx: EntityContext, id: number) => Promise<void>;
   /** Creates or updates one row from a form; absent means no generic Save. */
   save?: { body: z.ZodType; handler: (ctx: EntityContext, body: unknown) => Promise<unknown> };
+  /**
+   * Filters that are not columns (a department with its descendants, one search box over several
+   * columns): allowed in a jsonCondition, never returned, sorted or exported.
+   */
+  virtualFields?: Record<string, VirtualField>;
+}
+
+export interface VirtualField {
+  type: FieldType;
+  /** The WHERE expression of one parsed condition; values stay bound parameters. */
+  where: (eb: ExpressionBuilder<any, any>, condition: Condition, scope: Scope) => Expression<SqlBool>;
 }
 
 export interface EntityContext {

@@ -9,17 +9,24 @@ export interface Condition {
 }
 
 const MAX_IN = 500;
+const INT32_MIN = -(2 ** 31);
+const INT32_MAX = 2 ** 31 - 1;
 
 function scalar(field: string, type: FieldType, value: unknown): string | number {
   if (type === 'string') {
-    if (typeof value === 'string' && value.length <= 256) return value;
+    // PostgreSQL text cannot hold NUL: such a value could never match, and pg would throw.
+    if (typeof value === 'string' && value.length <= 256 && !value.includes('\u0000')) return value;
     if (typeof value === 'number' && Number.isFinite(value)) return String(value);
     throw AppError.field(field, MessageKeys.badCondition);
   }
   const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-  if (typeof n !== 'number' || !Number.isFinite(n) || (type === 'int' && !Number.isInteger(n))) {
+  const integer = type === 'int' || type === 'bigint';
+  if (typeof n !== 'number' || !Number.isFinite(n) || (integer && !Number.isInteger(n))) {
     throw AppError.field(field, MessageKeys.notNumber);
   }
+  const outOfRange =
+    (type === 'int' && (n < INT32_MIN || n > INT32_MAX)) || (type === 'bigint' && !Number.isSafeInteger(n));
+  if (outOfRange) throw AppError.field(field, MessageKeys.outOfRange);
   return n;
 }
 

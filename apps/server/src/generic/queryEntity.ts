@@ -38,12 +38,18 @@ function toExpression(eb: ExpressionBuilder<any, any>, c: Condition): Expression
 
 /** The filtered, scoped base query of an entity: `E_ID in scope` is never left out. */
 export function scopedQuery(db: Kysely<DB>, def: EntityDefinition, scope: Scope, jsonCondition: string) {
-  const conditions = parseCondition(jsonCondition, def.fields);
+  const virtual = def.virtualFields ?? {};
+  const virtualTypes = Object.fromEntries(Object.entries(virtual).map(([name, v]) => [name, v.type]));
+  const conditions = parseCondition(jsonCondition, { ...def.fields, ...virtualTypes });
   const anyDb = db as unknown as Kysely<any>;
   return anyDb
     .selectFrom(def.table)
     .where('E_ID', 'in', [...scope.enterpriseIds])
-    .where((eb) => eb.and(conditions.map((c) => toExpression(eb, c))));
+    .where((eb) =>
+      eb.and(
+        conditions.map((c) => (Object.hasOwn(virtual, c.field) ? virtual[c.field]!.where(eb, c, scope) : toExpression(eb, c))),
+      ),
+    );
 }
 
 export function orderOf(def: EntityDefinition, orderField: string, desc: boolean) {

@@ -25,3 +25,38 @@ export async function loadScope(db: Kysely<DB>, rootId: number): Promise<Scope> 
 export function inScope(scope: Scope, enterpriseId: number): boolean {
   return scope.enterpriseIds.includes(enterpriseId);
 }
+
+/**
+ * The scope of a session that switched to a working enterprise: the working enterprise and its
+ * descendants, provided it lies inside the account's own scope; otherwise the own scope. One
+ * query: the own tree is read once and the working subtree is cut from it.
+ */
+export async function loadWorkingScope(db: Kysely<DB>, ownRootId: number, workingId: number | null): Promise<Scope> {
+  if (workingId === null || workingId === ownRootId) return loadScope(db, ownRootId);
+  const rows = await sql<{ E_ID: number; P_ID: number | null }>`
+    with recursive tree("E_ID", "P_ID") as (
+      select "E_ID", "P_ID" from "enterprise" where "E_ID" = ${ownRootId}
+      union all
+      select e."E_ID", e."P_ID" from "enterprise" e join tree t on e."P_ID" = t."E_ID"
+    )
+    select "E_ID", "P_ID" from tree`.execute(db);
+  const children = new Map<number, number[]>();
+  let found = false;
+  for (const row of rows.rows) {
+    const id = Number(row.E_ID);
+    if (id === workingId) found = true;
+    if (row.P_ID === null) continue;
+    const siblings = children.get(Number(row.P_ID));
+    if (siblings) siblings.push(id);
+    else children.set(Number(row.P_ID), [id]);
+  }
+  if (!found) return { rootId: ownRootId, enterpriseIds: rows.rows.map((r) => Number(r.E_ID)) };
+  const enterpriseIds: number[] = [];
+  const stack = [workingId];
+  while (stack.length > 0) {
+    const id = stack.pop() as number;
+    enterpriseIds.push(id);
+    stack.push(...(children.get(id) ?? []));
+  }
+  return { rootId: workingId, enterpriseIds };
+}

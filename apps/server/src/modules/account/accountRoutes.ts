@@ -13,6 +13,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { authOf } from '../../auth/authPlugin.js';
 import { endSession } from '../../auth/sessions.js';
+import { announceSessionsEnded } from '../../realtime/sessionEvents.js';
 import { AppError } from '../../http/AppError.js';
 import { done, list, ok } from '../../http/envelope.js';
 import { actorOf, writeSysLog } from '../syslog/writeSysLog.js';
@@ -58,6 +59,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const auth = authOf(request);
       await endSession(app.deps.db, auth.session.S_ID, 'logout');
+      announceSessionsEnded(app.deps, auth.account.E_ID, [auth.session.S_ID], 'logout');
       await writeSysLog(app.deps.db, { ...actorOf(request), Action: SysLogActions.logout });
       return done();
     },
@@ -78,7 +80,8 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
         security,
         summary: 'Change one config entry (admin only); scCode and scValue in the body or the query',
         querystring: modifyConfigSchema.partial(),
-        body: modifyConfigSchema.partial().optional(),
+        // Fastify hands a POST without a body to the validator as null, not undefined.
+        body: modifyConfigSchema.partial().nullish(),
         response: { 200: emptyEnvelopeSchema },
       },
     },
@@ -93,6 +96,8 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/ChangePassword',
     {
+      // Guessing the current password through this call is throttled like the login.
+      config: { rateLimit: { max: app.deps.config.loginIpLimitPerMinute, timeWindow: '1 minute' } },
       schema: {
         tags,
         security,

@@ -10,6 +10,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AppDeps, AuthContext } from '../../appDeps.js';
 import { hashPassword, verifyPassword } from '../../auth/passwords.js';
 import { endSessions } from '../../auth/sessions.js';
+import { announceSessionsEnded } from '../../realtime/sessionEvents.js';
 import { AppError } from '../../http/AppError.js';
 import { actorOf, writeSysLog } from '../syslog/writeSysLog.js';
 import { getSysConfigValue, setSysConfigValue } from './sysConfigRepository.js';
@@ -34,11 +35,13 @@ export async function changePassword(
   }
   if (oldPassword === newPassword) throw AppError.field('Psd', MessageKeys.samePassword);
   const hash = await hashPassword(newPassword, deps.passwordLogN);
-  await deps.db.transaction().execute(async (trx) => {
+  const ended = await deps.db.transaction().execute(async (trx) => {
     await trx.updateTable('account').set({ PasswordHash: hash }).where('A_ID', '=', auth.account.A_ID).execute();
-    await endSessions(trx, auth.account.A_ID, 'password');
+    const sessionIds = await endSessions(trx, auth.account.A_ID, 'password');
     await writeSysLog(trx, { ...actorOf(request), Action: SysLogActions.changePassword, Target: auth.account.LoginName });
+    return sessionIds;
   });
+  announceSessionsEnded(deps, auth.account.E_ID, ended, 'password');
 }
 
 function isKnownCode(code: string): code is SysConfigCode {

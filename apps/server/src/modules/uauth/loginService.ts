@@ -11,6 +11,7 @@ import type { AppDeps } from '../../appDeps.js';
 import { checkLoginClock, consumeNonce, openLoginEnvelope } from '../../auth/loginCrypto.js';
 import { verifyPassword } from '../../auth/passwords.js';
 import { openSession, type IssuedTokens } from '../../auth/sessions.js';
+import { announceSessionsEnded } from '../../realtime/sessionEvents.js';
 import { writeSysLog } from '../syslog/writeSysLog.js';
 
 const wrongCredentials = () => new AppError(Code.Forbidden, MessageKeys.loginWrongCredentials);
@@ -36,7 +37,8 @@ export async function login(
 
   const username = normaliseLoginName(payload.username);
   const code = normaliseLoginName(payload.code || form.companyId || '');
-  if (!username || !code || !payload.password) throw wrongCredentials();
+  // No account or code can contain NUL (PostgreSQL text cannot hold it, and pg would throw).
+  if (!username || !code || !payload.password || `${username}${code}`.includes('\u0000')) throw wrongCredentials();
 
   const enterprise = await db
     .selectFrom('enterprise')
@@ -50,10 +52,28 @@ export async function login(
     .where('E_ID', '=', enterprise.E_ID)
     .where('LoginName', '=', username)
     .executeTakeFirst();
-  if (!account) throw wrongCredentials();
+  // Every failed login of a known enterprise leaves a row its admins can read (DESIGN.md section 5).
+  const failed = (reason: string, extra: Record<string, unknown> = {}) =>
+    writeSysLog(
+      db,
+      {
+        E_ID: enterprise.E_ID,
+        A_ID: account?.A_ID ?? null,
+        Operator: account?.LoginName ?? username,
+        IP: meta.ip,
+        Action: SysLogActions.loginFailed,
+        Summary: { reason, ...extra },
+      },
+      now,
+    );
+  if (!account) {
+    await failed('unknown_account');
+    throw wrongCredentials();
+  }
 
   const log = { E_ID: account.E_ID, A_ID: account.A_ID, Operator: account.LoginName, IP: meta.ip };
   if (account.LockedUntil !== null && account.LockedUntil > now) {
+    await failed('locked');
     throw new AppError(Code.TooMany, MessageKeys.loginLocked, { minutes: minutesLeft(account.LockedUntil, now) });
   }
   if (!(await verifyPassword(payload.password, account.PasswordHash))) {
@@ -65,14 +85,18 @@ export async function login(
       .set({ FailedCount: locks ? 0 : failures, LockedUntil: lockedUntil })
       .where('A_ID', '=', account.A_ID)
       .execute();
-    await writeSysLog(db, { ...log, Action: SysLogActions.loginFailed, Summary: { failures, locked: locks } }, now);
+    await failed('wrong_password', { failures, locked: locks });
     if (lockedUntil !== null) {
       throw new AppError(Code.TooMany, MessageKeys.loginLocked, { minutes: Limits.loginLockMinutes });
     }
     throw wrongCredentials();
   }
-  if (account.Disabled) throw new AppError(Code.Forbidden, MessageKeys.loginDisabled);
+  if (account.Disabled) {
+    await failed('disabled');
+    throw new AppError(Code.Forbidden, MessageKeys.loginDisabled);
+  }
   if (enterprise.Disabled || (enterprise.ExpireAt !== null && enterprise.ExpireAt < now)) {
+    await failed('enterprise_expired');
     throw new AppError(Code.Forbidden, MessageKeys.loginEnterpriseExpired);
   }
   if (account.FailedCount !== 0 || account.LockedUntil !== null) {
@@ -85,6 +109,7 @@ export async function login(
     { clientId: form.appId, ip: meta.ip },
     now,
   );
+  announceSessionsEnded(deps, account.E_ID, result.replaced, 'replaced');
   await writeSysLog(db, { ...log, Action: SysLogActions.login, Summary: { client: form.appId } }, now);
   return result;
 }

@@ -33,7 +33,7 @@ export const uauthRoutes: FastifyPluginAsyncZod = async (app) => {
     '/Login',
     {
       schema: { tags, summary: 'Log in with the encrypted envelope', body: loginFormSchema, response: { 200: loginResultSchema } },
-      config: { rateLimit: { max: app.deps.config.loginIpLimitPerMinute, timeWindow: '1 minute' } },
+      config: { flatResult: true, rateLimit: { max: app.deps.config.loginIpLimitPerMinute, timeWindow: '1 minute' } },
     },
     async (request) => {
       const { tokens } = await login(app.deps, request.body, { ip: request.ip });
@@ -45,7 +45,10 @@ export const uauthRoutes: FastifyPluginAsyncZod = async (app) => {
     '/Refresh',
     {
       schema: { tags, summary: 'Trade a refresh token for new tokens', body: refreshFormSchema, response: { 200: loginResultSchema } },
-      config: { rateLimit: { max: app.deps.config.loginIpLimitPerMinute * 4, timeWindow: '1 minute' } },
+      config: {
+        flatResult: true,
+        rateLimit: { max: app.deps.config.loginIpLimitPerMinute * 4, timeWindow: '1 minute' },
+      },
     },
     async (request) => {
       const policy = { idleMs: app.deps.config.sessionIdleMs, absoluteMs: app.deps.config.sessionAbsoluteMs };

@@ -1,0 +1,64 @@
+import { useEffect, useMemo } from 'react';
+import { Navigate, Route, Routes } from 'react-router';
+import { useLoginInfo, useSysConfig } from '../features/account/api';
+import NotFoundPage from '../features/errors/NotFoundPage';
+import { syncDateLocale } from '../i18n/i18n';
+import { AppLayout } from '../layout/AppLayout';
+import { FullPageSpin } from '../shared/ui/FullPageSpin';
+import { routeTable } from './routeTable';
+import { flattenRoutes, resolveRoutes } from './routing/resolveRoutes';
+import { SessionContext, type Session } from './session/SessionContext';
+import { SessionFailure } from './session/SessionFailure';
+
+/**
+ * Session states 2-4 of SPEC.md section 4: with a token, load the account and the settings, then
+ * generate the routes this role may open.
+ */
+export default function AuthenticatedApp() {
+  const info = useLoginInfo();
+  useEffect(() => {
+    void syncDateLocale();
+  }, []);
+  const account = info.data;
+  // After the account: a dead token must end in "verification failed", not also a re-login dialog.
+  const sysConfig = useSysConfig(account !== undefined);
+  const defaultMap = sysConfig.data?.DefaultMap;
+
+  const session = useMemo<Session | undefined>(() => {
+    if (!account) return undefined;
+    const routes = resolveRoutes(routeTable, { role: account.role, defaultMap });
+    return { info: account, sysConfig: sysConfig.data, routes };
+  }, [account, defaultMap, sysConfig.data]);
+
+  const elements = useMemo(
+    () =>
+      flattenRoutes(session?.routes ?? []).map((route) => {
+        const Page = route.page;
+        if (Page) return <Route key={route.path} path={route.path} element={<Page />} />;
+        if (route.redirect) {
+          return <Route key={route.path} path={route.path} element={<Navigate to={route.redirect} replace />} />;
+        }
+        return null;
+      }),
+    [session],
+  );
+
+  if (!session) {
+    if (info.isError) return <SessionFailure error={info.error} retry={() => void info.refetch()} />;
+    return <FullPageSpin />;
+  }
+  // The map's visibility depends on the settings: wait for them unless they failed.
+  if (sysConfig.isPending) return <FullPageSpin />;
+
+  return (
+    <SessionContext value={session}>
+      <Routes>
+        <Route element={<AppLayout />}>
+          {elements}
+          <Route path="/404" element={<NotFoundPage />} />
+          <Route path="*" element={<Navigate to="/404" replace />} />
+        </Route>
+      </Routes>
+    </SessionContext>
+  );
+}

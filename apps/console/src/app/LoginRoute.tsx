@@ -1,0 +1,30 @@
+import { lazy, Suspense } from 'react';
+import { Navigate, useLocation } from 'react-router';
+import { FullPageSpin } from '../shared/ui/FullPageSpin';
+import { clearTokens, hasAccessToken } from '../shared/storage/tokenStore';
+import { holdLoginLink } from './loginLink';
+
+const LoginPage = lazy(() => import('../features/auth/LoginPage'));
+
+/**
+ * /login. A login link first clears the stored token, keeps its credentials in memory and drops
+ * the password from the address bar; with a token (and no link) the visitor goes to the root.
+ */
+export function LoginRoute() {
+  const location = useLocation();
+  const params = new URLSearchParams(location.search);
+  const psd = params.get('psd');
+  if (psd !== null) {
+    clearTokens();
+    holdLoginLink({ user: params.get('user') ?? '', psd, code: params.get('code') ?? '' });
+    params.delete('psd');
+    params.set('auto', '1');
+    return <Navigate to={{ pathname: location.pathname, search: `?${params.toString()}` }} replace />;
+  }
+  if (hasAccessToken()) return <Navigate to="/" replace />;
+  return (
+    <Suspense fallback={<FullPageSpin />}>
+      <LoginPage />
+    </Suspense>
+  );
+}

@@ -1,0 +1,13 @@
+import type { ReactNode } from 'react';
+import { Navigate, useLocation } from 'react-router';
+import { hasAccessToken } from '../shared/storage/tokenStore';
+import { loginPathFor } from './redirects';
+
+/** The access guard: without a token every path but /login goes to /login?redirect=<path>. */
+export function RequireToken({ children }: { children: ReactNode }) {
+  const location = useLocation();
+  if (!hasAccessToken()) {
+    return <Navigate to={loginPathFor(location.pathname + location.search)} replace />;
+  }
+  return children;
+}

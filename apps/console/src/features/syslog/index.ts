@@ -1,0 +1,13 @@
+import { FileSearchOutlined } from '@ant-design/icons';
+import { lazy } from 'react';
+import type { AppRoute } from '../../app/routing/AppRoute';
+import { tk } from '../../i18n/tk';
+
+/** The system log: administrators only (DESIGN.md section 5). */
+export const sysLogRoute: AppRoute = {
+  path: '/System/syslog',
+  title: tk('route.syslog'),
+  icon: FileSearchOutlined,
+  roles: ['admin'],
+  page: lazy(() => import('./SysLogPage')),
+};

@@ -1,0 +1,95 @@
+import { Limits } from '@intercom/contract';
+import { Drawer, Layout, Spin } from 'antd';
+import { Suspense, useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Outlet, useLocation } from 'react-router';
+import { findRoute } from '../app/routing/findRoute';
+import { useSession } from '../app/session/SessionContext';
+import { ChangePasswordDialog } from '../features/account/ChangePasswordDialog';
+import { LayoutActionsContext } from './LayoutActions';
+import { SideMenu } from './SideMenu';
+import { SidebarBrand } from './SidebarBrand';
+import { TopBar } from './TopBar';
+import { useIsMobile } from '../shared/ui/useIsMobile';
+import { useSidebarState } from './useSidebarState';
+
+const SIDER_BG = '#001529';
+
+function PageSpin() {
+  return (
+    <div style={{ padding: 64, textAlign: 'center' }}>
+      <Spin size="large" />
+    </div>
+  );
+}
+
+/** The signed-in frame of SPEC.md section 2: sidebar (a drawer below 992 px), top bar, page. */
+export function AppLayout() {
+  const { t } = useTranslation();
+  const { routes } = useSession();
+  const { pathname } = useLocation();
+  const mobile = useIsMobile();
+  const [sidebarOpen, toggleSidebar] = useSidebarState();
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const [passwordOpen, setPasswordOpen] = useState(false);
+  const [drawerPath, setDrawerPath] = useState(pathname);
+  // Mobile mode: the menu closes on navigation.
+  if (drawerPath !== pathname) {
+    setDrawerPath(pathname);
+    setDrawerOpen(false);
+  }
+
+  const title = findRoute(routes, pathname)?.route.title;
+  useEffect(() => {
+    document.title = title ? `${t(title)} · ${t('app.title')}` : t('app.title');
+  }, [title, t]);
+
+  const actions = useMemo(() => ({ openChangePassword: () => setPasswordOpen(true) }), []);
+  const collapsed = !mobile && !sidebarOpen;
+
+  return (
+    <LayoutActionsContext value={actions}>
+      <Layout style={{ minHeight: '100vh' }}>
+        {mobile ? (
+          <Drawer
+            placement="left"
+            open={drawerOpen}
+            onClose={() => setDrawerOpen(false)}
+            size={Limits.sidebarWidthPx}
+            closable={false}
+            styles={{ body: { padding: 0, background: SIDER_BG } }}
+            data-testid="sidebar-drawer"
+          >
+            <SidebarBrand collapsed={false} />
+            <SideMenu collapsed={false} />
+          </Drawer>
+        ) : (
+          <Layout.Sider
+            width={Limits.sidebarWidthPx}
+            collapsedWidth={64}
+            collapsed={collapsed}
+            trigger={null}
+            style={{ position: 'sticky', top: 0, height: '100vh', overflow: 'auto', background: SIDER_BG }}
+            data-testid="sidebar"
+          >
+            <SidebarBrand collapsed={collapsed} />
+            <SideMenu collapsed={collapsed} />
+          </Layout.Sider>
+        )}
+        <Layout>
+          <TopBar
+            mobile={mobile}
+            menuOpen={mobile ? drawerOpen : sidebarOpen}
+            onToggleMenu={mobile ? () => setDrawerOpen((open) => !open) : toggleSidebar}
+          />
+          <Layout.Content style={{ margin: mobile ? 12 : 16, minWidth: 0 }}>
+            <Suspense fallback={<PageSpin />}>
+              <Outlet />
+            </Suspense>
+          </Layout.Content>
+        </Layout>
+      </Layout>
+      <ChangePasswordDialog open={passwordOpen} onClose={() => setPasswordOpen(false)} />
+    </LayoutActionsContext>
+  );
+}

@@ -1,0 +1,30 @@
+import { FontSizeOutlined } from '@ant-design/icons';
+import { Button, Dropdown } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { COMPONENT_SIZES, usePreferences, type ComponentSize } from '../app/PreferencesContext';
+import { tk } from '../i18n/tk';
+
+const SIZE_LABELS: Record<ComponentSize, string> = {
+  small: tk('layout.size_small'),
+  medium: tk('layout.size_medium'),
+  large: tk('layout.size_large'),
+};
+
+/** Component size of the whole console (small, medium, large); the choice is stored as `size`. */
+export function SizeSwitch() {
+  const { t } = useTranslation();
+  const { size, setSize } = usePreferences();
+  return (
+    <Dropdown
+      trigger={['click']}
+      menu={{
+        selectable: true,
+        selectedKeys: [size],
+        items: COMPONENT_SIZES.map((key) => ({ key, label: t(SIZE_LABELS[key]) })),
+        onClick: ({ key }) => setSize(key as ComponentSize),
+      }}
+    >
+      <Button type="text" icon={<FontSizeOutlined />} aria-label={t('layout.size')} title={t('layout.size')} />
+    </Dropdown>
+  );
+}

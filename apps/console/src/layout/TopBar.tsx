@@ -1,0 +1,60 @@
+import { BellOutlined, MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
+import { Button, Layout, theme } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { LanguageSwitch } from './LanguageSwitch';
+import { AppBreadcrumb } from './AppBreadcrumb';
+import { SizeSwitch } from './SizeSwitch';
+import { UserMenu } from './UserMenu';
+
+interface TopBarProps {
+  menuOpen: boolean;
+  onToggleMenu: () => void;
+  mobile: boolean;
+}
+
+/** Hamburger, breadcrumb and, on the right, notifications, size, language and the user menu. */
+export function TopBar({ menuOpen, onToggleMenu, mobile }: TopBarProps) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { token } = theme.useToken();
+  return (
+    <Layout.Header
+      style={{
+        position: 'sticky',
+        top: 0,
+        zIndex: 10,
+        height: 56,
+        lineHeight: 'normal',
+        padding: '0 8px',
+        display: 'flex',
+        alignItems: 'center',
+        gap: 8,
+        background: token.colorBgContainer,
+        boxShadow: '0 1px 4px rgba(0, 21, 41, 0.08)',
+      }}
+    >
+      <Button
+        type="text"
+        icon={menuOpen ? <MenuFoldOutlined /> : <MenuUnfoldOutlined />}
+        onClick={onToggleMenu}
+        aria-label={t('layout.toggle_sidebar')}
+        title={t('layout.toggle_sidebar')}
+        data-testid="hamburger"
+      />
+      <div style={{ flex: 1, minWidth: 0 }}>
+        <AppBreadcrumb compact={mobile} />
+      </div>
+      <Button
+        type="text"
+        icon={<BellOutlined />}
+        onClick={() => navigate('/System/notify')}
+        aria-label={t('route.notify')}
+        title={t('route.notify')}
+      />
+      {!mobile && <SizeSwitch />}
+      <LanguageSwitch showName={!mobile} />
+      <UserMenu compact={mobile} />
+    </Layout.Header>
+  );
+}

@@ -1,0 +1,55 @@
+import {
+  ApiOutlined,
+  DownOutlined,
+  HomeOutlined,
+  IdcardOutlined,
+  KeyOutlined,
+  LogoutOutlined,
+  UserOutlined,
+} from '@ant-design/icons';
+import { Avatar, Button, Dropdown, type MenuProps } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate } from 'react-router';
+import { loginPathFor } from '../app/redirects';
+import { useSession } from '../app/session/SessionContext';
+import { useLogout } from '../features/account/api';
+import { useLayoutActions } from './LayoutActions';
+
+/** The user dropdown of the top bar: home, profile, change password, plugin download, log out. */
+export function UserMenu({ compact }: { compact: boolean }) {
+  const { t } = useTranslation();
+  const { info } = useSession();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const logout = useLogout();
+  const { openChangePassword } = useLayoutActions();
+
+  const items: MenuProps['items'] = [
+    { key: 'home', icon: <HomeOutlined />, label: t('layout.home') },
+    { key: 'profile', icon: <IdcardOutlined />, label: t('route.profile') },
+    { key: 'password', icon: <KeyOutlined />, label: t('layout.change_password') },
+    { key: 'plugin', icon: <ApiOutlined />, label: t('route.plugin') },
+    { type: 'divider' },
+    { key: 'logout', icon: <LogoutOutlined />, label: t('layout.logout'), danger: true },
+  ];
+  const onClick: MenuProps['onClick'] = ({ key }) => {
+    if (key === 'home') navigate('/');
+    else if (key === 'profile') navigate('/profile');
+    else if (key === 'password') openChangePassword();
+    else if (key === 'plugin') navigate('/System/plugin');
+    else if (key === 'logout') {
+      const back = loginPathFor(location.pathname + location.search);
+      logout.mutate(undefined, { onSettled: () => navigate(back, { replace: true }) });
+    }
+  };
+
+  return (
+    <Dropdown trigger={['click']} menu={{ items, onClick }} placement="bottomRight">
+      <Button type="text" style={{ height: 40, paddingInline: 8 }} data-testid="user-menu" loading={logout.isPending}>
+        <Avatar size={28} icon={<UserOutlined />} style={{ background: '#1668dc' }} />
+        {!compact && <span style={{ maxWidth: 140, overflow: 'hidden', textOverflow: 'ellipsis' }}>{info.name}</span>}
+        <DownOutlined style={{ fontSize: 10 }} />
+      </Button>
+    </Dropdown>
+  );
+}

@@ -1,0 +1,48 @@
+import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
+import { Button, Form, Space } from 'antd';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useIsMobile } from '../ui/useIsMobile';
+import styles from './ListFilterBar.module.css';
+
+interface ListFilterBarProps<F> {
+  children: ReactNode;
+  onSearch: (values: F) => void;
+  onReset: () => void;
+  searching: boolean;
+}
+
+/** The filter form above a list: the page's fields, then Search and Reset. */
+export function ListFilterBar<F extends object>({ children, onSearch, onReset, searching }: ListFilterBarProps<F>) {
+  const { t } = useTranslation();
+  const [form] = Form.useForm<F>();
+  const mobile = useIsMobile();
+  return (
+    <Form<F>
+      form={form}
+      layout={mobile ? 'vertical' : 'inline'}
+      className={mobile ? styles.stacked : styles.inline}
+      onFinish={onSearch}
+      style={mobile ? undefined : { rowGap: 12 }}
+      data-testid="list-filters"
+    >
+      {children}
+      <Form.Item>
+        <Space wrap>
+          <Button type="primary" htmlType="submit" icon={<SearchOutlined />} loading={searching}>
+            {t('list.search')}
+          </Button>
+          <Button
+            icon={<ReloadOutlined />}
+            onClick={() => {
+              form.resetFields();
+              onReset();
+            }}
+          >
+            {t('list.reset')}
+          </Button>
+        </Space>
+      </Form.Item>
+    </Form>
+  );
+}

@@ -1,0 +1,90 @@
+import { Limits, MessageKeys, SYS_CONFIG_DEFAULTS, type SysConfigCode } from '@intercom/contract';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.js';
+import { AppError } from '../../http/AppError.js';
+import { inScope, type Scope } from '../../tenancy/scope.js';
+import { getSysConfigValue } from '../account/sysConfigRepository.js';
+import { findUsers } from '../userinfo/userRepository.js';
+import { findChannel, nameTaken, type ChannelRecord } from './channelRepository.js';
+
+/** A config entry of one enterprise (not of the caller's working one), default filled in. */
+export async function enterpriseConfig(db: Kysely<DB>, enterpriseId: number, code: SysConfigCode): Promise<string> {
+  const value = await getSysConfigValue(db, { rootId: enterpriseId, enterpriseIds: [enterpriseId] }, code);
+  return value ?? SYS_CONFIG_DEFAULTS[code];
+}
+
+/** The enterprise a call works on: `eid` when given (it must be in the scope), else the working one. */
+export function enterpriseOf(scope: Scope, eid: number | undefined): number {
+  const enterpriseId = eid ?? scope.rootId;
+  if (!inScope(scope, enterpriseId)) throw AppError.notFound();
+  return enterpriseId;
+}
+
+/** Channel types the enterprise allows (its ChannelTypeID list; 106 by default). */
+export async function allowedTypes(db: Kysely<DB>, enterpriseId: number): Promise<number[]> {
+  const text = await enterpriseConfig(db, enterpriseId, 'ChannelTypeID');
+  const known: readonly number[] = Limits.audioTypes;
+  const types = text
+    .split(',')
+    .map((p) => Number(p.trim()))
+    .filter((n) => known.includes(n));
+  return types.length > 0 ? types : [...Limits.defaultChannelTypes];
+}
+
+/** The type of a new or edited channel: given and allowed, or the first allowed one when absent. */
+export async function channelType(db: Kysely<DB>, enterpriseId: number, typeId: number | undefined, field: string) {
+  const allowed = await allowedTypes(db, enterpriseId);
+  if (typeId === undefined) return allowed[0] as number;
+  if (!allowed.includes(typeId)) throw AppError.field(field, MessageKeys.channelTypeNotAllowed);
+  return typeId;
+}
+
+/** Turning video or recording on needs the enterprise's VideoEnable / RecordEnable to be TRUE. */
+export async function assertSwitchAllowed(
+  db: Kysely<DB>,
+  enterpriseId: number,
+  switches: { video?: boolean; record?: boolean; videoField?: string; recordField?: string },
+): Promise<void> {
+  if (switches.video && (await enterpriseConfig(db, enterpriseId, 'VideoEnable')) !== 'TRUE') {
+    throw AppError.field(switches.videoField ?? 'videoEnable', MessageKeys.channelVideoDisabled);
+  }
+  if (switches.record && (await enterpriseConfig(db, enterpriseId, 'RecordEnable')) !== 'TRUE') {
+    throw AppError.field(switches.recordField ?? 'record', MessageKeys.channelRecordDisabled);
+  }
+}
+
+/** SPEC.md section 5: channel names are unique in the enterprise ("name already exists", 4009). */
+export async function assertNameFree(db: Kysely<DB>, enterpriseId: number, name: string, exceptId = 0): Promise<void> {
+  if (await nameTaken(db, enterpriseId, name, exceptId)) throw AppError.conflict(MessageKeys.nameExists, { name });
+}
+
+/** A channel of the scope (and of `eid` when given), else 4004. */
+export async function channelInScope(db: Kysely<DB>, scope: Scope, cid: number, eid?: number): Promise<ChannelRecord> {
+  const channel = await findChannel(db, scope, cid);
+  if (!channel || (eid !== undefined && channel.E_ID !== eid)) throw AppError.notFound();
+  return channel;
+}
+
+const LOOKUP_CHUNK = 1000;
+
+/**
+ * The users `ids` with their priority, all in the scope (else 4004, as if absent) and all of the
+ * channel's enterprise (else 4000 on `field`): channels never span enterprises.
+ */
+export async function channelUsers(
+  db: Kysely<DB>,
+  scope: Scope,
+  enterpriseId: number,
+  ids: readonly number[],
+  field = 'uids',
+): Promise<Map<number, number>> {
+  const users = new Map<number, number>();
+  for (let i = 0; i < ids.length; i += LOOKUP_CHUNK) {
+    for (const user of await findUsers(db, scope, ids.slice(i, i + LOOKUP_CHUNK))) {
+      if (user.E_ID !== enterpriseId) throw AppError.field(field, MessageKeys.channelMemberEnterprise);
+      users.set(user.UserID, user.PriorityLevel);
+    }
+  }
+  if (users.size !== ids.length) throw AppError.notFound();
+  return users;
+}

@@ -1,0 +1,86 @@
+import {
+  channelRowSchema,
+  createWebChannelSchema,
+  dispatchNoQuerySchema,
+  dispatchNoSchema,
+  idParamSchema,
+  listEnvelope,
+  objectEnvelope,
+  switchRecordSchema,
+} from '@intercom/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { authOf } from '../../auth/authPlugin.js';
+import { list, ok } from '../../http/envelope.js';
+import { registerEntityRoutes } from '../../generic/entityRoutes.js';
+import { serviceContext } from '../enterprises/serviceContext.js';
+import { channelEntity } from './channelEntity.js';
+import { channelRoutes } from './channelRoutes.js';
+import { channelInScope } from './channelRules.js';
+import { createChannel, switchRecord } from './channelService.js';
+import { dispatchNumbers } from './dispatchNumbers.js';
+import { memberRoutes } from './memberRoutes.js';
+
+const tags = ['Channel'];
+const security = [{ bearerAuth: [] }];
+
+/** /api/Channel calls beyond the generic ones. */
+const webChannelRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/Entitys/:id',
+    { schema: { tags, security, summary: 'One channel with its MemberCount', params: idParamSchema, response: { 200: objectEnvelope(channelRowSchema) } } },
+    async (request) => ok(await channelInScope(app.deps.db, authOf(request).scope, request.params.id)),
+  );
+
+  app.post(
+    '/CreateWebChannel',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Create a channel with its members (form; uids not empty), one transaction',
+        body: createWebChannelSchema,
+        response: { 200: objectEnvelope(channelRowSchema) },
+      },
+    },
+    async (request) => ok(await createChannel(serviceContext(request), request.body)),
+  );
+
+  app.post(
+    '/SwitchRecord',
+    {
+      schema: {
+        tags,
+        security,
+        summary: "Switch a channel's recording (eid, cid, record); on needs the enterprise's RecordEnable",
+        body: switchRecordSchema,
+        response: { 200: objectEnvelope(channelRowSchema) },
+      },
+    },
+    async (request) => ok(await switchRecord(serviceContext(request), request.body)),
+  );
+};
+
+const dispatchRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/DispatchNo',
+    {
+      schema: {
+        tags: ['THCustDevice'],
+        security,
+        summary: "The enterprise's dispatch seats (one per enabled console account) and their numbers",
+        querystring: dispatchNoQuerySchema,
+        response: { 200: listEnvelope(dispatchNoSchema) },
+      },
+    },
+    async (request) => list(await dispatchNumbers(app.deps.db, authOf(request), request.query.eid)),
+  );
+};
+
+/** Everything of channels and members (issue 4): one registration in app.ts. */
+export const channelModule: FastifyPluginAsyncZod = async (app) => {
+  await app.register(channelRoutes, { prefix: '/api/THChannel' });
+  await app.register(memberRoutes, { prefix: '/api/THChannel' });
+  await app.register(webChannelRoutes, { prefix: '/api/Channel' });
+  await app.register(dispatchRoutes, { prefix: '/api/THCustDevice' });
+  registerEntityRoutes(app, channelEntity);
+};

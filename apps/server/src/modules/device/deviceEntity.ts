@@ -1,0 +1,51 @@
+import { MessageKeys, deviceRowSchema, deviceSaveSchema, type DeviceSave } from '@intercom/contract';
+import type { EntityDefinition, VirtualField } from '../../generic/EntityDefinition.js';
+import { textSearchField } from '../../generic/textSearch.js';
+import { AppError } from '../../http/AppError.js';
+import { serviceContext } from '../enterprises/serviceContext.js';
+import { removeDevice, saveDevice } from './deviceService.js';
+
+/** One search box: ICCID, device code, nickname, or the mapped user's phone or name. */
+const Search = textSearchField(['ICCID', 'DeviceCode', 'NickName', 'MobilePhone', 'UserName']);
+
+/** Mapped: 1 = mapped to a user, 0 = free in the inventory. */
+const Mapped: VirtualField = {
+  type: 'int',
+  where: (eb, c) => {
+    if (c.op !== 'eq' || (c.value !== 0 && c.value !== 1)) throw AppError.field(c.field, MessageKeys.badCondition);
+    return c.value === 1 ? eb('UserID', 'is not', null) : eb('UserID', 'is', null);
+  },
+};
+
+/**
+ * Devices and SIM cards (`/api/Device/QueryData`, `ExportData`, `Save`, `Delete/{id}`; the same
+ * list is `GET /api/UserInfo/QueryDeviceData`), read from device_view so rows carry their user.
+ */
+export const deviceEntity: EntityDefinition = {
+  name: 'Device',
+  table: 'device_view',
+  fields: {
+    D_ID: 'int',
+    E_ID: 'int',
+    DeviceCode: 'string',
+    ICCID: 'string',
+    NickName: 'string',
+    Priority: 'int',
+    OSID: 'int',
+    OSName: 'string',
+    UType: 'int',
+    Remark: 'string',
+    UserID: 'int',
+    UserName: 'string',
+    MobilePhone: 'string',
+    CreatedAt: 'bigint',
+  },
+  virtualFields: { Search, Mapped },
+  defaultOrder: { field: 'D_ID', desc: false },
+  rowSchema: deviceRowSchema,
+  save: {
+    body: deviceSaveSchema,
+    handler: (ctx, body) => saveDevice(serviceContext(ctx.request), body as DeviceSave),
+  },
+  remove: (ctx, id) => removeDevice(serviceContext(ctx.request), id),
+};

@@ -1,0 +1,25 @@
+import { organRowSchema, organSaveSchema, type OrganSave } from '@intercom/contract';
+import type { EntityDefinition } from '../../generic/EntityDefinition.js';
+import { serviceContext } from '../enterprises/serviceContext.js';
+import { removeOrgan, saveOrgan } from './organService.js';
+
+/** Departments: QueryData / ExportData, Save (create or edit) and Delete (only when empty). */
+export const organEntity: EntityDefinition = {
+  name: 'Organ',
+  table: 'organ',
+  fields: {
+    OSID: 'int',
+    E_ID: 'int',
+    OSParentID: 'int',
+    OSName: 'string',
+    U_TypeID: 'int',
+    PriorityLevel: 'int',
+  },
+  defaultOrder: { field: 'OSID', desc: false },
+  rowSchema: organRowSchema,
+  save: {
+    body: organSaveSchema,
+    handler: (ctx, body) => saveOrgan(serviceContext(ctx.request), body as OrganSave),
+  },
+  remove: (ctx, id) => removeOrgan(serviceContext(ctx.request), id),
+};

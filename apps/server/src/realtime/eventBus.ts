@@ -1,0 +1,82 @@
+import type { HeartRate, Notification } from '@intercom/contract';
+import type { EndReason } from '../auth/sessions.js';
+
+/** Everything LiveState keeps about one terminal user; the whole entry travels on every change. */
+export interface LiveUser {
+  E_ID: number;
+  U_ID: number;
+  Phone: string;
+  UserName: string;
+  position: { lat: number; lon: number; time: number; speed: number | null; course: number | null } | null;
+  battery: number | null;
+  signal: number | null;
+  online: boolean;
+  /** When `online` last changed, epoch ms. */
+  onlineAt: number;
+  talking: boolean;
+}
+
+/**
+ * What travels between server instances. Every event names its enterprise, so each hub connection
+ * receives only events of enterprises in its scope.
+ */
+export type RealtimeEvent =
+  | { kind: 'user'; E_ID: number; user: LiveUser }
+  | { kind: 'notification'; E_ID: number; notification: Notification }
+  | { kind: 'heartRate'; E_ID: number; heartRate: HeartRate }
+  | { kind: 'sessionsEnded'; E_ID: number; sessionIds: number[]; reason: EndReason };
+
+export type RealtimeListener = (event: RealtimeEvent) => void;
+
+/**
+ * The backplane. `publish` delivers to this instance's listeners at once (synchronously) and to
+ * every other instance through the shared channel, if there is one.
+ */
+export interface EventBus {
+  publish(event: RealtimeEvent): void;
+  subscribe(listener: RealtimeListener): () => void;
+  close(): Promise<void>;
+}
+
+export type ErrorSink = (error: unknown, context: string) => void;
+
+/** Calls each listener; one that throws is reported and never stops the others. */
+export class ListenerSet {
+  private readonly listeners = new Set<RealtimeListener>();
+
+  constructor(private readonly onError: ErrorSink) {}
+
+  add(listener: RealtimeListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  deliver(event: RealtimeEvent): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        this.onError(error, `realtime listener failed on a ${event.kind} event`);
+      }
+    }
+  }
+}
+
+/** The embedded default: one process, no backplane. */
+export class InProcessEventBus implements EventBus {
+  private readonly listeners: ListenerSet;
+
+  constructor(onError: ErrorSink) {
+    this.listeners = new ListenerSet(onError);
+  }
+
+  publish(event: RealtimeEvent): void {
+    this.listeners.deliver(event);
+  }
+
+  subscribe(listener: RealtimeListener): () => void {
+    return this.listeners.add(listener);
+  }
+
+  async close(): Promise<void> {}
+}

@@ -1,0 +1,275 @@
+import { HubCloseErrors } from '@intercom/contract';
+import type { AuthContext } from '../appDeps.js';
+import type { HubOptions, TransportKind } from './hubOptions.js';
+import {
+  HANDSHAKE_OK,
+  ProtocolError,
+  RecordReader,
+  checkHandshake,
+  closeRecord,
+  handshakeError,
+  parseHubMessage,
+  type HubMessage,
+} from './hubProtocol.js';
+import type { ServerStream } from './serverStream.js';
+import type { TransportSink } from './transports.js';
+
+/** What the connection needs from the hub that owns it. */
+export interface ConnectionHost {
+  readonly options: HubOptions;
+  dispatch(connection: HubConnection, message: HubMessage): void;
+  connected(connection: HubConnection): void;
+  disposed(connection: HubConnection, reason: string): void;
+}
+
+interface Queued {
+  text: string;
+  /** Pushes may be dropped (and replaced by a snapshot); replies and control records never are. */
+  droppable: boolean;
+}
+
+export interface SendOptions {
+  droppable?: boolean;
+  /** Queue even past the cap: a fresh snapshot that replaces a dropped backlog. */
+  force?: boolean;
+}
+
+/** A streaming transport never gets one write larger than this; a long poll takes the whole queue. */
+const MAX_WRITE_CHARS = 64 * 1024;
+
+/**
+ * One SignalR connection: its identity, the transport it is bound to, its outgoing queue with the
+ * backpressure cap, and the handshake. Records it receives go to the hub's dispatcher.
+ */
+export class HubConnection {
+  readonly createdAt = Date.now();
+  readonly streams = new Map<string, ServerStream>();
+  sink: TransportSink | null = null;
+  /** A WebSocket upgrade is under way for this connection; a second one is refused. */
+  claimed = false;
+  handshaken = false;
+  attachedAt = 0;
+  lastSentAt = Date.now();
+  /** Any traffic from the client since the hub last touched the session. */
+  active = true;
+  /** How often the queue overflowed and the backlog was replaced by a snapshot. */
+  overflows = 0;
+  /** Characters of the last snapshot; the cap never falls below two of them. */
+  snapshotChars = 0;
+  /** A token that recently resolved to this connection's account, and when. */
+  verifiedToken: string | undefined;
+  verifiedAt = 0;
+  private lifecycle: 'open' | 'closing' | 'closed' = 'open';
+  private queue: Queued[] = [];
+  private queuedChars = 0;
+  private ending = false;
+  private closeTimer: NodeJS.Timeout | null = null;
+  private readonly reader: RecordReader;
+  private readonly overflowHandlers = new Set<() => void>();
+  private readonly disposeHandlers = new Set<() => void>();
+
+  constructor(
+    /** Public name, used for addressing. */
+    readonly connectionId: string,
+    /** Secret: the `id` of every later request. */
+    readonly connectionToken: string,
+    readonly principal: AuthContext,
+    private readonly host: ConnectionHost,
+  ) {
+    this.reader = new RecordReader(host.options.maxMessageChars);
+  }
+
+  get transport(): TransportKind | null {
+    return this.sink?.kind ?? null;
+  }
+
+  get state(): 'open' | 'closing' | 'closed' {
+    return this.lifecycle;
+  }
+
+  /** Closing, and the last record has been handed to the transport. */
+  get drained(): boolean {
+    return this.lifecycle === 'closed' || (this.lifecycle === 'closing' && this.ending);
+  }
+
+  /** Characters waiting for the client: queued here plus held by the transport. */
+  get pendingChars(): number {
+    return this.queuedChars + (this.sink?.buffered() ?? 0);
+  }
+
+  attach(sink: TransportSink): void {
+    this.sink = sink;
+    this.attachedAt = Date.now();
+    this.pump();
+  }
+
+  onOverflow(handler: () => void): () => void {
+    this.overflowHandlers.add(handler);
+    return () => this.overflowHandlers.delete(handler);
+  }
+
+  onDispose(handler: () => void): () => void {
+    this.disposeHandlers.add(handler);
+    return () => this.disposeHandlers.delete(handler);
+  }
+
+  /** Text from the client: the handshake first, then hub messages, split on the record separator. */
+  receive(text: string): void {
+    if (this.lifecycle !== 'open') return;
+    this.active = true;
+    let records: string[];
+    try {
+      records = this.reader.push(text);
+    } catch {
+      this.close({ error: HubCloseErrors.protocolError });
+      return;
+    }
+    for (const record of records) {
+      if (this.lifecycle !== 'open') return;
+      if (!this.handshaken) {
+        const error = checkHandshake(record);
+        if (error) {
+          this.enqueue(handshakeError(error), false);
+          this.finish();
+          return;
+        }
+        this.handshaken = true;
+        this.enqueue(HANDSHAKE_OK, false);
+        this.host.connected(this);
+        continue;
+      }
+      let message: HubMessage;
+      try {
+        message = parseHubMessage(record);
+      } catch (error) {
+        if (!(error instanceof ProtocolError)) throw error;
+        this.close({ error: HubCloseErrors.protocolError });
+        return;
+      }
+      this.host.dispatch(this, message);
+    }
+  }
+
+  /**
+   * Queues a record. A droppable one that would take the queue past its cap is not queued: the
+   * backlog of droppable records goes, and the overflow handlers queue a fresh snapshot instead.
+   */
+  send(text: string, options: SendOptions = {}): boolean {
+    if (this.lifecycle !== 'open' || !this.handshaken) return false;
+    const droppable = options.droppable ?? false;
+    const cap = Math.max(this.host.options.maxQueueChars, 2 * this.snapshotChars);
+    if (droppable && !options.force && this.pendingChars + text.length > cap) {
+      this.overflow();
+      return false;
+    }
+    if (!droppable && this.queuedChars > 4 * cap) {
+      // The client sends but never reads its replies: nothing else bounds this queue.
+      this.close({ error: HubCloseErrors.overloaded });
+      return false;
+    }
+    this.enqueue(text, droppable);
+    return true;
+  }
+
+  /** Hands queued records to the transport for as long as it takes them. */
+  pump(): void {
+    const sink = this.sink;
+    if (!sink || this.lifecycle === 'closed') return;
+    while (this.queue.length > 0 && sink.ready()) {
+      const limit = sink.kind === 'LongPolling' ? Number.POSITIVE_INFINITY : MAX_WRITE_CHARS;
+      let count = 0;
+      let size = 0;
+      for (const item of this.queue) {
+        if (count > 0 && size + item.text.length > limit) break;
+        count += 1;
+        size += item.text.length;
+      }
+      const payload = this.queue
+        .splice(0, count)
+        .map((item) => item.text)
+        .join('');
+      this.queuedChars -= size;
+      this.lastSentAt = Date.now();
+      sink.write(payload);
+    }
+    if (this.lifecycle === 'closing' && this.queue.length === 0 && !this.ending) {
+      this.ending = true;
+      sink.end(true);
+    }
+  }
+
+  /**
+   * Closes with a Close record (error text, and whether the client may reconnect), after the
+   * records already queued; pushes still queued are dropped first.
+   */
+  close(options: { error?: string; allowReconnect?: boolean } = {}): void {
+    if (this.lifecycle !== 'open') return;
+    if (this.handshaken) {
+      this.dropBacklog();
+      this.enqueue(closeRecord(options.error, options.allowReconnect), false);
+    }
+    this.finish();
+  }
+
+  /**
+   * The client sent Close. A long-polling client still sends DELETE, which must find the connection
+   * (202), so that one only stops taking records; the others end at once.
+   */
+  closedByClient(): void {
+    if (this.lifecycle !== 'open') return;
+    if (this.sink?.kind !== 'LongPolling') {
+      this.dispose('closed by the client');
+      return;
+    }
+    this.queue = [];
+    this.queuedChars = 0;
+    this.finish();
+  }
+
+  /** Ends the connection at once: streams stop, a held poll gets 204, a socket is cut. */
+  dispose(reason: string): void {
+    if (this.lifecycle === 'closed') return;
+    this.lifecycle = 'closed';
+    if (this.closeTimer) clearTimeout(this.closeTimer);
+    this.queue = [];
+    this.queuedChars = 0;
+    for (const stream of [...this.streams.values()]) stream.abandon();
+    for (const handler of this.disposeHandlers) handler();
+    this.disposeHandlers.clear();
+    this.overflowHandlers.clear();
+    if (!this.ending) {
+      this.ending = true;
+      this.sink?.end(false);
+    }
+    this.host.disposed(this, reason);
+  }
+
+  private enqueue(text: string, droppable: boolean): void {
+    this.queue.push({ text, droppable });
+    this.queuedChars += text.length;
+    this.pump();
+  }
+
+  private dropBacklog(): void {
+    this.queue = this.queue.filter((item) => !item.droppable);
+    this.queuedChars = this.queue.reduce((sum, item) => sum + item.text.length, 0);
+  }
+
+  private overflow(): void {
+    this.overflows += 1;
+    this.dropBacklog();
+    for (const handler of this.overflowHandlers) handler();
+  }
+
+  /** Ends after the queue drains; a client that never takes it is cut after the disconnect timeout. */
+  private finish(): void {
+    this.lifecycle = 'closing';
+    if (!this.sink) {
+      this.dispose('closed before a transport connected');
+      return;
+    }
+    this.closeTimer = setTimeout(() => this.dispose('close not taken in time'), this.host.options.disconnectTimeoutMs);
+    this.closeTimer.unref();
+    this.pump();
+  }
+}

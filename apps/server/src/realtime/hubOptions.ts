@@ -1,0 +1,52 @@
+export type TransportKind = 'WebSockets' | 'ServerSentEvents' | 'LongPolling';
+
+export const ALL_TRANSPORTS: readonly TransportKind[] = ['WebSockets', 'ServerSentEvents', 'LongPolling'];
+
+/** Timings and limits of the hub; the defaults are ASP.NET SignalR's where it has one. */
+export interface HubOptions {
+  /** Ping WebSocket and SSE clients after this much silence; 0 never pings. */
+  keepAliveMs: number;
+  /** Drop a connection whose transport sent no handshake for this long. */
+  handshakeTimeoutMs: number;
+  /** Hold an empty long poll this long, then answer 200 empty; keep it under the client's 100 s. */
+  pollTimeoutMs: number;
+  /**
+   * A long-polling connection without a poll outstanding for this long is gone (the client died);
+   * so is a negotiated connection whose transport never arrives.
+   */
+  disconnectTimeoutMs: number;
+  /** Least time between two pushes to one connection: 250 ms is at most 4 a second. */
+  pushIntervalMs: number;
+  /**
+   * Characters queued for one connection (not yet taken by its client) beyond which pushes are
+   * dropped and replaced by a fresh snapshot.
+   */
+  maxQueueChars: number;
+  /** Largest record a client may send. */
+  maxMessageChars: number;
+  /** How often the sessions behind hub connections are checked (ended, expired, frozen) and touched. */
+  sessionCheckMs: number;
+  /** Hub connections one session may hold at once (tabs, reconnects in flight); negotiate beyond it gets 429. */
+  maxConnectionsPerSession: number;
+  /** Transports offered by negotiate, in the order the client tries them. */
+  transports: readonly TransportKind[];
+}
+
+export const DEFAULT_HUB_OPTIONS: HubOptions = {
+  keepAliveMs: 15_000,
+  handshakeTimeoutMs: 15_000,
+  pollTimeoutMs: 90_000,
+  disconnectTimeoutMs: 15_000,
+  pushIntervalMs: 250,
+  maxQueueChars: 1024 * 1024,
+  maxMessageChars: 64 * 1024,
+  sessionCheckMs: 5_000,
+  maxConnectionsPerSession: 50,
+  transports: ALL_TRANSPORTS,
+};
+
+export function hubOptionsOf(overrides: Partial<HubOptions> = {}): HubOptions {
+  const options = { ...DEFAULT_HUB_OPTIONS, ...overrides };
+  if (options.pollTimeoutMs >= 100_000) throw new RangeError('pollTimeoutMs must stay under the client abort of 100 s');
+  return options;
+}

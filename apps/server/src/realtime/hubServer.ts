@@ -1,0 +1,345 @@
+import { randomBytes } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { HubCloseErrors } from '@intercom/contract';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { AuthContext } from '../appDeps.js';
+import type { EndReason, SessionPolicy } from '../auth/sessions.js';
+import type { DB } from '../db/schema.js';
+import type { EventBus } from './eventBus.js';
+import { HubConnection, type ConnectionHost } from './hubConnection.js';
+import { hubOptionsOf, type HubOptions, type TransportKind } from './hubOptions.js';
+import { MessageType, PING, completionRecord, type HubMessage } from './hubProtocol.js';
+import { ServerStream } from './serverStream.js';
+import { checkHubSessions } from './sessionWatch.js';
+import { LongPollingSink } from './transports.js';
+
+/** A failure whose message the client may see; anything else is reported as unexpected. */
+export class HubError extends Error {
+  override name = 'HubError';
+}
+
+export interface HubCallContext {
+  connection: HubConnection;
+  invocationId: string | undefined;
+}
+
+export interface HubMethod {
+  /** `invoke` (with an id: the result or error goes back in a Completion) and `send` (no reply). */
+  invoke?: (context: HubCallContext, args: unknown[]) => unknown;
+  /** `stream`: write items to `stream`; it ends on complete, on the client's cancel or with the connection. */
+  stream?: (context: HubCallContext, args: unknown[], stream: ServerStream) => void;
+}
+
+export interface HubEvents {
+  connected: [HubConnection];
+  disconnected: [HubConnection, string];
+  message: [HubConnection, HubMessage];
+}
+
+export interface HubServerDeps {
+  db: Kysely<DB>;
+  bus: EventBus;
+  sessionPolicy: SessionPolicy;
+  log: FastifyBaseLogger;
+}
+
+export interface NegotiateBody {
+  connectionId: string;
+  connectionToken?: string;
+  negotiateVersion: number;
+  availableTransports: { transport: TransportKind; transferFormats: string[] }[];
+}
+
+function closeErrorOf(reason: string | null): string {
+  if (reason === 'replaced') return HubCloseErrors.sessionReplaced;
+  if (reason === 'expired') return HubCloseErrors.tokenExpired;
+  return HubCloseErrors.sessionEnded;
+}
+
+function newId(bytes: number): string {
+  return randomBytes(bytes).toString('base64url');
+}
+
+/**
+ * The hub: every connection by its secret token, the dispatcher of hub messages to methods, the
+ * timers of the protocol (handshake, keep-alive, dead long-polling clients) and the link between
+ * hub connections and the sessions behind them.
+ */
+export class HubServer extends EventEmitter<HubEvents> implements ConnectionHost {
+  readonly options: HubOptions;
+  private readonly byToken = new Map<string, HubConnection>();
+  private readonly methods = new Map<string, HubMethod>();
+  private readonly perSession = new Map<number, number>();
+  private readonly scanTimer: NodeJS.Timeout;
+  private readonly sessionTimer: NodeJS.Timeout;
+  private readonly unsubscribeBus: () => void;
+  private checkingSessions = false;
+  private closing = false;
+
+  constructor(
+    private readonly deps: HubServerDeps,
+    options: Partial<HubOptions> = {},
+  ) {
+    super();
+    this.options = hubOptionsOf(options);
+    const { keepAliveMs, handshakeTimeoutMs, disconnectTimeoutMs } = this.options;
+    const shortest = Math.min(keepAliveMs > 0 ? keepAliveMs : Infinity, handshakeTimeoutMs, disconnectTimeoutMs);
+    this.scanTimer = setInterval(() => this.scan(), Math.max(20, Math.min(1000, shortest / 2)));
+    this.scanTimer.unref();
+    this.sessionTimer = setInterval(() => void this.checkSessions(), this.options.sessionCheckMs);
+    this.sessionTimer.unref();
+    this.unsubscribeBus = deps.bus.subscribe((event) => {
+      if (event.kind === 'sessionsEnded') this.closeSessions(event.sessionIds, event.reason);
+    });
+  }
+
+  get isClosing(): boolean {
+    return this.closing;
+  }
+
+  get size(): number {
+    return this.byToken.size;
+  }
+
+  addMethod(name: string, method: HubMethod): void {
+    this.methods.set(name.toLowerCase(), method);
+  }
+
+  /**
+   * A negotiated connection of `principal` (negotiate v0 has no separate token), or undefined when
+   * its session already holds the most connections allowed.
+   */
+  create(principal: AuthContext, negotiateVersion = 1): HubConnection | undefined {
+    const sessionId = principal.session.S_ID;
+    const held = this.perSession.get(sessionId) ?? 0;
+    if (held >= this.options.maxConnectionsPerSession) return undefined;
+    this.perSession.set(sessionId, held + 1);
+    const connectionId = newId(16);
+    const token = negotiateVersion >= 1 ? newId(32) : connectionId;
+    const connection = new HubConnection(connectionId, token, principal, this);
+    this.byToken.set(token, connection);
+    return connection;
+  }
+
+  negotiateBody(connection: HubConnection, negotiateVersion: number): NegotiateBody {
+    const availableTransports = this.options.transports.map((transport) => ({
+      transport,
+      transferFormats: transport === 'ServerSentEvents' ? ['Text'] : ['Text', 'Binary'],
+    }));
+    if (negotiateVersion < 1) {
+      return { connectionId: connection.connectionId, negotiateVersion: 0, availableTransports };
+    }
+    return {
+      connectionId: connection.connectionId,
+      connectionToken: connection.connectionToken,
+      negotiateVersion: 1,
+      availableTransports,
+    };
+  }
+
+  get(token: string): HubConnection | undefined {
+    const connection = this.byToken.get(token);
+    return connection && connection.state !== 'closed' ? connection : undefined;
+  }
+
+  find(connectionId: string): HubConnection | undefined {
+    for (const connection of this.byToken.values()) if (connection.connectionId === connectionId) return connection;
+    return undefined;
+  }
+
+  connections(): HubConnection[] {
+    return [...this.byToken.values()];
+  }
+
+  /** Closes the hub connections of ended sessions with the reason's error text (no reconnect). */
+  closeSessions(sessionIds: readonly number[], reason: EndReason | string | null): number {
+    const ended = new Set(sessionIds);
+    let count = 0;
+    for (const connection of this.connections()) {
+      if (!ended.has(connection.principal.session.S_ID)) continue;
+      connection.close({ error: closeErrorOf(reason) });
+      count += 1;
+    }
+    return count;
+  }
+
+  closeConnection(connectionId: string, options: { error?: string; allowReconnect?: boolean } = {}): boolean {
+    const connection = this.find(connectionId);
+    connection?.close(options);
+    return connection !== undefined;
+  }
+
+  /** Drops a connection without a Close record, as a crash or a lost network would. */
+  abortConnection(connectionId: string, reason = 'aborted by the server'): boolean {
+    const connection = this.find(connectionId);
+    connection?.dispose(reason);
+    return connection !== undefined;
+  }
+
+  /** Shutdown: every client is told to reconnect (to another instance, or after the restart). */
+  async close(graceMs = 1000): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    clearInterval(this.scanTimer);
+    clearInterval(this.sessionTimer);
+    this.unsubscribeBus();
+    for (const connection of this.connections()) {
+      connection.close({ error: HubCloseErrors.serverRestarting, allowReconnect: true });
+    }
+    const deadline = Date.now() + graceMs;
+    const waiting = () => this.connections().some((connection) => !connection.drained);
+    while (waiting() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    for (const connection of this.connections()) connection.dispose('server closed');
+  }
+
+  // ---- ConnectionHost ----
+
+  connected(connection: HubConnection): void {
+    this.emit('connected', connection);
+  }
+
+  disposed(connection: HubConnection, reason: string): void {
+    this.byToken.delete(connection.connectionToken);
+    const sessionId = connection.principal.session.S_ID;
+    const held = (this.perSession.get(sessionId) ?? 1) - 1;
+    if (held > 0) this.perSession.set(sessionId, held);
+    else this.perSession.delete(sessionId);
+    this.emit('disconnected', connection, reason);
+  }
+
+  dispatch(connection: HubConnection, message: HubMessage): void {
+    this.emit('message', connection, message);
+    switch (message.type) {
+      case MessageType.Invocation:
+        if (message.streamIds?.length) {
+          this.reply(connection, message.invocationId, { error: 'Client-to-server streaming is not supported.' });
+        } else {
+          this.invoke(connection, message.target, message.arguments, message.invocationId);
+        }
+        break;
+      case MessageType.StreamInvocation:
+        this.startStream(connection, message.target, message.arguments, message.invocationId);
+        break;
+      case MessageType.CancelInvocation:
+        connection.streams.get(message.invocationId)?.cancel();
+        break;
+      case MessageType.Close:
+        connection.closedByClient();
+        break;
+      default:
+        // Pings only prove the client is there; completions, stream items, acks and sequences
+        // answer features this hub never uses.
+        break;
+    }
+  }
+
+  // ---- invocations ----
+
+  private invoke(connection: HubConnection, target: string, args: unknown[], invocationId: string | undefined): void {
+    const method = this.methods.get(target.toLowerCase());
+    if (!method?.invoke) {
+      const error = method
+        ? `The client attempted to invoke the streaming '${target}' method with a non-streaming invocation.`
+        : `Unknown hub method '${target}'`;
+      this.reply(connection, invocationId, { error });
+      return;
+    }
+    let result: unknown;
+    try {
+      result = method.invoke({ connection, invocationId }, args);
+    } catch (error) {
+      this.reply(connection, invocationId, { error: this.errorText(target, error) });
+      return;
+    }
+    if (result instanceof Promise) {
+      result.then(
+        (value: unknown) => this.reply(connection, invocationId, { result: value }),
+        (error: unknown) => this.reply(connection, invocationId, { error: this.errorText(target, error) }),
+      );
+    } else {
+      this.reply(connection, invocationId, { result });
+    }
+  }
+
+  private startStream(connection: HubConnection, target: string, args: unknown[], invocationId: string): void {
+    const method = this.methods.get(target.toLowerCase());
+    if (!method?.stream) {
+      const error = method
+        ? `The client attempted to invoke the non-streaming '${target}' method with a streaming invocation.`
+        : `Unknown hub method '${target}'`;
+      this.reply(connection, invocationId, { error });
+      return;
+    }
+    if (connection.streams.has(invocationId)) {
+      this.reply(connection, invocationId, { error: `Invocation ID '${invocationId}' is already in use.` });
+      return;
+    }
+    const stream = new ServerStream(connection, invocationId);
+    connection.streams.set(invocationId, stream);
+    try {
+      method.stream({ connection, invocationId }, args, stream);
+    } catch (error) {
+      stream.complete(this.errorText(target, error));
+    }
+  }
+
+  private reply(
+    connection: HubConnection,
+    invocationId: string | undefined,
+    outcome: { result: unknown } | { error: string },
+  ): void {
+    if (invocationId !== undefined) connection.send(completionRecord(invocationId, outcome));
+  }
+
+  private errorText(target: string, error: unknown): string {
+    if (error instanceof HubError) return error.message;
+    this.deps.log.error({ err: error, target }, 'hub method failed');
+    return `An unexpected error occurred invoking '${target}' on the server.`;
+  }
+
+  // ---- timers ----
+
+  private scan(): void {
+    const now = Date.now();
+    const { keepAliveMs, handshakeTimeoutMs, disconnectTimeoutMs } = this.options;
+    for (const connection of this.byToken.values()) {
+      if (connection.state === 'closed') continue;
+      const sink = connection.sink;
+      if (!sink) {
+        if (now - connection.createdAt > disconnectTimeoutMs) connection.dispose('transport never connected');
+        continue;
+      }
+      if (!connection.handshaken) {
+        if (now - connection.attachedAt > handshakeTimeoutMs) connection.dispose('no handshake in time');
+        continue;
+      }
+      if (sink instanceof LongPollingSink) {
+        if (!sink.polling && now - sink.lastPollEndAt > disconnectTimeoutMs)
+          connection.dispose('long polling client gone');
+      } else if (keepAliveMs > 0 && now - connection.lastSentAt >= keepAliveMs && connection.pendingChars === 0) {
+        connection.send(PING);
+      }
+    }
+  }
+
+  /** One pass of the session check (realtime/sessionWatch.ts); the timer runs it every sessionCheckMs. */
+  async checkSessions(now = Date.now()): Promise<void> {
+    if (this.checkingSessions || this.byToken.size === 0) return;
+    this.checkingSessions = true;
+    try {
+      const { db, sessionPolicy } = this.deps;
+      await checkHubSessions(
+        db,
+        sessionPolicy,
+        this.connections(),
+        (id, reason) => this.closeSessions([id], reason),
+        now,
+      );
+    } catch (error) {
+      this.deps.log.error({ err: error }, 'hub session check failed');
+    } finally {
+      this.checkingSessions = false;
+    }
+  }
+}

@@ -1,0 +1,319 @@
+import {
+  NotificationStates,
+  type GpsRecord,
+  type HeartRate,
+  type Notification,
+  type OnlineUser,
+} from '@intercom/contract';
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema.js';
+import type { EventBus, LiveUser, RealtimeEvent } from './eventBus.js';
+
+export interface UserRef {
+  E_ID: number;
+  U_ID: number;
+  Phone?: string;
+  UserName?: string;
+}
+
+export interface PositionReport extends UserRef {
+  lat: number;
+  lon: number;
+  /** Time of the fix, epoch ms. */
+  time: number;
+  speed?: number | null;
+  course?: number | null;
+}
+
+export interface StatusReport extends UserRef {
+  battery?: number | null;
+  signal?: number | null;
+  talking?: boolean;
+}
+
+/**
+ * One change, already serialised once for every connection that receives it. `key` identifies the
+ * entry inside its kind (U_ID, N_ID or phone), so later changes of the same key replace earlier ones.
+ */
+export type LiveChange =
+  | { kind: 'gps'; E_ID: number; key: number; json: string }
+  | { kind: 'online'; E_ID: number; key: number; json: string }
+  | { kind: 'notification'; E_ID: number; key: number; json: string }
+  | { kind: 'heartRate'; E_ID: number; key: string; json: string };
+
+/** JSON texts of the current state of some enterprises: what a new subscription receives first. */
+export interface LiveSnapshot {
+  gps: string[];
+  /** Users currently chat-online. */
+  online: string[];
+  notifications: string[];
+  heartRates: string[];
+}
+
+export interface LiveStateOptions {
+  /** Unhandled alarms kept per enterprise; the oldest go first. */
+  maxNotificationsPerEnterprise?: number;
+}
+
+interface UserEntry {
+  user: LiveUser;
+  gpsJson: string | null;
+}
+
+function gpsRecordOf(user: LiveUser): GpsRecord | null {
+  if (!user.position) return null;
+  const { lat, lon, time, speed, course } = user.position;
+  return {
+    U_ID: user.U_ID,
+    E_ID: user.E_ID,
+    Phone: user.Phone,
+    UserName: user.UserName,
+    lat,
+    lon,
+    time,
+    speed,
+    course,
+    battery: user.battery,
+    signal: user.signal,
+    online: user.online,
+    talking: user.talking,
+  };
+}
+
+function onlineUserOf(user: LiveUser): OnlineUser {
+  return {
+    U_ID: user.U_ID,
+    E_ID: user.E_ID,
+    Phone: user.Phone,
+    UserName: user.UserName,
+    online: user.online,
+    time: user.onlineAt,
+  };
+}
+
+function bucket<K, V>(map: Map<number, Map<K, V>>, E_ID: number): Map<K, V> {
+  let inner = map.get(E_ID);
+  if (!inner) {
+    inner = new Map();
+    map.set(E_ID, inner);
+  }
+  return inner;
+}
+
+/**
+ * The latest position and status of every terminal user, the chat-online set, unhandled alarms and
+ * the latest heart rate per phone, per enterprise. The terminal gateway calls the `report*`,
+ * `setOnline` and `raiseNotification` functions; they publish on the event bus, and every instance's
+ * LiveState applies the event and tells the hub what changed.
+ */
+export class LiveState {
+  private readonly users = new Map<number, Map<number, UserEntry>>();
+  private readonly onlineCounts = new Map<number, number>();
+  private readonly notifications = new Map<number, Map<number, string>>();
+  private readonly heartRates = new Map<number, Map<string, { time: number; json: string }>>();
+  private readonly listeners = new Set<(change: LiveChange) => void>();
+  private readonly maxNotifications: number;
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    private readonly bus: EventBus,
+    options: LiveStateOptions = {},
+  ) {
+    this.maxNotifications = options.maxNotificationsPerEnterprise ?? 500;
+    this.unsubscribe = bus.subscribe((event) => this.apply(event));
+  }
+
+  // ---- what the terminal gateway calls ----
+
+  /** A new fix. An older fix than the one held (a late batch upload) does not replace it. */
+  reportPosition(report: PositionReport): void {
+    if (!Number.isFinite(report.lat) || !Number.isFinite(report.lon) || !Number.isFinite(report.time)) {
+      throw new RangeError('position needs finite lat, lon and time');
+    }
+    const current = this.entry(report.E_ID, report.U_ID)?.user;
+    if (current?.position && current.position.time > report.time) return;
+    const user = this.merged(report, current);
+    user.position = {
+      lat: report.lat,
+      lon: report.lon,
+      time: report.time,
+      speed: report.speed ?? null,
+      course: report.course ?? null,
+    };
+    this.bus.publish({ kind: 'user', E_ID: report.E_ID, user });
+  }
+
+  /** Battery, signal or talking; fields left out keep their value. Nothing is published if nothing changed. */
+  reportStatus(report: StatusReport): void {
+    const current = this.entry(report.E_ID, report.U_ID)?.user;
+    const user = this.merged(report, current);
+    if (report.battery !== undefined) user.battery = report.battery;
+    if (report.signal !== undefined) user.signal = report.signal;
+    if (report.talking !== undefined) user.talking = report.talking;
+    if (current && JSON.stringify(current) === JSON.stringify(user)) return;
+    this.bus.publish({ kind: 'user', E_ID: report.E_ID, user });
+  }
+
+  /** Chat-online state; a repeat of the current state publishes nothing. */
+  setOnline(ref: UserRef, online: boolean, time = Date.now()): void {
+    const current = this.entry(ref.E_ID, ref.U_ID)?.user;
+    if ((current?.online ?? false) === online) return;
+    const user = this.merged(ref, current);
+    user.online = online;
+    user.onlineAt = time;
+    if (!online) user.talking = false;
+    this.bus.publish({ kind: 'user', E_ID: ref.E_ID, user });
+  }
+
+  /**
+   * A stored alarm (the caller has written the notification row and knows its N_ID), new or with a
+   * changed State. Unhandled ones (State `new`) are part of every snapshot until handled.
+   */
+  raiseNotification(notification: Notification): void {
+    this.bus.publish({ kind: 'notification', E_ID: notification.E_ID, notification });
+  }
+
+  reportHeartRate(heartRate: HeartRate): void {
+    this.bus.publish({ kind: 'heartRate', E_ID: heartRate.E_ID, heartRate });
+  }
+
+  // ---- reads ----
+
+  user(E_ID: number, U_ID: number): LiveUser | undefined {
+    const user = this.entry(E_ID, U_ID)?.user;
+    return user ? structuredClone(user) : undefined;
+  }
+
+  onlineCount(enterpriseIds: Iterable<number>): number {
+    let count = 0;
+    for (const E_ID of enterpriseIds) count += this.onlineCounts.get(E_ID) ?? 0;
+    return count;
+  }
+
+  snapshot(enterpriseIds: Iterable<number>): LiveSnapshot {
+    const snapshot: LiveSnapshot = { gps: [], online: [], notifications: [], heartRates: [] };
+    for (const E_ID of enterpriseIds) {
+      for (const entry of this.users.get(E_ID)?.values() ?? []) {
+        if (entry.gpsJson) snapshot.gps.push(entry.gpsJson);
+        if (entry.user.online) snapshot.online.push(JSON.stringify(onlineUserOf(entry.user)));
+      }
+      snapshot.notifications.push(...(this.notifications.get(E_ID)?.values() ?? []));
+      for (const heartRate of this.heartRates.get(E_ID)?.values() ?? []) snapshot.heartRates.push(heartRate.json);
+    }
+    return snapshot;
+  }
+
+  onChange(listener: (change: LiveChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Unhandled alarms from the database, so a restarted instance still shows them. */
+  async loadUnhandledNotifications(db: Kysely<DB>, limit = 50_000): Promise<number> {
+    const rows = await db
+      .selectFrom('notification')
+      .select(['N_ID', 'E_ID', 'U_ID', 'Phone', 'NType', 'Content', 'Latitude', 'Longitude', 'State', 'CreatedAt'])
+      .where('State', '=', NotificationStates.new)
+      .orderBy('CreatedAt', 'desc')
+      .limit(limit)
+      .execute();
+    for (const row of rows.reverse()) this.applyNotification(row);
+    return rows.length;
+  }
+
+  close(): void {
+    this.unsubscribe();
+    this.listeners.clear();
+  }
+
+  // ---- applying events from the bus ----
+
+  private apply(event: RealtimeEvent): void {
+    switch (event.kind) {
+      case 'user':
+        this.applyUser(event.user);
+        break;
+      case 'notification':
+        this.emit({
+          kind: 'notification',
+          E_ID: event.E_ID,
+          key: event.notification.N_ID,
+          json: this.applyNotification(event.notification),
+        });
+        break;
+      case 'heartRate':
+        this.applyHeartRate(event.heartRate);
+        break;
+      case 'sessionsEnded':
+        break;
+    }
+  }
+
+  private applyUser(user: LiveUser): void {
+    const users = bucket(this.users, user.E_ID);
+    const previous = users.get(user.U_ID);
+    const gps = gpsRecordOf(user);
+    const gpsJson = gps ? JSON.stringify(gps) : null;
+    users.set(user.U_ID, { user, gpsJson });
+    const wasOnline = previous?.user.online ?? false;
+    if (wasOnline !== user.online) {
+      this.onlineCounts.set(user.E_ID, (this.onlineCounts.get(user.E_ID) ?? 0) + (user.online ? 1 : -1));
+      this.emit({ kind: 'online', E_ID: user.E_ID, key: user.U_ID, json: JSON.stringify(onlineUserOf(user)) });
+    }
+    if (gpsJson && gpsJson !== previous?.gpsJson) {
+      this.emit({ kind: 'gps', E_ID: user.E_ID, key: user.U_ID, json: gpsJson });
+    }
+  }
+
+  private applyNotification(notification: Notification): string {
+    const json = JSON.stringify(notification);
+    const unhandled = bucket(this.notifications, notification.E_ID);
+    unhandled.delete(notification.N_ID);
+    if (notification.State === NotificationStates.new) {
+      unhandled.set(notification.N_ID, json);
+      if (unhandled.size > this.maxNotifications) {
+        const oldest = unhandled.keys().next();
+        if (!oldest.done) unhandled.delete(oldest.value);
+      }
+    }
+    return json;
+  }
+
+  private applyHeartRate(heartRate: HeartRate): void {
+    const latest = bucket(this.heartRates, heartRate.E_ID);
+    const json = JSON.stringify(heartRate);
+    const previous = latest.get(heartRate.Phone);
+    if (previous && previous.time > heartRate.H_Time) return;
+    latest.set(heartRate.Phone, { time: heartRate.H_Time, json });
+    this.emit({ kind: 'heartRate', E_ID: heartRate.E_ID, key: heartRate.Phone, json });
+  }
+
+  private emit(change: LiveChange): void {
+    for (const listener of this.listeners) listener(change);
+  }
+
+  private entry(E_ID: number, U_ID: number): UserEntry | undefined {
+    return this.users.get(E_ID)?.get(U_ID);
+  }
+
+  /** A copy of the current entry (or a fresh one) with the identity fields of `ref` applied. */
+  private merged(ref: UserRef, current: LiveUser | undefined): LiveUser {
+    const base: LiveUser = current
+      ? { ...current, position: current.position ? { ...current.position } : null }
+      : {
+          E_ID: ref.E_ID,
+          U_ID: ref.U_ID,
+          Phone: '',
+          UserName: '',
+          position: null,
+          battery: null,
+          signal: null,
+          online: false,
+          onlineAt: 0,
+          talking: false,
+        };
+    if (ref.Phone !== undefined) base.Phone = ref.Phone;
+    if (ref.UserName !== undefined) base.UserName = ref.UserName;
+    return base;
+  }
+}

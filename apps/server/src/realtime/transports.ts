@@ -1,0 +1,146 @@
+import type { ServerResponse } from 'node:http';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { WebSocket } from 'ws';
+import type { TransportKind } from './hubOptions.js';
+
+/** Where a connection's records go; the connection keeps its own queue and feeds the sink when ready. */
+export interface TransportSink {
+  readonly kind: TransportKind;
+  /** Characters handed over that the client has not taken yet. */
+  buffered(): number;
+  /** Whether a write now would be taken without piling up in the transport. */
+  ready(): boolean;
+  write(payload: string): void;
+  /** Ends the transport: after what was written (graceful), or at once. */
+  end(graceful: boolean): void;
+}
+
+/** Past this many buffered characters a streaming transport waits for its socket to drain. */
+const HIGH_WATER = 64 * 1024;
+
+interface HeldPoll {
+  reply: FastifyReply;
+  timer: NodeJS.Timeout;
+}
+
+/**
+ * Long polling (notes/signalr-protocol.md section 3): records wait for the next poll; an empty poll
+ * is held up to the poll timeout; a newer poll ends an older held one with 204; 204 also tells the
+ * client the connection has ended. An ended connection stays known until the client's DELETE (202)
+ * or the disconnect timeout, so that DELETE never meets a 404.
+ */
+export class LongPollingSink implements TransportSink {
+  readonly kind = 'LongPolling';
+  /** When the last poll was answered or abandoned; a client that stops polling is gone. */
+  lastPollEndAt = Date.now();
+  private held: HeldPoll | null = null;
+  private ended = false;
+
+  constructor(private readonly pollTimeoutMs: number) {}
+
+  get polling(): boolean {
+    return this.held !== null;
+  }
+
+  buffered(): number {
+    return 0;
+  }
+
+  ready(): boolean {
+    return this.held !== null;
+  }
+
+  write(payload: string): void {
+    this.release()?.code(200).type('application/octet-stream').send(payload);
+  }
+
+  end(): void {
+    this.ended = true;
+    this.release()?.code(204).send();
+  }
+
+  /** A new poll: the caller pumps queued records into it right after. */
+  hold(request: FastifyRequest, reply: FastifyReply): void {
+    this.release()?.code(204).send();
+    if (this.ended) {
+      reply.code(204).send();
+      return;
+    }
+    const timer = setTimeout(() => {
+      if (this.held?.reply === reply) this.release()?.code(200).type('application/octet-stream').send('');
+    }, this.pollTimeoutMs);
+    this.held = { reply, timer };
+    request.raw.once('close', () => {
+      // The client gave up on this poll (abort, network loss): it is no longer there to answer.
+      if (this.held?.reply === reply) this.release();
+    });
+  }
+
+  private release(): FastifyReply | undefined {
+    const held = this.held;
+    if (!held) return undefined;
+    clearTimeout(held.timer);
+    this.held = null;
+    this.lastPollEndAt = Date.now();
+    return held.reply;
+  }
+}
+
+/** Each payload is one event; every line of it a `data:` line (notes/signalr-protocol.md section 4). */
+export function serverSentEvent(payload: string): string {
+  return `${payload
+    .split('\n')
+    .map((line) => `data: ${line}\r\n`)
+    .join('')}\r\n`;
+}
+
+export class ServerSentEventsSink implements TransportSink {
+  readonly kind = 'ServerSentEvents';
+
+  constructor(private readonly res: ServerResponse) {}
+
+  buffered(): number {
+    return this.res.writableLength;
+  }
+
+  ready(): boolean {
+    return !this.res.writableEnded && !this.res.destroyed && this.res.writableLength < HIGH_WATER;
+  }
+
+  write(payload: string): void {
+    this.res.write(serverSentEvent(payload));
+  }
+
+  end(graceful: boolean): void {
+    if (graceful) this.res.end();
+    else this.res.destroy();
+  }
+}
+
+export class WebSocketSink implements TransportSink {
+  readonly kind = 'WebSockets';
+
+  constructor(
+    private readonly socket: WebSocket,
+    private readonly onDrain: () => void,
+  ) {}
+
+  buffered(): number {
+    return this.socket.bufferedAmount;
+  }
+
+  ready(): boolean {
+    return this.socket.readyState === this.socket.OPEN && this.socket.bufferedAmount < HIGH_WATER;
+  }
+
+  write(payload: string): void {
+    this.socket.send(payload, (error) => {
+      if (!error) this.onDrain();
+    });
+  }
+
+  end(graceful: boolean): void {
+    if (graceful) this.socket.close(1000);
+    else this.socket.terminate();
+  }
+}

@@ -1,0 +1,112 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.js';
+
+function errorOf(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return error as ConfigError;
+  }
+  throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
+}
+
+describe('loadConfig', () => {
+  it('has the documented defaults', () => {
+    const config = loadConfig({});
+    expect(config).toEqual({
+      port: 8080,
+      host: '0.0.0.0',
+      dataDir: path.resolve('./data'),
+      databaseUrl: undefined,
+      redisUrl: undefined,
+      adminPassword: undefined,
+      logLevel: 'info',
+      tls: undefined,
+      sessionIdleMs: 30 * 60_000,
+      sessionAbsoluteMs: 12 * 60 * 60_000,
+      loginIpLimitPerMinute: 30,
+      icpText: '',
+      trustProxy: false,
+      consoleDir: undefined,
+    });
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig(
+      {
+        PORT: '9090',
+        HOST: '127.0.0.1',
+        DATA_DIR: '/tmp/intercom-data',
+        DATABASE_URL: 'postgresql://u@db:5432/intercom',
+        REDIS_URL: 'rediss://cache:6380',
+        ADMIN_PASSWORD: 'Long#enough1',
+        LOG_LEVEL: 'warn',
+        TLS_CERT: '/etc/tls/cert.pem',
+        TLS_KEY: '/etc/tls/key.pem',
+        SESSION_IDLE_MINUTES: '10',
+        SESSION_ABSOLUTE_MINUTES: '480',
+        LOGIN_IP_LIMIT_PER_MINUTE: '5',
+        ICP_TEXT: '京ICP备00000000号',
+        TRUST_PROXY: 'true',
+      },
+      '/srv/console',
+    );
+    expect(config).toEqual({
+      port: 9090,
+      host: '127.0.0.1',
+      dataDir: '/tmp/intercom-data',
+      databaseUrl: 'postgresql://u@db:5432/intercom',
+      redisUrl: 'rediss://cache:6380',
+      adminPassword: 'Long#enough1',
+      logLevel: 'warn',
+      tls: { cert: '/etc/tls/cert.pem', key: '/etc/tls/key.pem' },
+      sessionIdleMs: 10 * 60_000,
+      sessionAbsoluteMs: 480 * 60_000,
+      loginIpLimitPerMinute: 5,
+      icpText: '京ICP备00000000号',
+      trustProxy: true,
+      consoleDir: '/srv/console',
+    });
+  });
+
+  it('treats an empty variable as unset', () => {
+    expect(loadConfig({ PORT: '', DATABASE_URL: '' })).toMatchObject({ port: 8080, databaseUrl: undefined });
+  });
+
+  it.each([
+    ['PORT', { PORT: 'abc' }],
+    ['PORT', { PORT: '70000' }],
+    ['PORT', { PORT: '80.5' }],
+    ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
+    ['DATABASE_URL', { DATABASE_URL: 'mysql://x' }],
+    ['REDIS_URL', { REDIS_URL: 'http://cache' }],
+    ['TLS_CERT', { TLS_CERT: '/etc/tls/cert.pem' }],
+    ['TLS_CERT', { TLS_KEY: '/etc/tls/key.pem' }],
+    ['ADMIN_PASSWORD', { ADMIN_PASSWORD: 'short' }],
+    ['SESSION_IDLE_MINUTES', { SESSION_IDLE_MINUTES: '0' }],
+    ['SESSION_ABSOLUTE_MINUTES', { SESSION_ABSOLUTE_MINUTES: 'forever' }],
+    ['LOGIN_IP_LIMIT_PER_MINUTE', { LOGIN_IP_LIMIT_PER_MINUTE: '-3' }],
+    ['TRUST_PROXY', { TRUST_PROXY: 'yes' }],
+  ])('refuses a bad %s with a message naming it', (variable, env) => {
+    const error = errorOf(env);
+    expect(error.message).toMatch(new RegExp(`(^|\\s)${variable}:`, 'm'));
+  });
+
+  it('names every bad variable at once', () => {
+    const error = errorOf({ PORT: 'abc', LOG_LEVEL: 'loud' });
+    expect(error.message).toContain('PORT:');
+    expect(error.message).toContain('LOG_LEVEL:');
+  });
+
+  it('says how a DATABASE_URL must start and how long ADMIN_PASSWORD must be', () => {
+    expect(errorOf({ DATABASE_URL: 'mysql://x' }).message).toContain('postgres://');
+    expect(errorOf({ ADMIN_PASSWORD: 'short' }).message).toContain('at least 8 characters');
+    expect(errorOf({ TLS_KEY: '/k.pem' }).message).toContain('TLS_CERT and TLS_KEY must be set together');
+  });
+
+  it('never puts the rejected ADMIN_PASSWORD into the message', () => {
+    expect(errorOf({ ADMIN_PASSWORD: 'pw123' }).message).not.toContain('pw123');
+  });
+});

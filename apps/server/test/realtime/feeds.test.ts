@@ -1,0 +1,378 @@
+import type { HubConnection as ClientConnection, ISubscription } from '@microsoft/signalr';
+import {
+  NotificationStates,
+  pushMsgSchema,
+  pushNotifySchema,
+  type GpsRecord,
+  type Notification,
+  type PushMsg,
+  type PushNotify,
+} from '@intercom/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  HttpTransportType,
+  RS,
+  hubClient,
+  rawLongPolling,
+  record,
+  records,
+  sleep,
+  startHubApp,
+  tenant,
+  until,
+  type HubTestApp,
+} from './hubTestApp.js';
+
+// FuncGPS / FuncNotify: snapshots, deltas, coalescing, scope, streams and backpressure (checklist 11, 15).
+let t: HubTestApp;
+let nextId = 1000;
+
+beforeAll(async () => {
+  t = await startHubApp({ keepAliveMs: 1000, pushIntervalMs: 250, disconnectTimeoutMs: 1000, sessionCheckMs: 60_000 });
+});
+afterAll(async () => {
+  await t.close();
+});
+
+function notification(E_ID: number, overrides: Partial<Notification> = {}): Notification {
+  nextId += 1;
+  return {
+    N_ID: nextId,
+    E_ID,
+    U_ID: null,
+    Phone: `138${nextId}`,
+    NType: 'SOS',
+    Content: '',
+    Latitude: null,
+    Longitude: null,
+    State: NotificationStates.new,
+    CreatedAt: Date.now(),
+    ...overrides,
+  };
+}
+
+async function started(token: string, transport = HttpTransportType.WebSockets) {
+  const client = hubClient(t, { token, transport });
+  const msgs = record<PushMsg>(client, 'pushMsg');
+  const notes = record<PushNotify>(client, 'pushNotify');
+  await client.start();
+  return { client, msgs, notes };
+}
+
+const ofType = <T extends { type: string }>(list: T[], type: string) => list.filter((m) => m.type === type);
+
+describe('snapshot', () => {
+  it('FuncGPS starts with the latest state of the scope, and FuncNotify with online users and alarms', async () => {
+    const user = await tenant(t);
+    const E_ID = user.E_ID;
+    t.live.reportPosition({ E_ID, U_ID: 1, Phone: '100', UserName: 'one', lat: 10, lon: 20, time: 1000 });
+    t.live.reportPosition({ E_ID, U_ID: 1, lat: 11, lon: 21, time: 2000, speed: 5, course: 90 });
+    t.live.reportStatus({ E_ID, U_ID: 1, battery: 80, signal: 60 });
+    t.live.setOnline({ E_ID, U_ID: 1 }, true);
+    t.live.setOnline({ E_ID, U_ID: 2, Phone: '200', UserName: 'two' }, true);
+    const unhandled = notification(E_ID);
+    const handled = notification(E_ID);
+    t.live.raiseNotification(unhandled);
+    t.live.raiseNotification(handled);
+    t.live.raiseNotification({ ...handled, State: NotificationStates.handled });
+    t.live.reportHeartRate({ E_ID, U_ID: 1, Phone: '100', Value: 72, H_Time: 5000 });
+
+    const { client, msgs, notes } = await started(user.token);
+    await client.invoke('FuncGPS');
+    await client.invoke('FuncNotify');
+    for (const m of msgs) pushMsgSchema.parse(m);
+    for (const n of notes) pushNotifySchema.parse(n);
+    const expected: GpsRecord = {
+      U_ID: 1,
+      E_ID,
+      Phone: '100',
+      UserName: 'one',
+      lat: 11,
+      lon: 21,
+      time: 2000,
+      speed: 5,
+      course: 90,
+      battery: 80,
+      signal: 60,
+      online: true,
+      talking: false,
+    };
+    expect(msgs).toEqual([
+      { type: 'GPSArray', data: [expected] },
+      { type: 'NumOnlineUser', data: 2 },
+      { type: 'OnlineUser', data: [expect.objectContaining({ U_ID: 1 }), expect.objectContaining({ U_ID: 2 })] },
+      { type: 'Notifys', data: [unhandled] },
+      { type: 'HeartRate', data: [{ E_ID, U_ID: 1, Phone: '100', Value: 72, H_Time: 5000 }] },
+    ]);
+    expect(notes).toEqual([
+      {
+        type: 'Online',
+        data: { count: 2, users: [expect.objectContaining({ U_ID: 1 }), expect.objectContaining({ U_ID: 2 })] },
+      },
+      { type: 'Notifys', data: [unhandled] },
+    ]);
+    await client.stop();
+  });
+});
+
+describe('deltas', () => {
+  it('pushes positions, online changes, alarms and heart rate after the snapshot', async () => {
+    const user = await tenant(t);
+    const E_ID = user.E_ID;
+    const { client, msgs, notes } = await started(user.token, HttpTransportType.LongPolling);
+    await client.invoke('FuncGPS');
+    await client.invoke('FuncNotify');
+    msgs.length = 0;
+    notes.length = 0;
+
+    t.live.setOnline({ E_ID, U_ID: 5, Phone: '500' }, true);
+    t.live.reportPosition({ E_ID, U_ID: 5, lat: 1, lon: 2, time: Date.now() });
+    const alarm = notification(E_ID, { NType: 'LowBattery' });
+    t.live.raiseNotification(alarm);
+    t.live.reportHeartRate({ E_ID, U_ID: 5, Phone: '500', Value: 150, H_Time: Date.now() });
+    await until(() => ofType(msgs, 'HeartRate').length > 0 && notes.length >= 2, 'the deltas');
+    for (const m of msgs) pushMsgSchema.parse(m);
+    for (const n of notes) pushNotifySchema.parse(n);
+    expect(ofType(msgs, 'GPS')[0]?.data).toEqual([expect.objectContaining({ U_ID: 5, online: true })]);
+    expect(ofType(msgs, 'OnlineUser')[0]?.data).toEqual([expect.objectContaining({ U_ID: 5, online: true })]);
+    expect(ofType(msgs, 'NumOnlineUser')[0]?.data).toBe(1);
+    expect(ofType(msgs, 'Notify')[0]?.data).toEqual([alarm]);
+    expect(ofType(notes, 'OnlineChange')[0]?.data).toEqual({
+      count: 1,
+      delta: 1,
+      users: [expect.objectContaining({ U_ID: 5, online: true })],
+    });
+    expect(ofType(notes, 'Notify')[0]?.data).toEqual([alarm]);
+
+    notes.length = 0;
+    t.live.setOnline({ E_ID, U_ID: 5 }, false);
+    await until(() => ofType(notes, 'OnlineChange').length > 0, 'going offline');
+    expect(ofType(notes, 'OnlineChange')[0]?.data).toMatchObject({ count: 0, delta: -1 });
+    await client.stop();
+  });
+
+  it('coalesces bursts to at most 4 pushes a second, the latest position per user winning', async () => {
+    const user = await tenant(t);
+    const { client, msgs } = await started(user.token);
+    await client.invoke('FuncGPS');
+    // When the server queues each GPS push (arrival times at the client would add its own jitter).
+    const server = t.hub.find(client.connectionId ?? '');
+    if (!server) throw new Error('no server connection');
+    const queuedAt: number[] = [];
+    const send = server.send.bind(server);
+    server.send = (text, options) => {
+      if (text.includes('"type":"GPS"')) queuedAt.push(Date.now());
+      return send(text, options);
+    };
+    const startedAt = Date.now();
+    let i = 0;
+    while (Date.now() - startedAt < 1200) {
+      i += 1;
+      for (const U_ID of [1, 2, 3]) {
+        t.live.reportPosition({ E_ID: user.E_ID, U_ID, lat: i / 1000, lon: U_ID, time: startedAt + i });
+      }
+      await sleep(5);
+    }
+    await until(() => {
+      const last = ofType(msgs, 'GPS').at(-1)?.data as GpsRecord[] | undefined;
+      return last?.some((r) => r.U_ID === 1 && r.time === startedAt + i) ?? false;
+    }, 'the last position');
+    expect(i).toBeGreaterThan(50);
+    const pushes = ofType(msgs, 'GPS');
+    expect(pushes.length).toBeLessThanOrEqual(Math.ceil((Date.now() - startedAt) / 250) + 1);
+    expect(queuedAt.length).toBe(pushes.length);
+    for (let k = 1; k < queuedAt.length; k += 1) expect(queuedAt[k]! - queuedAt[k - 1]!).toBeGreaterThanOrEqual(245);
+    for (const push of pushes) {
+      const users = (push.data as GpsRecord[]).map((r) => r.U_ID);
+      expect(new Set(users).size).toBe(users.length);
+    }
+    await client.stop();
+  });
+});
+
+describe('scope', () => {
+  it('never sends one enterprise another’s positions or alarms; a parent sees its sub-enterprises', async () => {
+    const a = await tenant(t);
+    const b = await tenant(t);
+    const parent = await tenant(t);
+    const child = await tenant(t, parent.E_ID);
+    const clients = await Promise.all([a, b, parent, child].map((x) => started(x.token)));
+    for (const c of clients) {
+      await c.client.invoke('FuncGPS');
+      await c.client.invoke('FuncNotify');
+    }
+    const [ca, cb, cparent, cchild] = clients as [
+      Awaited<ReturnType<typeof started>>,
+      Awaited<ReturnType<typeof started>>,
+      Awaited<ReturnType<typeof started>>,
+      Awaited<ReturnType<typeof started>>,
+    ];
+    for (const [x, U_ID] of [
+      [a, 11],
+      [b, 22],
+      [parent, 33],
+      [child, 44],
+    ] as const) {
+      t.live.reportPosition({ E_ID: x.E_ID, U_ID, lat: 1, lon: 1, time: Date.now() });
+      t.live.raiseNotification(notification(x.E_ID, { U_ID }));
+      t.live.setOnline({ E_ID: x.E_ID, U_ID }, true);
+    }
+    await until(() => ofType(cparent.msgs, 'GPS').flatMap((m) => m.data as GpsRecord[]).length >= 2, 'parent pushes');
+    await sleep(400);
+    const gpsOf = (c: typeof ca) => ofType(c.msgs, 'GPS').flatMap((m) => (m.data as GpsRecord[]).map((r) => r.U_ID));
+    const alarmsOf = (c: typeof ca) => [
+      ...ofType(c.msgs, 'Notify').flatMap((m) => (m.data as Notification[]).map((n) => n.U_ID)),
+      ...ofType(c.notes, 'Notify').flatMap((m) => (m.data as Notification[]).map((n) => n.U_ID)),
+    ];
+    expect(gpsOf(ca)).toEqual([11]);
+    expect(gpsOf(cb)).toEqual([22]);
+    expect(gpsOf(cparent).sort()).toEqual([33, 44]);
+    expect(gpsOf(cchild)).toEqual([44]);
+    expect(new Set(alarmsOf(ca))).toEqual(new Set([11]));
+    expect(new Set(alarmsOf(cb))).toEqual(new Set([22]));
+    expect(new Set(alarmsOf(cparent))).toEqual(new Set([33, 44]));
+    expect(new Set(alarmsOf(cchild))).toEqual(new Set([44]));
+    expect(ofType(cparent.msgs, 'NumOnlineUser').at(-1)?.data).toBe(2);
+    expect(ofType(ca.msgs, 'NumOnlineUser').at(-1)?.data).toBe(1);
+    for (const c of clients) await c.client.stop();
+  });
+
+  it('reaches every subscribed connection of the scope once, whatever its transport, and no one else', async () => {
+    const user = await tenant(t);
+    const A = await started(user.token, HttpTransportType.LongPolling);
+    const B = await started(user.token, HttpTransportType.WebSockets);
+    const C = await started(user.token, HttpTransportType.ServerSentEvents);
+    await A.client.invoke('FuncNotify');
+    await B.client.invoke('FuncNotify');
+    const alarm = notification(user.E_ID);
+    t.live.raiseNotification(alarm);
+    await until(() => ofType(A.notes, 'Notify').length === 1 && ofType(B.notes, 'Notify').length === 1, 'A and B');
+    await sleep(300);
+    expect(ofType(A.notes, 'Notify')).toEqual([{ type: 'Notify', data: [alarm] }]);
+    expect(ofType(B.notes, 'Notify')).toEqual([{ type: 'Notify', data: [alarm] }]);
+    expect(C.notes).toEqual([]);
+
+    expect(await A.client.invoke('Unsubscribe', 'FuncNotify')).toBe(true);
+    t.live.raiseNotification(notification(user.E_ID));
+    await until(() => ofType(B.notes, 'Notify').length === 2, 'B again');
+    await sleep(300);
+    expect(ofType(A.notes, 'Notify')).toHaveLength(1);
+    for (const c of [A, B, C]) await c.client.stop();
+  });
+});
+
+describe('streams and errors', () => {
+  async function collect(client: ClientConnection, method: string) {
+    const items: { type: string; data: unknown }[] = [];
+    let completed = false;
+    let failed: Error | undefined;
+    const subscription: ISubscription<{ type: string; data: unknown }> = client.stream(method).subscribe({
+      next: (item) => items.push(item),
+      complete: () => {
+        completed = true;
+      },
+      error: (error: Error) => {
+        failed = error;
+      },
+    });
+    return { items, subscription, isComplete: () => completed, error: () => failed };
+  }
+
+  it('stream("FuncGPS") yields the snapshot then deltas; disposing sends CancelInvocation and stops it', async () => {
+    const user = await tenant(t);
+    const { client, msgs } = await started(user.token, HttpTransportType.ServerSentEvents);
+    const server = t.hub.find(client.connectionId ?? '');
+    const received: number[] = [];
+    t.hub.on('message', (connection, message) => {
+      if (connection === server) received.push(message.type);
+    });
+    const gps = await collect(client, 'FuncGPS');
+    await until(() => gps.items.length >= 5, 'the snapshot items');
+    expect(gps.items.map((i) => i.type)).toEqual(['GPSArray', 'NumOnlineUser', 'OnlineUser', 'Notifys', 'HeartRate']);
+    t.live.reportPosition({ E_ID: user.E_ID, U_ID: 1, lat: 1, lon: 1, time: Date.now() });
+    await until(() => gps.items.some((i) => i.type === 'GPS'), 'a delta item');
+    expect(msgs).toEqual([]);
+
+    gps.subscription.dispose();
+    await until(() => received.includes(5), 'CancelInvocation at the server');
+    const count = gps.items.length;
+    t.live.reportPosition({ E_ID: user.E_ID, U_ID: 1, lat: 2, lon: 2, time: Date.now() });
+    await sleep(400);
+    expect(gps.items).toHaveLength(count);
+    await client.stop();
+  });
+
+  it('stream("FuncNotify") completes when a newer subscription replaces it', async () => {
+    const user = await tenant(t);
+    const { client, notes } = await started(user.token);
+    const stream = await collect(client, 'FuncNotify');
+    await until(() => stream.items.length >= 2, 'the snapshot items');
+    expect(stream.items.map((i) => i.type)).toEqual(['Online', 'Notifys']);
+    await client.invoke('FuncNotify');
+    await until(() => stream.isComplete(), 'the stream to complete');
+    expect(notes.map((n) => n.type)).toEqual(['Online', 'Notifys']);
+    await client.stop();
+  });
+
+  it('rejects unknown methods, bad arguments and wrong invocation kinds, and stays connected', async () => {
+    const { client } = await started(t.adminToken, HttpTransportType.LongPolling);
+    await expect(client.invoke('NoSuchMethod')).rejects.toThrow("Unknown hub method 'NoSuchMethod'");
+    await expect(client.invoke('Unsubscribe', 'bogus')).rejects.toThrow("Unknown feed 'bogus'");
+    const wrong = await collect(client, 'Unsubscribe');
+    await until(() => wrong.error() !== undefined, 'the stream error');
+    expect(wrong.error()?.message).toContain('non-streaming');
+    const unknown = await collect(client, 'Nope');
+    await until(() => unknown.error() !== undefined, 'the stream error');
+    expect(await client.invoke('funcgps')).toMatchObject({ feed: 'FuncGPS' });
+    await client.stop();
+  });
+});
+
+describe('backpressure', () => {
+  it('caps a slow consumer’s queue and replaces its backlog with a fresh snapshot', async () => {
+    const small = await startHubApp({
+      pushIntervalMs: 10,
+      maxQueueChars: 4000,
+      keepAliveMs: 1000,
+      pollTimeoutMs: 5000,
+    });
+    try {
+      const user = await tenant(small);
+      const lp = await rawLongPolling(small, user.token);
+      await lp.connect();
+      await lp.send(`{"type":1,"target":"FuncGPS","arguments":[],"invocationId":"1"}${RS}`);
+      const server = small.hub.get(lp.id);
+      if (!server) throw new Error('no server connection');
+      // The client never polls while 40 users report again and again.
+      let round = 0;
+      let largest = 0;
+      while (server.overflows < 3 && round < 500) {
+        round += 1;
+        for (let U_ID = 1; U_ID <= 40; U_ID += 1) {
+          small.live.reportPosition({ E_ID: user.E_ID, U_ID, lat: round / 100, lon: U_ID, time: round });
+        }
+        await sleep(12);
+        largest = Math.max(largest, server.pendingChars);
+      }
+      expect(server.overflows).toBeGreaterThanOrEqual(3);
+      const bound = Math.max(4000, 2 * server.snapshotChars) + 2 * server.snapshotChars;
+      expect(largest).toBeLessThanOrEqual(bound);
+
+      const payload = await (await lp.poll()).text();
+      expect(payload.length).toBeLessThanOrEqual(bound);
+      const messages = records(payload);
+      expect(messages[0]).toMatchObject({ type: 3, invocationId: '1' });
+      const pushes = messages.filter((m) => m.type === 1).map((m) => (m.arguments as PushMsg[])[0]!);
+      const snapshot = pushes.find((p) => p.type === 'GPSArray');
+      expect(snapshot).toBeDefined();
+      const latest = (snapshot!.data as GpsRecord[]).find((r) => r.U_ID === 1);
+      expect(latest?.time).toBeGreaterThan(1);
+      // After the snapshot, at most the deltas of the rounds since.
+      const after = pushes.slice(pushes.indexOf(snapshot!) + 1).filter((p) => p.type === 'GPS');
+      for (const push of after) expect((push.data as GpsRecord[])[0]!.time).toBeGreaterThanOrEqual(latest!.time);
+      await lp.remove();
+    } finally {
+      await small.close();
+    }
+  });
+});

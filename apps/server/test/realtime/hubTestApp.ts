@@ -1,0 +1,215 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import {
+  HttpTransportType,
+  HubConnectionBuilder,
+  LogLevel,
+  type HubConnection,
+  type IHttpConnectionOptions,
+} from '@microsoft/signalr';
+import { HUB_PATH } from '@intercom/contract';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { createDeps } from '../../src/createDeps.js';
+import { DEMO_CODE, seedFirstRun } from '../../src/db/seedFirstRun.js';
+import type { HubOptions } from '../../src/realtime/hubOptions.js';
+import type { HubServer } from '../../src/realtime/hubServer.js';
+import type { LiveState } from '../../src/realtime/liveState.js';
+import { ADMIN_PASSWORD, TEST_LOG_N, enterpriseWithAccount, login, type TestApp } from '../helper.js';
+
+/** A listening server (port 0) with hub options of the test's choosing. */
+export interface HubTestApp extends TestApp {
+  origin: string;
+  /** Absolute hub URL, as the conformance checklist asks. */
+  hubUrl: string;
+  hub: HubServer;
+  live: LiveState;
+  adminToken: string;
+}
+
+/** Short timings so the suite stays fast; each test file may override them. */
+export const FAST_HUB: Partial<HubOptions> = {
+  keepAliveMs: 1000,
+  handshakeTimeoutMs: 1000,
+  pollTimeoutMs: 2000,
+  disconnectTimeoutMs: 1000,
+  pushIntervalMs: 50,
+  sessionCheckMs: 500,
+};
+
+/** A fresh PostgreSQL database when TEST_DATABASE_URL is set (as test/helper.ts does), else none. */
+async function postgresDatabase(): Promise<{ url: string; drop(): Promise<void> } | undefined> {
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) return undefined;
+  const name = `intercom_hub_test_${process.pid}_${randomBytes(6).toString('hex')}`;
+  const run = async (statement: string) => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await run(`create database "${name}"`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => run(`drop database if exists "${name}" with (force)`) };
+}
+
+export async function startHubApp(hub: Partial<HubOptions> = FAST_HUB): Promise<HubTestApp> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'intercom-hub-test-'));
+  const postgres = await postgresDatabase();
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    ADMIN_PASSWORD,
+    LOG_LEVEL: 'silent',
+    LOGIN_IP_LIMIT_PER_MINUTE: '100000',
+    ...(postgres ? { DATABASE_URL: postgres.url } : {}),
+  });
+  const { deps, database } = await createDeps(config, { sqliteFile: ':memory:', passwordLogN: TEST_LOG_N });
+  await seedFirstRun(deps.db, config.adminPassword, deps.passwordLogN);
+  const app = await buildApp(deps, { hub });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const origin = `http://127.0.0.1:${port}`;
+  const enterprise = await deps.db
+    .selectFrom('enterprise')
+    .select(['E_ID', 'A_ID'])
+    .where('E_Code', '=', DEMO_CODE)
+    .executeTakeFirstOrThrow();
+  const demo = {
+    E_ID: enterprise.E_ID,
+    A_ID: Number(enterprise.A_ID),
+    code: DEMO_CODE,
+    username: 'admin',
+    password: ADMIN_PASSWORD,
+  };
+  const tokens = await login(app, { username: demo.username, password: demo.password, code: demo.code });
+  let closed = false;
+  return {
+    app,
+    deps,
+    db: deps.db,
+    dialect: deps.dialect,
+    demo,
+    origin,
+    hubUrl: `${origin}${HUB_PATH}`,
+    hub: app.hub,
+    live: deps.realtime.live,
+    adminToken: tokens.access_token,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await app.hub.close();
+      // fetch can leave a socket that never sends a request; Node would wait its headers timeout.
+      app.server.closeAllConnections();
+      await app.close();
+      await deps.realtime.close();
+      await database.close();
+      await postgres?.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A new enterprise (optionally under a parent) with a logged-in admin. */
+export async function tenant(t: HubTestApp, parentId?: number) {
+  return enterpriseWithAccount(t, { role: 'admin', parentId: parentId ?? null });
+}
+
+export interface ClientOptions {
+  transport?: HttpTransportType;
+  skipNegotiation?: boolean;
+  reconnect?: number[];
+  serverTimeoutMs?: number;
+  /** Where the token comes from on each negotiate; a string is used as it is. */
+  token: string | (() => string);
+}
+
+/** The official client, pointed at the absolute hub URL. */
+export function hubClient(t: HubTestApp, options: ClientOptions): HubConnection {
+  const token = options.token;
+  const http: IHttpConnectionOptions = {
+    accessTokenFactory: () => (typeof token === 'string' ? token : token()),
+    ...(options.transport !== undefined ? { transport: options.transport } : {}),
+    ...(options.skipNegotiation ? { skipNegotiation: true } : {}),
+  };
+  let builder = new HubConnectionBuilder().withUrl(t.hubUrl, http).configureLogging(LogLevel.None);
+  if (options.reconnect) builder = builder.withAutomaticReconnect(options.reconnect);
+  if (options.serverTimeoutMs !== undefined) builder = builder.withServerTimeout(options.serverTimeoutMs);
+  return builder.build();
+}
+
+export { HttpTransportType };
+
+/** Every argument a client method receives, in order. */
+export function record<T = unknown>(connection: HubConnection, target: string): T[] {
+  const seen: T[] = [];
+  connection.on(target, (argument: T) => seen.push(argument));
+  return seen;
+}
+
+/** Polls until `check` returns true; fails with `what` after `timeoutMs`. */
+export async function until(check: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(10);
+  }
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Raw HTTP against the hub, for the statuses the official client hides. */
+export async function negotiate(t: HubTestApp, token: string | undefined, query = '?negotiateVersion=1') {
+  const response = await fetch(`${t.hubUrl}/negotiate${query}`, {
+    method: 'POST',
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+  });
+  const body = response.status === 200 ? ((await response.json()) as Record<string, unknown>) : undefined;
+  return { status: response.status, body };
+}
+
+export const RS = '\u001e';
+
+/** A long-polling client driven by hand: negotiate, polls, sends and DELETE as plain fetches. */
+export async function rawLongPolling(t: HubTestApp, token: string) {
+  const { status, body } = await negotiate(t, token);
+  if (status !== 200 || !body) throw new Error(`negotiate answered ${status}`);
+  const id = String(body.connectionToken);
+  const url = `${t.hubUrl}?id=${id}`;
+  const headers = { authorization: `Bearer ${token}` };
+  return {
+    id,
+    connectionId: String(body.connectionId),
+    url,
+    poll: (signal?: AbortSignal) => fetch(`${url}&_=${Date.now()}`, { headers, ...(signal ? { signal } : {}) }),
+    send: (text: string) =>
+      fetch(url, { method: 'POST', headers: { ...headers, 'content-type': 'text/plain;charset=UTF-8' }, body: text }),
+    remove: () => fetch(url, { method: 'DELETE', headers }),
+    /** The handshake, then the first real poll that carries its answer. */
+    async connect(): Promise<string> {
+      const first = await this.poll();
+      if (first.status !== 200 || (await first.text()) !== '') throw new Error('first poll was not an empty 200');
+      await this.send(`{"protocol":"json","version":1}${RS}`);
+      return (await this.poll()).text();
+    },
+  };
+}
+
+/** Hub messages of one payload; every payload must end exactly on the record separator. */
+export function records(payload: string): Record<string, unknown>[] {
+  if (payload === '') return [];
+  if (!payload.endsWith(RS)) throw new Error(`payload does not end on the record separator: ${payload.slice(-40)}`);
+  return payload
+    .slice(0, -1)
+    .split(RS)
+    .map((text) => JSON.parse(text) as Record<string, unknown>);
+}

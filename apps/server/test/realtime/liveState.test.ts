@@ -1,0 +1,189 @@
+import { NotificationStates, type Notification } from '@intercom/contract';
+import { describe, expect, it } from 'vitest';
+import { InProcessEventBus, type RealtimeEvent } from '../../src/realtime/eventBus.js';
+import { LiveState, type LiveChange } from '../../src/realtime/liveState.js';
+import { RedisEventBus, type RedisClient } from '../../src/realtime/redisEventBus.js';
+import { buildTestApp } from '../helper.js';
+
+const failOnError = (error: unknown) => {
+  throw error;
+};
+
+function setup(options: { maxNotificationsPerEnterprise?: number } = {}) {
+  const bus = new InProcessEventBus(failOnError);
+  const live = new LiveState(bus, options);
+  const changes: LiveChange[] = [];
+  live.onChange((change) => changes.push(change));
+  return { bus, live, changes };
+}
+
+function alarm(N_ID: number, E_ID = 1, State: string = NotificationStates.new): Notification {
+  return {
+    N_ID,
+    E_ID,
+    U_ID: null,
+    Phone: `p${N_ID}`,
+    NType: 'SOS',
+    Content: '',
+    Latitude: null,
+    Longitude: null,
+    State,
+    CreatedAt: N_ID,
+  };
+}
+
+describe('LiveState', () => {
+  it('keeps the latest fix per user; a late older fix does not replace it', () => {
+    const { live, changes } = setup();
+    live.reportPosition({ E_ID: 1, U_ID: 7, Phone: '7', lat: 1, lon: 1, time: 200 });
+    live.reportPosition({ E_ID: 1, U_ID: 7, lat: 2, lon: 2, time: 100 });
+    expect(live.user(1, 7)?.position).toMatchObject({ lat: 1, time: 200 });
+    expect(changes.filter((c) => c.kind === 'gps')).toHaveLength(1);
+    expect(() => live.reportPosition({ E_ID: 1, U_ID: 7, lat: Number.NaN, lon: 1, time: 300 })).toThrow(RangeError);
+  });
+
+  it('merges status into the record and publishes nothing when nothing changed', () => {
+    const { live, changes } = setup();
+    live.reportPosition({ E_ID: 1, U_ID: 7, lat: 1, lon: 1, time: 1 });
+    live.reportStatus({ E_ID: 1, U_ID: 7, battery: 50 });
+    live.reportStatus({ E_ID: 1, U_ID: 7, battery: 50 });
+    live.reportStatus({ E_ID: 1, U_ID: 7, talking: true });
+    const gps = changes.filter((c) => c.kind === 'gps').map((c) => JSON.parse(c.json) as Record<string, unknown>);
+    expect(gps.map((g) => [g.battery, g.talking])).toEqual([
+      [null, false],
+      [50, false],
+      [50, true],
+    ]);
+  });
+
+  it('counts chat-online users per enterprise and reports only real changes', () => {
+    const { live, changes } = setup();
+    live.setOnline({ E_ID: 1, U_ID: 1 }, true);
+    live.setOnline({ E_ID: 1, U_ID: 1 }, true);
+    live.setOnline({ E_ID: 1, U_ID: 2 }, true);
+    live.setOnline({ E_ID: 2, U_ID: 3 }, true);
+    live.setOnline({ E_ID: 1, U_ID: 4 }, false);
+    expect(live.onlineCount([1])).toBe(2);
+    expect(live.onlineCount([1, 2])).toBe(3);
+    live.setOnline({ E_ID: 1, U_ID: 1 }, false);
+    expect(live.onlineCount([1])).toBe(1);
+    expect(changes.filter((c) => c.kind === 'online')).toHaveLength(4);
+    // Users without a fix are online but have no GPS record.
+    expect(live.snapshot([1]).gps).toEqual([]);
+    expect(live.snapshot([1]).online).toHaveLength(1);
+  });
+
+  it('keeps unhandled alarms per enterprise, drops handled ones and caps the oldest', () => {
+    const { live } = setup({ maxNotificationsPerEnterprise: 3 });
+    for (const id of [1, 2, 3, 4]) live.raiseNotification(alarm(id));
+    live.raiseNotification(alarm(3, 1, NotificationStates.handled));
+    live.raiseNotification(alarm(9, 2));
+    const ids = (E_ID: number) =>
+      live.snapshot([E_ID]).notifications.map((json) => (JSON.parse(json) as Notification).N_ID);
+    expect(ids(1)).toEqual([2, 4]);
+    expect(ids(2)).toEqual([9]);
+  });
+
+  it('keeps the latest heart rate per phone', () => {
+    const { live } = setup();
+    live.reportHeartRate({ E_ID: 1, U_ID: 1, Phone: 'a', Value: 70, H_Time: 10 });
+    live.reportHeartRate({ E_ID: 1, U_ID: 1, Phone: 'a', Value: 90, H_Time: 5 });
+    live.reportHeartRate({ E_ID: 1, U_ID: 2, Phone: 'b', Value: 60, H_Time: 1 });
+    expect(live.snapshot([1]).heartRates.map((json) => JSON.parse(json) as { Value: number })).toEqual([
+      expect.objectContaining({ Phone: 'a', Value: 70 }),
+      expect.objectContaining({ Phone: 'b', Value: 60 }),
+    ]);
+  });
+
+  it('loads unhandled alarms from the database on start', async () => {
+    const t = await buildTestApp();
+    try {
+      const base = {
+        U_ID: null,
+        Content: '',
+        Latitude: null,
+        Longitude: null,
+        HandledBy: null,
+        HandledAt: null,
+        Comment: '',
+      };
+      await t.db
+        .insertInto('notification')
+        .values([
+          { ...base, E_ID: t.demo.E_ID, Phone: '1', NType: 'SOS', State: 'new', CreatedAt: 1 },
+          { ...base, E_ID: t.demo.E_ID, Phone: '2', NType: 'SOS', State: 'handled', CreatedAt: 2 },
+        ])
+        .execute();
+      const { live } = setup();
+      expect(await live.loadUnhandledNotifications(t.db)).toBe(1);
+      expect(
+        live.snapshot([t.demo.E_ID]).notifications.map((json) => (JSON.parse(json) as Notification).Phone),
+      ).toEqual(['1']);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+/** A broker in memory with the ioredis surface the backplane uses. */
+function fakeRedis() {
+  const subscribers = new Set<{ channels: Set<string>; listener: (channel: string, message: string) => void }>();
+  const client = (): RedisClient => {
+    const entry = { channels: new Set<string>(), listener: (_channel: string, _message: string) => undefined as void };
+    subscribers.add(entry);
+    return {
+      async publish(channel: string, message: string) {
+        for (const s of subscribers) if (s.channels.has(channel)) queueMicrotask(() => s.listener(channel, message));
+        return 1;
+      },
+      async subscribe(channel: string) {
+        entry.channels.add(channel);
+      },
+      on(event: string, listener: (...args: never[]) => void) {
+        if (event === 'message') entry.listener = listener as (channel: string, message: string) => void;
+        return this;
+      },
+      async quit() {
+        subscribers.delete(entry);
+      },
+    } as RedisClient;
+  };
+  return { client };
+}
+
+describe('RedisEventBus', () => {
+  it('delivers locally at once and to other instances once, never echoing to the publisher', async () => {
+    const redis = fakeRedis();
+    const one = new RedisEventBus(redis.client(), redis.client(), 'ch', failOnError);
+    const two = new RedisEventBus(redis.client(), redis.client(), 'ch', failOnError);
+    await one.start();
+    await two.start();
+    const atOne: RealtimeEvent[] = [];
+    const atTwo: RealtimeEvent[] = [];
+    one.subscribe((event) => atOne.push(event));
+    two.subscribe((event) => atTwo.push(event));
+    const event: RealtimeEvent = { kind: 'sessionsEnded', E_ID: 1, sessionIds: [5], reason: 'logout' };
+    one.publish(event);
+    expect(atOne).toEqual([event]);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(atOne).toEqual([event]);
+    expect(atTwo).toEqual([event]);
+    await one.close();
+    await two.close();
+  });
+
+  it('lets two LiveStates on two instances agree', async () => {
+    const redis = fakeRedis();
+    const busOne = new RedisEventBus(redis.client(), redis.client(), 'ch', failOnError);
+    const busTwo = new RedisEventBus(redis.client(), redis.client(), 'ch', failOnError);
+    await busOne.start();
+    await busTwo.start();
+    const one = new LiveState(busOne);
+    const two = new LiveState(busTwo);
+    one.reportPosition({ E_ID: 3, U_ID: 1, lat: 5, lon: 6, time: 1 });
+    one.setOnline({ E_ID: 3, U_ID: 1 }, true);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(two.user(3, 1)).toEqual(one.user(3, 1));
+    expect(two.onlineCount([3])).toBe(1);
+  });
+});

@@ -1,0 +1,63 @@
+import Database from 'better-sqlite3';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { inject } from 'vitest';
+
+export const COMPANY_CODE = 'DEMO';
+
+export interface Credentials {
+  account: string;
+  password: string;
+  code: string;
+}
+
+/** The first-run administrator of enterprise DEMO (its password comes from globalSetup). */
+export function adminCredentials(): Credentials {
+  return { account: 'admin', password: inject('adminPassword'), code: COMPANY_CODE };
+}
+
+export interface SeedAccount {
+  login: string;
+  password: string;
+  name?: string;
+  role?: 'admin' | 'editor';
+}
+
+type HashPassword = (password: string) => Promise<string>;
+
+/** The server's own scrypt hashing, from the build under test (typecheck runs before any build). */
+async function serverHashPassword(): Promise<HashPassword> {
+  const file = path.join(inject('serverDist'), 'auth/passwords.js');
+  const module = (await import(pathToFileURL(file).href)) as { hashPassword: HashPassword };
+  return module.hashPassword;
+}
+
+/**
+ * Adds (or resets) a console account of enterprise DEMO straight in the running server's SQLite
+ * database, so a test that changes a password or locks an account never touches `admin`. Each
+ * test file seeds accounts with its own names; the server is shared by all files of a run.
+ */
+export async function seedAccount(seed: SeedAccount): Promise<Credentials> {
+  const hash = await (await serverHashPassword())(seed.password);
+  const db = new Database(path.join(inject('dataDir'), 'intercom.sqlite'), { timeout: 10_000 });
+  try {
+    const enterprise = db.prepare('SELECT E_ID FROM enterprise WHERE E_Code = ?').get(COMPANY_CODE) as { E_ID: number } | undefined;
+    if (!enterprise) throw new Error(`enterprise ${COMPANY_CODE} is missing from the database`);
+    db.prepare(
+      `INSERT INTO account (E_ID, LoginName, Name, Mail, PasswordHash, Role, Disabled, FailedCount, LockedUntil, CreatedAt)
+       VALUES (@E_ID, @login, @name, '', @hash, @role, 0, 0, NULL, @now)
+       ON CONFLICT (E_ID, LoginName) DO UPDATE SET PasswordHash = @hash, Name = @name, Role = @role,
+         Disabled = 0, FailedCount = 0, LockedUntil = NULL`,
+    ).run({
+      E_ID: enterprise.E_ID,
+      login: seed.login,
+      name: seed.name ?? seed.login,
+      hash,
+      role: seed.role ?? 'admin',
+      now: Date.now(),
+    });
+  } finally {
+    db.close();
+  }
+  return { account: seed.login, password: seed.password, code: COMPANY_CODE };
+}

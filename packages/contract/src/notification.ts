@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { formText } from './formFields.js';
+import { idList } from './channel.js';
+import { MessageKeys } from './messages.js';
+
+/**
+ * Alarm records (`/api/Notification/*`, docs/api.md "Alarm records"). An alarm is `new` until
+ * someone acknowledges it (they are on it) and then resolves it (it is over); `new` may also be
+ * resolved at once. The hub's snapshot counts only `new` alarms as unhandled.
+ */
+export const NotifyStates = { new: 'new', acknowledged: 'acknowledged', resolved: 'resolved' } as const;
+export type NotifyState = (typeof NotifyStates)[keyof typeof NotifyStates];
+
+export const NotifyLimits = {
+  commentMax: 512,
+  /** Alarms one Acknowledge or Resolve call may name. */
+  batchMax: 500,
+  contentMax: 512,
+  typeMax: 32,
+} as const;
+
+export const NotifyLogActions = {
+  acknowledge: 'notify_acknowledge',
+  resolve: 'notify_resolve',
+} as const;
+
+/** One alarm with its user's name and who acknowledged and resolved it, when, and why. */
+export const notifyRowSchema = z.object({
+  N_ID: z.number().int(),
+  E_ID: z.number().int(),
+  U_ID: z.number().int().nullable(),
+  UserName: z.string().nullable(),
+  Phone: z.string(),
+  NType: z.string(),
+  Content: z.string(),
+  Latitude: z.number().nullable(),
+  Longitude: z.number().nullable(),
+  State: z.string(),
+  AckBy: z.number().int().nullable(),
+  AckName: z.string(),
+  AckAt: z.number().int().nullable(),
+  AckComment: z.string(),
+  HandledBy: z.number().int().nullable(),
+  HandledName: z.string(),
+  HandledAt: z.number().int().nullable(),
+  Comment: z.string(),
+  CreatedAt: z.number().int(),
+});
+export type NotifyRow = z.infer<typeof notifyRowSchema>;
+
+/** `POST /api/Notification/Acknowledge`: alarms `ids` (all `new`), with an optional comment. */
+export const acknowledgeSchema = z.object({
+  ids: idList(NotifyLimits.batchMax, MessageKeys.required),
+  comment: formText(NotifyLimits.commentMax).optional().default(''),
+});
+
+/** `POST /api/Notification/Resolve`: alarms `ids` (new or acknowledged), with a comment (required). */
+export const resolveSchema = z.object({
+  ids: idList(NotifyLimits.batchMax, MessageKeys.required),
+  comment: formText(NotifyLimits.commentMax, 1),
+});
+
+export const notifyChangeResultSchema = z.object({ changed: z.number().int(), rows: z.array(notifyRowSchema) });
