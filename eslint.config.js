@@ -20,4 +20,27 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: { ...reactHooks.configs.recommended.rules },
   },
+  {
+    // Every text a person reads is an i18n key (STYLE.md): words written straight into JSX are flagged.
+    files: ['apps/console/src/**/*.tsx'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'JSXText[value=/\\p{L}/u]', message: 'Text in JSX must come from t(): add an i18n key.' },
+        {
+          selector: ':matches(JSXElement, JSXFragment) > JSXExpressionContainer > Literal[value=/\\p{L}/u]',
+          message: 'Text in JSX must come from t(): add an i18n key.',
+        },
+        {
+          selector:
+            ':matches(JSXElement, JSXFragment) > JSXExpressionContainer > TemplateLiteral > TemplateElement[value.raw=/\\p{L}/u]',
+          message: 'Text in JSX must come from t(): add an i18n key.',
+        },
+        {
+          selector: 'JSXAttribute[name.name=/^(title|alt|placeholder|aria-label|label)$/] > Literal[value=/\\p{L}/u]',
+          message: 'Text in JSX must come from t(): add an i18n key.',
+        },
+      ],
+    },
+  },
 );

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import os from 'node:os';
 import { login } from './support/login.js';
 import { BENCH_PASSWORD, percentile, rssMiB, startServer, type RunningServer } from './support/startServer.js';
 import { createDatabase, iccidOf, phoneOf, seedPostgres, seedSqlite, type Seeded } from './support/seedUsers.js';
@@ -83,8 +84,10 @@ async function iccidImport(url: string, token: string) {
     body: `${lines.join('\r\n')}\r\n`,
   });
   if (r.status !== 200) throw new Error(`import answered ${r.status}: ${r.body.slice(0, 200)}`);
-  const report = (JSON.parse(r.body) as { BaseData: { accepted: number; duplicateCount: number; invalidCount: number } }).BaseData;
-  return { lines: lines.length, ms: round(r.ms), ...report };
+  const { accepted, duplicateCount, invalidCount } = (
+    JSON.parse(r.body) as { BaseData: { accepted: number; duplicateCount: number; invalidCount: number } }
+  ).BaseData;
+  return { lines: lines.length, ms: round(r.ms), accepted, duplicates: duplicateCount, invalid: invalidCount };
 }
 
 async function csvExport(url: string, token: string, server: RunningServer) {
@@ -130,6 +133,7 @@ async function run(dialect: 'sqlite' | 'postgres'): Promise<Record<string, unkno
 const figures: Record<string, unknown> = {
   bench: 'users',
   machine: `${execFileSync('nproc').toString().trim()} cores, node ${process.version}`,
+  load_average_at_start: os.loadavg().map((l) => Math.round(l * 100) / 100),
   users: USERS,
   samples_per_figure: SAMPLES,
   sqlite: await run('sqlite'),

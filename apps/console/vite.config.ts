@@ -1,12 +1,40 @@
+import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+import { LOGIN_MESSAGES_PREFIX, LOGIN_NAMESPACES } from './src/i18n/loginNamespaces';
 
 const contractSource = fileURLToPath(new URL('../../packages/contract/src/', import.meta.url));
+const localeDir = fileURLToPath(new URL('./src/i18n/locales/', import.meta.url));
 const apiTarget = process.env.API_TARGET ?? 'http://localhost:8080';
 
+/**
+ * `virtual:login-messages/<language>`: the login route's key groups cut from the one locale file
+ * of that language. The locale files stay whole (the locale test and the browser tests read them);
+ * only the bundle is split, so the login page's JavaScript does not grow with every new screen.
+ */
+function loginMessages(): Plugin {
+  const resolvedPrefix = `\0${LOGIN_MESSAGES_PREFIX}`;
+  return {
+    name: 'login-messages',
+    resolveId(id) {
+      return id.startsWith(LOGIN_MESSAGES_PREFIX) ? `\0${id}` : undefined;
+    },
+    load(id) {
+      if (!id.startsWith(resolvedPrefix)) return undefined;
+      const language = id.slice(resolvedPrefix.length);
+      if (!/^[a-z]{2}$/.test(language)) throw new Error(`login-messages: bad language ${language}`);
+      const file = `${localeDir}${language}.json`;
+      this.addWatchFile(file);
+      const all = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+      const subset = Object.fromEntries(LOGIN_NAMESPACES.filter((ns) => ns in all).map((ns) => [ns, all[ns]]));
+      return `export default ${JSON.stringify(subset)};`;
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), loginMessages()],
   resolve: {
     // The console compiles the contract from source: no build step of its own is needed first.
     alias: { '@intercom/contract': `${contractSource}index.ts` },

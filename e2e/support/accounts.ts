@@ -11,6 +11,11 @@ export interface Credentials {
   code: string;
 }
 
+/** The running server's SQLite database (WAL: the server and a test may use it at once). */
+function openDatabase(): Database.Database {
+  return new Database(path.join(inject('dataDir'), 'intercom.sqlite'), { timeout: 10_000 });
+}
+
 /** The first-run administrator of enterprise DEMO (its password comes from globalSetup). */
 export function adminCredentials(): Credentials {
   return { account: 'admin', password: inject('adminPassword'), code: COMPANY_CODE };
@@ -23,7 +28,13 @@ export interface SeedAccount {
   role?: 'admin' | 'editor';
 }
 
-type HashPassword = (password: string) => Promise<string>;
+type HashPassword = (password: string, logN?: number) => Promise<string>;
+
+/**
+ * scrypt cost of seeded accounts. The server keeps the cost with each hash, so it verifies these
+ * with the same code path, in milliseconds instead of half a second on a busy two-core machine.
+ */
+const SEED_LOG_N = 12;
 
 /** The server's own scrypt hashing, from the build under test (typecheck runs before any build). */
 async function serverHashPassword(): Promise<HashPassword> {
@@ -38,8 +49,8 @@ async function serverHashPassword(): Promise<HashPassword> {
  * test file seeds accounts with its own names; the server is shared by all files of a run.
  */
 export async function seedAccount(seed: SeedAccount): Promise<Credentials> {
-  const hash = await (await serverHashPassword())(seed.password);
-  const db = new Database(path.join(inject('dataDir'), 'intercom.sqlite'), { timeout: 10_000 });
+  const hash = await (await serverHashPassword())(seed.password, SEED_LOG_N);
+  const db = openDatabase();
   try {
     const enterprise = db.prepare('SELECT E_ID FROM enterprise WHERE E_Code = ?').get(COMPANY_CODE) as { E_ID: number } | undefined;
     if (!enterprise) throw new Error(`enterprise ${COMPANY_CODE} is missing from the database`);
@@ -60,4 +71,25 @@ export async function seedAccount(seed: SeedAccount): Promise<Credentials> {
     db.close();
   }
   return { account: seed.login, password: seed.password, code: COMPANY_CODE };
+}
+
+/**
+ * Ends the open sessions of an account the way the server would without this browser's doing:
+ * `frozen` as when an administrator freezes the account (1001 on the next request), `expired`
+ * as when the absolute lifetime of 12 hours has passed (50014).
+ */
+export function endSessionsOf(login: string, how: 'frozen' | 'expired'): number {
+  const db = openDatabase();
+  try {
+    const accounts = `SELECT A_ID FROM account WHERE LoginName = @login
+      AND E_ID = (SELECT E_ID FROM enterprise WHERE E_Code = @code)`;
+    const now = Date.now();
+    const statement =
+      how === 'frozen'
+        ? `UPDATE session SET EndedAt = @now, EndReason = 'frozen' WHERE EndedAt IS NULL AND A_ID IN (${accounts})`
+        : `UPDATE session SET ExpiresAt = @now - 1000 WHERE EndedAt IS NULL AND A_ID IN (${accounts})`;
+    return db.prepare(statement).run({ login, code: COMPANY_CODE, now }).changes;
+  } finally {
+    db.close();
+  }
 }

@@ -32,10 +32,20 @@ export async function newContext(browser: Browser, options: ContextOptions = {})
   return context;
 }
 
-/** Saves a screenshot under e2e/screenshots for a person to look at. */
+/**
+ * Saves a screenshot under e2e/screenshots for a person to look at, once the page stands still
+ * (charts draw with script animations that Playwright's `animations: 'disabled'` does not stop).
+ */
 export async function shot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(screenshotDir, { recursive: true });
-  await page.screenshot({ path: `${screenshotDir}${name}.png`, fullPage: true });
+  let previous: Buffer | undefined;
+  for (let attempt = 0; attempt < 12; attempt++) {
+    const image = await page.screenshot({ fullPage: true, animations: 'disabled', caret: 'hide' });
+    if (previous?.equals(image)) break;
+    previous = image;
+    await page.waitForTimeout(250);
+  }
+  if (previous) fs.writeFileSync(`${screenshotDir}${name}.png`, previous);
 }
 
 export interface BrowserSession {

@@ -1,7 +1,8 @@
 import type { Locator, Page } from 'playwright-core';
 import { expect, inject } from 'vitest';
-import type { Credentials } from './accounts';
-import { text, type Language } from './texts';
+import type { Credentials } from './accounts.js';
+import { signInByApi } from './apiLogin.js';
+import { text, type Language } from './texts.js';
 
 /** Where the dashboard lives: `/` redirects there (SPEC.md section 2). */
 export const DASHBOARD_PATH = '/Managent/dashboard';
@@ -75,6 +76,16 @@ export async function logIn(page: Page, credentials: Credentials, path = '/login
   await hamburger(page, language).waitFor();
 }
 
+/**
+ * For tests about something other than the login: signs in through the API (no login page) and
+ * opens `path` in the signed-in frame.
+ */
+export async function openSignedIn(page: Page, credentials: Credentials, path = '/', language: Language = 'en') {
+  await signInByApi(page, credentials);
+  await open(page, path);
+  await hamburger(page, language).waitFor();
+}
+
 /** The desktop sidebar (an `aside`). */
 export function sidebar(page: Page): Locator {
   return page.getByRole('complementary');
@@ -132,4 +143,13 @@ export async function expectFieldError(field: Locator, expected: string): Promis
 /** A toast (antd message) with this text. */
 export function toast(page: Page, message: string): Locator {
   return page.locator('.ant-message').getByText(message, { exact: true });
+}
+
+/** The dashboard is complete: the count cards and the overview chart with its axis labels. */
+export async function waitForDashboard(page: Page, language: Language = 'en'): Promise<void> {
+  for (const key of ['dashboard.users', 'dashboard.balance', 'dashboard.channels', 'dashboard.recordings']) {
+    await page.getByText(text(language, key), { exact: true }).first().waitFor();
+  }
+  const chart = page.getByTestId('overview-chart');
+  await chart.getByText(text(language, 'dashboard.organs'), { exact: true }).waitFor();
 }

@@ -64,9 +64,10 @@ async function snapshotBuild(): Promise<string> {
     if (attempt === 59) throw new Error('apps/console/dist stayed incomplete (a build running?)');
     await new Promise((r) => setTimeout(r, 1000));
   }
-  // Packages only the server's workspace holds (its own ws version, for one).
-  if (fs.existsSync(path.join(root, 'apps/server/node_modules'))) {
-    fs.symlinkSync(path.join(root, 'apps/server/node_modules'), path.join(dir, 'apps/server/node_modules'), 'dir');
+  // Packages only the server's workspace holds (its own ws version, for one), and the sources its
+  // source maps name (Vitest reads them when a test imports the server's password hashing).
+  for (const part of ['apps/server/node_modules', 'apps/server/src']) {
+    if (fs.existsSync(path.join(root, part))) fs.symlinkSync(path.join(root, part), path.join(dir, part), 'dir');
   }
   return dir;
 }

@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
-import { adminCredentials } from '../support/accounts';
-import { useBrowserPerFile } from '../support/browser';
-import { DASHBOARD_PATH, hamburger, logIn, loginButton, open, submitLogin, urlOf, waitForPath } from '../support/console';
-import { en } from '../support/texts';
+import { adminCredentials } from '../support/accounts.js';
+import { useBrowserPerFile } from '../support/browser.js';
+import { DASHBOARD_PATH, hamburger, loginButton, open, openSignedIn, submitLogin, urlOf, waitForPath } from '../support/console.js';
+import { en } from '../support/texts.js';
 
 const browser = useBrowserPerFile();
 
@@ -38,7 +38,7 @@ describe('access guard', () => {
 
   test('signed in, /login goes to the dashboard and an unknown path to /404', async () => {
     const page = await browser.newPage();
-    await logIn(page, adminCredentials());
+    await openSignedIn(page, adminCredentials());
 
     await open(page, '/login');
     await waitForPath(page, DASHBOARD_PATH);

@@ -1,21 +1,22 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
-import { adminCredentials } from '../support/accounts';
-import { shot, useBrowserPerFile } from '../support/browser';
+import { adminCredentials } from '../support/accounts.js';
+import { shot, useBrowserPerFile } from '../support/browser.js';
 import {
   hamburger,
-  logIn,
   loginAlert,
   loginButton,
   menuEntry,
   open,
+  openSignedIn,
   pickMenuItem,
   sidebar,
   submitLogin,
   userMenu,
+  waitForDashboard,
   waitForPath,
-} from '../support/console';
-import { text, type Language } from '../support/texts';
+} from '../support/console.js';
+import { text, type Language } from '../support/texts.js';
 
 const browser = useBrowserPerFile();
 
@@ -59,7 +60,7 @@ describe('interface language', () => {
     await expectMenuIn(page, 'zh');
     await page.reload();
     await expectMenuIn(page, 'zh');
-    await page.getByText(text('zh', 'dashboard.users'), { exact: true }).first().waitFor();
+    await waitForDashboard(page, 'zh');
     await shot(page, 'dashboard-zh');
 
     await open(page, '/System/syslog');
@@ -70,7 +71,7 @@ describe('interface language', () => {
 
   test('Japanese chosen in the top bar survives a reload and reaches the login page after logout', async () => {
     const page = await browser.newPage({ locale: 'en-US' });
-    await logIn(page, adminCredentials());
+    await openSignedIn(page, adminCredentials());
     await expectMenuIn(page, 'en');
 
     await page.getByRole('button', { name: text('en', 'common.language'), exact: true }).click();

@@ -1,18 +1,19 @@
 import { describe, expect, test } from 'vitest';
-import { adminCredentials, seedAccount } from '../support/accounts';
-import { shot, useBrowserPerFile } from '../support/browser';
+import { adminCredentials, seedAccount } from '../support/accounts.js';
+import { shot, useBrowserPerFile } from '../support/browser.js';
 import {
   DASHBOARD_PATH,
   addressOf,
   hamburger,
-  logIn,
   loginAlert,
   loginButton,
   open,
+  openSignedIn,
   submitLogin,
+  waitForDashboard,
   waitForPath,
-} from '../support/console';
-import { en } from '../support/texts';
+} from '../support/console.js';
+import { en } from '../support/texts.js';
 
 const browser = useBrowserPerFile();
 
@@ -32,9 +33,7 @@ describe('login page', () => {
     // The account name is trimmed before it is sent (SPEC.md section 5).
     await submitLogin(page, { ...admin, account: `  ${admin.account}  ` });
     await waitForPath(page, DASHBOARD_PATH);
-    for (const key of ['dashboard.users', 'dashboard.balance', 'dashboard.organs', 'dashboard.channels']) {
-      await page.getByText(en(key), { exact: true }).first().waitFor();
-    }
+    await waitForDashboard(page);
     expect(await loginAlert(page).count()).toBe(0);
   });
 
@@ -64,7 +63,7 @@ describe('login page', () => {
     const linked = await seedAccount({ login: 'e2e_link', name: 'Link Tester', password: 'Link&Sign=In 26' });
     const page = await browser.newPage();
     // A token is stored already: the admin is signed in in this browser.
-    await logIn(page, adminCredentials());
+    await openSignedIn(page, adminCredentials());
     await expect.poll(() => page.getByTestId('user-menu').innerText()).not.toContain('Link Tester');
 
     const link = new URLSearchParams({ user: linked.account, psd: linked.password, code: linked.code });

@@ -35,6 +35,11 @@ import { userRoutes } from './modules/userinfo/userRoutes.js';
 import { sysLogEntity } from './modules/syslog/sysLogEntity.js';
 import { uauthRoutes } from './modules/uauth/uauthRoutes.js';
 import { channelModule } from './modules/channel/webChannelRoutes.js';
+import { mediaModule } from './modules/media/mediaRoutes.js';
+import { locationConfigRoutes } from './modules/locationConfig/locationConfigRoutes.js';
+import { gisTypeRoutes } from './modules/gisType/gisTypeRoutes.js';
+import { notifyModule } from './modules/notify/notifyRoutes.js';
+import { pluginRoutes } from './modules/plugin/pluginRoutes.js';
 
 export interface RouteInfo {
   method: string;
@@ -89,6 +94,8 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   const app = Fastify({
     logger: options.logger ?? false,
     genReqId: () => randomUUID(),
+    // Keep-alive sockets must not hold a shutdown open (main.ts exits after 10 s at most anyway).
+    forceCloseConnections: true,
     trustProxy: deps.config.trustProxy,
     bodyLimit: 1024 * 1024,
     ...(options.https ? { https: options.https } : {}),
@@ -151,6 +158,11 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   const entities = [sysLogEntity, enterpriseEntity, organEntity, userEntity, deviceEntity, accountsEntity];
   for (const entity of entities) registerEntityRoutes(app, entity);
   await app.register(channelModule);
+  await app.register(mediaModule);
+  await app.register(locationConfigRoutes, { prefix: '/api/Enterprise' });
+  await app.register(gisTypeRoutes);
+  await app.register(notifyModule);
+  await app.register(pluginRoutes, { prefix: '/api/Plugin' });
   await app.register(realtimePlugin, { hub: options.hub });
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));

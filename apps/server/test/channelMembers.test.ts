@@ -57,7 +57,7 @@ describe('POST /api/THChannel/CMemberChange', () => {
     expect(page.rows).toHaveLength(20);
     expect(page.rows[0]?.UserID).toBe(uids[60]);
     const search = rows<MemberRow>(await a.api.get(`/api/THChannel/QueryCMember?cid=${channel.CID}&search=MEMBER%2049&orderField=UserName&desc=true`));
-    expect(search.total).toBe(11);
+    expect(search.total).toBe(100);
     expect(search.rows[0]?.UserName).toBe('member 4999');
     const entity = data<ChannelLike>(await a.api.get(`/api/Channel/Entitys/${channel.CID}`));
     expect(entity.MemberCount).toBe(5000);
@@ -303,7 +303,6 @@ describe('lists, tree and dispatch numbers', () => {
     const [inNight] = await insertUsers(t, a.E_ID, 1, { OS_ID: sub.OSID });
     const [loose] = await insertUsers(t, a.E_ID, 1);
     const channel = data<ChannelLike>(await a.api.postJson('/api/Channel/CreateWebChannel', { cname: 'pick', uids: [inNight] }));
-    const get = (params: string) => rows<MemberRow>(a.api.get(`/api/THChannel/QueryCMember?cid=${channel.CID}&${params}`) as never);
     const out = rows<MemberRow>(await a.api.get(`/api/THChannel/QueryCMember?cid=${channel.CID}&members=out`));
     expect(out.rows.map((m) => m.UserID)).toEqual([inOps, loose]);
     const all = rows<MemberRow>(await a.api.get(`/api/THChannel/QueryCMember?cid=${channel.CID}&members=all&OS_ID=${organ.OSID}`));
@@ -314,7 +313,6 @@ describe('lists, tree and dispatch numbers', () => {
     const none = rows<MemberRow>(await a.api.get(`/api/THChannel/QueryCMember?cid=${channel.CID}&members=all&OS_ID=0`));
     expect(none.rows.map((m) => m.UserID)).toEqual([loose]);
     expectFailure(await a.api.get(`/api/THChannel/QueryCMember?cid=${channel.CID}&orderField=PasswordHash`), 400, 4000, 'query.bad_order_field');
-    expect(get).toBeTypeOf('function');
   });
 
   it('DispatchNo lists the enabled console accounts of the enterprise as seats', async () => {

@@ -77,6 +77,9 @@ export const DEFAULT_GIS_TYPES: Record<'point' | 'line', { Name: string; Option:
   ],
 };
 
+/** The log action of storing an enterprise's default point or line types on first use. */
+export const GisLogActions = { seed: 'gis_types_seed' } as const;
+
 /** `GET /api/GISUser/GetMyType`: user types with their state icons resolved (defaults filled in). */
 export const userTypeWithStatesSchema = gisTypeRowSchema.extend({ States: userTypeOptionSchema.shape.states });
 export type UserTypeWithStates = z.infer<typeof userTypeWithStatesSchema>;

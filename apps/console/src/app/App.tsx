@@ -1,13 +1,19 @@
 import { lazy, Suspense } from 'react';
 import { BrowserRouter, Route, Routes } from 'react-router';
+import { loadAllMessages } from '../i18n/i18n';
 import { FullPageSpin } from '../shared/ui/FullPageSpin';
 import { ApiEventBridge } from './ApiEventBridge';
 import { AppProviders } from './AppProviders';
 import { LoginRoute } from './LoginRoute';
 import { RequireToken } from './RequireToken';
 
-/** Everything behind the login: layout, route table, features. Never loaded on the login page. */
-const AuthenticatedApp = lazy(() => import('./AuthenticatedApp'));
+/**
+ * Everything behind the login: layout, route table, features, and every text of the language.
+ * Never loaded on the login page.
+ */
+const AuthenticatedApp = lazy(() =>
+  Promise.all([import('./AuthenticatedApp'), loadAllMessages()]).then(([module]) => module),
+);
 
 export function App() {
   return (

@@ -4,12 +4,23 @@ import { initReactI18next } from 'react-i18next';
 import { readPreference, writePreference } from '../shared/storage/localPreference';
 import { loadAntdLocale } from './antdLocales';
 import { FALLBACK_LANGUAGE, pickLanguage, type Language } from './languages';
-import en from './locales/en.json';
+import enLogin from 'virtual:login-messages/en';
 
 type Messages = Resource[string]['translation'];
+type Loader = () => Promise<{ default: Messages }>;
 
-/** Only English ships in the first chunk; the others load when chosen. */
-const messageLoaders: Record<Exclude<Language, 'en'>, () => Promise<{ default: Messages }>> = {
+/**
+ * Two sizes of each locale: the login subset (LOGIN_NAMESPACES, English in the first chunk) and
+ * the whole file, loaded once a session starts. Both come from the same `locales/<lang>.json`.
+ */
+const loginLoaders: Record<Exclude<Language, 'en'>, Loader> = {
+  zh: () => import('virtual:login-messages/zh'),
+  es: () => import('virtual:login-messages/es'),
+  ja: () => import('virtual:login-messages/ja'),
+};
+
+const fullLoaders: Record<Language, Loader> = {
+  en: () => import('./locales/en.json'),
   zh: () => import('./locales/zh.json'),
   es: () => import('./locales/es.json'),
   ja: () => import('./locales/ja.json'),
@@ -20,6 +31,11 @@ const dayjsLocaleLoaders: Record<Exclude<Language, 'en'>, { name: string; load: 
   es: { name: 'es', load: () => import('dayjs/locale/es') },
   ja: { name: 'ja', load: () => import('dayjs/locale/ja') },
 };
+
+/** Whether the signed-in screens are in use: from then on every language loads whole. */
+let wantFull = false;
+/** `<language>:login` and `<language>:full` bundles already added to i18next. */
+const bundles = new Set<string>(['en:login']);
 
 /** dayjs speaks English by itself; it is loaded here only once another language was chosen. */
 let dayjsLocalised = false;
@@ -35,18 +51,33 @@ async function setDayjsLocale(language: Language): Promise<void> {
   dayjs.locale(day.name);
 }
 
+async function loadMessages(language: Language): Promise<void> {
+  const size = wantFull ? 'full' : 'login';
+  if (bundles.has(`${language}:${size}`) || bundles.has(`${language}:full`)) return;
+  const loader = size === 'full' ? fullLoaders[language] : loginLoaders[language as Exclude<Language, 'en'>];
+  const messages = await loader();
+  i18n.addResourceBundle(language, 'translation', messages.default, true, true);
+  bundles.add(`${language}:${size}`);
+}
+
 async function loadLanguage(language: Language, withDates = true): Promise<void> {
-  if (language === 'en') {
-    await Promise.all([loadAntdLocale('en'), withDates ? setDayjsLocale('en') : undefined]);
-    return;
-  }
-  const [messages] = await Promise.all([
-    messageLoaders[language](),
+  await Promise.all([
+    loadMessages(language),
     loadAntdLocale(language),
     withDates ? setDayjsLocale(language) : undefined,
   ]);
-  if (!i18n.hasResourceBundle(language, 'translation')) {
-    i18n.addResourceBundle(language, 'translation', messages.default, true, true);
+}
+
+/**
+ * Every text of the current language (the locale test keeps every locale complete, so English is
+ * not fetched as well). The signed-in screens wait for it; the login page never pays for it.
+ */
+export async function loadAllMessages(): Promise<void> {
+  wantFull = true;
+  try {
+    await loadMessages(currentLanguage());
+  } catch {
+    // A chunk that fails to load leaves the login texts; the screens still open.
   }
 }
 
@@ -62,11 +93,11 @@ function applyToDocument(language: Language): void {
   document.documentElement.lang = language === 'zh' ? 'zh-CN' : language;
 }
 
-/** Initialises i18next with the detected language; resolves once its texts are there. */
+/** Initialises i18next with the detected language; resolves once its login texts are there. */
 export async function initI18n(): Promise<Language> {
   const language = pickLanguage(readPreference(StorageKeys.language), navigator.languages ?? [navigator.language]);
   await i18n.use(initReactI18next).init({
-    resources: { en: { translation: en } },
+    resources: { en: { translation: enLogin as Messages } },
     lng: FALLBACK_LANGUAGE,
     fallbackLng: FALLBACK_LANGUAGE,
     partialBundledLanguages: true,

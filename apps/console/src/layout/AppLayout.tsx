@@ -10,6 +10,7 @@ import { LayoutActionsContext } from './LayoutActions';
 import { SideMenu } from './SideMenu';
 import { SidebarBrand } from './SidebarBrand';
 import { TopBar } from './TopBar';
+import { ConfirmProvider } from '../shared/ui/ConfirmContext';
 import { useIsMobile } from '../shared/ui/useIsMobile';
 import { useSidebarState } from './useSidebarState';
 
@@ -49,6 +50,7 @@ export function AppLayout() {
 
   return (
     <LayoutActionsContext value={actions}>
+      <ConfirmProvider>
       <Layout style={{ minHeight: '100vh' }}>
         {mobile ? (
           <Drawer
@@ -90,6 +92,7 @@ export function AppLayout() {
         </Layout>
       </Layout>
       <ChangePasswordDialog open={passwordOpen} onClose={() => setPasswordOpen(false)} />
+      </ConfirmProvider>
     </LayoutActionsContext>
   );
 }

@@ -1,9 +1,8 @@
-import { Code, MessageKeys, roleSchema } from '@intercom/contract';
+import { Code, MessageKeys } from '@intercom/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../http/AppError.js';
-import { loadWorkingScope } from '../tenancy/scope.js';
-import { endSession, resolveSession } from './sessions.js';
+import { authenticate } from './authenticate.js';
 
 /** The only /api routes that answer without a token. */
 export const PUBLIC_API_ROUTES: readonly string[] = [
@@ -11,6 +10,8 @@ export const PUBLIC_API_ROUTES: readonly string[] = [
   '/api/UAuth/Login',
   '/api/UAuth/Refresh',
   '/api/UAuth/ICP',
+  '/api/Media/Image/:name',
+  '/api/Media/Play/:ticket',
 ];
 
 export function isPublicApiRoute(url: string): boolean {
@@ -32,25 +33,9 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
   app.addHook('onRequest', async (request) => {
     const route = request.routeOptions.url;
     if (!route?.startsWith('/api/') || isPublicApiRoute(route)) return;
-    const { db, config } = app.deps;
-    const policy = { idleMs: config.sessionIdleMs, absoluteMs: config.sessionAbsoluteMs };
-    const session = await resolveSession(db, policy, bearerToken(request));
-    const account = await db
-      .selectFrom('account')
-      .select(['A_ID', 'E_ID', 'LoginName', 'Name', 'Role', 'Disabled'])
-      .where('A_ID', '=', session.A_ID)
-      .executeTakeFirst();
-    if (!account || account.Disabled) {
-      await endSession(db, session.S_ID, 'frozen');
-      throw new AppError(Code.SessionEnded, MessageKeys.sessionEnded);
-    }
-    const role = roleSchema.catch('editor').parse(account.Role);
-    if (request.routeOptions.config.adminOnly && role !== 'admin') throw AppError.forbidden();
-    request.auth = {
-      session,
-      account: { A_ID: account.A_ID, E_ID: account.E_ID, LoginName: account.LoginName, Name: account.Name, Role: role },
-      scope: await loadWorkingScope(db, account.E_ID, session.WorkingE_ID),
-    };
+    const auth = await authenticate(app.deps, bearerToken(request));
+    if (request.routeOptions.config.adminOnly && auth.account.Role !== 'admin') throw AppError.forbidden();
+    request.auth = auth;
   });
 });
 

@@ -3,7 +3,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
 import type { AppDeps, AuthContext } from '../appDeps.js';
 import { AppError } from '../http/AppError.js';
-import { authenticateHub, hubToken } from './hubAuth.js';
+import { authenticate } from '../auth/authenticate.js';
+import { hubToken } from './hubAuth.js';
 import type { HubConnection } from './hubConnection.js';
 import type { TransportKind } from './hubOptions.js';
 import type { HubServer } from './hubServer.js';
@@ -49,7 +50,7 @@ export async function hubRoutes(app: FastifyInstance, { hub, deps, path }: HubRo
 
   async function principalOf(request: FastifyRequest, reply: FastifyReply): Promise<AuthContext | undefined> {
     try {
-      return await authenticateHub(deps, hubToken(request));
+      return await authenticate(deps, hubToken(request));
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       reply

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
 import { ListenerSet, type ErrorSink, type EventBus, type RealtimeEvent, type RealtimeListener } from './eventBus.js';
 
 /** The part of an ioredis client the backplane uses; a subscribed connection can only subscribe. */
@@ -71,21 +72,8 @@ export class RedisEventBus implements EventBus {
   }
 }
 
-interface RedisConstructor {
-  new (url: string, options?: Record<string, unknown>): RedisClient & { duplicate(): RedisClient };
-}
-
-/** Connects the backplane; ioredis is loaded only when REDIS_URL is set. */
+/** Connects the backplane: one connection publishes, a duplicate subscribes. */
 export async function connectRedisEventBus(url: string, onError: ErrorSink, channel = 'intercom:realtime') {
-  // A variable module name keeps the embedded build free of a hard dependency on ioredis.
-  const moduleName = 'ioredis';
-  let Redis: RedisConstructor;
-  try {
-    const loaded = (await import(moduleName)) as { default: RedisConstructor };
-    Redis = loaded.default;
-  } catch {
-    throw new Error('REDIS_URL is set but the ioredis package is not installed: npm install ioredis -w apps/server');
-  }
   const publisher = new Redis(url, { maxRetriesPerRequest: null });
   const subscriber = publisher.duplicate();
   const bus = new RedisEventBus(publisher, subscriber, channel, onError);

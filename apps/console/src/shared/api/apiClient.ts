@@ -11,6 +11,8 @@ export interface RequestOptions {
   /** Sent as application/x-www-form-urlencoded. */
   form?: QueryValues;
   json?: unknown;
+  /** A raw body with its type (a file sent as it is, e.g. text/plain). */
+  raw?: { body: Blob | string; contentType: string };
   signal?: AbortSignal;
   timeoutMs?: number;
   /** false: a session-ended answer is only thrown, the re-login dialog stays closed. */
@@ -93,7 +95,10 @@ async function send(method: string, path: string, options: RequestOptions, accep
   if (token) headers.Authorization = `Bearer ${token}`;
   let body: BodyInit | undefined;
   if (options.form) body = formBody(options.form);
-  else if (options.json !== undefined) {
+  else if (options.raw) {
+    headers['Content-Type'] = options.raw.contentType;
+    body = options.raw.body;
+  } else if (options.json !== undefined) {
     headers['Content-Type'] = 'application/json';
     body = JSON.stringify(options.json);
   }

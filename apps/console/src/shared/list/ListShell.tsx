@@ -1,12 +1,28 @@
 import { Alert, Button, Card, Empty, Flex, Table, type TableProps } from 'antd';
 import type { ColumnsType, SorterResult } from 'antd/es/table/interface';
-import { useMemo, useState, type ReactNode } from 'react';
+import { useMemo, useState, type Key, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useErrorMessage } from '../api/useErrorMessage';
+import { ColumnSettings } from './ColumnSettings';
 import { useEntityPage, type EntityResource, type ExportFormat } from './entityResource';
 import { ListExportButtons } from './ListExportButtons';
 import { ListFilterBar } from './ListFilterBar';
 import { cleanCondition, DEFAULT_LIST_PARAMS, type Condition, type ListParams } from './listParams';
+import { useColumnVisibility } from './useColumnVisibility';
+
+export interface ListSelection<T> {
+  keys: Key[];
+  onChange: (keys: Key[], rows: T[]) => void;
+}
+
+export interface ListColumnSettings {
+  /** Where the choice is stored (`columns.<storageKey>`). */
+  storageKey: string;
+  /** Keys of columns hidden until the user shows them. */
+  defaultHidden?: readonly string[];
+  /** Keys of columns that cannot be hidden (the row actions). */
+  locked?: readonly string[];
+}
 
 export interface ListShellProps<T extends object, F extends object> {
   resource: EntityResource<T>;
@@ -15,40 +31,84 @@ export interface ListShellProps<T extends object, F extends object> {
   /** Form.Items of the filter bar; their values go through `toCondition`. */
   filters?: ReactNode;
   toCondition?: (values: F) => Condition;
+  /** A condition set outside the filter bar (a department picked in a tree); changing it goes to page 1. */
+  fixedCondition?: Condition;
   exportFormats?: readonly ExportFormat[];
-  /** Extra buttons beside the export buttons (e.g. "New" on entity lists). */
+  /** Actions of the list (e.g. "New"), left of the export buttons. */
   toolbar?: ReactNode;
   title?: ReactNode;
+  /** Beside the card's title. */
+  extra?: ReactNode;
+  /** Rows can be ticked (for actions on several at once). */
+  selection?: ListSelection<T>;
+  /** Lets the user choose the visible columns. */
+  columnSettings?: ListColumnSettings;
+  testId?: string;
 }
+
+const NO_KEYS: readonly string[] = [];
 
 /**
  * The one list of the console (STYLE.md): filters, loading, empty state, errors, paging (pageIndex
- * from 0 as on the API), sorting and export. A page declares only its resource, columns and filters.
+ * from 0 as on the API), sorting, column choice, selection and export. A page declares only its
+ * resource, columns and filters.
  */
 export function ListShell<T extends object, F extends object = Record<string, unknown>>({
   resource,
   columns,
   filters,
   toCondition,
+  fixedCondition,
   exportFormats,
   toolbar,
   title,
+  extra,
+  selection,
+  columnSettings,
+  testId,
 }: ListShellProps<T, F>) {
   const { t } = useTranslation();
   const errorMessage = useErrorMessage();
   const [params, setParams] = useState<ListParams>(DEFAULT_LIST_PARAMS);
-  const page = useEntityPage(resource, params);
-  const filtered = Object.keys(cleanCondition(params.condition)).length > 0;
+  const defaultHidden = columnSettings?.defaultHidden ?? NO_KEYS;
+  const [hidden, setHidden] = useColumnVisibility(columnSettings?.storageKey, defaultHidden);
 
-  const sortedColumns = useMemo(() => {
+  // A new outside condition starts again from the first page.
+  const fixedKey = JSON.stringify(fixedCondition ?? {});
+  const [lastFixedKey, setLastFixedKey] = useState(fixedKey);
+  if (lastFixedKey !== fixedKey) {
+    setLastFixedKey(fixedKey);
+    setParams((previous) => ({ ...previous, pageIndex: 0 }));
+  }
+  const effective = useMemo<ListParams>(
+    () => ({ ...params, condition: { ...params.condition, ...(JSON.parse(fixedKey) as Condition) } }),
+    [params, fixedKey],
+  );
+  const page = useEntityPage(resource, effective);
+  const filtered = Object.keys(cleanCondition(effective.condition)).length > 0;
+
+  const locked = columnSettings?.locked ?? NO_KEYS;
+  const choices = useMemo(
+    () =>
+      columns.flatMap((column) =>
+        column.key !== undefined && typeof column.title === 'string' && !locked.includes(String(column.key))
+          ? [{ key: String(column.key), title: column.title }]
+          : [],
+      ),
+    [columns, locked],
+  );
+
+  const shownColumns = useMemo(() => {
     const field = params.orderField || resource.defaultOrder?.field;
     const desc = params.orderField ? params.desc : resource.defaultOrder?.desc;
-    return columns.map((column) =>
-      column.sorter && column.key !== undefined
-        ? { ...column, sortOrder: column.key === field ? (desc ? ('descend' as const) : ('ascend' as const)) : null }
-        : column,
-    );
-  }, [columns, params.orderField, params.desc, resource.defaultOrder]);
+    return columns
+      .filter((column) => column.key === undefined || !hidden.includes(String(column.key)))
+      .map((column) =>
+        column.sorter && column.key !== undefined
+          ? { ...column, sortOrder: column.key === field ? (desc ? ('descend' as const) : ('ascend' as const)) : null }
+          : column,
+      );
+  }, [columns, hidden, params.orderField, params.desc, resource.defaultOrder]);
 
   const onChange: TableProps<T>['onChange'] = (pagination, _filters, sorter) => {
     const sort = (Array.isArray(sorter) ? sorter[0] : sorter) as SorterResult<T> | undefined;
@@ -74,8 +134,9 @@ export function ListShell<T extends object, F extends object = Record<string, un
       condition: toCondition ? toCondition(values) : ({ ...values } as Condition),
     }));
 
+  const tools = exportFormats?.length || columnSettings;
   return (
-    <Card title={title}>
+    <Card title={title} extra={extra} data-testid={testId} styles={{ body: { minWidth: 0 } }}>
       <Flex vertical gap={16}>
         {filters && (
           <ListFilterBar<F>
@@ -86,10 +147,17 @@ export function ListShell<T extends object, F extends object = Record<string, un
             {filters}
           </ListFilterBar>
         )}
-        {(exportFormats?.length || toolbar) && (
-          <Flex justify="flex-end" gap={8} wrap>
-            {toolbar}
-            {exportFormats && <ListExportButtons resource={resource} params={params} formats={exportFormats} />}
+        {(toolbar || tools) && (
+          <Flex justify="space-between" gap={8} wrap>
+            <Flex gap={8} wrap>
+              {toolbar}
+            </Flex>
+            <Flex gap={8} wrap>
+              {exportFormats && <ListExportButtons resource={resource} params={effective} formats={exportFormats} />}
+              {columnSettings && (
+                <ColumnSettings choices={choices} hidden={hidden} onChange={setHidden} defaultHidden={defaultHidden} />
+              )}
+            </Flex>
           </Flex>
         )}
         {page.isError && (
@@ -106,12 +174,21 @@ export function ListShell<T extends object, F extends object = Record<string, un
         )}
         <Table<T>
           rowKey={resource.rowKey}
-          columns={sortedColumns}
+          columns={shownColumns}
           dataSource={page.data?.rows ?? []}
           loading={page.isFetching}
           onChange={onChange}
           sortDirections={['ascend', 'descend', 'ascend']}
           scroll={{ x: 'max-content' }}
+          rowSelection={
+            selection
+              ? {
+                  selectedRowKeys: selection.keys,
+                  onChange: (keys, rows) => selection.onChange(keys, rows),
+                  preserveSelectedRowKeys: true,
+                }
+              : undefined
+          }
           locale={{
             emptyText: (
               <Empty

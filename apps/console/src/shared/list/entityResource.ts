@@ -12,6 +12,8 @@ export interface EntityResource<T> {
   rowKey: keyof T & string;
   /** The server's default order, shown as the table's sort indicator while none is chosen. */
   defaultOrder?: { field: keyof T & string; desc: boolean };
+  /** Where pages come from, when not `/api/{name}/QueryData` (same parameters and answer). */
+  queryPath?: string;
 }
 
 export function entityResource<T>(resource: EntityResource<T>): EntityResource<T> {
@@ -22,7 +24,8 @@ export function entityResource<T>(resource: EntityResource<T>): EntityResource<T
 export function useEntityPage<T>(resource: EntityResource<T>, params: ListParams) {
   return useQuery({
     queryKey: [resource.name, 'QueryData', params],
-    queryFn: ({ signal }) => getList<T>(`/api/${resource.name}/QueryData`, { query: listQuery(params), signal }),
+    queryFn: ({ signal }) =>
+      getList<T>(resource.queryPath ?? `/api/${resource.name}/QueryData`, { query: listQuery(params), signal }),
     placeholderData: keepPreviousData,
   });
 }

@@ -22,17 +22,20 @@ export async function up(db: Kysely<any>): Promise<void> {
     .unique()
     .execute();
 
+  // Names of related rows come from scalar subqueries rather than joins: a count or an OFFSET
+  // skip over the view never evaluates them (a join would be walked for every counted row).
+  const organName = (column: string) => (eb: any) =>
+    eb.selectFrom('organ as o').select('o.OSName').whereRef('o.OSID', '=', column).as('OSName');
   await db.schema
     .createView('user_view')
     .as(
       db
         .selectFrom('terminal_user as u')
-        .leftJoin('organ as o', 'o.OSID', 'u.OS_ID')
-        .select([
+        .select((eb) => [
           'u.UserID',
           'u.E_ID',
           'u.OS_ID',
-          'o.OSName',
+          organName('u.OS_ID')(eb),
           'u.UserName',
           'u.MobilePhone',
           'u.ICCID',
@@ -53,9 +56,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .as(
       db
         .selectFrom('device as d')
-        .leftJoin('terminal_user as u', 'u.UserID', 'd.UserID')
-        .leftJoin('organ as o', 'o.OSID', 'd.OSID')
-        .select([
+        .select((eb) => [
           'd.D_ID',
           'd.E_ID',
           'd.DeviceCode',
@@ -63,12 +64,12 @@ export async function up(db: Kysely<any>): Promise<void> {
           'd.NickName',
           'd.Priority',
           'd.OSID',
-          'o.OSName',
+          organName('d.OSID')(eb),
           'd.UType',
           'd.Remark',
           'd.UserID',
-          'u.UserName',
-          'u.MobilePhone',
+          eb.selectFrom('terminal_user as u').select('u.UserName').whereRef('u.UserID', '=', 'd.UserID').as('UserName'),
+          eb.selectFrom('terminal_user as u').select('u.MobilePhone').whereRef('u.UserID', '=', 'd.UserID').as('MobilePhone'),
           'd.CreatedAt',
         ]),
     )

@@ -41,7 +41,6 @@ export const iccidImportRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/ImportICCID',
     {
-      bodyLimit: DeviceLimits.importMaxBytes * 2,
       schema: {
         tags: ['Device'],
         security: [{ bearerAuth: [] }],

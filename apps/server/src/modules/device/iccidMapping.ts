@@ -15,7 +15,7 @@ import type { z } from 'zod';
 import { AppError } from '../../http/AppError.js';
 import { inScope } from '../../tenancy/scope.js';
 import { logChange, type ServiceContext } from '../enterprises/serviceContext.js';
-import { findUser, findUserByPhone, updateUser } from '../userinfo/userRepository.js';
+import { findUser, findUserByPhone, updateUser, usersByPhone } from '../userinfo/userRepository.js';
 import { departmentFor } from '../userinfo/userRules.js';
 import { assertIccidFree, bindIccid, unbindIccid } from './simBinding.js';
 
@@ -153,11 +153,12 @@ export async function mapPairs(ctx: ServiceContext, input: z.infer<typeof noneSe
     ICCID: string;
     user: { UserID: number; E_ID: number; UserName: string; MobilePhone: string };
   }[] = [];
+  const users = await usersByPhone(ctx.db, ctx.scope, [...new Set(items.map((i) => i.phone))]);
   for (const item of items) {
     const field = `pairs.${item.index}.MobilePhone`;
     if (phones.has(item.phone)) repeated.push({ field, key: MessageKeys.phoneExists });
     phones.add(item.phone);
-    const user = await findUserByPhone(ctx.db, ctx.scope, item.phone);
+    const user = users.get(item.phone);
     if (!user) unknown.push({ field, key: MessageKeys.notFound });
     else resolved.push({ field: `pairs.${item.index}.ICCID`, ICCID: item.ICCID, user });
   }

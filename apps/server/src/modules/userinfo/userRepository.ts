@@ -43,6 +43,21 @@ export async function findUserByPhone(db: Kysely<DB>, scope: Scope, phone: strin
     .executeTakeFirst();
 }
 
+/** Users of the scope by phone, keyed by phone (chunks of 500 phones per query). */
+export async function usersByPhone(db: Kysely<DB>, scope: Scope, phones: readonly string[]): Promise<Map<string, UserRow>> {
+  const found = new Map<string, UserRow>();
+  for (let i = 0; i < phones.length; i += 500) {
+    const rows = await db
+      .selectFrom('user_view')
+      .select(USER_ROW)
+      .where('MobilePhone', 'in', phones.slice(i, i + 500))
+      .where('E_ID', 'in', [...scope.enterpriseIds])
+      .execute();
+    for (const row of rows) found.set(row.MobilePhone, row);
+  }
+  return found;
+}
+
 export async function findUsers(db: Kysely<DB>, scope: Scope, ids: readonly number[]): Promise<UserRow[]> {
   if (ids.length === 0) return [];
   return db

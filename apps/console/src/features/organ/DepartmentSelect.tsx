@@ -1,0 +1,75 @@
+import type { OrganRow } from '@intercom/contract';
+import { TreeSelect } from 'antd';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useDepartments } from './api';
+
+interface TreeOption {
+  value: number;
+  title: string;
+  children: TreeOption[];
+  disabled?: boolean;
+}
+
+/** Departments as a tree; `exclude` and everything below it are left out (a department's own parent choice). */
+function departmentTree(rows: OrganRow[], exclude: number | undefined): TreeOption[] {
+  const byParent = new Map<number, OrganRow[]>();
+  for (const row of rows) byParent.set(row.OSParentID, [...(byParent.get(row.OSParentID) ?? []), row]);
+  const known = new Set(rows.map((r) => r.OSID));
+  const build = (parent: number, depth: number): TreeOption[] =>
+    (byParent.get(parent) ?? [])
+      .filter((row) => row.OSID !== exclude)
+      .map((row) => ({
+        value: row.OSID,
+        title: row.OSName,
+        children: depth < 64 ? build(row.OSID, depth + 1) : [],
+      }));
+  // Departments whose parent is not in the list still show, at the top.
+  const orphans = rows.filter((r) => r.OSParentID !== 0 && !known.has(r.OSParentID)).map((r) => r.OSParentID);
+  return [...build(0, 0), ...[...new Set(orphans)].flatMap((parent) => build(parent, 0))];
+}
+
+export interface DepartmentSelectProps {
+  enterpriseId: number | undefined;
+  value?: number | null;
+  onChange?: (value: number | undefined) => void;
+  /** A choice "top level (directly under the enterprise)" with the value 0. */
+  topLevel?: boolean;
+  /** The department being edited: it and its sub-departments cannot be its parent. */
+  exclude?: number;
+  placeholder?: string;
+  id?: string;
+}
+
+/** Picks a department of one enterprise (every department is listed; there are few beside users). */
+export function DepartmentSelect({
+  enterpriseId,
+  value,
+  onChange,
+  topLevel,
+  exclude,
+  placeholder,
+  id,
+}: DepartmentSelectProps) {
+  const { t } = useTranslation();
+  const departments = useDepartments(enterpriseId);
+  const treeData = useMemo(() => {
+    const tree = departmentTree(departments.data ?? [], exclude);
+    return topLevel ? [{ value: 0, title: t('organ.top_level'), children: [] }, ...tree] : tree;
+  }, [departments.data, exclude, topLevel, t]);
+  return (
+    <TreeSelect<number>
+      id={id}
+      value={value ?? undefined}
+      onChange={(next) => onChange?.(next ?? undefined)}
+      treeData={treeData}
+      loading={departments.isFetching}
+      allowClear={!topLevel}
+      showSearch={{ treeNodeFilterProp: 'title' }}
+      treeDefaultExpandAll
+      placeholder={placeholder ?? t('organ.no_department')}
+      style={{ width: '100%' }}
+      popupMatchSelectWidth={false}
+    />
+  );
+}

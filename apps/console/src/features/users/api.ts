@@ -1,0 +1,127 @@
+import type { CreatedUsers, UserRow, UserType } from '@intercom/contract';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiRequest, getList, getObject, type QueryValues } from '../../shared/api/apiClient';
+import { invalidateResources } from '../../shared/api/invalidate';
+import { entityResource } from '../../shared/list/entityResource';
+
+/** `/api/UserInfo/QueryData` and `ExportData`: terminal users, oldest first unless sorted. */
+export const userResource = entityResource<UserRow>({
+  name: 'UserInfo',
+  rowKey: 'UserID',
+  defaultOrder: { field: 'UserID', desc: false },
+});
+
+/**
+ * What a change of users touches: the list, the tree's user counts, devices (a user's SIM),
+ * enterprises (licences left) and the dashboard's statistics.
+ */
+const USER_RESOURCES = ['UserInfo', 'Organ', 'Device', 'Enterprise'];
+
+function useUserMutation<I, R = unknown>(call: (input: I) => Promise<R>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: call,
+    onSuccess: () => invalidateResources(queryClient, ...USER_RESOURCES),
+  });
+}
+
+export function useUser(id: number | undefined) {
+  return useQuery({
+    enabled: id !== undefined,
+    queryKey: ['UserInfo', 'Entitys', id],
+    queryFn: ({ signal }) => getObject<UserRow>(`/api/UserInfo/Entitys/${id}`, { signal }),
+    staleTime: 0,
+  });
+}
+
+/** User types of an enterprise (`GET /api/UserInfo/GetMyType`); ID 0 is the built-in default. */
+export function useUserTypes(enterpriseId?: number) {
+  return useQuery({
+    queryKey: ['UserInfo', 'GetMyType', enterpriseId ?? 'working'],
+    queryFn: async ({ signal }) =>
+      (await getList<UserType>('/api/UserInfo/GetMyType', { query: { eID: enterpriseId }, signal })).rows,
+    staleTime: 5 * 60_000,
+  });
+}
+
+/** `POST /api/UserInfo/UpdateUser` (form): UserID 0 creates; absent fields of an edit stay as they are. */
+export function useSaveUser() {
+  return useUserMutation((form: QueryValues) =>
+    apiRequest<never, UserRow>('POST', '/api/UserInfo/UpdateUser', { form }),
+  );
+}
+
+/** `POST /api/UserInfo/FreezeUser`: freezing also ends the terminal's sessions. */
+export function useFreezeUser() {
+  return useUserMutation((input: { MobilePhone: string; isLock: boolean }) =>
+    apiRequest('POST', '/api/UserInfo/FreezeUser', { form: input }),
+  );
+}
+
+/** `POST /api/UserInfo/UCapsSwitch`: `cap` is the user's whole new capability mask. */
+export function useCapsSwitch() {
+  return useUserMutation((input: { phone: string; cap: number }) =>
+    apiRequest<never, { UserID: number; MobilePhone: string; Caps: number }>('POST', '/api/UserInfo/UCapsSwitch', {
+      form: input,
+    }),
+  );
+}
+
+/** `POST /api/UserInfo/SaveLocationConfig`: one user's GPS parameter ('' follows the enterprise). */
+export function useSaveUserLocation() {
+  return useUserMutation((input: { uid: number; phoneNumber: string; scValue: string }) =>
+    apiRequest('POST', '/api/UserInfo/SaveLocationConfig', { form: input }),
+  );
+}
+
+/** `POST /api/UserInfo/BChangeUser`: priority and/or department of several users at once. */
+export function useBatchChangeUsers() {
+  return useUserMutation((input: { uids: number[]; priValue?: number; mValue?: number }) =>
+    apiRequest<never, { changed: number }>('POST', '/api/UserInfo/BChangeUser', {
+      form: { uids: input.uids.join(','), priValue: input.priValue, mValue: input.mValue },
+    }),
+  );
+}
+
+/** A batch may take a while (one password hash, up to 99 rows): more than the usual 10 s. */
+const CREATE_TIMEOUT_MS = 60_000;
+
+export function useBatchAddUsers() {
+  return useUserMutation(async (body: Record<string, unknown>) => {
+    const answer = await apiRequest<never, CreatedUsers>('POST', '/api/UserInfo/BatchAdd', {
+      json: body,
+      timeoutMs: CREATE_TIMEOUT_MS,
+    });
+    return answer.BaseData;
+  });
+}
+
+export function useListAddUsers() {
+  return useUserMutation(async (body: Record<string, unknown>) => {
+    const answer = await apiRequest<never, CreatedUsers>('POST', '/api/UserInfo/ListAdd', {
+      json: body,
+      timeoutMs: CREATE_TIMEOUT_MS,
+    });
+    return answer.BaseData;
+  });
+}
+
+/** Users whose name, phone or ICCID contains the text: the choices of a user picker. */
+export function useUserSearch(text: string, enabled = true) {
+  return useQuery({
+    enabled,
+    queryKey: ['UserInfo', 'QueryData', { pick: text }],
+    queryFn: async ({ signal }) =>
+      (
+        await getList<UserRow>('/api/UserInfo/QueryData', {
+          query: {
+            jsonCondition: text.trim() ? JSON.stringify({ Search: text.trim() }) : undefined,
+            pageIndex: 0,
+            pageSize: 20,
+          },
+          signal,
+        })
+      ).rows,
+    staleTime: 10_000,
+  });
+}

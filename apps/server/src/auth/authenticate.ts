@@ -1,0 +1,38 @@
+import { Code, MessageKeys, roleSchema } from '@intercom/contract';
+import type { AppDeps, AuthContext } from '../appDeps.js';
+import { AppError } from '../http/AppError.js';
+import { announceSessionsEnded } from '../realtime/sessionEvents.js';
+import { loadWorkingScope } from '../tenancy/scope.js';
+import { endSession, resolveSession } from './sessions.js';
+
+/**
+ * A bearer token to its session, account and tenancy scope (the session's working enterprise),
+ * or the AppError the caller must see. The REST auth hook and the hub both use it, so a token
+ * means the same thing everywhere. A disabled account ends its session (1001).
+ */
+export async function authenticate(deps: AppDeps, token: string | undefined): Promise<AuthContext> {
+  const { db, config } = deps;
+  const policy = { idleMs: config.sessionIdleMs, absoluteMs: config.sessionAbsoluteMs };
+  const session = await resolveSession(db, policy, token);
+  const account = await db
+    .selectFrom('account')
+    .select(['A_ID', 'E_ID', 'LoginName', 'Name', 'Role', 'Disabled'])
+    .where('A_ID', '=', session.A_ID)
+    .executeTakeFirst();
+  if (!account || account.Disabled) {
+    await endSession(db, session.S_ID, 'frozen');
+    announceSessionsEnded(deps, session.E_ID, [session.S_ID], 'frozen');
+    throw new AppError(Code.SessionEnded, MessageKeys.sessionEnded);
+  }
+  return {
+    session,
+    account: {
+      A_ID: account.A_ID,
+      E_ID: account.E_ID,
+      LoginName: account.LoginName,
+      Name: account.Name,
+      Role: roleSchema.catch('editor').parse(account.Role),
+    },
+    scope: await loadWorkingScope(db, account.E_ID, session.WorkingE_ID),
+  };
+}

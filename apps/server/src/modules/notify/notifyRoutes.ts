@@ -1,0 +1,81 @@
+import { acknowledgeSchema, notifyChangeResultSchema, notifyRowSchema, objectEnvelope, resolveSchema } from '@intercom/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { EntityDefinition } from '../../generic/EntityDefinition.js';
+import { registerEntityRoutes } from '../../generic/entityRoutes.js';
+import { textSearchField } from '../../generic/textSearch.js';
+import { ok } from '../../http/envelope.js';
+import { serviceContext } from '../enterprises/serviceContext.js';
+import { handleNotifications } from './notifyService.js';
+
+const tags = ['Notification'];
+const security = [{ bearerAuth: [] }];
+
+/**
+ * Alarm records (`/api/Notification/QueryData`, `ExportData`; every role), read from
+ * notification_view so rows carry the user's name. Filters: NType, State, CreatedAt (between),
+ * U_ID, Phone, and Search (user name, phone, content).
+ */
+export const notifyEntity: EntityDefinition = {
+  name: 'Notification',
+  table: 'notification_view',
+  fields: {
+    N_ID: 'int',
+    E_ID: 'int',
+    U_ID: 'int',
+    UserName: 'string',
+    Phone: 'string',
+    NType: 'string',
+    Content: 'string',
+    Latitude: 'number',
+    Longitude: 'number',
+    State: 'string',
+    AckBy: 'int',
+    AckName: 'string',
+    AckAt: 'bigint',
+    AckComment: 'string',
+    HandledBy: 'int',
+    HandledName: 'string',
+    HandledAt: 'bigint',
+    Comment: 'string',
+    CreatedAt: 'bigint',
+  },
+  virtualFields: { Search: textSearchField(['UserName', 'Phone', 'Content']) },
+  defaultOrder: { field: 'CreatedAt', desc: true },
+  rowSchema: notifyRowSchema,
+};
+
+const notifyRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.post(
+    '/Acknowledge',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Acknowledge new alarms (ids, optional comment); all or nothing',
+        body: acknowledgeSchema,
+        response: { 200: objectEnvelope(notifyChangeResultSchema) },
+      },
+    },
+    async (request) => ok(await handleNotifications(serviceContext(request), app.deps.realtime.live, 'acknowledge', request.body)),
+  );
+
+  app.post(
+    '/Resolve',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Resolve new or acknowledged alarms (ids, comment required); all or nothing',
+        body: resolveSchema,
+        response: { 200: objectEnvelope(notifyChangeResultSchema) },
+      },
+    },
+    async (request) => ok(await handleNotifications(serviceContext(request), app.deps.realtime.live, 'resolve', request.body)),
+  );
+};
+
+/** Alarm records (issue 4): one registration in app.ts. */
+export const notifyModule: FastifyPluginAsyncZod = async (app) => {
+  await app.register(notifyRoutes, { prefix: '/api/Notification' });
+  registerEntityRoutes(app, notifyEntity);
+};

@@ -1,0 +1,58 @@
+import { randomUUID } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RealtimeEvent } from '../../src/realtime/eventBus.js';
+import { connectRedisEventBus, type RedisEventBus } from '../../src/realtime/redisEventBus.js';
+
+// The real Redis of this machine and CI (.ci/run starts it); the scale-out mode's backplane.
+const url = process.env.REDIS_URL_TEST ?? 'redis://127.0.0.1:6379';
+
+function nextEvent(bus: RedisEventBus): Promise<RealtimeEvent> {
+  return new Promise((resolve) => {
+    const off = bus.subscribe((event) => {
+      off();
+      resolve(event);
+    });
+  });
+}
+
+describe('Redis backplane between two instances', () => {
+  const buses: RedisEventBus[] = [];
+  afterEach(async () => {
+    await Promise.all(buses.splice(0).map((b) => b.close()));
+  });
+
+  async function pair() {
+    const channel = `intercom:test:${randomUUID()}`;
+    const errors: unknown[] = [];
+    const a = await connectRedisEventBus(url, (e) => errors.push(e), channel);
+    const b = await connectRedisEventBus(url, (e) => errors.push(e), channel);
+    buses.push(a, b);
+    return { a, b, errors };
+  }
+
+  it('delivers an event published on one instance to the other, and locally once', async () => {
+    const { a, b, errors } = await pair();
+    const event: RealtimeEvent = { kind: 'sessionsEnded', E_ID: 7, sessionIds: [1, 2], reason: 'logout' };
+    const local: RealtimeEvent[] = [];
+    a.subscribe((e) => local.push(e));
+    const remote = nextEvent(b);
+    a.publish(event);
+    expect(await remote).toEqual(event);
+    // Give a's own echo time to come back through Redis: it must be skipped.
+    await new Promise((r) => setTimeout(r, 200));
+    expect(local).toEqual([event]);
+    expect(errors).toEqual([]);
+  });
+
+  it('keeps instances on other channels apart', async () => {
+    const first = await pair();
+    const second = await pair();
+    const seen: RealtimeEvent[] = [];
+    second.b.subscribe((e) => seen.push(e));
+    const delivered = nextEvent(first.b);
+    first.a.publish({ kind: 'sessionsEnded', E_ID: 1, sessionIds: [3], reason: 'replaced' });
+    await delivered;
+    await new Promise((r) => setTimeout(r, 200));
+    expect(seen).toEqual([]);
+  });
+});

@@ -1,0 +1,100 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
+import { adminCredentials, endSessionsOf, seedAccount } from '../support/accounts.js';
+import { shot, useBrowserPerFile } from '../support/browser.js';
+import {
+  hamburger,
+  logIn,
+  menuEntry,
+  open,
+  openSignedIn,
+  sidebar,
+  userMenu,
+  waitForDashboard,
+  waitForPath,
+} from '../support/console.js';
+import { en } from '../support/texts.js';
+
+const browser = useBrowserPerFile();
+
+function reloginDialog(page: Page) {
+  return page.getByRole('dialog', { name: en('session.relogin_title') });
+}
+
+/** Asks the server for fresh statistics, as a person pressing Refresh on the dashboard. */
+async function refreshDashboard(page: Page): Promise<void> {
+  const answered = page.waitForResponse((response) => response.url().includes('/api/Enterprise/Statistics'));
+  await page.getByRole('button', { name: en('common.refresh') }).click();
+  await answered;
+}
+
+async function expectReloginDialog(page: Page, messageKey: string): Promise<void> {
+  const dialog = reloginDialog(page);
+  await dialog.waitFor();
+  await expect.poll(() => dialog.innerText()).toContain(en(messageKey));
+}
+
+describe('ended sessions', () => {
+  test('a second login elsewhere makes the first tab offer the re-login on its next request (50012)', async () => {
+    const admin = adminCredentials();
+    const first = await browser.newPage();
+    await openSignedIn(first, admin);
+    await waitForDashboard(first);
+
+    // Another browser (its own cookies) signs in to the same account.
+    const elsewhere = await browser.newPage();
+    await logIn(elsewhere, admin);
+
+    await refreshDashboard(first);
+    await expectReloginDialog(first, 'error.session_replaced');
+    await shot(first, 'relogin-dialog');
+
+    // Cancel closes it; the next request brings it back.
+    const dialog = reloginDialog(first);
+    await dialog.getByRole('button', { name: en('common.cancel') }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await menuEntry(sidebar(first), en('route.system')).click();
+    await menuEntry(sidebar(first), en('route.syslog')).click();
+    await dialog.waitFor();
+
+    // Re-Login forgets the token and reloads: the guard asks for a login with the way back.
+    await dialog.getByRole('button', { name: en('session.relogin') }).click();
+    await waitForPath(first, '/login', '/System/syslog');
+    expect((await first.context().cookies()).some((c) => c.name === 'function_access_token')).toBe(false);
+
+    // The other browser keeps its session.
+    await refreshDashboard(elsewhere);
+    await hamburger(elsewhere).waitFor();
+    expect(await reloginDialog(elsewhere).count()).toBe(0);
+  });
+
+  test('a logout in another tab makes this tab offer the re-login on its next request (50008)', async () => {
+    const account = await seedAccount({ login: 'e2e_tabs', password: 'Two-Tabs-2026' });
+    const tab = await browser.newPage();
+    await openSignedIn(tab, account);
+    await waitForDashboard(tab);
+    // A second tab shares the cookie: it is signed in at once.
+    const other = await tab.context().newPage();
+    await open(other, '/');
+    await hamburger(other).waitFor();
+    await userMenu(other, en('layout.logout'));
+    await waitForPath(other, '/login');
+
+    await refreshDashboard(tab);
+    await expectReloginDialog(tab, 'error.token_missing');
+  });
+
+  test.each([
+    { how: 'frozen', code: 1001, messageKey: 'error.session_ended' },
+    { how: 'expired', code: 50014, messageKey: 'error.token_expired' },
+  ] as const)('a session the server ended ($how, $code) shows the re-login dialog', async ({ how, messageKey }) => {
+    const account = await seedAccount({ login: `e2e_${how}`, password: 'Server-Ends-26' });
+    const page = await browser.newPage();
+    await openSignedIn(page, account);
+    await waitForDashboard(page);
+    expect(endSessionsOf(account.account, how)).toBe(1);
+
+    await refreshDashboard(page);
+    await expectReloginDialog(page, messageKey);
+  });
+});
