@@ -18,7 +18,11 @@ const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/p
 
 const round = (ms: number) => Math.round(ms * 100) / 100;
 
-async function timed(url: string, token: string, init: RequestInit = {}): Promise<{ ms: number; status: number; body: string }> {
+async function timed(
+  url: string,
+  token: string,
+  init: RequestInit = {},
+): Promise<{ ms: number; status: number; body: string }> {
   const started = performance.now();
   const response = await fetch(url, { ...init, headers: { ...init.headers, authorization: `Bearer ${token}` } });
   const body = await response.text();
@@ -47,13 +51,23 @@ async function userList(url: string, token: string, seeded: Seeded) {
   return {
     first_pages: await latency((i) => `${base}?pageIndex=${i % 10}&pageSize=10`, token),
     any_page: await latency((i) => `${base}?pageIndex=${pick(i, pages)}&pageSize=10`, token),
-    sorted_by_name_desc: await latency((i) => `${base}?pageIndex=${i % 10}&pageSize=10&orderField=UserName&desc=true`, token),
-    department_subtree: await latency(
-      (i) => `${base}?pageSize=10&jsonCondition=${q({ OSUnder: seeded.topDepartments[i % seeded.topDepartments.length] })}`,
+    sorted_by_name_desc: await latency(
+      (i) => `${base}?pageIndex=${i % 10}&pageSize=10&orderField=UserName&desc=true`,
       token,
     ),
-    search_phone: await latency((i) => `${base}?pageSize=10&jsonCondition=${q({ Search: phoneOf(pick(i, USERS)).slice(3) })}`, token),
-    state_locked: await latency((i) => `${base}?pageIndex=${i % 10}&pageSize=10&jsonCondition=${q({ State: 'locked' })}`, token),
+    department_subtree: await latency(
+      (i) =>
+        `${base}?pageSize=10&jsonCondition=${q({ OSUnder: seeded.topDepartments[i % seeded.topDepartments.length] })}`,
+      token,
+    ),
+    search_phone: await latency(
+      (i) => `${base}?pageSize=10&jsonCondition=${q({ Search: phoneOf(pick(i, USERS)).slice(3) })}`,
+      token,
+    ),
+    state_locked: await latency(
+      (i) => `${base}?pageIndex=${i % 10}&pageSize=10&jsonCondition=${q({ State: 'locked' })}`,
+      token,
+    ),
   };
 }
 
@@ -74,7 +88,8 @@ async function orgTree(url: string, token: string, seeded: Seeded) {
 async function iccidImport(url: string, token: string) {
   const lines: string[] = [];
   for (let i = 0; i < 10_000; i++) {
-    if (i % 2000 === 1) lines.push(iccidOf(i)); // already held by a seeded user
+    if (i % 2000 === 1)
+      lines.push(iccidOf(i)); // already held by a seeded user
     else if (i % 3333 === 2) lines.push('not an iccid');
     else lines.push(`8987${String(i).padStart(15, '0')}`);
   }
@@ -106,7 +121,13 @@ async function csvExport(url: string, token: string, server: RunningServer) {
   const ms = performance.now() - started;
   clearInterval(sampler);
   peak = Math.max(peak, rssMiB(pid));
-  return { ms: round(ms), data_rows: rows - 1, mib: round(bytes / 1048576), rss_before_mib: before, rss_peak_mib: peak };
+  return {
+    ms: round(ms),
+    data_rows: rows - 1,
+    mib: round(bytes / 1048576),
+    rss_before_mib: before,
+    rss_peak_mib: peak,
+  };
 }
 
 async function run(dialect: 'sqlite' | 'postgres'): Promise<Record<string, unknown>> {

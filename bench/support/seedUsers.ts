@@ -27,15 +27,20 @@ export function seedSqlite(dataDir: string, count: number): Seeded {
   const db = new SQLite(path.join(dataDir, 'intercom.sqlite'));
   db.pragma('busy_timeout = 10000');
   try {
-    const enterpriseId = (db.prepare(`select "E_ID" from enterprise where "E_Code" = 'DEMO'`).get() as { E_ID: number }).E_ID;
+    const enterpriseId = (db.prepare(`select "E_ID" from enterprise where "E_Code" = 'DEMO'`).get() as { E_ID: number })
+      .E_ID;
     return db.transaction(() => {
       db.prepare(`update enterprise set "Quota" = ? where "E_ID" = ?`).run(count * 2, enterpriseId);
       const organ = db.prepare(
         `insert into organ ("E_ID", "OSParentID", "OSName", "U_TypeID", "PriorityLevel") values (?, ?, ?, 0, 0)`,
       );
-      const topDepartments = Array.from({ length: TOP }, (_, i) => Number(organ.run(enterpriseId, 0, `Region ${i}`).lastInsertRowid));
+      const topDepartments = Array.from({ length: TOP }, (_, i) =>
+        Number(organ.run(enterpriseId, 0, `Region ${i}`).lastInsertRowid),
+      );
       const leafDepartments = topDepartments.flatMap((top, i) =>
-        Array.from({ length: PER_TOP }, (_, j) => Number(organ.run(enterpriseId, top, `Team ${i}-${j}`).lastInsertRowid)),
+        Array.from({ length: PER_TOP }, (_, j) =>
+          Number(organ.run(enterpriseId, top, `Team ${i}-${j}`).lastInsertRowid),
+        ),
       );
       const firstLeaf = leafDepartments[0] as number;
       db.prepare(

@@ -52,7 +52,8 @@ export async function seedAccount(seed: SeedAccount): Promise<Credentials> {
   const hash = await (await serverHashPassword())(seed.password, SEED_LOG_N);
   const db = openDatabase();
   try {
-    const enterprise = db.prepare('SELECT E_ID FROM enterprise WHERE E_Code = ?').get(COMPANY_CODE) as { E_ID: number } | undefined;
+    const enterprise = db.prepare('SELECT E_ID FROM enterprise WHERE E_Code = ?').get(COMPANY_CODE) as
+      { E_ID: number } | undefined;
     if (!enterprise) throw new Error(`enterprise ${COMPANY_CODE} is missing from the database`);
     db.prepare(
       `INSERT INTO account (E_ID, LoginName, Name, Mail, PasswordHash, Role, Disabled, FailedCount, LockedUntil, CreatedAt)

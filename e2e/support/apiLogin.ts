@@ -62,8 +62,37 @@ async function loginTokens(credentials: Credentials): Promise<{ access: string; 
 export async function signInByApi(page: Page, credentials: Credentials): Promise<void> {
   const tokens = await loginTokens(credentials);
   const url = inject('baseUrl');
-  await page.context().addCookies([
-    { name: 'function_access_token', value: tokens.access, url, sameSite: 'Strict' },
-    ...(tokens.refresh ? [{ name: 'function_refresh_token', value: tokens.refresh, url, sameSite: 'Strict' as const }] : []),
-  ]);
+  await page
+    .context()
+    .addCookies([
+      { name: 'function_access_token', value: tokens.access, url, sameSite: 'Strict' },
+      ...(tokens.refresh
+        ? [{ name: 'function_refresh_token', value: tokens.refresh, url, sameSite: 'Strict' as const }]
+        : []),
+    ]);
+}
+
+/** The access token the console keeps for this page's browser (cookie function_access_token). */
+export async function tokenOf(page: Page): Promise<string> {
+  const token = (await page.context().cookies()).find((cookie) => cookie.name === 'function_access_token')?.value;
+  if (!token) throw new Error('this browser holds no function_access_token cookie');
+  return token;
+}
+
+export interface ApiAnswer {
+  status: number;
+  body: { BaseResult: { Code: number; Message: string }; BaseData?: unknown; Data?: unknown };
+}
+
+/** Calls the API with a given bearer token (for setup and for checks the screen cannot show). */
+export async function callApi(
+  token: string,
+  method: 'GET' | 'POST',
+  path: string,
+  query: Record<string, string> = {},
+): Promise<ApiAnswer> {
+  const url = new URL(path, inject('baseUrl'));
+  for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
+  const response = await fetch(url, { method, headers: { Authorization: `Bearer ${token}` } });
+  return { status: response.status, body: (await response.json()) as ApiAnswer['body'] };
 }

@@ -23,7 +23,9 @@ function freePort(): Promise<number> {
     const server = net.createServer();
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -48,7 +50,8 @@ async function waitReady(url: string, server: ChildProcess): Promise<void> {
  */
 async function snapshotBuild(): Promise<string> {
   for (const file of ['apps/server/dist/main.js', 'apps/console/dist/index.html']) {
-    if (!fs.existsSync(path.join(root, file))) throw new Error(`${file} is missing: run \`node scripts/build.mjs\` first`);
+    if (!fs.existsSync(path.join(root, file)))
+      throw new Error(`${file} is missing: run \`node scripts/build.mjs\` first`);
   }
   const dir = path.join(root, '.e2e', `run-${process.pid}`);
   for (let attempt = 0; attempt < 60; attempt++) {
@@ -76,12 +79,21 @@ async function snapshotBuild(): Promise<string> {
 function consoleCopyComplete(consoleDist: string): boolean {
   const index = path.join(consoleDist, 'index.html');
   if (!fs.existsSync(index)) return false;
-  const assets = [...fs.readFileSync(index, 'utf8').matchAll(/(?:src|href)="\/(assets\/[^"]+)"/g)].map((m) => m[1] ?? '');
+  const assets = [...fs.readFileSync(index, 'utf8').matchAll(/(?:src|href)="\/(assets\/[^"]+)"/g)].map(
+    (m) => m[1] ?? '',
+  );
   return assets.length > 0 && assets.every((asset) => fs.existsSync(path.join(consoleDist, asset)));
 }
 
 /** Starts (a copy of) the built server on a free port with an empty data directory; stops it afterwards. */
 export default async function setup(project: TestProject) {
+  // Failure screenshots of an earlier run would only mislead.
+  const screenshots = path.join(root, 'e2e/screenshots');
+  if (fs.existsSync(screenshots)) {
+    for (const name of fs.readdirSync(screenshots)) {
+      if (name.startsWith('failed-')) fs.rmSync(path.join(screenshots, name));
+    }
+  }
   const build = await snapshotBuild();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'intercom-e2e-'));
   const port = await freePort();

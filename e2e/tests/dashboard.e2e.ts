@@ -3,21 +3,17 @@ import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { adminCredentials } from '../support/accounts.js';
 import { shot, useBrowserPerFile } from '../support/browser.js';
-import { DASHBOARD_PATH, openSignedIn, urlOf, waitForDashboard, waitForPath } from '../support/console.js';
+import { callApi, tokenOf } from '../support/apiLogin.js';
+import { DASHBOARD_PATH, openSignedIn, waitForDashboard, waitForPath } from '../support/console.js';
 import { en } from '../support/texts.js';
 
 const browser = useBrowserPerFile();
 
-/** What the server itself reports, asked with the page's own session (cookie function_access_token). */
+/** What the server itself reports, asked with the page's own session. */
 async function statisticsOf(page: Page): Promise<Record<string, number>> {
-  const token = (await page.context().cookies()).find((cookie) => cookie.name === 'function_access_token')?.value;
-  expect(token, 'the console keeps its token in the function_access_token cookie').toBeTruthy();
-  const response = await page.request.get(urlOf('/api/Enterprise/Statistics'), {
-    headers: { Authorization: `Bearer ${token}` },
-  });
-  const body = (await response.json()) as { BaseResult: { Code: number }; BaseData: Record<string, number> };
+  const { body } = await callApi(await tokenOf(page), 'GET', '/api/Enterprise/Statistics');
   expect(body.BaseResult.Code).toBe(8888);
-  return body.BaseData;
+  return body.BaseData as Record<string, number>;
 }
 
 describe('dashboard and system log', () => {
@@ -60,7 +56,9 @@ describe('dashboard and system log', () => {
     await loginRows.first().waitFor();
     // This very login is the newest row: admin, from this machine.
     const newest = page.getByRole('row').nth(1);
-    await expect.poll(() => newest.innerText()).toMatch(new RegExp(`^\\S+ \\S+\tadmin\t${en('syslog.action.login')}\t`));
+    await expect
+      .poll(() => newest.innerText())
+      .toMatch(new RegExp(`^\\S+ \\S+\tadmin\t${en('syslog.action.login')}\t`));
     await expect.poll(() => newest.innerText()).toMatch(/\t127\.0\.0\.1$/);
     const [before, after] = en('list.total', { total: '#' }).split('#');
     const totalText = await page.getByText(new RegExp(`^${before}\\d+${after}$`)).innerText();
@@ -76,7 +74,10 @@ describe('dashboard and system log', () => {
     const csv = fs.readFileSync(await download.path(), 'utf8');
     // UTF-8 with a byte order mark, so Excel reads Chinese text (DESIGN.md section 4).
     expect(csv.charCodeAt(0)).toBe(0xfeff);
-    const lines = csv.slice(1).split(/\r?\n/).filter((line) => line.length > 0);
+    const lines = csv
+      .slice(1)
+      .split(/\r?\n/)
+      .filter((line) => line.length > 0);
     const header = (lines[0] ?? '').split(',');
     expect(header).toEqual(expect.arrayContaining(['Operator', 'Action', 'IP', 'CreatedAt']));
     // Every row of the list (all pages), and the newest is this login.

@@ -1,7 +1,16 @@
 import { describe, expect, test } from 'vitest';
 import { adminCredentials } from '../support/accounts.js';
 import { useBrowserPerFile } from '../support/browser.js';
-import { DASHBOARD_PATH, hamburger, loginButton, open, openSignedIn, submitLogin, urlOf, waitForPath } from '../support/console.js';
+import {
+  DASHBOARD_PATH,
+  hamburger,
+  loginButton,
+  open,
+  openSignedIn,
+  submitLogin,
+  urlOf,
+  waitForPath,
+} from '../support/console.js';
 import { en } from '../support/texts.js';
 
 const browser = useBrowserPerFile();
@@ -10,16 +19,19 @@ describe('access guard', () => {
   test.each([
     { wanted: '/System/syslog', heading: 'route.syslog' },
     { wanted: '/Managent/User', heading: 'route.users' },
-  ])('$wanted without a token goes to /login with the way back, and the login returns there', async ({ wanted, heading }) => {
-    const page = await browser.newPage();
-    await open(page, wanted);
-    await waitForPath(page, '/login', wanted);
-    await loginButton(page).waitFor();
+  ])(
+    '$wanted without a token goes to /login with the way back, and the login returns there',
+    async ({ wanted, heading }) => {
+      const page = await browser.newPage();
+      await open(page, wanted);
+      await waitForPath(page, '/login', wanted);
+      await loginButton(page).waitFor();
 
-    await submitLogin(page, adminCredentials());
-    await waitForPath(page, wanted);
-    await page.getByText(en(heading), { exact: true }).last().waitFor();
-  });
+      await submitLogin(page, adminCredentials());
+      await waitForPath(page, wanted);
+      await page.getByText(en(heading), { exact: true }).last().waitFor();
+    },
+  );
 
   test('an unknown path without a token also goes to /login first', async () => {
     const page = await browser.newPage();

@@ -65,7 +65,10 @@ describe('interface language', () => {
 
     await open(page, '/System/syslog');
     await page.getByRole('button', { name: text('zh', 'list.export_csv') }).waitFor();
-    await page.getByRole('cell', { name: text('zh', 'syslog.action.login'), exact: true }).first().waitFor();
+    await page
+      .getByRole('cell', { name: text('zh', 'syslog.action.login'), exact: true })
+      .first()
+      .waitFor();
     await shot(page, 'syslog-zh');
   });
 

@@ -1,6 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { seedAccount, type Credentials } from '../support/accounts.js';
+import { callApi, tokenOf } from '../support/apiLogin.js';
 import { useBrowserPerFile } from '../support/browser.js';
 import {
   DASHBOARD_PATH,
@@ -10,7 +11,6 @@ import {
   openSignedIn,
   submitLogin,
   toast,
-  urlOf,
   userMenu,
   waitForPath,
 } from '../support/console.js';
@@ -102,8 +102,7 @@ describe('change password', () => {
     const after: Credentials = { ...before, password: 'After#Change9' };
     const page = await browser.newPage();
     await openSignedIn(page, before);
-    const oldToken = (await page.context().cookies()).find((c) => c.name === 'function_access_token')?.value;
-    expect(oldToken).toBeTruthy();
+    const oldToken = await tokenOf(page);
 
     const form = await openPasswordDialog(page);
     await form.fill({ current: before.password, next: after.password, confirm: after.password });
@@ -113,11 +112,9 @@ describe('change password', () => {
     await form.dialog.waitFor({ state: 'detached' });
 
     // The old session is over on the server (1001), not only forgotten by this browser.
-    const answer = await page.request.get(urlOf('/api/Account/LoginInfo'), {
-      headers: { Authorization: `Bearer ${oldToken}` },
-    });
-    expect(answer.status()).toBe(401);
-    expect(((await answer.json()) as { BaseResult: { Code: number } }).BaseResult.Code).toBe(1001);
+    const answer = await callApi(oldToken, 'GET', '/api/Account/LoginInfo');
+    expect(answer.status).toBe(401);
+    expect(answer.body.BaseResult.Code).toBe(1001);
     await open(page, '/');
     await waitForPath(page, '/login');
 

@@ -18,6 +18,10 @@ import { installErrorHandler } from './http/errorHandler.js';
 import { redactUrl } from './http/redactUrl.js';
 import type { HubOptions } from './realtime/hubOptions.js';
 import { realtimePlugin } from './realtime/realtimePlugin.js';
+import type { TerminalOptions } from './terminals/terminalOptions.js';
+import { terminalsPlugin } from './terminals/terminalsPlugin.js';
+import { gisLocationEntity } from './modules/gisLocation/gisLocationEntity.js';
+import { gisLocationRoutes } from './modules/gisLocation/gisLocationRoutes.js';
 import { accountRoutes } from './modules/account/accountRoutes.js';
 import { enterpriseRoutes } from './modules/enterprise/enterpriseRoutes.js';
 import { accountsEntity } from './modules/accounts/accountsEntity.js';
@@ -58,6 +62,8 @@ export interface BuildOptions {
   https?: { cert: Buffer; key: Buffer };
   /** Timings and limits of the hub /FuncService (tests shorten them). */
   hub?: Partial<HubOptions>;
+  /** Timings and limits of the terminal gateway (tests shorten them). */
+  terminals?: Partial<TerminalOptions>;
 }
 
 /** Pino options: secrets never logged (DESIGN.md section 4, issue 2). */
@@ -164,6 +170,9 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await app.register(notifyModule);
   await app.register(pluginRoutes, { prefix: '/api/Plugin' });
   await app.register(realtimePlugin, { hub: options.hub });
+  await app.register(terminalsPlugin, { options: options.terminals });
+  registerEntityRoutes(app, gisLocationEntity);
+  await app.register(gisLocationRoutes, { prefix: '/api/GISLocation' });
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {

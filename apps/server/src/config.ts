@@ -28,10 +28,21 @@ const envSchema = z
     LOGIN_IP_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(30),
     ICP_TEXT: z.string().max(200).default(''),
     TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+    OSMAND_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+    HEART_RATE_LOW: z.coerce.number().int().min(1).max(300).default(40),
+    HEART_RATE_HIGH: z.coerce.number().int().min(1).max(300).default(160),
   })
   .refine((env) => Boolean(env.TLS_CERT) === Boolean(env.TLS_KEY), {
     message: 'TLS_CERT and TLS_KEY must be set together',
     path: ['TLS_CERT'],
+  })
+  .refine((env) => env.OSMAND_PORT === undefined || env.OSMAND_PORT !== env.PORT, {
+    message: 'must differ from PORT',
+    path: ['OSMAND_PORT'],
+  })
+  .refine((env) => env.HEART_RATE_LOW < env.HEART_RATE_HIGH, {
+    message: 'must be below HEART_RATE_HIGH',
+    path: ['HEART_RATE_LOW'],
   });
 
 export interface Config {
@@ -48,6 +59,10 @@ export interface Config {
   loginIpLimitPerMinute: number;
   icpText: string;
   trustProxy: boolean;
+  /** Extra port for OsmAnd / Traccar Client devices (the same handler as /api/osmand); unset: none. */
+  osmandPort: number | undefined;
+  /** Heart rates outside [low, high] beats per minute raise an alarm. */
+  heartRate: { low: number; high: number };
   /** Directory of the built console; absent in API-only test runs. */
   consoleDir: string | undefined;
 }
@@ -79,6 +94,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, consoleDir?: st
     loginIpLimitPerMinute: e.LOGIN_IP_LIMIT_PER_MINUTE,
     icpText: e.ICP_TEXT,
     trustProxy: e.TRUST_PROXY === 'true',
+    osmandPort: e.OSMAND_PORT,
+    heartRate: { low: e.HEART_RATE_LOW, high: e.HEART_RATE_HIGH },
     consoleDir,
   };
 }

@@ -26,10 +26,12 @@ async function main(): Promise<void> {
 
   const firstRun = await seedFirstRun(deps.db, config.adminPassword, deps.passwordLogN);
   await app.listen({ port: config.port, host: config.host });
+  if (config.osmandPort) await app.terminals.listenOsmand(config.osmandPort, config.host);
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `${config.tls ? 'https' : 'http'}://localhost:${port}`;
   const lines = [`Intercom Management Platform is ready at ${url}`];
+  if (config.osmandPort) lines.push(`OsmAnd / Traccar Client devices: http://<this host>:${config.osmandPort}/?id=<phone>`);
   if (firstRun.created) {
     lines.push(`First run: enterprise code ${DEMO_CODE}, account ${DEMO_ADMIN}`);
     lines.push(
@@ -49,6 +51,8 @@ async function main(): Promise<void> {
     const timer = setTimeout(() => process.exit(1), 10_000);
     timer.unref();
     try {
+      // Terminals first: no fix is acknowledged after this, and every acknowledged one is written.
+      await app.terminals.close();
       await app.close();
       await deps.realtime.close();
       await database.close();

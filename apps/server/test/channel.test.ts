@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, expectFailure, type TestApp } from './helper.js';
 import {
   channelName,
-  colleague,
   data,
   expectLogCount,
   form,
@@ -37,7 +36,16 @@ describe('POST /api/THChannel/SaveChannel: the rules of SPEC.md section 5', () =
   it('creates a channel of the default type 106 and logs it', async () => {
     const a = await org(t);
     const channel = await saveChannel(a.api, { cname: 'Patrol', note: 'night shift' });
-    expect(channel).toMatchObject({ E_ID: a.E_ID, CName: 'Patrol', CTypeID: 106, Note: 'night shift', Priority: 0, VideoEnable: 0, Record: 0, MemberCount: 0 });
+    expect(channel).toMatchObject({
+      E_ID: a.E_ID,
+      CName: 'Patrol',
+      CTypeID: 106,
+      Note: 'night shift',
+      Priority: 0,
+      VideoEnable: 0,
+      Record: 0,
+      MemberCount: 0,
+    });
     const [row] = await logged(t, a.E_ID, 'channel_create');
     expect(row?.Target).toBe('Patrol');
     expect(row?.A_ID).toBe(a.A_ID);
@@ -59,9 +67,24 @@ describe('POST /api/THChannel/SaveChannel: the rules of SPEC.md section 5', () =
 
   it('refuses an empty or blank name (validation.required)', async () => {
     const a = await org(t);
-    expectFailure(await a.api.post('/api/THChannel/SaveChannel', form({ cname: '' })), 400, 4000, 'validation.required');
-    expectFailure(await a.api.post('/api/THChannel/SaveChannel', form({ cname: '   ' })), 400, 4000, 'validation.required');
-    expectFailure(await a.api.post('/api/THChannel/SaveChannel', form({ note: 'x' })), 400, 4000, 'validation.required');
+    expectFailure(
+      await a.api.post('/api/THChannel/SaveChannel', form({ cname: '' })),
+      400,
+      4000,
+      'validation.required',
+    );
+    expectFailure(
+      await a.api.post('/api/THChannel/SaveChannel', form({ cname: '   ' })),
+      400,
+      4000,
+      'validation.required',
+    );
+    expectFailure(
+      await a.api.post('/api/THChannel/SaveChannel', form({ note: 'x' })),
+      400,
+      4000,
+      'validation.required',
+    );
     expect(await channelCount(a.E_ID)).toBe(0);
   });
 
@@ -69,7 +92,12 @@ describe('POST /api/THChannel/SaveChannel: the rules of SPEC.md section 5', () =
     const a = await org(t);
     const b = await org(t);
     await saveChannel(a.api, { cname: '一组' });
-    expectFailure(await a.api.post('/api/THChannel/SaveChannel', form({ cname: ' 一组 ' })), 409, 4009, 'common.name_exists');
+    expectFailure(
+      await a.api.post('/api/THChannel/SaveChannel', form({ cname: ' 一组 ' })),
+      409,
+      4009,
+      'common.name_exists',
+    );
     expect(await channelCount(a.E_ID)).toBe(1);
     expect((await saveChannel(b.api, { cname: '一组' })).E_ID).toBe(b.E_ID);
   });
@@ -101,10 +129,17 @@ describe('POST /api/THChannel/SaveChannel: the rules of SPEC.md section 5', () =
       ]);
     }
     expect(await channelCount(a.E_ID)).toBe(0);
-    expect((await a.api.post('/api/Account/ModifyConfig', form({ scCode: 'ChannelTypeID', scValue: '105,107' }))).statusCode).toBe(200);
+    expect(
+      (await a.api.post('/api/Account/ModifyConfig', form({ scCode: 'ChannelTypeID', scValue: '105,107' }))).statusCode,
+    ).toBe(200);
     expect((await saveChannel(a.api, { ctypeid: 105 })).CTypeID).toBe(105);
     expect((await saveChannel(a.api)).CTypeID).toBe(105);
-    expectFailure(await a.api.post('/api/THChannel/SaveChannel', form({ cname: channelName(), ctypeid: 106 })), 400, 4000, 'channel.type_not_allowed');
+    expectFailure(
+      await a.api.post('/api/THChannel/SaveChannel', form({ cname: channelName(), ctypeid: 106 })),
+      400,
+      4000,
+      'channel.type_not_allowed',
+    );
   });
 
   it('allows video only where the enterprise has VideoEnable TRUE', async () => {
@@ -120,16 +155,26 @@ describe('POST /api/THChannel/SaveChannel: the rules of SPEC.md section 5', () =
     );
     await setConfig(t, a.E_ID, 'VideoEnable', 'TRUE');
     expect((await saveChannel(a.api, { videoEnable: 'true' })).VideoEnable).toBe(1);
-    expect(data<ChannelLike>(await a.api.post('/api/THChannel/UpdateChannel', form({ cid: plain.CID, videoEnable: '1' }))).VideoEnable).toBe(1);
+    expect(
+      data<ChannelLike>(await a.api.post('/api/THChannel/UpdateChannel', form({ cid: plain.CID, videoEnable: '1' })))
+        .VideoEnable,
+    ).toBe(1);
   });
 
   it('takes a JSON body too, and eid names a sub-enterprise in scope; outside the scope it is 4004', async () => {
     const parent = await org(t);
     const child = await org(t, { parentId: parent.E_ID });
     const stranger = await org(t);
-    const made = data<ChannelLike>(await parent.api.postJson('/api/THChannel/SaveChannel', { eid: child.E_ID, cname: 'sub', priority: 3 }));
+    const made = data<ChannelLike>(
+      await parent.api.postJson('/api/THChannel/SaveChannel', { eid: child.E_ID, cname: 'sub', priority: 3 }),
+    );
     expect(made).toMatchObject({ E_ID: child.E_ID, Priority: 3 });
-    expectFailure(await parent.api.postJson('/api/THChannel/SaveChannel', { eid: stranger.E_ID, cname: 'x' }), 404, 4004, 'error.not_found');
+    expectFailure(
+      await parent.api.postJson('/api/THChannel/SaveChannel', { eid: stranger.E_ID, cname: 'x' }),
+      404,
+      4004,
+      'error.not_found',
+    );
     expectFailure(await child.api.postJson('/api/THChannel/SaveChannel', { eid: parent.E_ID, cname: 'x' }), 404, 4004);
     expect(await channelCount(stranger.E_ID)).toBe(0);
     expect(await channelCount(parent.E_ID)).toBe(0);
@@ -142,9 +187,13 @@ describe('POST /api/Channel/CreateWebChannel', () => {
     const low = await insertUsers(t, a.E_ID, 2, { PriorityLevel: 1 });
     const high = await insertUsers(t, a.E_ID, 1, { PriorityLevel: 6 });
     const uids = [...low, ...high].join(',');
-    const channel = data<ChannelLike>(await a.api.post('/api/Channel/CreateWebChannel', form({ cname: '车队', uids, priority: 5 })));
+    const channel = data<ChannelLike>(
+      await a.api.post('/api/Channel/CreateWebChannel', form({ cname: '车队', uids, priority: 5 })),
+    );
     expect(channel).toMatchObject({ CName: '车队', MemberCount: 3, Priority: 5 });
-    const members = rows<{ UserID: number; Priority: number }>(await a.api.get(`/api/THChannel/QueryCMember?cid=${channel.CID}&orderField=Priority&desc=true`));
+    const members = rows<{ UserID: number; Priority: number }>(
+      await a.api.get(`/api/THChannel/QueryCMember?cid=${channel.CID}&orderField=Priority&desc=true`),
+    );
     expect(members.rows.map((m) => m.Priority)).toEqual([6, 1, 1]);
     const fixed = data<ChannelLike>(
       await a.api.postJson('/api/Channel/CreateWebChannel', { cname: channelName(), uids: low, memberPriority: 7 }),
@@ -160,7 +209,9 @@ describe('POST /api/Channel/CreateWebChannel', () => {
       expectFailure(await a.api.post('/api/Channel/CreateWebChannel', payload), 400, 4000);
     }
     const res = await a.api.postJson('/api/Channel/CreateWebChannel', { cname: channelName(), uids: [] });
-    expect(expectFailure(res, 400, 4000, 'channel.members_empty').Data).toEqual([{ field: 'uids', key: 'channel.members_empty' }]);
+    expect(expectFailure(res, 400, 4000, 'channel.members_empty').Data).toEqual([
+      { field: 'uids', key: 'channel.members_empty' },
+    ]);
     expect(await channelCount(a.E_ID)).toBe(0);
   });
 

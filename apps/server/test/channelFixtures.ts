@@ -1,6 +1,14 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import { authed, createAccount, enterpriseWithAccount, expectSuccess, login, sysLogOf, type TestApp } from './helper.js';
+import {
+  authed,
+  createAccount,
+  enterpriseWithAccount,
+  expectSuccess,
+  login,
+  sysLogOf,
+  type TestApp,
+} from './helper.js';
 
 /** Fixtures of the issue-4 API tests (channels, media, location profiles, alarms). */
 
@@ -17,7 +25,11 @@ export interface Org {
 
 /** A fresh enterprise with one logged-in account (admin unless said otherwise). */
 export async function org(t: TestApp, input: { role?: 'admin' | 'editor'; parentId?: number } = {}): Promise<Org> {
-  const e = await enterpriseWithAccount(t, { role: input.role ?? 'admin', parentId: input.parentId ?? null, quota: 100_000 });
+  const e = await enterpriseWithAccount(t, {
+    role: input.role ?? 'admin',
+    parentId: input.parentId ?? null,
+    quota: 100_000,
+  });
   return { ...e, api: authed(t.app, e.token) };
 }
 
@@ -25,7 +37,13 @@ export async function org(t: TestApp, input: { role?: 'admin' | 'editor'; parent
 export async function colleague(t: TestApp, of: Org, role: 'admin' | 'editor' = 'editor'): Promise<Org> {
   const account = await createAccount(t.db, { E_ID: of.E_ID, role });
   const tokens = await login(t.app, { username: account.username, password: account.password, code: of.code });
-  return { ...of, A_ID: account.A_ID, username: account.username, token: tokens.access_token, api: authed(t.app, tokens.access_token) };
+  return {
+    ...of,
+    A_ID: account.A_ID,
+    username: account.username,
+    token: tokens.access_token,
+    api: authed(t.app, tokens.access_token),
+  };
 }
 
 let phoneSeq = 0;
@@ -116,6 +134,9 @@ export function channelName(prefix = 'ch'): string {
 }
 
 /** Creates a channel through SaveChannel (form) and returns it. */
-export async function saveChannel(api: Api, fields: Record<string, string | number | boolean> = {}): Promise<ChannelLike> {
+export async function saveChannel(
+  api: Api,
+  fields: Record<string, string | number | boolean> = {},
+): Promise<ChannelLike> {
   return data<ChannelLike>(await api.post('/api/THChannel/SaveChannel', form({ cname: channelName(), ...fields })));
 }

@@ -29,6 +29,8 @@ describe('loadConfig', () => {
       loginIpLimitPerMinute: 30,
       icpText: '',
       trustProxy: false,
+      osmandPort: undefined,
+      heartRate: { low: 40, high: 160 },
       consoleDir: undefined,
     });
   });
@@ -50,6 +52,9 @@ describe('loadConfig', () => {
         LOGIN_IP_LIMIT_PER_MINUTE: '5',
         ICP_TEXT: '京ICP备00000000号',
         TRUST_PROXY: 'true',
+        OSMAND_PORT: '5055',
+        HEART_RATE_LOW: '45',
+        HEART_RATE_HIGH: '150',
       },
       '/srv/console',
     );
@@ -67,6 +72,8 @@ describe('loadConfig', () => {
       loginIpLimitPerMinute: 5,
       icpText: '京ICP备00000000号',
       trustProxy: true,
+      osmandPort: 5055,
+      heartRate: { low: 45, high: 150 },
       consoleDir: '/srv/console',
     });
   });
@@ -89,6 +96,10 @@ describe('loadConfig', () => {
     ['SESSION_ABSOLUTE_MINUTES', { SESSION_ABSOLUTE_MINUTES: 'forever' }],
     ['LOGIN_IP_LIMIT_PER_MINUTE', { LOGIN_IP_LIMIT_PER_MINUTE: '-3' }],
     ['TRUST_PROXY', { TRUST_PROXY: 'yes' }],
+    ['OSMAND_PORT', { OSMAND_PORT: '0' }],
+    ['OSMAND_PORT', { OSMAND_PORT: '8080' }],
+    ['HEART_RATE_LOW', { HEART_RATE_LOW: '170' }],
+    ['HEART_RATE_HIGH', { HEART_RATE_HIGH: 'fast' }],
   ])('refuses a bad %s with a message naming it', (variable, env) => {
     const error = errorOf(env);
     expect(error.message).toMatch(new RegExp(`(^|\\s)${variable}:`, 'm'));

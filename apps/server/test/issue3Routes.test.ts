@@ -118,6 +118,31 @@ describe('roles', () => {
   });
 });
 
+describe('admin reads', () => {
+  it('exports enterprises, departments and accounts as CSV, and reads one account', async () => {
+    const a = await tenant(t);
+    await tenant(t, { parentId: a.E_ID });
+    await addOrgan(a.api, { OSName: 'Exported dept' });
+    const header = async (url: string) => {
+      const res = await a.api.get(url);
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-type']).toContain('text/csv');
+      return res.body.split('\r\n').filter(Boolean);
+    };
+    expect((await header('/api/Enterprise/ExportData'))[0]).toBe(
+      '\uFEFFE_ID,E_Code,E_Name,P_ID,A_ID,Quota,ExpireAt,Disabled,CreatedAt',
+    );
+    expect(await header('/api/Enterprise/ExportData')).toHaveLength(3);
+    const organs = await header('/api/Organ/ExportData');
+    expect(organs[1]).toContain('Exported dept');
+    const accounts = await header('/api/Account/ExportData?format=csv');
+    expect(accounts[0]).toBe('\uFEFFA_ID,E_ID,LoginName,Name,Mail,Role,Disabled,CreatedAt');
+    expect(accounts.join('\n')).not.toContain('scrypt');
+    const one = body<{ LoginName: string }>(await a.api.get(`/api/Account/Entitys/${a.A_ID}`));
+    expect(one.LoginName).toBe(a.username);
+  });
+});
+
 describe('every mutation of issue 3 writes a system-log row in the same enterprise', () => {
   it('logs each call', async () => {
     const a: Tenant = await tenant(t);

@@ -16,7 +16,12 @@ afterAll(async () => {
   await t.close();
 });
 
-function upload(who: Org, query: Record<string, string>, body: Buffer | string, contentType = 'application/octet-stream') {
+function upload(
+  who: Org,
+  query: Record<string, string>,
+  body: Buffer | string,
+  contentType = 'application/octet-stream',
+) {
   return who.api.inject({
     method: 'POST',
     url: `/api/Media/UploadImage?${new URLSearchParams(query)}`,
@@ -62,7 +67,11 @@ describe('POST /api/Media/UploadImage', () => {
     expect(served.rawPayload.equals(image)).toBe(true);
     const log = (await sysLogOf(t.db, a.E_ID)).filter((r) => r.Action === 'subject_image');
     expect(log).toHaveLength(1);
-    expect(JSON.parse(log[0]?.Summary ?? '{}')).toMatchObject({ before: '', after: result.Value, fileName: 'my background.png' });
+    expect(JSON.parse(log[0]?.Summary ?? '{}')).toMatchObject({
+      before: '',
+      after: result.Value,
+      fileName: 'my background.png',
+    });
   });
 
   it('accepts a 304x31 logo as JPEG or WebP (lossy, lossless, extended), stored with the extension of its content', async () => {
@@ -74,7 +83,9 @@ describe('POST /api/Media/UploadImage', () => {
       [webpExtended(304, 31), 'webp', 'webp'],
     ];
     for (const [bytes, format, ext] of cases) {
-      const result = data<Uploaded>(await upload(a, { fileName: `logo.${ext}`, kind: 'logo' }, bytes, `image/${format}`));
+      const result = data<Uploaded>(
+        await upload(a, { fileName: `logo.${ext}`, kind: 'logo' }, bytes, `image/${format}`),
+      );
       expect(result).toMatchObject({ Code: 'SubjectLogo', format, width: 304, height: 31 });
       expect(result.Value).toMatch(new RegExp(`^logo-[0-9a-f]{32}\\.${ext}$`));
       const served = await call(t.app, { method: 'GET', url: result.url });
@@ -112,11 +123,31 @@ describe('POST /api/Media/UploadImage', () => {
     });
 
     const refusals: [string, Record<string, string>, () => Buffer | string, string, string?][] = [
-      ['a background of the wrong size (593x77)', { fileName: 'bg.png', kind: 'bg' }, () => png(593, 77), 'media.wrong_size'],
+      [
+        'a background of the wrong size (593x77)',
+        { fileName: 'bg.png', kind: 'bg' },
+        () => png(593, 77),
+        'media.wrong_size',
+      ],
       ['a logo sent as the background', { fileName: 'logo.png', kind: 'bg' }, () => png(304, 31), 'media.wrong_size'],
-      ['a background sent as the logo (JPEG)', { fileName: 'bg.jpg', kind: 'logo' }, () => jpeg(592, 77), 'media.wrong_size'],
-      ['a GIF', { fileName: 'bg.gif', kind: 'bg' }, () => Buffer.from('GIF89a\u0050\u0002\u004d\u0000', 'latin1'), 'media.bad_format'],
-      ['an HTML file named .png', { fileName: 'bg.png', kind: 'bg' }, () => '<html><script>alert(1)</script></html>', 'media.bad_format'],
+      [
+        'a background sent as the logo (JPEG)',
+        { fileName: 'bg.jpg', kind: 'logo' },
+        () => jpeg(592, 77),
+        'media.wrong_size',
+      ],
+      [
+        'a GIF',
+        { fileName: 'bg.gif', kind: 'bg' },
+        () => Buffer.from('GIF89a\u0050\u0002\u004d\u0000', 'latin1'),
+        'media.bad_format',
+      ],
+      [
+        'an HTML file named .png',
+        { fileName: 'bg.png', kind: 'bg' },
+        () => '<html><script>alert(1)</script></html>',
+        'media.bad_format',
+      ],
       [
         'an SVG file named .png',
         { fileName: 'bg.png', kind: 'bg' },
@@ -124,11 +155,27 @@ describe('POST /api/Media/UploadImage', () => {
         'media.bad_format',
         'image/png',
       ],
-      ['an SVG sent as image/svg+xml', { fileName: 'bg.svg', kind: 'bg' }, () => '<svg/>', 'media.bad_format', 'image/svg+xml'],
+      [
+        'an SVG sent as image/svg+xml',
+        { fileName: 'bg.svg', kind: 'bg' },
+        () => '<svg/>',
+        'media.bad_format',
+        'image/svg+xml',
+      ],
       ['a truncated PNG', { fileName: 'bg.png', kind: 'bg' }, () => png(592, 77).subarray(0, 20), 'media.bad_format'],
       ['an empty body', { fileName: 'bg.png', kind: 'bg' }, () => Buffer.alloc(0), 'media.bad_format'],
-      ['an oversize file (600 KB)', { fileName: 'bg.png', kind: 'bg' }, () => Buffer.concat([png(592, 77), Buffer.alloc(600 * 1024)]), 'media.too_large'],
-      ['a path in fileName (../)', { fileName: '../../etc/bg.png', kind: 'bg' }, () => png(592, 77), 'media.bad_file_name'],
+      [
+        'an oversize file (600 KB)',
+        { fileName: 'bg.png', kind: 'bg' },
+        () => Buffer.concat([png(592, 77), Buffer.alloc(600 * 1024)]),
+        'media.too_large',
+      ],
+      [
+        'a path in fileName (../)',
+        { fileName: '../../etc/bg.png', kind: 'bg' },
+        () => png(592, 77),
+        'media.bad_file_name',
+      ],
       ['a path in fileName (/)', { fileName: 'dir/bg.png', kind: 'bg' }, () => png(592, 77), 'media.bad_file_name'],
       ['a path in fileName (\\)', { fileName: 'C:\\bg.png', kind: 'bg' }, () => png(592, 77), 'media.bad_file_name'],
       ['no fileName', { kind: 'bg' }, () => png(592, 77), 'validation.required'],
@@ -168,9 +215,22 @@ describe('POST /api/Media/UploadImage', () => {
 
     it('an editor is refused (4003), as with every admin-only setting', async () => {
       const editor = await colleague(t, a, 'editor');
-      expectFailure(await upload(editor, { fileName: 'bg.png', kind: 'bg' }, png(592, 77)), 403, 4003, 'error.forbidden');
-      expectFailure(await editor.api.post('/api/Account/ModifyConfig', { scCode: 'DefaultMap', scValue: 'NONE' }), 403, 4003);
-      expectFailure(await editor.api.post('/api/Account/ModifyConfig', { scCode: 'VideoEnable', scValue: 'TRUE' }), 403, 4003);
+      expectFailure(
+        await upload(editor, { fileName: 'bg.png', kind: 'bg' }, png(592, 77)),
+        403,
+        4003,
+        'error.forbidden',
+      );
+      expectFailure(
+        await editor.api.post('/api/Account/ModifyConfig', { scCode: 'DefaultMap', scValue: 'NONE' }),
+        403,
+        4003,
+      );
+      expectFailure(
+        await editor.api.post('/api/Account/ModifyConfig', { scCode: 'VideoEnable', scValue: 'TRUE' }),
+        403,
+        4003,
+      );
       expect(await subject(editor)).toEqual(settings);
       expect(stored()).toEqual(before);
     });
@@ -192,7 +252,13 @@ describe('GET /api/Media/Image/{name}', () => {
   it('serves only generated names that exist; anything else is 404', async () => {
     fs.mkdirSync(mediaDir, { recursive: true });
     fs.writeFileSync(path.join(mediaDir, 'notes.txt'), 'secret');
-    for (const name of ['notes.txt', '..%2Fmedia%2Fnotes.txt', `bg-${'0'.repeat(32)}.png`, 'bg-XYZ.png', `bg-${'a'.repeat(32)}.svg`]) {
+    for (const name of [
+      'notes.txt',
+      '..%2Fmedia%2Fnotes.txt',
+      `bg-${'0'.repeat(32)}.png`,
+      'bg-XYZ.png',
+      `bg-${'a'.repeat(32)}.svg`,
+    ]) {
       expectFailure(await call(t.app, { method: 'GET', url: `/api/Media/Image/${name}` }), 404, 4004);
     }
   });

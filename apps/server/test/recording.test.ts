@@ -26,7 +26,14 @@ interface RecordingRow {
 /** A recording row and, unless `write` is false, its Ogg Opus file under DATA_DIR/recordings. */
 async function addRecording(
   E_ID: number,
-  fields: { CID?: number | null; U_ID?: number | null; ToU_ID?: number | null; RType?: string; StartAt?: number; FilePath?: string },
+  fields: {
+    CID?: number | null;
+    U_ID?: number | null;
+    ToU_ID?: number | null;
+    RType?: string;
+    StartAt?: number;
+    FilePath?: string;
+  },
   bytes: Buffer | false = file,
 ): Promise<number> {
   const FilePath = fields.FilePath ?? `${E_ID}/${Date.now()}-${Math.random().toString(16).slice(2)}.ogg`;
@@ -99,12 +106,15 @@ describe('GET /api/Media/Recording/{id}', () => {
     expect(res.rawPayload.equals(file.subarray(first, last + 1))).toBe(true);
   });
 
-  it.each(['bytes=999999-', 'bytes=50-10', 'bytes=abc', 'bytes=-0', 'bytes=-'])('answers %s with 416 and the size', async (range) => {
-    const res = await get(`/api/Media/Recording/${recordingId}`, range);
-    expect(res.statusCode).toBe(416);
-    expect(res.headers['content-range']).toBe(`bytes */${file.length}`);
-    expect(res.json()).toEqual({ BaseResult: { Code: 4000, Message: 'media.bad_range' } });
-  });
+  it.each(['bytes=999999-', 'bytes=50-10', 'bytes=abc', 'bytes=-0', 'bytes=-'])(
+    'answers %s with 416 and the size',
+    async (range) => {
+      const res = await get(`/api/Media/Recording/${recordingId}`, range);
+      expect(res.statusCode).toBe(416);
+      expect(res.headers['content-range']).toBe(`bytes */${file.length}`);
+      expect(res.json()).toEqual({ BaseResult: { Code: 4000, Message: 'media.bad_range' } });
+    },
+  );
 
   it('ignores other units and several ranges (the whole file)', async () => {
     for (const range of ['items=0-1', 'bytes=0-1,5-9']) {
@@ -133,7 +143,8 @@ describe('GET /api/Media/Recording/{id}', () => {
 describe('play URLs for <audio>', () => {
   it('RecordingUrl hands out a URL that plays with ranges and no token, until the session ends', async () => {
     const listener = await colleague(t, a, 'editor');
-    const { url, expiresAt } = expectSuccess(await listener.api.get(`/api/Media/RecordingUrl/${recordingId}`)).BaseData as {
+    const { url, expiresAt } = expectSuccess(await listener.api.get(`/api/Media/RecordingUrl/${recordingId}`))
+      .BaseData as {
       url: string;
       expiresAt: number;
     };
@@ -169,7 +180,9 @@ describe('GET /api/Recording/QueryData and ExportData', () => {
     await addRecording(e.E_ID, { CID: channel.CID, U_ID: alice, StartAt: base + 86_400_000 });
     const query = async (condition: object, extra = '') =>
       rows<RecordingRow>(
-        await e.api.get(`/api/Recording/QueryData?jsonCondition=${encodeURIComponent(JSON.stringify(condition))}${extra}`),
+        await e.api.get(
+          `/api/Recording/QueryData?jsonCondition=${encodeURIComponent(JSON.stringify(condition))}${extra}`,
+        ),
       );
     const all = await query({});
     expect(all.total).toBe(4);
@@ -185,7 +198,12 @@ describe('GET /api/Recording/QueryData and ExportData', () => {
     expect((await query({ U_ID: bob })).total).toBe(1);
     expect((await query({ Search: 'ali' })).total).toBe(3);
     expect((await query({}, '&orderField=StartAt&desc=false')).rows[0]?.StartAt).toBe(base);
-    expectFailure(await e.api.get(`/api/Recording/QueryData?jsonCondition=${encodeURIComponent('{"FilePath":"x"}')}`), 400, 4000, 'query.unknown_field');
+    expectFailure(
+      await e.api.get(`/api/Recording/QueryData?jsonCondition=${encodeURIComponent('{"FilePath":"x"}')}`),
+      400,
+      4000,
+      'query.unknown_field',
+    );
     const csv = await e.api.get('/api/Recording/ExportData');
     expect(csv.statusCode).toBe(200);
     expect(csv.body.split('\r\n')).toHaveLength(6);

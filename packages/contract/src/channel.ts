@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { formBool, formId, formInt, formText, optionalFormBool, optionalFormInt, optionalFormText } from './formFields.js';
+import {
+  formBool,
+  formId,
+  formInt,
+  formText,
+  optionalFormBool,
+  optionalFormInt,
+  optionalFormText,
+} from './formFields.js';
 import { Limits } from './limits.js';
 import { MessageKeys } from './messages.js';
 
@@ -226,7 +234,10 @@ export const queryCMemberSchema = z.object({
   OS_ID: optionalFormInt(0, INT32_MAX),
   pageIndex: pageIndex(),
   pageSize: pageSize(Limits.defaultPageSize),
-  orderField: z.preprocess((v) => (blank(v) ? 'UserID' : v), z.enum(MEMBER_ORDER_FIELDS, { error: MessageKeys.badOrderField })),
+  orderField: z.preprocess(
+    (v) => (blank(v) ? 'UserID' : v),
+    z.enum(MEMBER_ORDER_FIELDS, { error: MessageKeys.badOrderField }),
+  ),
   desc: optionalFormBool().default(false),
 });
 export type QueryCMember = z.infer<typeof queryCMemberSchema>;

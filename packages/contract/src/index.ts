@@ -21,3 +21,4 @@ export * from './locationConfig.js';
 export * from './notification.js';
 export * from './gisType.js';
 export * from './plugin.js';
+export * from './terminal.js';

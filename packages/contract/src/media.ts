@@ -36,7 +36,8 @@ export const STORED_IMAGE_NAME = /^(bg|logo)-[0-9a-f]{32}\.(png|jpg|webp)$/;
  */
 export function checkUploadFileName(name: string): string | null {
   if (name.length === 0 || [...name].length > MediaLimits.fileNameMax) return MessageKeys.mediaBadFileName;
-  if (/[/\\\u0000-\u001F\u007F]/.test(name) || name === '.' || name === '..' || /^[A-Za-z]:/.test(name)) {
+  const control = [...name].some((ch) => (ch.codePointAt(0) ?? 0) < 0x20 || ch === '\u007F');
+  if (control || /[/\\]/.test(name) || name === '.' || name === '..' || /^[A-Za-z]:/.test(name)) {
     return MessageKeys.mediaBadFileName;
   }
   return null;

@@ -26,7 +26,7 @@ export default function AuthenticatedApp() {
 
   const session = useMemo<Session | undefined>(() => {
     if (!account) return undefined;
-    const routes = resolveRoutes(routeTable, { role: account.role, defaultMap });
+    const routes = resolveRoutes(routeTable, { role: account.role, defaultMap, hasChildren: account.HasChildren });
     return { info: account, sysConfig: sysConfig.data, routes };
   }, [account, defaultMap, sysConfig.data]);
 

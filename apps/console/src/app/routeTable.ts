@@ -1,6 +1,7 @@
 import { ApartmentOutlined, DashboardOutlined, PhoneOutlined, SettingOutlined } from '@ant-design/icons';
 import { channelRoutes } from '../features/channels';
 import { dashboardRoute } from '../features/dashboard';
+import { enterpriseRoute } from '../features/enterprises';
 import { mapRoutes } from '../features/map';
 import { profileRoute } from '../features/profile';
 import { sysLogRoute } from '../features/syslog';
@@ -20,7 +21,7 @@ export const routeTable: AppRoute[] = [
     title: tk('managent.title'),
     icon: ApartmentOutlined,
     redirect: '/Managent/User',
-    children: [dashboardRoute, ...userRoutes],
+    children: [dashboardRoute, ...userRoutes, enterpriseRoute],
   },
   {
     path: '/Channel',

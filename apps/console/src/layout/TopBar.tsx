@@ -2,6 +2,8 @@ import { BellOutlined, MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/
 import { Button, Layout, theme } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { useSession } from '../app/session/SessionContext';
+import { WorkingEnterpriseSwitch } from '../features/enterprises/WorkingEnterpriseSwitch';
 import { LanguageSwitch } from './LanguageSwitch';
 import { AppBreadcrumb } from './AppBreadcrumb';
 import { SizeSwitch } from './SizeSwitch';
@@ -18,6 +20,7 @@ export function TopBar({ menuOpen, onToggleMenu, mobile }: TopBarProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { token } = theme.useToken();
+  const { info } = useSession();
   return (
     <Layout.Header
       style={{
@@ -45,6 +48,7 @@ export function TopBar({ menuOpen, onToggleMenu, mobile }: TopBarProps) {
       <div style={{ flex: 1, minWidth: 0 }}>
         <AppBreadcrumb compact={mobile} />
       </div>
+      {info.IsAdmin && info.HasChildren && <WorkingEnterpriseSwitch compact={mobile} />}
       <Button
         type="text"
         icon={<BellOutlined />}

@@ -1,5 +1,7 @@
 import {
   ApiOutlined,
+  BankOutlined,
+  SafetyCertificateOutlined,
   DownOutlined,
   HomeOutlined,
   IdcardOutlined,
@@ -15,7 +17,10 @@ import { useSession } from '../app/session/SessionContext';
 import { useLogout } from '../features/account/api';
 import { useLayoutActions } from './LayoutActions';
 
-/** The user dropdown of the top bar: home, profile, change password, plugin download, log out. */
+/**
+ * The user dropdown of the top bar: home, profile, change password, for admins the manager
+ * accounts and sub-enterprises (hidden in the sidebar), plugin download, log out.
+ */
 export function UserMenu({ compact }: { compact: boolean }) {
   const { t } = useTranslation();
   const { info } = useSession();
@@ -28,6 +33,12 @@ export function UserMenu({ compact }: { compact: boolean }) {
     { key: 'home', icon: <HomeOutlined />, label: t('layout.home') },
     { key: 'profile', icon: <IdcardOutlined />, label: t('route.profile') },
     { key: 'password', icon: <KeyOutlined />, label: t('layout.change_password') },
+    ...(info.IsAdmin
+      ? [
+          { key: 'accounts', icon: <SafetyCertificateOutlined />, label: t('route.accounts') },
+          { key: 'enterprises', icon: <BankOutlined />, label: t('route.enterprises') },
+        ]
+      : []),
     { key: 'plugin', icon: <ApiOutlined />, label: t('route.plugin') },
     { type: 'divider' },
     { key: 'logout', icon: <LogoutOutlined />, label: t('layout.logout'), danger: true },
@@ -37,6 +48,8 @@ export function UserMenu({ compact }: { compact: boolean }) {
     else if (key === 'profile') navigate('/profile');
     else if (key === 'password') openChangePassword();
     else if (key === 'plugin') navigate('/System/plugin');
+    else if (key === 'accounts') navigate('/Managent/Account');
+    else if (key === 'enterprises') navigate('/Managent/Enterprise');
     else if (key === 'logout') {
       const back = loginPathFor(location.pathname + location.search);
       logout.mutate(undefined, { onSettled: () => navigate(back, { replace: true }) });

@@ -13,6 +13,23 @@ async function* rowsOf(db: Kysely<DB>, def: EntityDefinition, scope: Scope, json
   const order = orderOf(def, orderField, desc);
   const columns = def.exportColumns ?? Object.keys(def.fields);
   const key = Object.keys(def.fields)[0] ?? order.field;
+  if (order.field === key) {
+    // Ordered by the id (the first field, unique): continue after the last id instead of an
+    // OFFSET, so every chunk costs the same however deep the export is.
+    const selected = columns.includes(key) ? columns : [...columns, key];
+    let after: unknown;
+    for (;;) {
+      let query = scopedQuery(db, def, scope, jsonCondition).select(selected);
+      if (after !== undefined) query = query.where(key, order.desc ? '<' : '>', after);
+      const rows = (await query
+        .orderBy(key, order.desc ? 'desc' : 'asc')
+        .limit(CHUNK)
+        .execute()) as Record<string, unknown>[];
+      for (const row of rows) yield row;
+      if (rows.length < CHUNK) return;
+      after = rows.at(-1)?.[key];
+    }
+  }
   for (let offset = 0; ; offset += CHUNK) {
     const rows = (await scopedQuery(db, def, scope, jsonCondition)
       .select(columns)

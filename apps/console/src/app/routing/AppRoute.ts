@@ -6,6 +6,8 @@ export interface RouteContext {
   role: Role;
   /** The DefaultMap system setting; the live map leaves the menu when it contains NONE. */
   defaultMap: string | undefined;
+  /** The account's enterprise has sub-enterprises (LoginInfo.HasChildren). */
+  hasChildren?: boolean;
 }
 
 /**

@@ -33,8 +33,11 @@ export interface DepartmentSelectProps {
   enterpriseId: number | undefined;
   value?: number | null;
   onChange?: (value: number | undefined) => void;
-  /** A choice "top level (directly under the enterprise)" with the value 0. */
+  /** A choice with the value 0: "top level" (a department's parent) or `topLabel` ("no department"). */
   topLevel?: boolean;
+  topLabel?: string;
+  /** Whether the choice can be emptied (default: unless there is a top choice). */
+  allowClear?: boolean;
   /** The department being edited: it and its sub-departments cannot be its parent. */
   exclude?: number;
   placeholder?: string;
@@ -47,6 +50,8 @@ export function DepartmentSelect({
   value,
   onChange,
   topLevel,
+  topLabel,
+  allowClear,
   exclude,
   placeholder,
   id,
@@ -55,8 +60,8 @@ export function DepartmentSelect({
   const departments = useDepartments(enterpriseId);
   const treeData = useMemo(() => {
     const tree = departmentTree(departments.data ?? [], exclude);
-    return topLevel ? [{ value: 0, title: t('organ.top_level'), children: [] }, ...tree] : tree;
-  }, [departments.data, exclude, topLevel, t]);
+    return topLevel ? [{ value: 0, title: topLabel ?? t('organ.top_level'), children: [] }, ...tree] : tree;
+  }, [departments.data, exclude, topLevel, topLabel, t]);
   return (
     <TreeSelect<number>
       id={id}
@@ -64,7 +69,7 @@ export function DepartmentSelect({
       onChange={(next) => onChange?.(next ?? undefined)}
       treeData={treeData}
       loading={departments.isFetching}
-      allowClear={!topLevel}
+      allowClear={allowClear ?? !topLevel}
       showSearch={{ treeNodeFilterProp: 'title' }}
       treeDefaultExpandAll
       placeholder={placeholder ?? t('organ.no_department')}

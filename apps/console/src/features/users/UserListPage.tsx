@@ -1,6 +1,152 @@
-import { tk } from '../../i18n/tk';
-import { PlaceholderPage } from '../../shared/ui/PlaceholderPage';
+import { EditOutlined, PlusOutlined, SafetyCertificateOutlined, UsergroupAddOutlined } from '@ant-design/icons';
+import type { UserRow } from '@intercom/contract';
+import { Badge, Button, Flex } from 'antd';
+import { useMemo, useState, type Key } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { useSession } from '../../app/session/SessionContext';
+import { useRunAction } from '../../shared/api/useRunAction';
+import { ListShell } from '../../shared/list/ListShell';
+import type { Condition } from '../../shared/list/listParams';
+import { useConfirm } from '../../shared/ui/ConfirmContext';
+import { useIsMobile } from '../../shared/ui/useIsMobile';
+import { DepartmentPanel } from '../organ/DepartmentPanel';
+import type { OrgSelection } from '../organ/orgTreeKeys';
+import { useQuery } from '@tanstack/react-query';
+import { orgChildrenQuery } from '../organ/api';
+import { userResource, useFreezeUser } from './api';
+import { BatchChangeDialog } from './BatchChangeDialog';
+import { UserCapsDialog } from './UserCapsDialog';
+import { UserDrawer, type UserTarget } from './UserDrawer';
+import { UserFilters, userCondition, type UserFilterValues } from './UserFilters';
+import { UserLocationDialog } from './UserLocationDialog';
+import { useUserColumns } from './useUserColumns';
 
+/** The tree's pick as a list filter: a department with its sub-departments, or one sub-enterprise. */
+function orgCondition(selection: OrgSelection | undefined): Condition {
+  if (!selection || selection.root) return {};
+  return selection.level === 1 ? { OSUnder: selection.id } : { E_ID: selection.eid };
+}
+
+/** /Managent/User: departments on the left, the users of the picked one on the right. */
 export default function UserListPage() {
-  return <PlaceholderPage title={tk('route.users')} description={tk('placeholder.users')} />;
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const mobile = useIsMobile();
+  const { info } = useSession();
+  const confirm = useConfirm();
+  const run = useRunAction();
+  const freeze = useFreezeUser();
+  const rootNode = useQuery(orgChildrenQuery(undefined)).data?.[0];
+  const [org, setOrg] = useState<{ selection: OrgSelection | undefined; key: string | undefined }>({
+    selection: undefined,
+    key: undefined,
+  });
+  const [selected, setSelected] = useState<Key[]>([]);
+  const [editing, setEditing] = useState<UserTarget | null>(null);
+  const [capsUser, setCapsUser] = useState<UserRow | null>(null);
+  const [locationUser, setLocationUser] = useState<UserRow | null>(null);
+  const [changing, setChanging] = useState(false);
+
+  const actions = useMemo(
+    () => ({
+      edit: (user: UserRow) => setEditing({ mode: 'edit', id: user.UserID }),
+      caps: setCapsUser,
+      location: setLocationUser,
+      freeze: (user: UserRow) => {
+        const lock = !user.IsLock;
+        confirm({
+          title: lock
+            ? t('users.freeze_title', { name: user.UserName })
+            : t('users.unfreeze_title', { name: user.UserName }),
+          content: lock ? t('users.freeze_content') : t('users.unfreeze_content'),
+          okText: lock ? t('users.freeze') : t('users.unfreeze'),
+          danger: lock,
+          onOk: () => run(() => freeze.mutateAsync({ MobilePhone: user.MobilePhone, isLock: lock })),
+        });
+      },
+    }),
+    [confirm, freeze, run, t],
+  );
+  const columns = useUserColumns(actions);
+  const enterpriseId = org.selection?.eid ?? rootNode?.eid;
+
+  const toolbar = (
+    <>
+      <Button
+        type="primary"
+        icon={<PlusOutlined />}
+        disabled={enterpriseId === undefined}
+        onClick={() =>
+          enterpriseId !== undefined &&
+          setEditing({
+            mode: 'create',
+            eid: enterpriseId,
+            departmentId: org.selection?.level === 1 ? org.selection.id : undefined,
+          })
+        }
+      >
+        {t('users.create')}
+      </Button>
+      <Button icon={<UsergroupAddOutlined />} onClick={() => navigate('/Managent/BatchUser')}>
+        {t('batch.title')}
+      </Button>
+      <Badge count={selected.length} size="small">
+        <Button icon={<EditOutlined />} disabled={selected.length === 0} onClick={() => setChanging(true)}>
+          {t('users.batch_change')}
+        </Button>
+      </Badge>
+    </>
+  );
+
+  return (
+    <Flex gap={16} vertical={mobile} align="stretch">
+      <div style={{ width: mobile ? '100%' : 280, flexShrink: 0 }}>
+        <DepartmentPanel
+          selected={org.selection}
+          selectedKey={org.key}
+          onSelect={(selection, key) => setOrg({ selection, key })}
+          treeHeight={mobile ? 220 : 'calc(100vh - 170px)'}
+        />
+      </div>
+      <div style={{ flex: 1, minWidth: 0 }}>
+        <ListShell<UserRow, UserFilterValues>
+          title={org.selection && !org.selection.root ? `${t('route.users')} · ${org.selection.name}` : t('route.users')}
+          extra={
+            info.IsAdmin ? (
+              <Button type="link" icon={<SafetyCertificateOutlined />} onClick={() => navigate('/Managent/Account')}>
+                {t('route.accounts')}
+              </Button>
+            ) : undefined
+          }
+          resource={userResource}
+          columns={columns}
+          filters={<UserFilters />}
+          toCondition={userCondition}
+          fixedCondition={orgCondition(org.selection)}
+          toolbar={toolbar}
+          exportFormats={['csv', 'xlsx']}
+          selection={{ keys: selected, onChange: (keys) => setSelected(keys) }}
+          columnSettings={{
+            storageKey: 'users',
+            defaultHidden: ['UType', 'Caps', 'GPSConfig', 'Remark', 'CreatedAt'],
+            locked: ['UserName', 'actions'],
+          }}
+          testId="user-list"
+        />
+      </div>
+      <UserDrawer target={editing} onClose={() => setEditing(null)} />
+      <UserCapsDialog user={capsUser} onClose={() => setCapsUser(null)} />
+      <UserLocationDialog user={locationUser} onClose={() => setLocationUser(null)} />
+      <BatchChangeDialog
+        open={changing}
+        userIds={selected.map(Number)}
+        enterpriseId={enterpriseId}
+        onClose={(changed) => {
+          setChanging(false);
+          if (changed) setSelected([]);
+        }}
+      />
+    </Flex>
+  );
 }

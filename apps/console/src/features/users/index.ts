@@ -1,9 +1,9 @@
-import { MobileOutlined, SafetyCertificateOutlined, TeamOutlined } from '@ant-design/icons';
+import { MobileOutlined, SafetyCertificateOutlined, TeamOutlined, UsergroupAddOutlined } from '@ant-design/icons';
 import { lazy } from 'react';
 import type { AppRoute } from '../../app/routing/AppRoute';
 import { tk } from '../../i18n/tk';
 
-/** Users, devices and manager accounts (children of /Managent). */
+/** Users, batch creation, devices and manager accounts (children of /Managent). */
 export const userRoutes: AppRoute[] = [
   {
     path: '/Managent/User',
@@ -12,10 +12,18 @@ export const userRoutes: AppRoute[] = [
     page: lazy(() => import('./UserListPage')),
   },
   {
+    path: '/Managent/BatchUser',
+    title: tk('batch.title'),
+    icon: UsergroupAddOutlined,
+    hidden: true,
+    activeMenu: '/Managent/User',
+    page: lazy(() => import('./create/BatchCreatePage')),
+  },
+  {
     path: '/Managent/Resource',
     title: tk('route.resources'),
     icon: MobileOutlined,
-    page: lazy(() => import('./ResourcePage')),
+    page: lazy(() => import('../devices/DeviceListPage')),
   },
   {
     path: '/Managent/Account',
@@ -23,6 +31,6 @@ export const userRoutes: AppRoute[] = [
     icon: SafetyCertificateOutlined,
     hidden: true,
     roles: ['admin'],
-    page: lazy(() => import('./AccountListPage')),
+    page: lazy(() => import('../accounts/AccountListPage')),
   },
 ];

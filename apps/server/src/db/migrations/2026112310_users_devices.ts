@@ -1,5 +1,9 @@
 import type { Kysely } from 'kysely';
 
+function isPostgres(db: Kysely<unknown>): boolean {
+  return db.getExecutor().adapter.constructor.name === 'PostgresAdapter';
+}
+
 /**
  * Issue 3: the working enterprise of a session, uniqueness the user and department rules rely on
  * (so a race between two requests ends in a conflict, never a duplicate), the index of the user
@@ -22,56 +26,64 @@ export async function up(db: Kysely<any>): Promise<void> {
     .unique()
     .execute();
 
-  // Names of related rows come from scalar subqueries rather than joins: a count or an OFFSET
-  // skip over the view never evaluates them (a join would be walked for every counted row).
-  const organName = (column: string) => (eb: any) =>
-    eb.selectFrom('organ as o').select('o.OSName').whereRef('o.OSID', '=', column).as('OSName');
+  // The views name related rows. SQLite: scalar subqueries, which a count or an OFFSET skip never
+  // evaluates (SQLite walks a LEFT JOIN even for counted rows). PostgreSQL: LEFT JOINs, which its
+  // planner removes from counts, whereas it would run a subquery for every row an OFFSET skips.
+  const pg = isPostgres(db);
+  const related = (table: string, key: string, column: string, ref: string) => (eb: any) =>
+    pg
+      ? `${table}.${column}`
+      : eb.selectFrom(`${table} as r`).select(`r.${column}`).whereRef(`r.${key}`, '=', ref).as(column);
+  let users = db.selectFrom('terminal_user as u');
+  if (pg) users = users.leftJoin('organ', 'organ.OSID', 'u.OS_ID');
   await db.schema
     .createView('user_view')
     .as(
-      db
-        .selectFrom('terminal_user as u')
-        .select((eb) => [
-          'u.UserID',
-          'u.E_ID',
-          'u.OS_ID',
-          organName('u.OS_ID')(eb),
-          'u.UserName',
-          'u.MobilePhone',
-          'u.ICCID',
-          'u.UType',
-          'u.PriorityLevel',
-          'u.ExpireAt',
-          'u.IsLock',
-          'u.Caps',
-          'u.GPSConfig',
-          'u.Remark',
-          'u.CreatedAt',
-        ]),
+      users.select((eb: any) => [
+        'u.UserID',
+        'u.E_ID',
+        'u.OS_ID',
+        related('organ', 'OSID', 'OSName', 'u.OS_ID')(eb),
+        'u.UserName',
+        'u.MobilePhone',
+        'u.ICCID',
+        'u.UType',
+        'u.PriorityLevel',
+        'u.ExpireAt',
+        'u.IsLock',
+        'u.Caps',
+        'u.GPSConfig',
+        'u.Remark',
+        'u.CreatedAt',
+      ]),
     )
     .execute();
 
+  let devices = db.selectFrom('device as d');
+  if (pg) {
+    devices = devices
+      .leftJoin('organ', 'organ.OSID', 'd.OSID')
+      .leftJoin('terminal_user', 'terminal_user.UserID', 'd.UserID');
+  }
   await db.schema
     .createView('device_view')
     .as(
-      db
-        .selectFrom('device as d')
-        .select((eb) => [
-          'd.D_ID',
-          'd.E_ID',
-          'd.DeviceCode',
-          'd.ICCID',
-          'd.NickName',
-          'd.Priority',
-          'd.OSID',
-          organName('d.OSID')(eb),
-          'd.UType',
-          'd.Remark',
-          'd.UserID',
-          eb.selectFrom('terminal_user as u').select('u.UserName').whereRef('u.UserID', '=', 'd.UserID').as('UserName'),
-          eb.selectFrom('terminal_user as u').select('u.MobilePhone').whereRef('u.UserID', '=', 'd.UserID').as('MobilePhone'),
-          'd.CreatedAt',
-        ]),
+      devices.select((eb: any) => [
+        'd.D_ID',
+        'd.E_ID',
+        'd.DeviceCode',
+        'd.ICCID',
+        'd.NickName',
+        'd.Priority',
+        'd.OSID',
+        related('organ', 'OSID', 'OSName', 'd.OSID')(eb),
+        'd.UType',
+        'd.Remark',
+        'd.UserID',
+        related('terminal_user', 'UserID', 'UserName', 'd.UserID')(eb),
+        related('terminal_user', 'UserID', 'MobilePhone', 'd.UserID')(eb),
+        'd.CreatedAt',
+      ]),
     )
     .execute();
 }

@@ -45,25 +45,23 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createView('channel_view')
     .as(
-      db
-        .selectFrom('channel as c')
-        .select([
-          'c.CID',
-          'c.E_ID',
-          'c.CName',
-          'c.CTypeID',
-          'c.Note',
-          'c.Priority',
-          'c.VideoEnable',
-          'c.Record',
-          (eb) =>
-            eb
-              .selectFrom('channel_member as m')
-              .whereRef('m.CID', '=', 'c.CID')
-              .select((e) => e.fn.countAll().as('n'))
-              .as('MemberCount'),
-          'c.CreatedAt',
-        ]),
+      db.selectFrom('channel as c').select([
+        'c.CID',
+        'c.E_ID',
+        'c.CName',
+        'c.CTypeID',
+        'c.Note',
+        'c.Priority',
+        'c.VideoEnable',
+        'c.Record',
+        (eb) =>
+          eb
+            .selectFrom('channel_member as m')
+            .whereRef('m.CID', '=', 'c.CID')
+            .select((e) => e.fn.countAll().as('n'))
+            .as('MemberCount'),
+        'c.CreatedAt',
+      ]),
     )
     .execute();
 

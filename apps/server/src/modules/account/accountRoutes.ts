@@ -27,7 +27,14 @@ const security = [{ bearerAuth: [] }];
 export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/LoginInfo',
-    { schema: { tags, security, summary: 'The logged-in account and its enterprise', response: { 200: objectEnvelope(loginInfoSchema) } } },
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'The logged-in account and its enterprise',
+        response: { 200: objectEnvelope(loginInfoSchema) },
+      },
+    },
     async (request) => {
       const { account } = authOf(request);
       const enterprise = await app.deps.db
@@ -67,7 +74,14 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/SysConfig',
-    { schema: { tags, security, summary: 'System config entries of the enterprise', response: { 200: listEnvelope(sysConfigEntrySchema) } } },
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'System config entries of the enterprise',
+        response: { 200: listEnvelope(sysConfigEntrySchema) },
+      },
+    },
     async (request) => list(await listSysConfig(app.deps.db, authOf(request).scope)),
   );
 

@@ -38,7 +38,11 @@ export async function changePassword(
   const ended = await deps.db.transaction().execute(async (trx) => {
     await trx.updateTable('account').set({ PasswordHash: hash }).where('A_ID', '=', auth.account.A_ID).execute();
     const sessionIds = await endSessions(trx, auth.account.A_ID, 'password');
-    await writeSysLog(trx, { ...actorOf(request), Action: SysLogActions.changePassword, Target: auth.account.LoginName });
+    await writeSysLog(trx, {
+      ...actorOf(request),
+      Action: SysLogActions.changePassword,
+      Target: auth.account.LoginName,
+    });
     return sessionIds;
   });
   announceSessionsEnded(deps, auth.account.E_ID, ended, 'password');

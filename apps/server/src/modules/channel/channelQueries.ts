@@ -72,7 +72,10 @@ export async function queryMembers(db: Kysely<DB>, scope: Scope, query: QueryCMe
   const CID = channel.CID;
   let base =
     query.members === 'in'
-      ? db.selectFrom('channel_member as m').innerJoin('terminal_user as u', 'u.UserID', 'm.UserID').where('m.CID', '=', CID)
+      ? db
+          .selectFrom('channel_member as m')
+          .innerJoin('terminal_user as u', 'u.UserID', 'm.UserID')
+          .where('m.CID', '=', CID)
       : db
           .selectFrom('terminal_user as u')
           .leftJoin('channel_member as m', (join) => join.on('m.CID', '=', CID).onRef('m.UserID', '=', 'u.UserID'))

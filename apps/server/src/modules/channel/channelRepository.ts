@@ -69,7 +69,11 @@ export async function insertChannel(db: Kysely<DB>, values: Insertable<ChannelTa
   return row.CID;
 }
 
-export async function updateChannels(db: Kysely<DB>, ids: readonly number[], values: Updateable<ChannelTable>): Promise<void> {
+export async function updateChannels(
+  db: Kysely<DB>,
+  ids: readonly number[],
+  values: Updateable<ChannelTable>,
+): Promise<void> {
   if (Object.keys(values).length === 0) return;
   for (const part of chunks(ids)) await db.updateTable('channel').set(values).where('CID', 'in', part).execute();
 }
@@ -81,7 +85,11 @@ export async function deleteChannel(db: Kysely<DB>, id: number): Promise<void> {
 
 /** Every member of a channel with its priority. */
 export async function memberPriorities(db: Kysely<DB>, channelId: number): Promise<Map<number, number>> {
-  const rows = await db.selectFrom('channel_member').select(['UserID', 'Priority']).where('CID', '=', channelId).execute();
+  const rows = await db
+    .selectFrom('channel_member')
+    .select(['UserID', 'Priority'])
+    .where('CID', '=', channelId)
+    .execute();
   return new Map(rows.map((r) => [r.UserID, r.Priority]));
 }
 

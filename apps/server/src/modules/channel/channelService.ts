@@ -21,7 +21,14 @@ import {
   channelUsers,
   enterpriseOf,
 } from './channelRules.js';
-import { deleteChannel, findChannel, findChannels, insertChannel, insertMembers, updateChannels } from './channelRepository.js';
+import {
+  deleteChannel,
+  findChannel,
+  findChannels,
+  insertChannel,
+  insertMembers,
+  updateChannels,
+} from './channelRepository.js';
 
 const bit = (value: boolean | undefined) => (value === undefined ? undefined : value ? 1 : 0);
 

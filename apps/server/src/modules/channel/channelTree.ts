@@ -19,7 +19,12 @@ const channelNodeId = (cid: number) => `C${cid}`;
 export async function queryGroup(db: Kysely<DB>, scope: Scope, query: GroupQuery) {
   if (query.cid !== undefined) return memberNodes(db, scope, query.cid, query);
   const E_ID = enterpriseOf(scope, query.eid);
-  const rows = await db.selectFrom('channel_view').select(CHANNEL_ROW).where('E_ID', '=', E_ID).orderBy('CID').execute();
+  const rows = await db
+    .selectFrom('channel_view')
+    .select(CHANNEL_ROW)
+    .where('E_ID', '=', E_ID)
+    .orderBy('CID')
+    .execute();
   const nodes = rows.map((c): ChannelTreeNode => {
     const video = c.VideoEnable === 1;
     const count = Number(c.MemberCount);
@@ -57,24 +62,22 @@ async function memberNodes(db: Kysely<DB>, scope: Scope, cid: number, page: Grou
     .offset(page.offset)
     .execute();
   const parent = channelNodeId(channel.CID);
-  const nodes = rows.map(
-    (u): ChannelTreeNode => ({
-      id: `${parent}-U${u.UserID}`,
-      pId: parent,
-      pid: parent,
-      name: u.UserName,
-      text: u.UserName,
-      type: 'other',
-      icon: 'user',
-      eid: channel.E_ID,
-      cid: channel.CID,
-      uid: u.UserID,
-      phone: u.MobilePhone,
-      priority: u.Priority,
-      record: channel.Record,
-      count: 0,
-      isParent: false,
-    }),
-  );
+  const nodes = rows.map((u): ChannelTreeNode => ({
+    id: `${parent}-U${u.UserID}`,
+    pId: parent,
+    pid: parent,
+    name: u.UserName,
+    text: u.UserName,
+    type: 'other',
+    icon: 'user',
+    eid: channel.E_ID,
+    cid: channel.CID,
+    uid: u.UserID,
+    phone: u.MobilePhone,
+    priority: u.Priority,
+    record: channel.Record,
+    count: 0,
+    isParent: false,
+  }));
   return { nodes, total: channel.MemberCount };
 }

@@ -29,7 +29,8 @@ export const memberRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         security,
-        summary: 'Set, add or remove members of a channel (cid, action set|add|remove, uids, priority), one transaction',
+        summary:
+          'Set, add or remove members of a channel (cid, action set|add|remove, uids, priority), one transaction',
         body: memberChangeSchema,
         response: { 200: objectEnvelope(memberChangeResultSchema) },
       },

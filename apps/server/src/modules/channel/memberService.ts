@@ -53,7 +53,12 @@ export async function changeMembers(ctx: ServiceContext, input: MemberChange): P
       await deleteMembers(trx, channel.CID, toRemove);
       await insertMembers(
         trx,
-        toAdd.map((UserID) => ({ CID: channel.CID, UserID, E_ID: channel.E_ID, Priority: priority ?? users.get(UserID) ?? 0 })),
+        toAdd.map((UserID) => ({
+          CID: channel.CID,
+          UserID,
+          E_ID: channel.E_ID,
+          Priority: priority ?? users.get(UserID) ?? 0,
+        })),
       );
       if (priority !== undefined) await setMemberPriority(trx, channel.CID, toUpdate, priority);
       await logChange(trx, ctx, {
@@ -92,7 +97,8 @@ export async function changeRooms(ctx: ServiceContext, input: RoomChange) {
   const toAdd = input.cids.filter((id) => !current.has(id));
   const toRemove = [...current.keys()].filter((id) => !wanted.has(id));
   const priority = input.priority;
-  const toUpdate = priority === undefined ? [] : input.cids.filter((id) => current.has(id) && current.get(id) !== priority);
+  const toUpdate =
+    priority === undefined ? [] : input.cids.filter((id) => current.has(id) && current.get(id) !== priority);
   if (toAdd.length + toRemove.length + toUpdate.length > 0) {
     await ctx.db.transaction().execute(async (trx) => {
       await leaveRooms(trx, user.UserID, toRemove);
@@ -109,7 +115,13 @@ export async function changeRooms(ctx: ServiceContext, input: RoomChange) {
       });
     });
   }
-  return { UserID: user.UserID, added: toAdd.length, removed: toRemove.length, updated: toUpdate.length, rooms: input.cids };
+  return {
+    UserID: user.UserID,
+    added: toAdd.length,
+    removed: toRemove.length,
+    updated: toUpdate.length,
+    rooms: input.cids,
+  };
 }
 
 /** ChangeMemPriority: one member of channel `rid`; not a member is 4004. */

@@ -27,7 +27,15 @@ const security = [{ bearerAuth: [] }];
 const webChannelRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/Entitys/:id',
-    { schema: { tags, security, summary: 'One channel with its MemberCount', params: idParamSchema, response: { 200: objectEnvelope(channelRowSchema) } } },
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'One channel with its MemberCount',
+        params: idParamSchema,
+        response: { 200: objectEnvelope(channelRowSchema) },
+      },
+    },
     async (request) => ok(await channelInScope(app.deps.db, authOf(request).scope, request.params.id)),
   );
 

@@ -10,8 +10,17 @@ const security = [{ bearerAuth: [] }];
 export const enterpriseRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/Statistics',
-    { schema: { tags, security, summary: 'Counts for the dashboard, over the caller scope', response: { 200: objectEnvelope(statisticsSchema) } } },
-    // Online terminals arrive with the real-time issue; until then nobody is online.
-    async (request) => ok(await loadStatistics(app.deps.db, authOf(request).scope, 0)),
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Counts for the dashboard, over the caller scope',
+        response: { 200: objectEnvelope(statisticsSchema) },
+      },
+    },
+    async (request) => {
+      const { scope } = authOf(request);
+      return ok(await loadStatistics(app.deps.db, scope, app.deps.realtime.live.onlineCount(scope.enterpriseIds)));
+    },
   );
 };

@@ -46,6 +46,7 @@ export const gisTypeRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: listEnvelope(userTypeWithStatesSchema) },
       },
     },
-    async (request) => list(await userTypesWithStates(app.deps.db, enterpriseOf(authOf(request).scope, request.query.eID))),
+    async (request) =>
+      list(await userTypesWithStates(app.deps.db, enterpriseOf(authOf(request).scope, request.query.eID))),
   );
 };

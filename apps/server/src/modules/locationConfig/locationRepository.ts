@@ -66,7 +66,12 @@ export async function updateProfile(db: Kysely<DB>, id: number, values: Updateab
 
 /** Makes `id` the only current profile of its enterprise (clear first: one current per enterprise is unique). */
 export async function makeCurrent(db: Kysely<DB>, enterpriseId: number, id: number) {
-  await db.updateTable('location_profile').set({ IsCurrent: 0 }).where('E_ID', '=', enterpriseId).where('IsCurrent', '=', 1).execute();
+  await db
+    .updateTable('location_profile')
+    .set({ IsCurrent: 0 })
+    .where('E_ID', '=', enterpriseId)
+    .where('IsCurrent', '=', 1)
+    .execute();
   await db.updateTable('location_profile').set({ IsCurrent: 1 }).where('SC_ID', '=', id).execute();
 }
 

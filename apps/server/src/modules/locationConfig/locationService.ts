@@ -65,7 +65,11 @@ export async function saveProfile(ctx: ServiceContext, input: SaveInput): Promis
         E_ID,
         Action: LocationLogActions.profileSave,
         Target: input.scName,
-        Summary: { SC_ID: id, before: existing ? { SCName: existing.SCName, SCValue: existing.SCValue } : null, after: values },
+        Summary: {
+          SC_ID: id,
+          before: existing ? { SCName: existing.SCName, SCValue: existing.SCValue } : null,
+          after: values,
+        },
       });
       return id;
     });

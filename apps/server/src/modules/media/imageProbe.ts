@@ -57,8 +57,8 @@ function probeWebp(bytes: Buffer): ImageInfo | undefined {
     return undefined;
   }
   const chunk = bytes.toString('latin1', 12, 16);
-  let width = 0;
-  let height = 0;
+  let width: number;
+  let height: number;
   if (chunk === 'VP8 ') {
     // Frame tag (3 bytes), start code 9D 01 2A, then 14-bit width and height (2 bits of scale each).
     if (bytes[23] !== 0x9d || bytes[24] !== 0x01 || bytes[25] !== 0x2a) return undefined;

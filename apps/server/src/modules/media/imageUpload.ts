@@ -39,8 +39,15 @@ function checkImage(kind: ImageKind, body: unknown) {
   if (!info) throw AppError.field('body', MessageKeys.mediaBadFormat);
   const expected = ImageKinds[kind];
   if (info.width !== expected.width || info.height !== expected.height) {
-    const params = { width: info.width, height: info.height, expectedWidth: expected.width, expectedHeight: expected.height };
-    throw new AppError(Code.Validation, MessageKeys.mediaWrongSize, params, [{ field: 'body', key: MessageKeys.mediaWrongSize }]);
+    const params = {
+      width: info.width,
+      height: info.height,
+      expectedWidth: expected.width,
+      expectedHeight: expected.height,
+    };
+    throw new AppError(Code.Validation, MessageKeys.mediaWrongSize, params, [
+      { field: 'body', key: MessageKeys.mediaWrongSize },
+    ]);
   }
   return { bytes: body, ...info };
 }

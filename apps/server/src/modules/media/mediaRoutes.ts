@@ -59,19 +59,25 @@ const mediaRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         security,
-        summary: 'Upload the subject background (kind=bg, 592x77) or logo (kind=logo, 304x31): raw PNG, JPEG or WebP body',
+        summary:
+          'Upload the subject background (kind=bg, 592x77) or logo (kind=logo, 304x31): raw PNG, JPEG or WebP body',
         querystring: uploadImageQuerySchema,
         body: z.unknown(),
         response: { 200: objectEnvelope(uploadImageResultSchema) },
       },
     },
-    async (request) => ok(await uploadImage(serviceContext(request), dataDir, { ...request.query, body: request.body })),
+    async (request) =>
+      ok(await uploadImage(serviceContext(request), dataDir, { ...request.query, body: request.body })),
   );
 
   app.get(
     '/Image/:name',
     {
-      schema: { tags, summary: 'A stored subject image; public, so the login page can show it', params: z.object({ name: z.string().max(64) }) },
+      schema: {
+        tags,
+        summary: 'A stored subject image; public, so the login page can show it',
+        params: z.object({ name: z.string().max(64) }),
+      },
     },
     async (request, reply) => {
       const { name } = request.params;

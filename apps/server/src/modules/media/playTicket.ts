@@ -22,7 +22,11 @@ export function signTicket(loginKey: LoginKey, ticket: { R_ID: number; S_ID: num
   return `${payload}.${signature(loginKey, payload)}`;
 }
 
-export function verifyTicket(loginKey: LoginKey, text: string, now = Date.now()): { R_ID: number; S_ID: number } | undefined {
+export function verifyTicket(
+  loginKey: LoginKey,
+  text: string,
+  now = Date.now(),
+): { R_ID: number; S_ID: number } | undefined {
   const match = /^(\d{1,15})\.(\d{1,15})\.(\d{1,15})\.([A-Za-z0-9_-]{43})$/.exec(text);
   if (!match) return undefined;
   const payload = `${match[1]}.${match[2]}.${match[3]}`;
@@ -34,7 +38,12 @@ export function verifyTicket(loginKey: LoginKey, text: string, now = Date.now())
 }
 
 /** The session is still open and within its idle and absolute limits. */
-export async function sessionAlive(db: Kysely<DB>, sessionId: number, idleMs: number, now = Date.now()): Promise<boolean> {
+export async function sessionAlive(
+  db: Kysely<DB>,
+  sessionId: number,
+  idleMs: number,
+  now = Date.now(),
+): Promise<boolean> {
   const row = await db
     .selectFrom('session')
     .select('S_ID')

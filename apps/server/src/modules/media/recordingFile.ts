@@ -58,7 +58,11 @@ export async function recordingInScope(db: Kysely<DB>, scope: Scope, id: number)
 
 /** A recording by id alone, for a play ticket that was signed after a scope check; else 4004. */
 export async function recordingById(db: Kysely<DB>, id: number): Promise<RecordingFile> {
-  const row = await db.selectFrom('recording').select(['R_ID', 'E_ID', 'FilePath']).where('R_ID', '=', id).executeTakeFirst();
+  const row = await db
+    .selectFrom('recording')
+    .select(['R_ID', 'E_ID', 'FilePath'])
+    .where('R_ID', '=', id)
+    .executeTakeFirst();
   if (!row) throw AppError.notFound();
   return { ...row, R_ID: Number(row.R_ID) };
 }
@@ -72,7 +76,12 @@ function missing(): AppError {
  * so a player seeks in long files without loading them whole. A path that would leave the
  * recordings directory is treated as a missing file.
  */
-export async function sendRecording(request: FastifyRequest, reply: FastifyReply, dataDir: string, recording: RecordingFile) {
+export async function sendRecording(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  dataDir: string,
+  recording: RecordingFile,
+) {
   const root = recordingsDir(dataDir);
   const file = path.resolve(root, recording.FilePath);
   if (!file.startsWith(`${root}${path.sep}`)) throw missing();

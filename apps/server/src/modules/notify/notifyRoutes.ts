@@ -1,4 +1,10 @@
-import { acknowledgeSchema, notifyChangeResultSchema, notifyRowSchema, objectEnvelope, resolveSchema } from '@intercom/contract';
+import {
+  acknowledgeSchema,
+  notifyChangeResultSchema,
+  notifyRowSchema,
+  objectEnvelope,
+  resolveSchema,
+} from '@intercom/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { EntityDefinition } from '../../generic/EntityDefinition.js';
 import { registerEntityRoutes } from '../../generic/entityRoutes.js';
@@ -56,7 +62,8 @@ const notifyRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: objectEnvelope(notifyChangeResultSchema) },
       },
     },
-    async (request) => ok(await handleNotifications(serviceContext(request), app.deps.realtime.live, 'acknowledge', request.body)),
+    async (request) =>
+      ok(await handleNotifications(serviceContext(request), app.deps.realtime.live, 'acknowledge', request.body)),
   );
 
   app.post(
@@ -70,7 +77,8 @@ const notifyRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: objectEnvelope(notifyChangeResultSchema) },
       },
     },
-    async (request) => ok(await handleNotifications(serviceContext(request), app.deps.realtime.live, 'resolve', request.body)),
+    async (request) =>
+      ok(await handleNotifications(serviceContext(request), app.deps.realtime.live, 'resolve', request.body)),
   );
 };
 

@@ -16,7 +16,13 @@ function changeOf(step: Step, ctx: ServiceContext, comment: string, now: number)
   const name = ctx.account.Name || ctx.account.LoginName;
   return step === 'acknowledge'
     ? { State: NotifyStates.acknowledged, AckBy: ctx.account.A_ID, AckName: name, AckAt: now, AckComment: comment }
-    : { State: NotifyStates.resolved, HandledBy: ctx.account.A_ID, HandledName: name, HandledAt: now, Comment: comment };
+    : {
+        State: NotifyStates.resolved,
+        HandledBy: ctx.account.A_ID,
+        HandledName: name,
+        HandledAt: now,
+        Comment: comment,
+      };
 }
 
 /**

@@ -1,11 +1,4 @@
-import {
-  Code,
-  Limits,
-  MessageKeys,
-  SysLogActions,
-  normaliseLoginName,
-  type LoginForm,
-} from '@intercom/contract';
+import { Code, Limits, MessageKeys, SysLogActions, normaliseLoginName, type LoginForm } from '@intercom/contract';
 import { AppError } from '../../http/AppError.js';
 import type { AppDeps } from '../../appDeps.js';
 import { checkLoginClock, consumeNonce, openLoginEnvelope } from '../../auth/loginCrypto.js';
@@ -100,7 +93,11 @@ export async function login(
     throw new AppError(Code.Forbidden, MessageKeys.loginEnterpriseExpired);
   }
   if (account.FailedCount !== 0 || account.LockedUntil !== null) {
-    await db.updateTable('account').set({ FailedCount: 0, LockedUntil: null }).where('A_ID', '=', account.A_ID).execute();
+    await db
+      .updateTable('account')
+      .set({ FailedCount: 0, LockedUntil: null })
+      .where('A_ID', '=', account.A_ID)
+      .execute();
   }
   const result = await openSession(
     db,

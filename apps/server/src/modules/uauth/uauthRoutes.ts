@@ -19,7 +19,13 @@ const tags = ['UAuth'];
 export const uauthRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/PublicKey',
-    { schema: { tags, summary: 'RSA public key for the login envelope', response: { 200: objectEnvelope(publicKeySchema) } } },
+    {
+      schema: {
+        tags,
+        summary: 'RSA public key for the login envelope',
+        response: { 200: objectEnvelope(publicKeySchema) },
+      },
+    },
     async () => ok(publicKeyOf(app.deps.loginKey)),
   );
 
@@ -32,7 +38,12 @@ export const uauthRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/Login',
     {
-      schema: { tags, summary: 'Log in with the encrypted envelope', body: loginFormSchema, response: { 200: loginResultSchema } },
+      schema: {
+        tags,
+        summary: 'Log in with the encrypted envelope',
+        body: loginFormSchema,
+        response: { 200: loginResultSchema },
+      },
       config: { flatResult: true, rateLimit: { max: app.deps.config.loginIpLimitPerMinute, timeWindow: '1 minute' } },
     },
     async (request) => {
@@ -44,7 +55,12 @@ export const uauthRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/Refresh',
     {
-      schema: { tags, summary: 'Trade a refresh token for new tokens', body: refreshFormSchema, response: { 200: loginResultSchema } },
+      schema: {
+        tags,
+        summary: 'Trade a refresh token for new tokens',
+        body: refreshFormSchema,
+        response: { 200: loginResultSchema },
+      },
       config: {
         flatResult: true,
         rateLimit: { max: app.deps.config.loginIpLimitPerMinute * 4, timeWindow: '1 minute' },

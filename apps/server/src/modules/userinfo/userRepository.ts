@@ -44,7 +44,11 @@ export async function findUserByPhone(db: Kysely<DB>, scope: Scope, phone: strin
 }
 
 /** Users of the scope by phone, keyed by phone (chunks of 500 phones per query). */
-export async function usersByPhone(db: Kysely<DB>, scope: Scope, phones: readonly string[]): Promise<Map<string, UserRow>> {
+export async function usersByPhone(
+  db: Kysely<DB>,
+  scope: Scope,
+  phones: readonly string[],
+): Promise<Map<string, UserRow>> {
   const found = new Map<string, UserRow>();
   for (let i = 0; i < phones.length; i += 500) {
     const rows = await db

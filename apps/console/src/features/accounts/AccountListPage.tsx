@@ -1,0 +1,176 @@
+import { DownOutlined, PlusOutlined } from '@ant-design/icons';
+import { ROLES, type ConsoleAccountRow, type Role } from '@intercom/contract';
+import { Button, Dropdown, Flex, Form, Input, Select, Tag, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table/interface';
+import dayjs from 'dayjs';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSession } from '../../app/session/SessionContext';
+import { useRunAction } from '../../shared/api/useRunAction';
+import { ListShell } from '../../shared/list/ListShell';
+import type { Condition } from '../../shared/list/listParams';
+import { useConfirm } from '../../shared/ui/ConfirmContext';
+import { ROLE_LABELS } from '../account/roleLabels';
+import { accountResource, useDeleteAccount, useDisableAccount } from './api';
+import { AccountDrawer } from './AccountDrawer';
+import { ResetPasswordDialog } from './ResetPasswordDialog';
+
+interface AccountFilterValues {
+  LoginName?: string;
+  Role?: Role;
+}
+
+const accountCondition = (values: AccountFilterValues): Condition => ({
+  LoginName: values.LoginName?.trim() ? { like: values.LoginName.trim() } : undefined,
+  Role: values.Role,
+});
+
+/** /Managent/Account (admin): console accounts; create, edit, disable, reset password. */
+export default function AccountListPage() {
+  const { t } = useTranslation();
+  const { info } = useSession();
+  const confirm = useConfirm();
+  const run = useRunAction();
+  const disable = useDisableAccount();
+  const remove = useDeleteAccount();
+  const [editing, setEditing] = useState<{ id: number } | 'create' | null>(null);
+  const [resetting, setResetting] = useState<ConsoleAccountRow | null>(null);
+
+  const columns = useMemo<ColumnsType<ConsoleAccountRow>>(() => {
+    const toggle = (account: ConsoleAccountRow) => {
+      const disabling = !account.Disabled;
+      confirm({
+        title: disabling
+          ? t('accounts.disable_title', { name: account.LoginName })
+          : t('accounts.enable_title', { name: account.LoginName }),
+        content: disabling ? t('accounts.disable_content') : undefined,
+        okText: disabling ? t('accounts.disable') : t('accounts.enable'),
+        danger: disabling,
+        onOk: () => run(() => disable.mutateAsync({ A_ID: account.A_ID, Disabled: disabling })),
+      });
+    };
+    const askDelete = (account: ConsoleAccountRow) =>
+      confirm({
+        title: t('accounts.delete_title', { name: account.LoginName }),
+        content: t('accounts.delete_content'),
+        okText: t('common.delete'),
+        danger: true,
+        onOk: () => run(() => remove.mutateAsync(account.A_ID)),
+      });
+    return [
+      {
+        key: 'LoginName',
+        dataIndex: 'LoginName',
+        title: t('accounts.login'),
+        sorter: true,
+        render: (value: string, account) => (
+          <span>
+            {value}
+            {account.A_ID === info.A_ID && (
+              <Tag color="blue" style={{ marginInlineStart: 8 }}>
+                {t('accounts.you')}
+              </Tag>
+            )}
+          </span>
+        ),
+      },
+      { key: 'Name', dataIndex: 'Name', title: t('accounts.name'), sorter: true },
+      {
+        key: 'Mail',
+        dataIndex: 'Mail',
+        title: t('accounts.mail'),
+        sorter: true,
+        render: (value: string) => value || <Typography.Text type="secondary">—</Typography.Text>,
+      },
+      {
+        key: 'Role',
+        dataIndex: 'Role',
+        title: t('accounts.role'),
+        sorter: true,
+        render: (value: Role) => (
+          <Tag color={value === 'admin' ? 'blue' : 'green'}>{t(ROLE_LABELS[value] ?? value)}</Tag>
+        ),
+      },
+      {
+        key: 'Disabled',
+        dataIndex: 'Disabled',
+        title: t('accounts.state'),
+        sorter: true,
+        render: (value: number) =>
+          value ? <Tag color="red">{t('accounts.disabled')}</Tag> : <Tag color="green">{t('accounts.active')}</Tag>,
+      },
+      {
+        key: 'CreatedAt',
+        dataIndex: 'CreatedAt',
+        title: t('users.created'),
+        sorter: true,
+        render: (value: number) => dayjs(value).format('YYYY-MM-DD HH:mm'),
+      },
+      {
+        key: 'actions',
+        title: t('common.actions'),
+        fixed: 'right',
+        render: (_value, account) => {
+          const self = account.A_ID === info.A_ID;
+          return (
+            <Flex wrap={false}>
+              <Button type="link" size="small" onClick={() => setEditing({ id: account.A_ID })}>
+                {t('common.edit')}
+              </Button>
+              <Button type="link" size="small" danger={!account.Disabled} disabled={self} onClick={() => toggle(account)}>
+                {account.Disabled ? t('accounts.enable') : t('accounts.disable')}
+              </Button>
+              <Dropdown
+                trigger={['click']}
+                menu={{
+                  items: [
+                    { key: 'reset', label: t('accounts.reset') },
+                    { key: 'delete', label: t('common.delete'), danger: true, disabled: self },
+                  ],
+                  onClick: ({ key }) => (key === 'reset' ? setResetting(account) : askDelete(account)),
+                }}
+              >
+                <Button type="link" size="small" aria-label={t('common.more_for', { name: account.LoginName })}>
+                  {t('common.more')} <DownOutlined />
+                </Button>
+              </Dropdown>
+            </Flex>
+          );
+        },
+      },
+    ];
+  }, [t, info.A_ID, confirm, run, disable, remove]);
+
+  return (
+    <>
+      <ListShell<ConsoleAccountRow, AccountFilterValues>
+        title={t('route.accounts')}
+        resource={accountResource}
+        columns={columns}
+        filters={
+          <>
+            <Form.Item name="LoginName" label={t('accounts.login')}>
+              <Input allowClear maxLength={64} />
+            </Form.Item>
+            <Form.Item name="Role" label={t('accounts.role')}>
+              <Select
+                allowClear
+                placeholder={t('accounts.all_roles')}
+                options={ROLES.map((role) => ({ value: role, label: t(ROLE_LABELS[role]) }))}
+              />
+            </Form.Item>
+          </>
+        }
+        toCondition={accountCondition}
+        toolbar={
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('create')}>
+            {t('accounts.create')}
+          </Button>
+        }
+        testId="account-list"
+      />
+      <AccountDrawer target={editing} onClose={() => setEditing(null)} />
+      <ResetPasswordDialog account={resetting} onClose={() => setResetting(null)} />
+    </>
+  );
+}

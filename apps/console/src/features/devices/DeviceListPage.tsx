@@ -1,0 +1,205 @@
+import { DownOutlined, ImportOutlined, LinkOutlined, PlusOutlined } from '@ant-design/icons';
+import type { DeviceRow } from '@intercom/contract';
+import { useQuery } from '@tanstack/react-query';
+import { Button, Dropdown, Flex, Form, Input, Select, Tag, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table/interface';
+import dayjs from 'dayjs';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useRunAction } from '../../shared/api/useRunAction';
+import { ListShell } from '../../shared/list/ListShell';
+import type { Condition } from '../../shared/list/listParams';
+import { useConfirm } from '../../shared/ui/ConfirmContext';
+import { orgChildrenQuery } from '../organ/api';
+import { useUserTypes } from '../users/api';
+import { userTypeName } from '../users/UserTypeSelect';
+import { deviceResource, useDeleteDevice, useRecoverDevice } from './api';
+import { DeviceDrawer, type DeviceTarget } from './DeviceDrawer';
+import { IccidImportDialog } from './IccidImportDialog';
+import { MapIccidDrawer, type MapMode } from './MapIccidDrawer';
+
+interface DeviceFilterValues {
+  Search?: string;
+  Mapped?: 0 | 1;
+}
+
+const deviceCondition = (values: DeviceFilterValues): Condition => ({
+  Search: values.Search?.trim() || undefined,
+  Mapped: values.Mapped,
+});
+
+/** /Managent/Resource: the SIM inventory, its import, and putting SIM cards onto users. */
+export default function DeviceListPage() {
+  const { t } = useTranslation();
+  const confirm = useConfirm();
+  const run = useRunAction();
+  const recover = useRecoverDevice();
+  const remove = useDeleteDevice();
+  const types = useUserTypes();
+  const enterpriseId = useQuery(orgChildrenQuery(undefined)).data?.[0]?.eid;
+  const [editing, setEditing] = useState<DeviceTarget | null>(null);
+  const [importing, setImporting] = useState(false);
+  const [mapping, setMapping] = useState<{ mode: MapMode; iccid?: string } | null>(null);
+
+  const columns = useMemo<ColumnsType<DeviceRow>>(() => {
+    const askRecover = (device: DeviceRow) =>
+      confirm({
+        title: t('devices.recover_title', { name: device.UserName ?? '', phone: device.MobilePhone ?? '' }),
+        content: t('devices.recover_content'),
+        okText: t('devices.recover'),
+        danger: true,
+        onOk: () => run(() => recover.mutateAsync(device.MobilePhone ?? '')),
+      });
+    const askDelete = (device: DeviceRow) =>
+      confirm({
+        title: t('devices.delete_title', { iccid: device.ICCID }),
+        content: device.UserID ? t('devices.delete_mapped') : undefined,
+        okText: t('common.delete'),
+        danger: true,
+        onOk: () => run(() => remove.mutateAsync(device.D_ID)),
+      });
+    return [
+      {
+        key: 'ICCID',
+        dataIndex: 'ICCID',
+        title: t('users.iccid'),
+        sorter: true,
+        fixed: 'left',
+        render: (value: string) => <Typography.Text code>{value}</Typography.Text>,
+      },
+      { key: 'DeviceCode', dataIndex: 'DeviceCode', title: t('devices.code'), sorter: true },
+      { key: 'NickName', dataIndex: 'NickName', title: t('devices.nickname'), sorter: true },
+      {
+        key: 'UserName',
+        dataIndex: 'UserName',
+        title: t('devices.user'),
+        sorter: true,
+        render: (_value, device) =>
+          device.UserID ? (
+            <span>
+              {device.UserName}
+              <Typography.Text type="secondary" style={{ marginInlineStart: 6 }}>
+                {device.MobilePhone}
+              </Typography.Text>
+            </span>
+          ) : (
+            <Tag>{t('devices.free')}</Tag>
+          ),
+      },
+      { key: 'Priority', dataIndex: 'Priority', title: t('users.priority'), sorter: true, align: 'right' },
+      {
+        key: 'OSName',
+        dataIndex: 'OSName',
+        title: t('users.department'),
+        sorter: true,
+        render: (value: string | null) => value ?? '—',
+      },
+      {
+        key: 'UType',
+        dataIndex: 'UType',
+        title: t('users.type'),
+        sorter: true,
+        render: (value: number) => userTypeName(t, types.data, value),
+      },
+      { key: 'Remark', dataIndex: 'Remark', title: t('users.remark') },
+      {
+        key: 'CreatedAt',
+        dataIndex: 'CreatedAt',
+        title: t('users.created'),
+        sorter: true,
+        render: (value: number) => dayjs(value).format('YYYY-MM-DD HH:mm'),
+      },
+      {
+        key: 'actions',
+        title: t('common.actions'),
+        fixed: 'right',
+        render: (_value, device) => (
+          <Flex wrap={false}>
+            <Button type="link" size="small" onClick={() => setEditing({ mode: 'edit', id: device.D_ID })}>
+              {t('common.edit')}
+            </Button>
+            {device.UserID ? (
+              <Button type="link" size="small" danger onClick={() => askRecover(device)}>
+                {t('devices.recover')}
+              </Button>
+            ) : (
+              <Button type="link" size="small" onClick={() => setMapping({ mode: 'single', iccid: device.ICCID })}>
+                {t('devices.map')}
+              </Button>
+            )}
+            <Dropdown
+              trigger={['click']}
+              menu={{
+                items: [{ key: 'delete', label: t('common.delete'), danger: true }],
+                onClick: () => askDelete(device),
+              }}
+            >
+              <Button type="link" size="small" aria-label={t('common.more_for', { name: device.ICCID })}>
+                {t('common.more')} <DownOutlined />
+              </Button>
+            </Dropdown>
+          </Flex>
+        ),
+      },
+    ];
+  }, [t, types.data, confirm, run, recover, remove]);
+
+  return (
+    <>
+      <ListShell<DeviceRow, DeviceFilterValues>
+        title={t('route.resources')}
+        resource={deviceResource}
+        columns={columns}
+        filters={
+          <>
+            <Form.Item name="Search" label={t('devices.search')}>
+              <Input allowClear maxLength={64} placeholder={t('devices.search_placeholder')} />
+            </Form.Item>
+            <Form.Item name="Mapped" label={t('devices.mapping')}>
+              <Select
+                allowClear
+                placeholder={t('devices.all')}
+                options={[
+                  { value: 1, label: t('devices.mapped') },
+                  { value: 0, label: t('devices.free') },
+                ]}
+              />
+            </Form.Item>
+          </>
+        }
+        toCondition={deviceCondition}
+        toolbar={
+          <>
+            <Button
+              type="primary"
+              icon={<PlusOutlined />}
+              disabled={enterpriseId === undefined}
+              onClick={() => enterpriseId !== undefined && setEditing({ mode: 'create', eid: enterpriseId })}
+            >
+              {t('devices.create')}
+            </Button>
+            <Button icon={<ImportOutlined />} onClick={() => setImporting(true)}>
+              {t('devices.import')}
+            </Button>
+            <Button icon={<LinkOutlined />} onClick={() => setMapping({ mode: 'fast' })}>
+              {t('devices.map_title')}
+            </Button>
+          </>
+        }
+        exportFormats={['csv', 'xlsx']}
+        columnSettings={{ storageKey: 'devices', defaultHidden: ['UType', 'Remark', 'CreatedAt'], locked: ['ICCID', 'actions'] }}
+        testId="device-list"
+      />
+      <DeviceDrawer target={editing} onClose={() => setEditing(null)} />
+      <IccidImportDialog open={importing} onClose={() => setImporting(false)} />
+      <MapIccidDrawer
+        open={mapping !== null}
+        mode={mapping?.mode ?? 'fast'}
+        iccid={mapping?.iccid}
+        enterpriseId={enterpriseId}
+        onModeChange={(mode) => setMapping((current) => ({ ...current, mode }))}
+        onClose={() => setMapping(null)}
+      />
+    </>
+  );
+}

@@ -1,0 +1,128 @@
+import { PlusOutlined, SwapOutlined } from '@ant-design/icons';
+import type { EnterpriseRow } from '@intercom/contract';
+import { Button, Flex, Form, Input, Tag } from 'antd';
+import type { ColumnsType } from 'antd/es/table/interface';
+import dayjs from 'dayjs';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useRunAction } from '../../shared/api/useRunAction';
+import { ListShell } from '../../shared/list/ListShell';
+import type { Condition } from '../../shared/list/listParams';
+import { enterpriseResource, useSwitchWorking, useWorkingEnterprise } from './api';
+import { EnterpriseDrawer } from './EnterpriseDrawer';
+
+interface EnterpriseFilterValues {
+  E_Name?: string;
+  E_Code?: string;
+}
+
+const like = (value: string | undefined) => (value?.trim() ? { like: value.trim() } : undefined);
+
+/** /Managent/Enterprise (admin): the sub-enterprises below the working enterprise. */
+export default function EnterpriseListPage() {
+  const { t } = useTranslation();
+  const run = useRunAction();
+  const working = useWorkingEnterprise();
+  const switchWorking = useSwitchWorking();
+  const [editing, setEditing] = useState<{ id: number } | 'create' | null>(null);
+  const workingId = working.data?.working.E_ID;
+
+  const columns = useMemo<ColumnsType<EnterpriseRow>>(
+    () => [
+      { key: 'E_Code', dataIndex: 'E_Code', title: t('enterprises.code'), sorter: true },
+      { key: 'E_Name', dataIndex: 'E_Name', title: t('enterprises.name'), sorter: true },
+      { key: 'Quota', dataIndex: 'Quota', title: t('enterprises.quota'), sorter: true, align: 'right' },
+      {
+        key: 'ExpireAt',
+        dataIndex: 'ExpireAt',
+        title: t('enterprises.expire'),
+        sorter: true,
+        render: (value: number | null) =>
+          value === null ? (
+            t('users.never')
+          ) : (
+            <span>
+              {dayjs(value).format('YYYY-MM-DD')}
+              {value < Date.now() && (
+                <Tag color="orange" style={{ marginInlineStart: 8 }}>
+                  {t('users.state_expired')}
+                </Tag>
+              )}
+            </span>
+          ),
+      },
+      {
+        key: 'Disabled',
+        dataIndex: 'Disabled',
+        title: t('accounts.state'),
+        sorter: true,
+        render: (value: number) =>
+          value ? <Tag color="red">{t('accounts.disabled')}</Tag> : <Tag color="green">{t('accounts.active')}</Tag>,
+      },
+      {
+        key: 'CreatedAt',
+        dataIndex: 'CreatedAt',
+        title: t('users.created'),
+        sorter: true,
+        render: (value: number) => dayjs(value).format('YYYY-MM-DD'),
+      },
+      {
+        key: 'actions',
+        title: t('common.actions'),
+        fixed: 'right',
+        render: (_value, enterprise) => (
+          <Flex wrap={false}>
+            <Button type="link" size="small" onClick={() => setEditing({ id: enterprise.E_ID })}>
+              {t('common.edit')}
+            </Button>
+            <Button
+              type="link"
+              size="small"
+              icon={<SwapOutlined />}
+              onClick={() =>
+                void run(
+                  () => switchWorking.mutateAsync(enterprise.E_ID),
+                  t('enterprises.switched', { name: enterprise.E_Name }),
+                )
+              }
+            >
+              {t('enterprises.work_in')}
+            </Button>
+          </Flex>
+        ),
+      },
+    ],
+    [t, run, switchWorking],
+  );
+
+  return (
+    <>
+      <ListShell<EnterpriseRow, EnterpriseFilterValues>
+        title={t('route.enterprises')}
+        resource={enterpriseResource}
+        columns={columns}
+        filters={
+          <>
+            <Form.Item name="E_Name" label={t('enterprises.name')}>
+              <Input allowClear maxLength={64} />
+            </Form.Item>
+            <Form.Item name="E_Code" label={t('enterprises.code')}>
+              <Input allowClear maxLength={32} />
+            </Form.Item>
+          </>
+        }
+        toCondition={(values): Condition => ({ E_Name: like(values.E_Name), E_Code: like(values.E_Code) })}
+        // The working enterprise itself is not its own sub-enterprise.
+        fixedCondition={workingId !== undefined ? { E_ID: { ne: workingId } } : {}}
+        toolbar={
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('create')}>
+            {t('enterprises.create')}
+          </Button>
+        }
+        exportFormats={['csv', 'xlsx']}
+        testId="enterprise-list"
+      />
+      <EnterpriseDrawer target={editing} onClose={() => setEditing(null)} />
+    </>
+  );
+}

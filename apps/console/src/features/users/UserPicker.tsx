@@ -1,0 +1,37 @@
+import { Select } from 'antd';
+import { useDeferredValue, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useUserSearch } from './api';
+
+/** Finds a user by name, phone or ICCID as one types; the value is the UserID. */
+export function UserPicker({
+  value,
+  onChange,
+  id,
+}: {
+  value?: number;
+  onChange?: (value: number | undefined) => void;
+  id?: string;
+}) {
+  const { t } = useTranslation();
+  const [text, setText] = useState('');
+  const deferred = useDeferredValue(text);
+  const users = useUserSearch(deferred);
+  return (
+    <Select<number>
+      id={id}
+      value={value}
+      onChange={(next) => onChange?.(next)}
+      allowClear
+      showSearch={{ filterOption: false, onSearch: setText }}
+      loading={users.isFetching}
+      placeholder={t('users.pick_placeholder')}
+      notFoundContent={users.isFetching ? t('common.loading') : t('list.no_match')}
+      options={(users.data ?? []).map((user) => ({
+        value: user.UserID,
+        label: `${user.UserName} · ${user.MobilePhone}${user.ICCID ? ` · ${user.ICCID}` : ''}`,
+      }))}
+      style={{ width: '100%' }}
+    />
+  );
+}

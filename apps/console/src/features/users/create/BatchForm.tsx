@@ -1,0 +1,199 @@
+import { batchNumbers, Limits, MessageKeys, UserLimits, userBatchSchema } from '@intercom/contract';
+import { Alert, Button, Col, Form, Input, InputNumber, Row, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { isApiError } from '../../../shared/api/ApiError';
+import { applyServerErrors, fieldPath } from '../../../shared/form/applyServerErrors';
+import { contractErrors } from '../../../shared/form/contractErrors';
+import { useBatchAddUsers } from '../api';
+import { CreationDone, CreationFailure, CreationProgress, type Creation } from './CreationStatus';
+import { PasswordStrength } from './PasswordStrength';
+import { SharedUserFields } from './SharedUserFields';
+import { SHARED_DEFAULTS, sharedBody, type SharedValues } from './sharedValues';
+
+interface BatchValues extends SharedValues {
+  prefix: string;
+  start: string;
+  count: number | null;
+  Password: string;
+  ConfirmPassword: string;
+}
+
+const DIGITS = new RegExp(`^\\d{${UserLimits.phoneMin},${UserLimits.startMaxDigits}}$`);
+
+/** The accounts a batch would create (empty while the start number is not valid). */
+function planned(start: string | undefined, count: number | null | undefined): string[] {
+  const from = (start ?? '').trim();
+  if (!DIGITS.test(from) || !count || count < 1 || count > Limits.batchCreateMax) return [];
+  return batchNumbers(from, count);
+}
+
+/**
+ * Up to 99 users named prefix + number, with the number as the phone (its width kept), one
+ * password for all. The server creates all or none.
+ */
+export function BatchForm({
+  enterpriseId,
+  balance,
+  onBack,
+}: {
+  enterpriseId: number | undefined;
+  balance: number | undefined;
+  onBack: () => void;
+}) {
+  const { t } = useTranslation();
+  const [form] = Form.useForm<BatchValues>();
+  const add = useBatchAddUsers();
+  const [creation, setCreation] = useState<Creation>({ state: 'idle' });
+  const [sent, setSent] = useState<{ prefix: string; numbers: string[] }>({ prefix: '', numbers: [] });
+  const prefix = Form.useWatch('prefix', form) ?? '';
+  const start = Form.useWatch('start', form);
+  const count = Form.useWatch('count', form);
+  const password = Form.useWatch('Password', form);
+  const numbers = planned(start, count);
+  const short = balance !== undefined && (count ?? 0) > balance;
+
+  const submit = async (values: BatchValues) => {
+    const body = {
+      ...sharedBody(values, enterpriseId),
+      prefix: values.prefix ?? '',
+      start: (values.start ?? '').trim(),
+      count: values.count ?? '',
+      Password: values.Password ?? '',
+      ConfirmPassword: values.ConfirmPassword ?? '',
+    };
+    const errors = contractErrors(userBatchSchema, body);
+    if (errors.length > 0) {
+      form.setFields(errors.map((e) => ({ name: fieldPath(e.field) as never, errors: [t(e.key)] })));
+      return;
+    }
+    setSent({ prefix: body.prefix, numbers: planned(body.start, Number(body.count)) });
+    setCreation({ state: 'running', count: Number(body.count), startedAt: Date.now() });
+    try {
+      const result = await add.mutateAsync(body);
+      setCreation(result ? { state: 'done', result } : { state: 'idle' });
+    } catch (error) {
+      if (isApiError(error) && (error.connectionFailed || error.sessionEnded)) {
+        setCreation({ state: 'idle' });
+        return;
+      }
+      applyServerErrors(form, error, (key) => t(key));
+      setCreation({ state: 'failed', error });
+    }
+  };
+
+  if (creation.state === 'done') {
+    return (
+      <CreationDone
+        result={creation.result}
+        onBack={onBack}
+        onAgain={() => {
+          form.resetFields();
+          setCreation({ state: 'idle' });
+        }}
+      />
+    );
+  }
+
+  const running = creation.state === 'running';
+  return (
+    <Form<BatchValues>
+      form={form}
+      layout="vertical"
+      initialValues={{ ...SHARED_DEFAULTS, prefix: '', start: '', count: 10, Password: '', ConfirmPassword: '' }}
+      onFinish={(values) => void submit(values)}
+      disabled={running}
+      data-testid="batch-form"
+    >
+      <Row gutter={16}>
+        <Col xs={24} md={8}>
+          <Form.Item name="prefix" label={t('batch.prefix')} required extra={t('batch.prefix_hint')}>
+            <Input maxLength={Limits.userPrefixMax} showCount />
+          </Form.Item>
+        </Col>
+        <Col xs={24} md={8}>
+          <Form.Item name="start" label={t('batch.start')} required extra={t('batch.start_hint')}>
+            <Input maxLength={UserLimits.startMaxDigits} inputMode="numeric" />
+          </Form.Item>
+        </Col>
+        <Col xs={24} md={8}>
+          <Form.Item name="count" label={t('batch.count')} required extra={t('batch.count_hint', { max: Limits.batchCreateMax })}>
+            <InputNumber min={1} max={Limits.batchCreateMax} precision={0} style={{ width: '100%' }} />
+          </Form.Item>
+        </Col>
+      </Row>
+      {numbers.length > 0 && (
+        <Alert
+          type="info"
+          showIcon
+          style={{ marginBottom: 16 }}
+          data-testid="batch-preview"
+          title={t('batch.preview', {
+            count: numbers.length,
+            first: `${prefix}${numbers[0]}`,
+            last: `${prefix}${numbers.at(-1)}`,
+            firstPhone: numbers[0],
+            lastPhone: numbers.at(-1),
+          })}
+        />
+      )}
+      <Row gutter={16}>
+        <Col xs={24} md={12}>
+          <Form.Item name="Password" label={t('batch.password')} required extra={t('users.password_rule')}>
+            <Input.Password autoComplete="new-password" maxLength={Limits.passwordMax} />
+          </Form.Item>
+          <div style={{ marginTop: -12, marginBottom: 16 }}>
+            <PasswordStrength password={password} />
+          </div>
+        </Col>
+        <Col xs={24} md={12}>
+          <Form.Item
+            name="ConfirmPassword"
+            label={t('batch.password_confirm')}
+            required
+            dependencies={['Password']}
+            rules={[
+              {
+                validator: async (_rule, value: string | undefined) => {
+                  if ((value ?? '') !== (form.getFieldValue('Password') ?? '')) throw new Error(t(MessageKeys.psdNotEqual));
+                },
+              },
+            ]}
+          >
+            <Input.Password autoComplete="new-password" maxLength={Limits.passwordMax} />
+          </Form.Item>
+        </Col>
+      </Row>
+      <SharedUserFields enterpriseId={enterpriseId} />
+      {short && (
+        <Alert
+          type="error"
+          showIcon
+          style={{ marginBottom: 16 }}
+          title={t('batch.shortage_title')}
+          description={t(MessageKeys.accountShortage, { balance, needed: count ?? 0 })}
+          data-testid="account-shortage"
+        />
+      )}
+      {creation.state === 'failed' && (
+        <div style={{ marginBottom: 16 }}>
+          <CreationFailure
+            error={creation.error}
+            rowLabel={(i) => `${sent.prefix}${sent.numbers[i] ?? ''} · ${sent.numbers[i] ?? ''}`}
+          />
+        </div>
+      )}
+      {creation.state === 'running' && (
+        <div style={{ marginBottom: 16 }}>
+          <CreationProgress count={creation.count} startedAt={creation.startedAt} />
+        </div>
+      )}
+      <Button type="primary" htmlType="submit" loading={running} disabled={short}>
+        {t('batch.submit', { count: numbers.length || count || 0 })}
+      </Button>
+      <Typography.Text type="secondary" style={{ marginInlineStart: 12 }}>
+        {t('batch.all_or_nothing')}
+      </Typography.Text>
+    </Form>
+  );
+}

@@ -1,0 +1,133 @@
+import { DownOutlined } from '@ant-design/icons';
+import { hasCap, USER_CAP_NAMES, type UserRow } from '@intercom/contract';
+import { Button, Dropdown, Flex, Tag, Tooltip, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table/interface';
+import dayjs from 'dayjs';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useUserTypes } from './api';
+import { gpsSummary } from './gpsConfig';
+import { CAP_LABELS } from './UserCapsDialog';
+import { userTypeName } from './UserTypeSelect';
+import { USER_STATE_COLORS, USER_STATE_LABELS, userState } from './userState';
+
+export interface UserRowActions {
+  edit: (user: UserRow) => void;
+  freeze: (user: UserRow) => void;
+  caps: (user: UserRow) => void;
+  location: (user: UserRow) => void;
+}
+
+/** Columns of the user list; `key` is the API field a sortable column orders by. */
+export function useUserColumns(actions: UserRowActions): ColumnsType<UserRow> {
+  const { t } = useTranslation();
+  const types = useUserTypes();
+  return useMemo<ColumnsType<UserRow>>(
+    () => [
+      { key: 'UserName', dataIndex: 'UserName', title: t('users.name'), sorter: true, fixed: 'left' },
+      { key: 'MobilePhone', dataIndex: 'MobilePhone', title: t('users.phone'), sorter: true },
+      {
+        key: 'ICCID',
+        dataIndex: 'ICCID',
+        title: t('users.iccid'),
+        sorter: true,
+        render: (value: string | null) =>
+          value ? <Typography.Text code>{value}</Typography.Text> : <Typography.Text type="secondary">—</Typography.Text>,
+      },
+      {
+        key: 'OSName',
+        dataIndex: 'OSName',
+        title: t('users.department'),
+        sorter: true,
+        render: (value: string | null) => value ?? <Typography.Text type="secondary">{t('organ.no_department')}</Typography.Text>,
+      },
+      {
+        key: 'UType',
+        dataIndex: 'UType',
+        title: t('users.type'),
+        sorter: true,
+        render: (value: number) => userTypeName(t, types.data, value),
+      },
+      { key: 'PriorityLevel', dataIndex: 'PriorityLevel', title: t('users.priority'), sorter: true, align: 'right' },
+      {
+        key: 'IsLock',
+        title: t('users.state'),
+        sorter: true,
+        render: (_value, user) => {
+          const state = userState(user);
+          return <Tag color={USER_STATE_COLORS[state]}>{t(USER_STATE_LABELS[state])}</Tag>;
+        },
+      },
+      {
+        key: 'ExpireAt',
+        dataIndex: 'ExpireAt',
+        title: t('users.expire'),
+        sorter: true,
+        render: (value: number | null) => (value === null ? t('users.never') : dayjs(value).format('YYYY-MM-DD')),
+      },
+      {
+        key: 'Caps',
+        dataIndex: 'Caps',
+        title: t('users.caps'),
+        render: (caps: number) => (
+          <Flex gap={4} wrap>
+            {USER_CAP_NAMES.filter((name) => hasCap(caps, name)).map((name) => (
+              <Tag key={name} style={{ marginInlineEnd: 0 }}>
+                {t(CAP_LABELS[name].title)}
+              </Tag>
+            ))}
+          </Flex>
+        ),
+      },
+      {
+        key: 'GPSConfig',
+        dataIndex: 'GPSConfig',
+        title: t('users.gps'),
+        render: (value: string) => {
+          const summary = gpsSummary(value);
+          return t(summary.key, summary.params ?? {});
+        },
+      },
+      { key: 'Remark', dataIndex: 'Remark', title: t('users.remark') },
+      {
+        key: 'CreatedAt',
+        dataIndex: 'CreatedAt',
+        title: t('users.created'),
+        sorter: true,
+        render: (value: number) => dayjs(value).format('YYYY-MM-DD HH:mm'),
+      },
+      {
+        key: 'actions',
+        title: t('common.actions'),
+        fixed: 'right',
+        render: (_value, user) => (
+          <Flex gap={0} wrap={false}>
+            <Button type="link" size="small" onClick={() => actions.edit(user)}>
+              {t('common.edit')}
+            </Button>
+            <Tooltip title={user.IsLock ? t('users.unfreeze_hint') : t('users.freeze_hint')}>
+              <Button type="link" size="small" danger={!user.IsLock} onClick={() => actions.freeze(user)}>
+                {user.IsLock ? t('users.unfreeze') : t('users.freeze')}
+              </Button>
+            </Tooltip>
+            <Dropdown
+              trigger={['click']}
+              menu={{
+                items: [
+                  { key: 'caps', label: t('users.caps') },
+                  { key: 'location', label: t('users.gps') },
+                ],
+                onClick: ({ key }) => (key === 'caps' ? actions.caps(user) : actions.location(user)),
+              }}
+            >
+              <Button type="link" size="small" aria-label={t('common.more_for', { name: user.UserName })}>
+                {t('common.more')} <DownOutlined />
+              </Button>
+            </Dropdown>
+          </Flex>
+        ),
+      },
+    ],
+    [t, types.data, actions],
+  );
+}

@@ -1,0 +1,113 @@
+import { LOW_BATTERY_PERCENT, NotificationTypes, type Notification } from '@intercom/contract';
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema.js';
+import { insertNotification, type NewNotification } from '../modules/notify/notifyRepository.js';
+import type { LiveState } from '../realtime/liveState.js';
+
+/** The user an alarm is about. */
+export interface AlarmSubject {
+  E_ID: number;
+  U_ID: number;
+  Phone: string;
+}
+
+export interface AlarmOptions {
+  /** Heart rates outside [low, high] raise an alarm. */
+  heartRate: { low: number; high: number };
+  onError: (error: unknown, context: string) => void;
+}
+
+/** A low-battery alarm re-arms once the level is back this far above the threshold (no flapping at 15/16 %). */
+const BATTERY_REARM = LOW_BATTERY_PERCENT + 5;
+
+/**
+ * Alarms the platform raises itself (DESIGN.md section 6): SOS, battery at or below 15 %, a user
+ * going offline while it was online, heart rate out of range. Each is stored as a notification row
+ * (`State` new) and then pushed through LiveState. Battery and heart rate raise once per crossing:
+ * the state "already alarmed" is kept per user in memory, so a restart may raise one again.
+ */
+export class AlarmRaiser {
+  private readonly lowBattery = new Set<number>();
+  private readonly heartOutOfRange = new Set<number>();
+  private readonly pending = new Set<Promise<unknown>>();
+
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly live: LiveState,
+    private readonly options: AlarmOptions,
+  ) {}
+
+  /** Stores and pushes one alarm; the position defaults to the user's latest. */
+  raise(subject: AlarmSubject, NType: string, Content: string, at?: { lat: number; lon: number }): Promise<Notification> {
+    const promise = this.store(subject, NType, Content, at);
+    const tracked = promise.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.pending.add(tracked);
+    void tracked.finally(() => this.pending.delete(tracked));
+    return promise;
+  }
+
+  private async store(subject: AlarmSubject, NType: string, Content: string, at?: { lat: number; lon: number }) {
+    const position = at ?? this.live.user(subject.E_ID, subject.U_ID)?.position ?? undefined;
+    const input: NewNotification = {
+      E_ID: subject.E_ID,
+      U_ID: subject.U_ID,
+      Phone: subject.Phone,
+      NType,
+      Content,
+      Latitude: position?.lat ?? null,
+      Longitude: position?.lon ?? null,
+    };
+    const notification = await insertNotification(this.db, input);
+    this.live.raiseNotification(notification);
+    return notification;
+  }
+
+  sos(subject: AlarmSubject, text: string | undefined, at?: { lat: number; lon: number }): Promise<Notification> {
+    return this.raise(subject, NotificationTypes.sos, text?.trim() || 'SOS', at);
+  }
+
+  /** A battery report: an alarm when the level falls to 15 % or below (once until it is back at 20 %). */
+  battery(subject: AlarmSubject, percent: number | null | undefined): void {
+    if (percent === null || percent === undefined) return;
+    if (percent >= BATTERY_REARM) this.lowBattery.delete(subject.U_ID);
+    if (percent > LOW_BATTERY_PERCENT || this.lowBattery.has(subject.U_ID)) return;
+    this.lowBattery.add(subject.U_ID);
+    this.background(this.raise(subject, NotificationTypes.lowBattery, `Battery ${Math.round(percent)}%`), 'low-battery alarm');
+  }
+
+  /** A heart-rate reading: an alarm when it leaves the range (once until it is back inside). */
+  heartRate(subject: AlarmSubject, value: number): void {
+    const { low, high } = this.options.heartRate;
+    if (value >= low && value <= high) {
+      this.heartOutOfRange.delete(subject.U_ID);
+      return;
+    }
+    if (this.heartOutOfRange.has(subject.U_ID)) return;
+    this.heartOutOfRange.add(subject.U_ID);
+    const content = `Heart rate ${value} bpm (range ${low}-${high})`;
+    this.background(this.raise(subject, NotificationTypes.heartRate, content), 'heart-rate alarm');
+  }
+
+  /** The user went offline without logging out (heartbeat timeout, connection lost). */
+  offline(subject: AlarmSubject, why: string): void {
+    this.background(this.raise(subject, NotificationTypes.offline, why), 'offline alarm');
+  }
+
+  /** Forgets a user's crossing state (logged out, deleted). */
+  forget(U_ID: number): void {
+    this.lowBattery.delete(U_ID);
+    this.heartOutOfRange.delete(U_ID);
+  }
+
+  /** Waits for alarms still being written (shutdown, tests). */
+  async settle(): Promise<void> {
+    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+  }
+
+  private background(promise: Promise<unknown>, context: string): void {
+    promise.catch((error: unknown) => this.options.onError(error, context));
+  }
+}

@@ -1,0 +1,213 @@
+import {
+  RESERVED_TERMINAL_TYPES,
+  TerminalErrors,
+  terminalClientMessageSchema,
+  type TerminalClientMessage,
+  type TerminalCloseReason,
+  type TerminalConfig,
+  type TerminalErrorCode,
+  type TerminalServerMessage,
+} from '@intercom/contract';
+import type { RawData, WebSocket } from 'ws';
+import type { IngestResult, ReportingUser, TerminalService } from './terminalService.js';
+import type { TerminalOptions } from './terminalOptions.js';
+
+/** What a connection asks of its gateway. */
+export interface ConnectionHost {
+  readonly service: TerminalService;
+  readonly options: TerminalOptions;
+  login(connection: TerminalConnection, message: Extract<TerminalClientMessage, { type: 'login' }>): Promise<void>;
+  closed(connection: TerminalConnection): void;
+}
+
+const KNOWN_TYPES: ReadonlySet<string> = new Set(terminalClientMessageSchema.options.map((o) => o.shape.type.value));
+const RESERVED: ReadonlySet<string> = new Set(RESERVED_TERMINAL_TYPES);
+/** Unread replies beyond which a terminal that never reads is dropped. */
+const MAX_BUFFERED_BYTES = 1024 * 1024;
+const CONNECTING = 0;
+const OPEN = 1;
+
+type Result = Record<string, unknown>;
+type Frame =
+  | { raw: Record<string, unknown>; seq: number | null; fault?: undefined }
+  | { raw?: undefined; seq: null; fault: [TerminalErrorCode, string] };
+
+const fault = (code: TerminalErrorCode, message: string): Frame => ({ seq: null, fault: [code, message] });
+
+/**
+ * One terminal socket: parses and validates each frame, enforces the size and rate limits, and
+ * answers every message with an `ack` or an `error` carrying its `seq`. Nothing a terminal sends
+ * can throw out of here, so one bad terminal never disturbs another.
+ */
+export class TerminalConnection {
+  state: 'new' | 'loggingIn' | 'online' | 'closing' = 'new';
+  user: ReportingUser | null = null;
+  config: TerminalConfig | null = null;
+  /** Why the server closed the socket; null when the terminal or the network did. */
+  closeReason: TerminalCloseReason | null = null;
+  readonly openedAt = Date.now();
+  lastMessageAt = this.openedAt;
+  private tokens: number;
+  private refilledAt = this.openedAt;
+  private refusedInRow = 0;
+
+  constructor(
+    private readonly socket: WebSocket,
+    private readonly host: ConnectionHost,
+    readonly ip: string,
+  ) {
+    this.tokens = host.options.messagesBurst;
+    socket.on('message', (data, isBinary) => this.receive(data, isBinary));
+    socket.on('close', () => {
+      if (this.state !== 'closing') this.state = 'closing';
+      host.closed(this);
+    });
+    // ws reports protocol errors (a frame above 1 MiB, bad UTF-8) here and closes the socket itself.
+    socket.on('error', () => undefined);
+  }
+
+  receive(data: RawData, isBinary: boolean): void {
+    if (this.state === 'closing') return;
+    const now = Date.now();
+    this.lastMessageAt = now;
+    try {
+      const frame = this.parse(data, isBinary);
+      if (!this.take(now)) return this.refuse(frame.seq);
+      if (frame.fault) return this.error(frame.seq, frame.fault[0], frame.fault[1]);
+      const { raw, seq } = frame;
+      const type = raw.type;
+      if (typeof type !== 'string') return this.error(seq, TerminalErrors.invalid, 'type is missing', 'type');
+      if (RESERVED.has(type)) return this.error(seq, TerminalErrors.notSupported, `${type} comes with the talk service`);
+      if (!KNOWN_TYPES.has(type)) return this.error(seq, TerminalErrors.unknownType, `unknown type ${type.slice(0, 32)}`);
+      const result = terminalClientMessageSchema.safeParse(raw);
+      if (!result.success) {
+        const issue = result.error.issues[0];
+        const field = issue?.path.join('.') || undefined;
+        return this.error(seq, TerminalErrors.invalid, issue?.message ?? 'invalid', field);
+      }
+      this.dispatch(result.data, now);
+    } catch {
+      this.error(null, TerminalErrors.internal, 'internal error');
+    }
+  }
+
+  /** The frame as a JSON object and its seq, or why it is not one (checked before decoding). */
+  private parse(data: RawData, isBinary: boolean): Frame {
+    const size = Array.isArray(data) ? data.reduce((n, b) => n + b.length, 0) : data.byteLength;
+    if (size > this.host.options.maxMessageBytes) return fault(TerminalErrors.tooLarge, 'message too large');
+    if (isBinary) return fault(TerminalErrors.notSupported, 'binary frames carry audio (not yet)');
+    const buffer = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(buffer.toString('utf8'));
+    } catch {
+      return fault(TerminalErrors.badJson, 'not JSON');
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      return fault(TerminalErrors.invalid, 'a message is a JSON object');
+    }
+    const raw = parsed as Record<string, unknown>;
+    const seq = typeof raw.seq === 'number' && Number.isSafeInteger(raw.seq) && raw.seq >= 0 ? raw.seq : null;
+    return { raw, seq };
+  }
+
+  ack(seq: number, result: Result = {}): void {
+    this.send({ ...result, type: 'ack', seq });
+  }
+
+  error(seq: number | null, code: TerminalErrorCode, message: string, field?: string, retryAfterMs?: number): void {
+    this.send({
+      type: 'error',
+      seq,
+      code,
+      message,
+      ...(field ? { field } : {}),
+      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+    });
+  }
+
+  send(message: TerminalServerMessage): void {
+    if (this.socket.readyState !== OPEN) return;
+    if (this.socket.bufferedAmount > MAX_BUFFERED_BYTES) {
+      this.socket.terminate();
+      return;
+    }
+    this.socket.send(JSON.stringify(message));
+  }
+
+  /** Tells the terminal why (when it can still hear it) and closes the socket. */
+  close(reason: TerminalCloseReason, code: number): void {
+    if (this.state === 'closing') return;
+    this.state = 'closing';
+    this.closeReason = reason;
+    this.send({ type: 'closing', reason });
+    // A socket already closing (the WebSocket plugin closes every client on shutdown) keeps its queued acks.
+    if (this.socket.readyState === OPEN) this.socket.close(code, reason);
+    else if (this.socket.readyState === CONNECTING) this.socket.terminate();
+  }
+
+  private dispatch(message: TerminalClientMessage, now: number): void {
+    const { seq } = message;
+    if (message.type === 'heartbeat') return this.ack(seq, { serverTime: now });
+    if (message.type === 'login') {
+      if (this.state !== 'new') return this.error(seq, TerminalErrors.alreadyLoggedIn, 'already logged in');
+      this.state = 'loggingIn';
+      this.host.login(this, message).catch(() => {
+        if (this.state === 'loggingIn') this.state = 'new';
+        this.error(seq, TerminalErrors.internal, 'login failed');
+      });
+      return;
+    }
+    const user = this.user;
+    if (this.state !== 'online' || !user) return this.error(seq, TerminalErrors.notLoggedIn, 'log in first');
+    const service = this.host.service;
+    switch (message.type) {
+      case 'logout':
+        this.ack(seq);
+        return this.close('logout', 1000);
+      case 'position': {
+        const { seq: _seq, type: _type, ...fix } = message;
+        return this.ingested(seq, service.recordFixes(user, [fix], now));
+      }
+      case 'positions':
+        return this.ingested(seq, service.recordFixes(user, message.fixes, now), { stored: message.fixes.length });
+      case 'status':
+        service.recordStatus(user, message);
+        return this.ack(seq);
+      case 'heartRate':
+        return this.ingested(seq, service.recordHeartRate(user, message.value, message.time ?? now));
+      case 'sos': {
+        const at = message.lat !== undefined && message.lon !== undefined ? { lat: message.lat, lon: message.lon } : undefined;
+        service.sos(user, message.text, at).then(
+          (alarm) => this.ack(seq, { N_ID: alarm.N_ID }),
+          () => this.error(seq, TerminalErrors.internal, 'the alarm could not be stored; send it again'),
+        );
+        return;
+      }
+    }
+  }
+
+  private ingested(seq: number, result: IngestResult, extra: Result = {}): void {
+    if (result === 'ok') return this.ack(seq, extra);
+    if (result === 'busy') return this.error(seq, TerminalErrors.busy, 'not stored; send it again', undefined, 1000);
+    this.error(seq, TerminalErrors.shuttingDown, 'not stored; the server is restarting');
+  }
+
+  /** Token bucket: `messagesPerSecond` on average, `messagesBurst` at once. */
+  private take(now: number): boolean {
+    const { messagesPerSecond, messagesBurst } = this.host.options;
+    this.tokens = Math.min(messagesBurst, this.tokens + ((now - this.refilledAt) / 1000) * messagesPerSecond);
+    this.refilledAt = now;
+    if (this.tokens < 1) return false;
+    this.tokens -= 1;
+    this.refusedInRow = 0;
+    return true;
+  }
+
+  private refuse(seq: number | null): void {
+    this.refusedInRow += 1;
+    if (this.refusedInRow >= this.host.options.floodCloseAfter) return this.close('flooding', 1008);
+    const retryAfterMs = Math.ceil(1000 / this.host.options.messagesPerSecond);
+    this.error(seq, TerminalErrors.rateLimited, 'too many messages', undefined, retryAfterMs);
+  }
+}

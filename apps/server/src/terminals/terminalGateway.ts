@@ -1,0 +1,192 @@
+import { TerminalCloseCodes, TerminalErrors, type TerminalClientMessage, type TerminalCloseReason } from '@intercom/contract';
+import type { FastifyBaseLogger } from 'fastify';
+import type { WebSocket } from 'ws';
+import type { AppDeps } from '../appDeps.js';
+import { verifyPassword } from '../auth/passwords.js';
+import type { TerminalSessionEnd } from '../modules/userinfo/terminalEvents.js';
+import { LoginThrottle } from './loginThrottle.js';
+import { TerminalConnection, type ConnectionHost } from './terminalConnection.js';
+import type { TerminalOptions } from './terminalOptions.js';
+import type { ReportingUser, TerminalService } from './terminalService.js';
+import { refusalOf, terminalUserByPhone, terminalUsersById } from './terminalUsers.js';
+
+type LoginMessage = Extract<TerminalClientMessage, { type: 'login' }>;
+
+/** Closes that end a user's online state at once and without an Offline alarm. */
+const QUIET_OFFLINE: ReadonlySet<TerminalCloseReason> = new Set(['logout', 'frozen', 'deleted', 'recovered', 'password', 'server_restart']);
+
+/**
+ * The WebSocket gateway `/terminal` (docs/terminal-protocol.md): logins, one connection per user
+ * (a new login replaces the old socket), chat-online state in LiveState, heartbeat and login
+ * timeouts, the Offline alarm, and configuration pushes.
+ */
+export class TerminalGateway implements ConnectionHost {
+  private readonly sockets = new Set<TerminalConnection>();
+  private readonly online = new Map<number, TerminalConnection>();
+  /** Users whose socket dropped: still online until the timer fires or they log in again. */
+  private readonly grace = new Map<number, { timer: NodeJS.Timeout; user: ReportingUser }>();
+  private readonly throttle: LoginThrottle;
+  private readonly sweepTimer: NodeJS.Timeout;
+  private closing = false;
+
+  constructor(
+    private readonly deps: AppDeps,
+    readonly service: TerminalService,
+    readonly options: TerminalOptions,
+    private readonly log: FastifyBaseLogger,
+  ) {
+    this.throttle = new LoginThrottle(options.loginMaxFailures, options.loginLockMs);
+    this.sweepTimer = setInterval(() => this.sweep(), options.sweepMs);
+    this.sweepTimer.unref();
+  }
+
+  /** Sockets open now, and users logged in on this instance. */
+  get counts() {
+    return { sockets: this.sockets.size, online: this.online.size };
+  }
+
+  accept(socket: WebSocket, ip: string): void {
+    if (this.closing) {
+      socket.close(TerminalCloseCodes.goingAway, 'server_restart');
+      return;
+    }
+    this.sockets.add(new TerminalConnection(socket, this, ip));
+  }
+
+  async login(connection: TerminalConnection, message: LoginMessage): Promise<void> {
+    const phone = message.phone.trim();
+    const { seq } = message;
+    const refuse = (code: (typeof TerminalErrors)[keyof typeof TerminalErrors], text: string, retryAfterMs?: number) => {
+      if (connection.state === 'loggingIn') connection.state = 'new';
+      connection.error(seq, code, text, undefined, retryAfterMs);
+    };
+    const lockedFor = this.throttle.lockedFor(phone);
+    if (lockedFor > 0) return refuse(TerminalErrors.tooManyAttempts, 'too many wrong passwords', lockedFor);
+    const user = await terminalUserByPhone(this.deps.db, phone);
+    const valid = user ? await verifyPassword(message.password, user.PasswordHash).catch(() => false) : false;
+    if (connection.state !== 'loggingIn') return;
+    if (!user || !valid) {
+      this.throttle.failed(phone);
+      return refuse(TerminalErrors.badCredentials, 'unknown phone or wrong password');
+    }
+    this.throttle.succeeded(phone);
+    const refusal = refusalOf(user);
+    if (refusal) return refuse(refusal, `login refused: ${refusal}`);
+    const config = await this.service.configOf(user);
+    if (connection.state !== 'loggingIn') return;
+    const ref: ReportingUser = { U_ID: user.U_ID, E_ID: user.E_ID, Phone: user.Phone, UserName: user.UserName, interval: config.interval };
+    const previous = this.online.get(ref.U_ID);
+    this.online.set(ref.U_ID, connection);
+    previous?.close('replaced', TerminalCloseCodes.replaced);
+    this.endGrace(ref.U_ID);
+    connection.user = ref;
+    connection.config = config;
+    connection.state = 'online';
+    this.deps.realtime.live.setOnline(ref, true);
+    const { interval: _interval, ...shown } = ref;
+    connection.ack(seq, { user: shown, config, serverTime: Date.now() });
+    this.log.info({ U_ID: ref.U_ID, E_ID: ref.E_ID, ip: connection.ip, device: message.device, replaced: Boolean(previous) }, 'terminal logged in');
+  }
+
+  closed(connection: TerminalConnection): void {
+    this.sockets.delete(connection);
+    const user = connection.user;
+    if (!user || this.online.get(user.U_ID) !== connection) return;
+    this.online.delete(user.U_ID);
+    const reason = connection.closeReason;
+    if (reason && QUIET_OFFLINE.has(reason)) return this.offline(user, null);
+    if (reason === 'heartbeat_timeout') {
+      return this.offline(user, `No heartbeat for ${Math.round(this.options.heartbeatTimeoutMs / 1000)} s`);
+    }
+    const why = reason === 'flooding' ? 'Disconnected (flooding)' : 'Connection lost';
+    if (this.options.offlineGraceMs <= 0) return this.offline(user, why);
+    const timer = setTimeout(() => {
+      this.grace.delete(user.U_ID);
+      this.offline(user, why);
+    }, this.options.offlineGraceMs);
+    timer.unref();
+    this.grace.set(user.U_ID, { timer, user });
+  }
+
+  /** User management ended a user's sessions (frozen, deleted, recovered, new password). */
+  endSessions(event: TerminalSessionEnd): void {
+    this.service.usersChanged([event.UserID]);
+    const grace = this.grace.get(event.UserID);
+    if (grace) {
+      this.endGrace(event.UserID);
+      this.offline(grace.user, null);
+    }
+    const connection = this.online.get(event.UserID);
+    if (!connection?.user) return;
+    this.online.delete(event.UserID);
+    connection.close(event.reason, TerminalCloseCodes.accountChanged);
+    this.offline(connection.user, null);
+  }
+
+  /**
+   * Sends each connected terminal of these users or enterprises its configuration again, when it
+   * changed (GPS parameter, capabilities, the enterprise's current profile).
+   */
+  async pushConfig(filter: { userIds?: readonly number[]; enterpriseIds?: readonly number[] }): Promise<number> {
+    const users = new Set(filter.userIds ?? []);
+    const enterprises = new Set(filter.enterpriseIds ?? []);
+    const targets = [...this.online.values()].filter((c) => c.user && (users.has(c.user.U_ID) || enterprises.has(c.user.E_ID)));
+    if (targets.length === 0) return 0;
+    let pushed = 0;
+    const rows = await terminalUsersById(
+      this.deps.db,
+      targets.map((c) => (c.user as ReportingUser).U_ID),
+    );
+    for (const row of rows) {
+      const connection = this.online.get(row.U_ID);
+      const config = await this.service.configOf(row);
+      if (!connection?.user || JSON.stringify(config) === JSON.stringify(connection.config)) continue;
+      connection.config = config;
+      connection.user.interval = config.interval;
+      this.service.gps.setInterval(row.U_ID, config.interval);
+      connection.send({ type: 'config', config });
+      pushed += 1;
+    }
+    return pushed;
+  }
+
+  /** Closes silent sockets: no login within the login timeout, no message within the heartbeat timeout. */
+  sweep(now = Date.now()): void {
+    for (const connection of this.sockets) {
+      if (connection.state === 'online' && now - connection.lastMessageAt > this.options.heartbeatTimeoutMs) {
+        connection.close('heartbeat_timeout', TerminalCloseCodes.heartbeatTimeout);
+      } else if (connection.state !== 'online' && connection.state !== 'closing' && now - connection.openedAt > this.options.loginTimeoutMs) {
+        connection.close('login_timeout', TerminalCloseCodes.loginTimeout);
+      }
+    }
+    this.throttle.prune(now);
+    this.service.sweep(now);
+  }
+
+  /** Shutdown: tells every terminal to reconnect later and marks its user offline (no alarm). */
+  close(): void {
+    if (this.closing) return;
+    this.closing = true;
+    clearInterval(this.sweepTimer);
+    for (const connection of this.sockets) connection.close('server_restart', TerminalCloseCodes.goingAway);
+    for (const [U_ID, { user }] of this.grace) {
+      this.endGrace(U_ID);
+      this.offline(user, null);
+    }
+  }
+
+  private endGrace(U_ID: number): void {
+    const entry = this.grace.get(U_ID);
+    if (!entry) return;
+    clearTimeout(entry.timer);
+    this.grace.delete(U_ID);
+  }
+
+  /** Marks the user offline; with a reason, also raises the Offline alarm. */
+  private offline(user: ReportingUser, alarmReason: string | null): void {
+    const wasOnline = this.deps.realtime.live.user(user.E_ID, user.U_ID)?.online ?? false;
+    this.deps.realtime.live.setOnline(user, false);
+    if (alarmReason && wasOnline && !this.closing) this.service.alarms.offline(user, alarmReason);
+    this.log.info({ U_ID: user.U_ID, E_ID: user.E_ID, reason: alarmReason ?? 'quiet' }, 'terminal offline');
+  }
+}

@@ -1,0 +1,58 @@
+import { TerminalLimits } from '@intercom/contract';
+
+/** Timings and limits of the terminal gateway; tests shorten them through `buildApp(deps, { terminals })`. */
+export interface TerminalOptions {
+  /** A socket that has not logged in after this long is closed. */
+  loginTimeoutMs: number;
+  /** Heartbeat interval the server asks for (seconds, sent in the configuration). */
+  heartbeatSeconds: number;
+  /** A logged-in terminal silent for this long is closed and goes offline. */
+  heartbeatTimeoutMs: number;
+  /**
+   * After a socket drops without a logout, the user stays online this long; a new login within
+   * it keeps the user online without an Offline alarm (mobile networks drop and reconnect).
+   */
+  offlineGraceMs: number;
+  /** How often silent sockets and stale GPS fixes are looked for. */
+  sweepMs: number;
+  maxMessageBytes: number;
+  messagesPerSecond: number;
+  messagesBurst: number;
+  /** Refused messages in a row (rate limit) after which the socket is closed as flooding. */
+  floodCloseAfter: number;
+  /** Wrong passwords in a row for one phone before logins of that phone are refused for `loginLockMs`. */
+  loginMaxFailures: number;
+  loginLockMs: number;
+  /** History writer: flush after this long or this many rows, whichever comes first. */
+  flushMs: number;
+  flushRows: number;
+  /** Rows waiting beyond which fixes are refused (`busy`) instead of acknowledged. */
+  maxQueuedRows: number;
+  /** How long a user looked up by phone or device code is cached (OsmAnd, logins). */
+  userCacheMs: number;
+  /** OsmAnd requests per minute from one address. */
+  osmandPerMinute: number;
+}
+
+export const DEFAULT_TERMINAL_OPTIONS: TerminalOptions = {
+  loginTimeoutMs: 10_000,
+  heartbeatSeconds: TerminalLimits.heartbeatSeconds,
+  heartbeatTimeoutMs: 3 * TerminalLimits.heartbeatSeconds * 1000,
+  offlineGraceMs: 15_000,
+  sweepMs: 5_000,
+  maxMessageBytes: TerminalLimits.maxMessageBytes,
+  messagesPerSecond: TerminalLimits.messagesPerSecond,
+  messagesBurst: TerminalLimits.messagesBurst,
+  floodCloseAfter: 200,
+  loginMaxFailures: 5,
+  loginLockMs: 15 * 60_000,
+  flushMs: 200,
+  flushRows: 500,
+  maxQueuedRows: 200_000,
+  userCacheMs: 60_000,
+  osmandPerMinute: 600,
+};
+
+export function terminalOptionsOf(overrides: Partial<TerminalOptions> = {}): TerminalOptions {
+  return { ...DEFAULT_TERMINAL_OPTIONS, ...overrides };
+}

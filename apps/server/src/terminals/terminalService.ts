@@ -1,0 +1,135 @@
+import { FixTypes, type Fix, type Notification, type TerminalConfig } from '@intercom/contract';
+import type { FastifyBaseLogger } from 'fastify';
+import type { LocationValue } from '@intercom/contract';
+import type { AppDeps } from '../appDeps.js';
+import { AlarmRaiser } from './alarms.js';
+import { GpsPresence } from './gpsPresence.js';
+import { HistoryWriter } from './historyWriter.js';
+import type { TerminalOptions } from './terminalOptions.js';
+import { configFor, enterpriseProfile, terminalUserByDeviceId, type TerminalUser } from './terminalUsers.js';
+
+/** A user that reports: who it is and its report interval (seconds, for GPS-online). */
+export interface ReportingUser {
+  U_ID: number;
+  E_ID: number;
+  Phone: string;
+  UserName: string;
+  interval: number;
+}
+
+/** `ok`: queued (acknowledge it); `busy`: the history queue is full; `shutting_down`: the writer is closed. */
+export type IngestResult = 'ok' | 'busy' | 'shutting_down';
+
+/**
+ * What the WebSocket gateway and the OsmAnd endpoint share: fixes into the history writer and
+ * LiveState, status, heart rate and SOS into alarms, and the cached lookups of users and profiles.
+ */
+export class TerminalService {
+  readonly writer: HistoryWriter;
+  readonly alarms: AlarmRaiser;
+  readonly gps = new GpsPresence();
+  private readonly deviceCache = new Map<string, { user: TerminalUser | undefined; at: number }>();
+  private readonly profiles = new Map<number, Promise<LocationValue>>();
+
+  constructor(
+    private readonly deps: AppDeps,
+    readonly options: TerminalOptions,
+    private readonly log: FastifyBaseLogger,
+  ) {
+    const onError = (error: unknown, context = 'history flush failed') => log.error({ err: error }, context);
+    this.writer = new HistoryWriter(deps.db, { ...options, onError: (error) => onError(error) });
+    this.alarms = new AlarmRaiser(deps.db, deps.realtime.live, { heartRate: deps.config.heartRate, onError });
+  }
+
+  private get live() {
+    return this.deps.realtime.live;
+  }
+
+  /** Queues validated fixes; on `ok` the newest becomes the user's live position. */
+  recordFixes(user: ReportingUser, fixes: readonly Fix[], now = Date.now()): IngestResult {
+    const rows = fixes.map((fix) => ({
+      E_ID: user.E_ID,
+      U_ID: user.U_ID,
+      H_Time: fix.time,
+      H_Type: fix.fixType ?? FixTypes.gps,
+      C_Longitude: fix.lon,
+      C_Latitude: fix.lat,
+      Speed: fix.speed ?? null,
+      Course: fix.course ?? null,
+      Accuracy: fix.accuracy ?? null,
+      Altitude: fix.altitude ?? null,
+    }));
+    if (!this.writer.enqueue(rows)) return this.writer.isClosed ? 'shutting_down' : 'busy';
+    let latest = fixes[0] as Fix;
+    for (const fix of fixes) if (fix.time > latest.time) latest = fix;
+    const { lat, lon, time, speed, course } = latest;
+    this.live.reportPosition({ ...identity(user), lat, lon, time, speed, course });
+    const change = this.gps.fix(user.E_ID, user.U_ID, time, user.interval, now);
+    if (change) this.log.debug(change, 'gps-online changed');
+    return 'ok';
+  }
+
+  recordStatus(user: ReportingUser, status: { battery?: number | null; signal?: number | null }): void {
+    this.live.reportStatus({ ...identity(user), battery: status.battery, signal: status.signal });
+    this.alarms.battery(user, status.battery);
+  }
+
+  recordHeartRate(user: ReportingUser, value: number, time: number): IngestResult {
+    const row = { E_ID: user.E_ID, U_ID: user.U_ID, Phone: user.Phone, Value: value, H_Time: time };
+    if (!this.writer.enqueue([], [row])) return this.writer.isClosed ? 'shutting_down' : 'busy';
+    this.live.reportHeartRate(row);
+    this.alarms.heartRate(user, value);
+    return 'ok';
+  }
+
+  sos(user: ReportingUser, text: string | undefined, at?: { lat: number; lon: number }): Promise<Notification> {
+    return this.alarms.sos(user, text, at);
+  }
+
+  /** A user by phone or device code (OsmAnd), cached for `userCacheMs`. */
+  async userByDeviceId(id: string, now = Date.now()): Promise<TerminalUser | undefined> {
+    const cached = this.deviceCache.get(id);
+    if (cached && now - cached.at < this.options.userCacheMs) return cached.user;
+    const user = await terminalUserByDeviceId(this.deps.db, id);
+    if (this.deviceCache.size > 100_000) this.deviceCache.clear();
+    this.deviceCache.set(id, { user, at: now });
+    return user;
+  }
+
+  /** The user's configuration; the enterprise profile is cached until `profileChanged`. */
+  async configOf(user: Pick<TerminalUser, 'E_ID' | 'Caps' | 'GPSConfig'>): Promise<TerminalConfig> {
+    let profile = this.profiles.get(user.E_ID);
+    if (!profile) {
+      profile = enterpriseProfile(this.deps.db, user.E_ID);
+      this.profiles.set(user.E_ID, profile);
+      profile.catch(() => this.profiles.delete(user.E_ID));
+    }
+    return configFor(user, await profile, this.options.heartbeatSeconds);
+  }
+
+  /** Users changed (GPS parameter, capabilities, freeze, delete): forget what is cached of them. */
+  usersChanged(userIds: readonly number[]): void {
+    const ids = new Set(userIds);
+    for (const [key, entry] of this.deviceCache) if (!entry.user || ids.has(entry.user.U_ID)) this.deviceCache.delete(key);
+  }
+
+  /** An enterprise's profiles changed (or every enterprise's when none is named). */
+  profileChanged(enterpriseIds?: readonly number[]): void {
+    if (!enterpriseIds) this.profiles.clear();
+    else for (const E_ID of enterpriseIds) this.profiles.delete(E_ID);
+  }
+
+  sweep(now = Date.now()): void {
+    for (const change of this.gps.sweep(now)) this.log.debug(change, 'gps-online changed');
+  }
+
+  /** Writes every queued row and waits for alarms being stored. */
+  async close(): Promise<void> {
+    await this.writer.close();
+    await this.alarms.settle();
+  }
+}
+
+function identity(user: ReportingUser) {
+  return { E_ID: user.E_ID, U_ID: user.U_ID, Phone: user.Phone, UserName: user.UserName };
+}

@@ -1,0 +1,102 @@
+import { OSMAND_PATH, TERMINAL_PATH } from '@intercom/contract';
+import formbody from '@fastify/formbody';
+import rateLimit from '@fastify/rate-limit';
+import Fastify, { type FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { installErrorHandler } from '../http/errorHandler.js';
+import { registerOsmandRoutes } from './osmand.js';
+import { TerminalGateway } from './terminalGateway.js';
+import { terminalOptionsOf, type TerminalOptions } from './terminalOptions.js';
+import { TerminalService } from './terminalService.js';
+
+/** The terminal side of the server: the gateway, the shared ingest service, and the OsmAnd listener. */
+export interface Terminals {
+  service: TerminalService;
+  gateway: TerminalGateway;
+  /** Serves OsmAnd on its own port (`OSMAND_PORT`), at `/` and `/api/osmand`; returns the address. */
+  listenOsmand(port: number, host: string): Promise<string>;
+  /** An administrator changed location profiles of these enterprises: push the new configuration. */
+  profileChanged(enterpriseIds?: readonly number[]): Promise<void>;
+  /** Closes every terminal socket and writes every acknowledged fix; safe to call more than once. */
+  close(): Promise<void>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    terminals: Terminals;
+  }
+}
+
+export interface TerminalsPluginOptions {
+  options?: Partial<TerminalOptions>;
+}
+
+/** Calls after which the enterprise's current profile may have changed (modules/locationConfig). */
+const PROFILE_ROUTES: ReadonlySet<string> = new Set([
+  '/api/Enterprise/SaveLocationConfig',
+  '/api/Enterprise/SaveCurrentLocationConfig',
+  '/api/Enterprise/DeleteLocationConfig/:id',
+]);
+
+/**
+ * `/terminal` (WebSocket) and `/api/osmand` (HTTP, public). Needs @fastify/websocket and the
+ * user module's `terminalEvents`: frozen, deleted or re-passworded users are closed at once, and
+ * a changed GPS parameter or profile is pushed to the terminals it concerns.
+ */
+export const terminalsPlugin = fp(
+  async (app: FastifyInstance, opts: TerminalsPluginOptions) => {
+    const options = terminalOptionsOf(opts.options);
+    const service = new TerminalService(app.deps, options, app.log);
+    const gateway = new TerminalGateway(app.deps, service, options, app.log);
+    let osmandServer: FastifyInstance | undefined;
+    let closed: Promise<void> | undefined;
+    const logFailure = (error: unknown) => app.log.error({ err: error }, 'configuration push failed');
+
+    const terminals: Terminals = {
+      service,
+      gateway,
+      async listenOsmand(port, host) {
+        osmandServer = Fastify({ logger: false, trustProxy: app.deps.config.trustProxy });
+        osmandServer.setValidatorCompiler(validatorCompiler);
+        osmandServer.setSerializerCompiler(serializerCompiler);
+        installErrorHandler(osmandServer);
+        await osmandServer.register(formbody);
+        await osmandServer.register(rateLimit, { global: false });
+        registerOsmandRoutes(osmandServer, service, ['/', OSMAND_PATH]);
+        return osmandServer.listen({ port, host });
+      },
+      async profileChanged(enterpriseIds) {
+        service.profileChanged(enterpriseIds);
+        await gateway.pushConfig({ enterpriseIds: enterpriseIds ?? [] });
+      },
+      close() {
+        closed ??= (async () => {
+          gateway.close();
+          await osmandServer?.close();
+          await service.close();
+        })();
+        return closed;
+      },
+    };
+    app.decorate('terminals', terminals);
+
+    app.terminalEvents.on('endSessions', (event) => gateway.endSessions(event));
+    app.terminalEvents.on('usersChanged', (event) => {
+      service.usersChanged(event.UserIDs);
+      gateway.pushConfig({ userIds: event.UserIDs }).catch(logFailure);
+    });
+    app.addHook('onResponse', async (request, reply) => {
+      const route = request.routeOptions.url;
+      if (reply.statusCode !== 200 || !route || !PROFILE_ROUTES.has(route) || !request.auth) return;
+      terminals.profileChanged(request.auth.scope.enterpriseIds).catch(logFailure);
+    });
+
+    app.get(TERMINAL_PATH, { websocket: true, schema: { hide: true } }, (socket, request) => gateway.accept(socket, request.ip));
+    registerOsmandRoutes(app, service, [OSMAND_PATH]);
+
+    app.addHook('preClose', async () => gateway.close());
+    app.addHook('onClose', async () => terminals.close());
+  },
+  { name: 'terminals', dependencies: ['@fastify/websocket'] },
+);

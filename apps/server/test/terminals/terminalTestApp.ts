@@ -1,0 +1,228 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import WebSocket from 'ws';
+import { HUB_PATH, TERMINAL_PATH, USER_CAPS_DEFAULT, type TerminalServerMessage } from '@intercom/contract';
+import { buildApp } from '../../src/app.js';
+import { hashPassword } from '../../src/auth/passwords.js';
+import { loadConfig } from '../../src/config.js';
+import { createDeps } from '../../src/createDeps.js';
+import { DEMO_CODE, seedFirstRun } from '../../src/db/seedFirstRun.js';
+import type { HubOptions } from '../../src/realtime/hubOptions.js';
+import type { TerminalOptions } from '../../src/terminals/terminalOptions.js';
+import type { Terminals } from '../../src/terminals/terminalsPlugin.js';
+import { ADMIN_PASSWORD, TEST_LOG_N, login } from '../helper.js';
+import { FAST_HUB, sleep, type HubTestApp } from '../realtime/hubTestApp.js';
+
+export const TERMINAL_PASSWORD = 'Term#2026';
+
+/** Short timings: a fast suite, and timeouts a test can wait for. */
+export const FAST_TERMINALS: Partial<TerminalOptions> = {
+  loginTimeoutMs: 2_000,
+  heartbeatTimeoutMs: 2_000,
+  offlineGraceMs: 0,
+  sweepMs: 100,
+  flushMs: 20,
+  loginLockMs: 60_000,
+};
+
+export interface TerminalTestApp extends HubTestApp {
+  terminalUrl: string;
+  terminals: Terminals;
+}
+
+async function postgresDatabase(): Promise<{ url: string; drop(): Promise<void> } | undefined> {
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) return undefined;
+  const name = `intercom_term_test_${process.pid}_${randomBytes(6).toString('hex')}`;
+  const run = async (statement: string) => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await run(`create database "${name}"`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => run(`drop database if exists "${name}" with (force)`) };
+}
+
+/** A listening server (port 0) on a fresh database (SQLite, or PostgreSQL with TEST_DATABASE_URL). */
+export async function startTerminalApp(
+  terminals: Partial<TerminalOptions> = FAST_TERMINALS,
+  hub: Partial<HubOptions> = FAST_HUB,
+  env: Record<string, string> = {},
+): Promise<TerminalTestApp> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'intercom-term-test-'));
+  const postgres = await postgresDatabase();
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    ADMIN_PASSWORD,
+    LOG_LEVEL: 'silent',
+    LOGIN_IP_LIMIT_PER_MINUTE: '100000',
+    ...(postgres ? { DATABASE_URL: postgres.url } : {}),
+    ...env,
+  });
+  const { deps, database } = await createDeps(config, { sqliteFile: ':memory:', passwordLogN: TEST_LOG_N });
+  await seedFirstRun(deps.db, config.adminPassword, deps.passwordLogN);
+  const app = await buildApp(deps, { hub, terminals });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const origin = `http://127.0.0.1:${port}`;
+  const enterprise = await deps.db.selectFrom('enterprise').select(['E_ID', 'A_ID']).where('E_Code', '=', DEMO_CODE).executeTakeFirstOrThrow();
+  const demo = { E_ID: enterprise.E_ID, A_ID: Number(enterprise.A_ID), code: DEMO_CODE, username: 'admin', password: ADMIN_PASSWORD };
+  const tokens = await login(app, { username: demo.username, password: demo.password, code: demo.code });
+  let closed = false;
+  return {
+    app,
+    deps,
+    db: deps.db,
+    dialect: deps.dialect,
+    demo,
+    origin,
+    hubUrl: `${origin}${HUB_PATH}`,
+    terminalUrl: `ws://127.0.0.1:${port}${TERMINAL_PATH}`,
+    hub: app.hub,
+    live: deps.realtime.live,
+    terminals: app.terminals,
+    adminToken: tokens.access_token,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await app.terminals.close();
+      await app.hub.close();
+      app.server.closeAllConnections();
+      await app.close();
+      await deps.realtime.close();
+      await database.close();
+      await postgres?.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+let phoneCounter = 0;
+/** A phone number nobody in this process used yet. */
+export function uniquePhone(): string {
+  phoneCounter += 1;
+  return `138${String(process.pid % 10_000).padStart(4, '0')}${String(phoneCounter).padStart(4, '0')}`;
+}
+
+export interface NewTerminalUser {
+  E_ID: number;
+  phone?: string;
+  password?: string;
+  name?: string;
+  IsLock?: number;
+  ExpireAt?: number | null;
+  GPSConfig?: string;
+  Caps?: number;
+}
+
+/** Inserts a terminal user straight into the table; returns its id and phone. */
+export async function createTerminalUser(t: HubTestApp, input: NewTerminalUser): Promise<{ U_ID: number; phone: string; E_ID: number }> {
+  const phone = input.phone ?? uniquePhone();
+  const row = await t.db
+    .insertInto('terminal_user')
+    .values({
+      E_ID: input.E_ID,
+      OS_ID: null,
+      UserName: input.name ?? `T${phone}`,
+      MobilePhone: phone,
+      ICCID: null,
+      UType: 0,
+      PriorityLevel: 0,
+      ExpireAt: input.ExpireAt ?? null,
+      IsLock: input.IsLock ?? 0,
+      Caps: input.Caps ?? USER_CAPS_DEFAULT,
+      PasswordHash: await hashPassword(input.password ?? TERMINAL_PASSWORD, TEST_LOG_N),
+      GPSConfig: input.GPSConfig ?? '',
+      Remark: '',
+      CreatedAt: Date.now(),
+    })
+    .returning('UserID')
+    .executeTakeFirstOrThrow();
+  return { U_ID: row.UserID, phone, E_ID: input.E_ID };
+}
+
+export type ServerMessage = TerminalServerMessage & Record<string, unknown>;
+
+/** A terminal driven by a test: numbered requests, every server message recorded, the close code kept. */
+export class TestTerminal {
+  readonly received: ServerMessage[] = [];
+  closeCode: number | undefined;
+  private seq = 0;
+  private readonly opened: Promise<void>;
+  readonly closed: Promise<number>;
+
+  constructor(readonly socket: WebSocket) {
+    this.opened = new Promise((resolve, reject) => {
+      socket.once('open', () => resolve());
+      socket.once('error', reject);
+    });
+    this.closed = new Promise((resolve) =>
+      socket.once('close', (code) => {
+        this.closeCode = code;
+        resolve(code);
+      }),
+    );
+    socket.on('message', (data) => this.received.push(JSON.parse(String(data)) as ServerMessage));
+  }
+
+  static async connect(t: TerminalTestApp): Promise<TestTerminal> {
+    const terminal = new TestTerminal(new WebSocket(t.terminalUrl));
+    await terminal.opened;
+    return terminal;
+  }
+
+  /** Sends a message with the next seq; returns the seq. */
+  send(message: Record<string, unknown>): number {
+    this.seq += 1;
+    this.socket.send(JSON.stringify({ seq: this.seq, ...message }));
+    return this.seq;
+  }
+
+  /** Sends and waits for the ack or error of that seq. */
+  async request(message: Record<string, unknown>, timeoutMs = 5000): Promise<ServerMessage> {
+    const seq = this.send(message);
+    return this.next((m) => (m.type === 'ack' || m.type === 'error') && m.seq === seq, timeoutMs);
+  }
+
+  /** The first message (already received or coming) that matches. */
+  async next(match: (message: ServerMessage) => boolean, timeoutMs = 5000): Promise<ServerMessage> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = this.received.find(match);
+      if (found) return found;
+      if (Date.now() > deadline) throw new Error(`no matching message; got ${JSON.stringify(this.received.slice(-5))}`);
+      await sleep(5);
+    }
+  }
+
+  login(phone: string, password = TERMINAL_PASSWORD): Promise<ServerMessage> {
+    return this.request({ type: 'login', phone, password });
+  }
+
+  close(): void {
+    this.socket.close();
+  }
+}
+
+/** Connects and logs in; fails unless the login is acknowledged. */
+export async function loggedIn(t: TerminalTestApp, phone: string): Promise<TestTerminal> {
+  const terminal = await TestTerminal.connect(t);
+  const reply = await terminal.login(phone);
+  if (reply.type !== 'ack') throw new Error(`login refused: ${JSON.stringify(reply)}`);
+  return terminal;
+}
+
+/** A fix near Shenzhen at `time` (default now). */
+export function fix(time = Date.now(), lat = 22.54, lon = 114.05) {
+  return { lat, lon, time, speed: 12, course: 90, accuracy: 5 };
+}
