@@ -31,6 +31,17 @@ export default defineConfig({
       {
         resolve: { alias },
         test: {
+          name: 'simulator',
+          root: './apps/simulator',
+          include: ['test/**/*.test.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          pool: 'forks',
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
           name: 'console',
           root: './apps/console',
           include: ['src/**/*.test.{ts,tsx}', 'test/**/*.test.{ts,tsx}'],

@@ -1,16 +1,61 @@
 #!/usr/bin/env node
 // `npm start`: build what is missing or stale, then run the server (Ctrl-C stops it cleanly).
+// `npm start -- --demo` (or `npm run demo`): the same on a separate demo database, plus a simulated
+// fleet of 20 terminals moving around, so the console shows live data at once.
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const demo = args.includes('--demo');
+const serverArgs = args.filter((a) => a !== '--demo');
+
 const build = spawnSync(process.execPath, [path.join(root, 'scripts/build.mjs')], { stdio: 'inherit' });
 if (build.status !== 0) process.exit(build.status ?? 1);
 
-const server = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.js'), ...process.argv.slice(2)], {
-  stdio: 'inherit',
-  env: process.env,
+const DEMO_PASSWORD = 'Demo#Admin2026';
+const env = { ...process.env };
+if (demo) {
+  // Its own database, so the demo never mixes simulated users into real data, and a known password.
+  env.DATA_DIR ??= path.join(root, 'data', 'demo');
+  env.ADMIN_PASSWORD ??= DEMO_PASSWORD;
+}
+
+const children = [];
+const server = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.js'), ...serverArgs], { stdio: 'inherit', env });
+children.push(server);
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => children.forEach((c) => c.kill(signal)));
+server.on('exit', (code, signal) => {
+  children.forEach((c) => c !== server && c.kill('SIGTERM'));
+  process.exit(code ?? (signal ? 0 : 1));
 });
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
-server.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
+
+if (demo) {
+  const url = `http://127.0.0.1:${env.PORT || 8080}`;
+  await waitForReady(url);
+  process.stdout.write(
+    `Demo: company code DEMO, account admin, password ${env.ADMIN_PASSWORD === DEMO_PASSWORD ? DEMO_PASSWORD : '(your ADMIN_PASSWORD)'}; data in ${env.DATA_DIR}\n`,
+  );
+  const simulator = spawn(
+    path.join(root, 'node_modules/.bin/tsx'),
+    ['--conditions=development', 'apps/simulator/src/cli.ts', '--url', url, '--terminals', '20', '--interval', '5', '--account', 'admin', '--password', env.ADMIN_PASSWORD],
+    { cwd: root, stdio: 'inherit', env },
+  );
+  children.push(simulator);
+  simulator.on('exit', (code) => {
+    if (code) process.stderr.write(`The simulator stopped (exit ${code}); the server keeps running.\n`);
+  });
+}
+
+async function waitForReady(url) {
+  for (let i = 0; i < 600; i++) {
+    if (server.exitCode !== null) return;
+    try {
+      if ((await fetch(`${url}/readyz`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

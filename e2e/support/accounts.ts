@@ -30,10 +30,7 @@ export interface SeedAccount {
 
 type HashPassword = (password: string, logN?: number) => Promise<string>;
 
-/**
- * scrypt cost of seeded accounts. The server keeps the cost with each hash, so it verifies these
- * with the same code path, in milliseconds instead of half a second on a busy two-core machine.
- */
+/** scrypt cost of seeded accounts: low, like admin's in the test database (see globalSetup). */
 const SEED_LOG_N = 12;
 
 /** The server's own scrypt hashing, from the build under test (typecheck runs before any build). */

@@ -11,8 +11,9 @@ export function urlOf(path: string): string {
   return new URL(path, inject('baseUrl')).href;
 }
 
+/** Opens a path like a typed address; callers then wait for what they expect to see. */
 export async function open(page: Page, path: string): Promise<void> {
-  await page.goto(urlOf(path));
+  await page.goto(urlOf(path), { waitUntil: 'commit' });
 }
 
 /** Path and query of the address bar, decoded the way a person reads it. */

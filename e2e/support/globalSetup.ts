@@ -3,6 +3,8 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import Database from 'better-sqlite3';
 import type { TestProject } from 'vitest/node';
 
 export const ADMIN_PASSWORD = 'E2e-Admin-2026!';
@@ -85,6 +87,33 @@ function consoleCopyComplete(consoleDist: string): boolean {
   return assets.length > 0 && assets.every((asset) => fs.existsSync(path.join(consoleDist, asset)));
 }
 
+/** scrypt cost of the test accounts (see cheapenAdminHash). */
+const TEST_SCRYPT_LOG_N = 12;
+
+/**
+ * Re-hashes admin's (unchanged) password at a lower scrypt cost. The server stores the cost with
+ * each hash and verifies with the same code, but at N=2^17 every one of the run's many admin
+ * logins costs half a second of a busy two-core machine. API tests and the benchmark keep the
+ * real cost.
+ */
+async function cheapenAdminHash(build: string, dataDir: string): Promise<void> {
+  const passwords = pathToFileURL(path.join(build, 'apps/server/dist/auth/passwords.js')).href;
+  const { hashPassword } = (await import(passwords)) as { hashPassword: (p: string, logN: number) => Promise<string> };
+  const hash = await hashPassword(ADMIN_PASSWORD, TEST_SCRYPT_LOG_N);
+  const db = new Database(path.join(dataDir, 'intercom.sqlite'), { timeout: 10_000 });
+  try {
+    const changed = db
+      .prepare(
+        `UPDATE account SET PasswordHash = ? WHERE LoginName = 'admin'
+         AND E_ID = (SELECT E_ID FROM enterprise WHERE E_Code = 'DEMO')`,
+      )
+      .run(hash).changes;
+    if (changed !== 1) throw new Error('first-run account admin of DEMO not found');
+  } finally {
+    db.close();
+  }
+}
+
 /** Starts (a copy of) the built server on a free port with an empty data directory; stops it afterwards. */
 export default async function setup(project: TestProject) {
   // Failure screenshots of an earlier run would only mislead.
@@ -125,6 +154,7 @@ export default async function setup(project: TestProject) {
     await stop();
     throw error;
   }
+  await cheapenAdminHash(build, dataDir);
   project.provide('baseUrl', baseUrl);
   project.provide('dataDir', dataDir);
   project.provide('adminPassword', ADMIN_PASSWORD);

@@ -3,7 +3,13 @@ import { z } from 'zod';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
-const minutes = (fallback: number) => z.coerce.number().int().min(1).max(7 * 24 * 60).default(fallback);
+const minutes = (fallback: number) =>
+  z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 24 * 60)
+    .default(fallback);
 
 /** Every environment variable the server reads; README.md has the same table. */
 const envSchema = z

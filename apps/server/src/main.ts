@@ -21,7 +21,9 @@ async function main(): Promise<void> {
     throw error;
   }
   const { deps, database } = await createDeps(config);
-  const https = config.tls ? { cert: fs.readFileSync(config.tls.cert), key: fs.readFileSync(config.tls.key) } : undefined;
+  const https = config.tls
+    ? { cert: fs.readFileSync(config.tls.cert), key: fs.readFileSync(config.tls.key) }
+    : undefined;
   const app = await buildApp(deps, { logger: loggerOptions(config.logLevel), https });
 
   const firstRun = await seedFirstRun(deps.db, config.adminPassword, deps.passwordLogN);
@@ -31,7 +33,7 @@ async function main(): Promise<void> {
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `${config.tls ? 'https' : 'http'}://localhost:${port}`;
   const lines = [`Intercom Management Platform is ready at ${url}`];
-  if (config.osmandPort) lines.push(`OsmAnd / Traccar Client devices: http://<this host>:${config.osmandPort}/?id=<phone>`);
+  if (config.osmandPort) lines.push(`OsmAnd / Traccar Client: port ${config.osmandPort} (?id=<phone>)`);
   if (firstRun.created) {
     lines.push(`First run: enterprise code ${DEMO_CODE}, account ${DEMO_ADMIN}`);
     lines.push(

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, expectFailure, type TestApp } from './helper.js';
 import {
+  closeApp,
   channelName,
   data,
   expectLogCount,
@@ -20,7 +21,7 @@ beforeAll(async () => {
   t = await buildTestApp();
 });
 afterAll(async () => {
-  await t.close();
+  await closeApp(t);
 });
 
 async function channelCount(E_ID: number): Promise<number> {

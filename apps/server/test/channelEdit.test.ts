@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, expectFailure, expectSuccess, type TestApp } from './helper.js';
 import {
+  closeApp,
   colleague,
   data,
   expectLogCount,
@@ -20,7 +21,7 @@ beforeAll(async () => {
   t = await buildTestApp();
 });
 afterAll(async () => {
-  await t.close();
+  await closeApp(t);
 });
 
 async function memberIds(CID: number): Promise<number[]> {

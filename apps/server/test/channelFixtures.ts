@@ -23,6 +23,20 @@ export interface Org {
   api: Api;
 }
 
+/**
+ * Closes a test app. On PostgreSQL the pool is ended and given a moment first: pg's pool.end()
+ * resolves before its sockets have closed, and the helper's `drop database ... with (force)` then
+ * kills those backends, which surfaces as an unhandled "terminating connection" error.
+ */
+export async function closeApp(t: TestApp): Promise<void> {
+  if (t.dialect === 'postgres') {
+    await t.app.close();
+    await t.db.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+  await t.close();
+}
+
 /** A fresh enterprise with one logged-in account (admin unless said otherwise). */
 export async function org(t: TestApp, input: { role?: 'admin' | 'editor'; parentId?: number } = {}): Promise<Org> {
   const e = await enterpriseWithAccount(t, {

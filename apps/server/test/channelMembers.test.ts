@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, expectFailure, type TestApp } from './helper.js';
 import {
+  closeApp,
   data,
   expectLogCount,
   form,
@@ -19,7 +20,7 @@ beforeAll(async () => {
   t = await buildTestApp();
 });
 afterAll(async () => {
-  await t.close();
+  await closeApp(t);
 });
 
 async function memberIds(CID: number): Promise<number[]> {

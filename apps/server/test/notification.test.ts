@@ -2,7 +2,7 @@ import type { Notification } from '@intercom/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertNotification } from '../src/modules/notify/notifyRepository.js';
 import { buildTestApp, expectFailure, type TestApp } from './helper.js';
-import { colleague, data, form, insertUsers, logged, org, rows, type Org } from './channelFixtures.js';
+import { closeApp, colleague, data, form, insertUsers, logged, org, rows, type Org } from './channelFixtures.js';
 
 let t: TestApp;
 
@@ -10,7 +10,7 @@ beforeAll(async () => {
   t = await buildTestApp();
 });
 afterAll(async () => {
-  await t.close();
+  await closeApp(t);
 });
 
 interface NotifyRowLike {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, call, expectFailure, expectSuccess, type TestApp } from './helper.js';
-import { colleague, insertUsers, org, rows, saveChannel, type Org } from './channelFixtures.js';
+import { closeApp, colleague, insertUsers, org, rows, saveChannel, type Org } from './channelFixtures.js';
 import { oggOpus } from './mediaFixtures.js';
 
 let t: TestApp;
@@ -68,7 +68,7 @@ beforeAll(async () => {
   recordingId = await addRecording(a.E_ID, {});
 });
 afterAll(async () => {
-  await t.close();
+  await closeApp(t);
 });
 
 function get(url: string, range?: string, who: Org = a) {

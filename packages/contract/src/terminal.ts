@@ -125,7 +125,11 @@ export const terminalClientMessageSchema = z.discriminatedUnion('type', [
   message('positions', { fixes: z.array(fixSchema).min(1).max(TerminalLimits.fixesPerBatch) }),
   message('status', { battery: percent.nullish(), signal: percent.nullish(), charging: z.boolean().optional() }),
   message('heartRate', { value: z.number().int().min(1).max(300), time: fixTimeSchema.optional() }),
-  message('sos', { lat: latitude.optional(), lon: longitude.optional(), text: z.string().max(TerminalLimits.sosTextMax).optional() }),
+  message('sos', {
+    lat: latitude.optional(),
+    lon: longitude.optional(),
+    text: z.string().max(TerminalLimits.sosTextMax).optional(),
+  }),
   message('logout', {}),
 ]);
 export type TerminalClientMessage = z.infer<typeof terminalClientMessageSchema>;
@@ -148,12 +152,24 @@ export const terminalConfigSchema = z.object({
 });
 export type TerminalConfig = z.infer<typeof terminalConfigSchema>;
 
-export const terminalUserSchema = z.object({ U_ID: z.number().int(), E_ID: z.number().int(), UserName: z.string(), Phone: z.string() });
+export const terminalUserSchema = z.object({
+  U_ID: z.number().int(),
+  E_ID: z.number().int(),
+  UserName: z.string(),
+  Phone: z.string(),
+});
 
 /** Messages the server sends. */
 export type TerminalServerMessage =
   | { type: 'ack'; seq: number; [field: string]: unknown }
-  | { type: 'error'; seq: number | null; code: TerminalErrorCode; message: string; field?: string; retryAfterMs?: number }
+  | {
+      type: 'error';
+      seq: number | null;
+      code: TerminalErrorCode;
+      message: string;
+      field?: string;
+      retryAfterMs?: number;
+    }
   | { type: 'config'; config: TerminalConfig }
   | { type: 'closing'; reason: TerminalCloseReason };
 

@@ -51,47 +51,47 @@ export function AppLayout() {
   return (
     <LayoutActionsContext value={actions}>
       <ConfirmProvider>
-      <Layout style={{ minHeight: '100vh' }}>
-        {mobile ? (
-          <Drawer
-            placement="left"
-            open={drawerOpen}
-            onClose={() => setDrawerOpen(false)}
-            size={Limits.sidebarWidthPx}
-            closable={false}
-            styles={{ body: { padding: 0, background: SIDER_BG } }}
-            data-testid="sidebar-drawer"
-          >
-            <SidebarBrand collapsed={false} />
-            <SideMenu collapsed={false} />
-          </Drawer>
-        ) : (
-          <Layout.Sider
-            width={Limits.sidebarWidthPx}
-            collapsedWidth={64}
-            collapsed={collapsed}
-            trigger={null}
-            style={{ position: 'sticky', top: 0, height: '100vh', overflow: 'auto', background: SIDER_BG }}
-            data-testid="sidebar"
-          >
-            <SidebarBrand collapsed={collapsed} />
-            <SideMenu collapsed={collapsed} />
-          </Layout.Sider>
-        )}
-        <Layout>
-          <TopBar
-            mobile={mobile}
-            menuOpen={mobile ? drawerOpen : sidebarOpen}
-            onToggleMenu={mobile ? () => setDrawerOpen((open) => !open) : toggleSidebar}
-          />
-          <Layout.Content style={{ margin: mobile ? 12 : 16, minWidth: 0 }}>
-            <Suspense fallback={<PageSpin />}>
-              <Outlet />
-            </Suspense>
-          </Layout.Content>
+        <Layout style={{ minHeight: '100vh' }}>
+          {mobile ? (
+            <Drawer
+              placement="left"
+              open={drawerOpen}
+              onClose={() => setDrawerOpen(false)}
+              size={Limits.sidebarWidthPx}
+              closable={false}
+              styles={{ body: { padding: 0, background: SIDER_BG } }}
+              data-testid="sidebar-drawer"
+            >
+              <SidebarBrand collapsed={false} />
+              <SideMenu collapsed={false} />
+            </Drawer>
+          ) : (
+            <Layout.Sider
+              width={Limits.sidebarWidthPx}
+              collapsedWidth={64}
+              collapsed={collapsed}
+              trigger={null}
+              style={{ position: 'sticky', top: 0, height: '100vh', overflow: 'auto', background: SIDER_BG }}
+              data-testid="sidebar"
+            >
+              <SidebarBrand collapsed={collapsed} />
+              <SideMenu collapsed={collapsed} />
+            </Layout.Sider>
+          )}
+          <Layout>
+            <TopBar
+              mobile={mobile}
+              menuOpen={mobile ? drawerOpen : sidebarOpen}
+              onToggleMenu={mobile ? () => setDrawerOpen((open) => !open) : toggleSidebar}
+            />
+            <Layout.Content style={{ margin: mobile ? 12 : 16, minWidth: 0 }}>
+              <Suspense fallback={<PageSpin />}>
+                <Outlet />
+              </Suspense>
+            </Layout.Content>
+          </Layout>
         </Layout>
-      </Layout>
-      <ChangePasswordDialog open={passwordOpen} onClose={() => setPasswordOpen(false)} />
+        <ChangePasswordDialog open={passwordOpen} onClose={() => setPasswordOpen(false)} />
       </ConfirmProvider>
     </LayoutActionsContext>
   );

@@ -38,7 +38,12 @@ export class AlarmRaiser {
   ) {}
 
   /** Stores and pushes one alarm; the position defaults to the user's latest. */
-  raise(subject: AlarmSubject, NType: string, Content: string, at?: { lat: number; lon: number }): Promise<Notification> {
+  raise(
+    subject: AlarmSubject,
+    NType: string,
+    Content: string,
+    at?: { lat: number; lon: number },
+  ): Promise<Notification> {
     const promise = this.store(subject, NType, Content, at);
     const tracked = promise.then(
       () => undefined,
@@ -75,7 +80,10 @@ export class AlarmRaiser {
     if (percent >= BATTERY_REARM) this.lowBattery.delete(subject.U_ID);
     if (percent > LOW_BATTERY_PERCENT || this.lowBattery.has(subject.U_ID)) return;
     this.lowBattery.add(subject.U_ID);
-    this.background(this.raise(subject, NotificationTypes.lowBattery, `Battery ${Math.round(percent)}%`), 'low-battery alarm');
+    this.background(
+      this.raise(subject, NotificationTypes.lowBattery, `Battery ${Math.round(percent)}%`),
+      'low-battery alarm',
+    );
   }
 
   /** A heart-rate reading: an alarm when it leaves the range (once until it is back inside). */

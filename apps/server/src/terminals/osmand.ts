@@ -88,7 +88,13 @@ export async function handleOsmand(service: TerminalService, raw: Record<string,
     throw new AppError(Code.Forbidden, key);
   }
   const config = await service.configOf(user);
-  const reporting = { U_ID: user.U_ID, E_ID: user.E_ID, Phone: user.Phone, UserName: user.UserName, interval: config.interval };
+  const reporting = {
+    U_ID: user.U_ID,
+    E_ID: user.E_ID,
+    Phone: user.Phone,
+    UserName: user.UserName,
+    interval: config.interval,
+  };
   const result = service.recordFixes(reporting, [fix]);
   if (result !== 'ok') throw new AppError(Code.TooMany, MessageKeys.tooMany);
   if (params.batt !== undefined) service.recordStatus(reporting, { battery: params.batt });
@@ -106,7 +112,8 @@ export function registerOsmandRoutes(app: FastifyInstance, service: TerminalServ
       config: { rateLimit: { max: service.options.osmandPerMinute, timeWindow: '1 minute' } },
       schema: {
         tags: ['Terminals'],
-        summary: 'OsmAnd / Traccar Client position report: id (phone or device code), lat, lon, timestamp, speed (knots), bearing, altitude, accuracy, batt',
+        summary:
+          'OsmAnd / Traccar Client position report: id (phone or device code), lat, lon, timestamp, speed (knots), bearing, altitude, accuracy, batt',
         response: { 200: emptyEnvelopeSchema },
       },
       handler: async (request) => {

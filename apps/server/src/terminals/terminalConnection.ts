@@ -77,8 +77,10 @@ export class TerminalConnection {
       const { raw, seq } = frame;
       const type = raw.type;
       if (typeof type !== 'string') return this.error(seq, TerminalErrors.invalid, 'type is missing', 'type');
-      if (RESERVED.has(type)) return this.error(seq, TerminalErrors.notSupported, `${type} comes with the talk service`);
-      if (!KNOWN_TYPES.has(type)) return this.error(seq, TerminalErrors.unknownType, `unknown type ${type.slice(0, 32)}`);
+      if (RESERVED.has(type))
+        return this.error(seq, TerminalErrors.notSupported, `${type} comes with the talk service`);
+      if (!KNOWN_TYPES.has(type))
+        return this.error(seq, TerminalErrors.unknownType, `unknown type ${type.slice(0, 32)}`);
       const result = terminalClientMessageSchema.safeParse(raw);
       if (!result.success) {
         const issue = result.error.issues[0];
@@ -177,7 +179,8 @@ export class TerminalConnection {
       case 'heartRate':
         return this.ingested(seq, service.recordHeartRate(user, message.value, message.time ?? now));
       case 'sos': {
-        const at = message.lat !== undefined && message.lon !== undefined ? { lat: message.lat, lon: message.lon } : undefined;
+        const at =
+          message.lat !== undefined && message.lon !== undefined ? { lat: message.lat, lon: message.lon } : undefined;
         service.sos(user, message.text, at).then(
           (alarm) => this.ack(seq, { N_ID: alarm.N_ID }),
           () => this.error(seq, TerminalErrors.internal, 'the alarm could not be stored; send it again'),

@@ -1,4 +1,9 @@
-import { TerminalCloseCodes, TerminalErrors, type TerminalClientMessage, type TerminalCloseReason } from '@intercom/contract';
+import {
+  TerminalCloseCodes,
+  TerminalErrors,
+  type TerminalClientMessage,
+  type TerminalCloseReason,
+} from '@intercom/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { AppDeps } from '../appDeps.js';
@@ -13,7 +18,14 @@ import { refusalOf, terminalUserByPhone, terminalUsersById } from './terminalUse
 type LoginMessage = Extract<TerminalClientMessage, { type: 'login' }>;
 
 /** Closes that end a user's online state at once and without an Offline alarm. */
-const QUIET_OFFLINE: ReadonlySet<TerminalCloseReason> = new Set(['logout', 'frozen', 'deleted', 'recovered', 'password', 'server_restart']);
+const QUIET_OFFLINE: ReadonlySet<TerminalCloseReason> = new Set([
+  'logout',
+  'frozen',
+  'deleted',
+  'recovered',
+  'password',
+  'server_restart',
+]);
 
 /**
  * The WebSocket gateway `/terminal` (docs/terminal-protocol.md): logins, one connection per user
@@ -56,7 +68,11 @@ export class TerminalGateway implements ConnectionHost {
   async login(connection: TerminalConnection, message: LoginMessage): Promise<void> {
     const phone = message.phone.trim();
     const { seq } = message;
-    const refuse = (code: (typeof TerminalErrors)[keyof typeof TerminalErrors], text: string, retryAfterMs?: number) => {
+    const refuse = (
+      code: (typeof TerminalErrors)[keyof typeof TerminalErrors],
+      text: string,
+      retryAfterMs?: number,
+    ) => {
       if (connection.state === 'loggingIn') connection.state = 'new';
       connection.error(seq, code, text, undefined, retryAfterMs);
     };
@@ -74,7 +90,13 @@ export class TerminalGateway implements ConnectionHost {
     if (refusal) return refuse(refusal, `login refused: ${refusal}`);
     const config = await this.service.configOf(user);
     if (connection.state !== 'loggingIn') return;
-    const ref: ReportingUser = { U_ID: user.U_ID, E_ID: user.E_ID, Phone: user.Phone, UserName: user.UserName, interval: config.interval };
+    const ref: ReportingUser = {
+      U_ID: user.U_ID,
+      E_ID: user.E_ID,
+      Phone: user.Phone,
+      UserName: user.UserName,
+      interval: config.interval,
+    };
     const previous = this.online.get(ref.U_ID);
     this.online.set(ref.U_ID, connection);
     previous?.close('replaced', TerminalCloseCodes.replaced);
@@ -85,7 +107,10 @@ export class TerminalGateway implements ConnectionHost {
     this.deps.realtime.live.setOnline(ref, true);
     const { interval: _interval, ...shown } = ref;
     connection.ack(seq, { user: shown, config, serverTime: Date.now() });
-    this.log.info({ U_ID: ref.U_ID, E_ID: ref.E_ID, ip: connection.ip, device: message.device, replaced: Boolean(previous) }, 'terminal logged in');
+    this.log.info(
+      { U_ID: ref.U_ID, E_ID: ref.E_ID, ip: connection.ip, device: message.device, replaced: Boolean(previous) },
+      'terminal logged in',
+    );
   }
 
   closed(connection: TerminalConnection): void {
@@ -130,7 +155,9 @@ export class TerminalGateway implements ConnectionHost {
   async pushConfig(filter: { userIds?: readonly number[]; enterpriseIds?: readonly number[] }): Promise<number> {
     const users = new Set(filter.userIds ?? []);
     const enterprises = new Set(filter.enterpriseIds ?? []);
-    const targets = [...this.online.values()].filter((c) => c.user && (users.has(c.user.U_ID) || enterprises.has(c.user.E_ID)));
+    const targets = [...this.online.values()].filter(
+      (c) => c.user && (users.has(c.user.U_ID) || enterprises.has(c.user.E_ID)),
+    );
     if (targets.length === 0) return 0;
     let pushed = 0;
     const rows = await terminalUsersById(
@@ -155,7 +182,11 @@ export class TerminalGateway implements ConnectionHost {
     for (const connection of this.sockets) {
       if (connection.state === 'online' && now - connection.lastMessageAt > this.options.heartbeatTimeoutMs) {
         connection.close('heartbeat_timeout', TerminalCloseCodes.heartbeatTimeout);
-      } else if (connection.state !== 'online' && connection.state !== 'closing' && now - connection.openedAt > this.options.loginTimeoutMs) {
+      } else if (
+        connection.state !== 'online' &&
+        connection.state !== 'closing' &&
+        now - connection.openedAt > this.options.loginTimeoutMs
+      ) {
         connection.close('login_timeout', TerminalCloseCodes.loginTimeout);
       }
     }

@@ -110,7 +110,8 @@ export class TerminalService {
   /** Users changed (GPS parameter, capabilities, freeze, delete): forget what is cached of them. */
   usersChanged(userIds: readonly number[]): void {
     const ids = new Set(userIds);
-    for (const [key, entry] of this.deviceCache) if (!entry.user || ids.has(entry.user.U_ID)) this.deviceCache.delete(key);
+    for (const [key, entry] of this.deviceCache)
+      if (!entry.user || ids.has(entry.user.U_ID)) this.deviceCache.delete(key);
   }
 
   /** An enterprise's profiles changed (or every enterprise's when none is named). */

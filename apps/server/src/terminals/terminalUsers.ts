@@ -104,9 +104,14 @@ export async function enterpriseProfile(db: Kysely<DB>, E_ID: number): Promise<L
  * A user's configuration: its GPS parameter (`GPSConfig`, JSON with optional interval, distance,
  * mode, enabled) over the enterprise's profile; GPS is off without the `gps` capability.
  */
-export function configFor(user: Pick<TerminalUser, 'Caps' | 'GPSConfig'>, profile: LocationValue, heartbeat: number): TerminalConfig {
+export function configFor(
+  user: Pick<TerminalUser, 'Caps' | 'GPSConfig'>,
+  profile: LocationValue,
+  heartbeat: number,
+): TerminalConfig {
   const own = parseGpsConfig(user.GPSConfig);
-  const mode = typeof own.mode === 'string' && (LOCATION_MODES as readonly string[]).includes(own.mode) ? own.mode : profile.mode;
+  const mode =
+    typeof own.mode === 'string' && (LOCATION_MODES as readonly string[]).includes(own.mode) ? own.mode : profile.mode;
   return {
     interval: isInt(own.interval, 1, 86_400) ? own.interval : profile.interval,
     distance: isInt(own.distance, 0, 10_000) ? own.distance : profile.distance,
@@ -124,7 +129,9 @@ function parseGpsConfig(text: string): Record<string, unknown> {
   if (text.trim() === '') return {};
   try {
     const parsed: unknown = JSON.parse(text);
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : {};
   } catch {
     return {};
   }

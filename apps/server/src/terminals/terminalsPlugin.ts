@@ -92,7 +92,9 @@ export const terminalsPlugin = fp(
       terminals.profileChanged(request.auth.scope.enterpriseIds).catch(logFailure);
     });
 
-    app.get(TERMINAL_PATH, { websocket: true, schema: { hide: true } }, (socket, request) => gateway.accept(socket, request.ip));
+    app.get(TERMINAL_PATH, { websocket: true, schema: { hide: true } }, (socket, request) =>
+      gateway.accept(socket, request.ip),
+    );
     registerOsmandRoutes(app, service, [OSMAND_PATH]);
 
     app.addHook('preClose', async () => gateway.close());

@@ -2,35 +2,62 @@ import { NotificationTypes, TerminalCloseCodes, TerminalErrors } from '@intercom
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authed } from '../helper.js';
 import { sleep, until } from '../realtime/hubTestApp.js';
-import { FAST_TERMINALS, TestTerminal, createTerminalUser, fix, loggedIn, startTerminalApp, type TerminalTestApp } from './terminalTestApp.js';
+import {
+  FAST_TERMINALS,
+  TestTerminal,
+  createTerminalUser,
+  fix,
+  loggedIn,
+  startTerminalApp,
+  type TerminalTestApp,
+} from './terminalTestApp.js';
 
 // Positions, status, heart rate and the alarms the platform raises (DESIGN.md section 6).
 let t: TerminalTestApp;
 
 beforeAll(async () => {
-  t = await startTerminalApp({ ...FAST_TERMINALS, heartbeatTimeoutMs: 600 }, undefined, { HEART_RATE_LOW: '50', HEART_RATE_HIGH: '140' });
+  t = await startTerminalApp({ ...FAST_TERMINALS, heartbeatTimeoutMs: 600 }, undefined, {
+    HEART_RATE_LOW: '50',
+    HEART_RATE_HIGH: '140',
+  });
 });
 afterAll(async () => {
   await t.close();
 });
 
 const newUser = () => createTerminalUser(t, { E_ID: t.demo.E_ID });
-const history = (U_ID: number) => t.db.selectFrom('location_history').selectAll().where('U_ID', '=', U_ID).orderBy('H_Time').execute();
-const alarms = (U_ID: number) => t.db.selectFrom('notification').selectAll().where('U_ID', '=', U_ID).orderBy('N_ID').execute();
+const history = (U_ID: number) =>
+  t.db.selectFrom('location_history').selectAll().where('U_ID', '=', U_ID).orderBy('H_Time').execute();
+const alarms = (U_ID: number) =>
+  t.db.selectFrom('notification').selectAll().where('U_ID', '=', U_ID).orderBy('N_ID').execute();
 
 describe('positions', () => {
   it('stores acknowledged fixes in batches and keeps the newest as the live position', async () => {
     const { phone, U_ID } = await newUser();
     const terminal = await loggedIn(t, phone);
     const base = Date.now() - 10_000;
-    const replies = await Promise.all(Array.from({ length: 20 }, (_, i) => terminal.request({ type: 'position', ...fix(base + i * 100, 22.5 + i / 1000) })));
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        terminal.request({ type: 'position', ...fix(base + i * 100, 22.5 + i / 1000) }),
+      ),
+    );
     expect(replies.every((r) => r.type === 'ack')).toBe(true);
-    const batch = await terminal.request({ type: 'positions', fixes: [fix(base - 5000), { ...fix(base - 4000), fixType: 1 }] });
+    const batch = await terminal.request({
+      type: 'positions',
+      fixes: [fix(base - 5000), { ...fix(base - 4000), fixType: 1 }],
+    });
     expect(batch).toMatchObject({ type: 'ack', stored: 2 });
     await t.terminals.service.writer.flush();
     const rows = await history(U_ID);
     expect(rows).toHaveLength(22);
-    expect(rows[0]).toMatchObject({ E_ID: t.demo.E_ID, H_Type: 0, C_Latitude: 22.54, Speed: 12, Course: 90, Accuracy: 5 });
+    expect(rows[0]).toMatchObject({
+      E_ID: t.demo.E_ID,
+      H_Type: 0,
+      C_Latitude: 22.54,
+      Speed: 12,
+      Course: 90,
+      Accuracy: 5,
+    });
     expect(rows[1]?.H_Type).toBe(1);
     // The late batch is history only: the live position stays the newest fix.
     expect(t.live.user(t.demo.E_ID, U_ID)?.position).toMatchObject({ time: base + 1900, lat: 22.519 });
@@ -80,9 +107,15 @@ describe('status, heart rate and alarms', () => {
     await t.terminals.service.writer.flush();
     await t.terminals.service.alarms.settle();
     const raised = (await alarms(U_ID)).filter((a) => a.NType === NotificationTypes.heartRate);
-    expect(raised.map((a) => a.Content)).toEqual(['Heart rate 150 bpm (range 50-140)', 'Heart rate 45 bpm (range 50-140)']);
+    expect(raised.map((a) => a.Content)).toEqual([
+      'Heart rate 150 bpm (range 50-140)',
+      'Heart rate 45 bpm (range 50-140)',
+    ]);
     const res = await authed(t.app, t.adminToken).get(`/api/GISLocation/HeartRateHis?phone=${phone}`);
-    expect(res.json()).toMatchObject({ Total: 5, Data: [{ Value: 80 }, { Value: 150 }, { Value: 160 }, { Value: 90 }, { Value: 45 }] });
+    expect(res.json()).toMatchObject({
+      Total: 5,
+      Data: [{ Value: 80 }, { Value: 150 }, { Value: 160 }, { Value: 90 }, { Value: 45 }],
+    });
     terminal.close();
   });
 
@@ -92,7 +125,15 @@ describe('status, heart rate and alarms', () => {
     const ack = await terminal.request({ type: 'sos', lat: 22.6, lon: 114.1, text: 'Help at gate 3' });
     expect(ack).toMatchObject({ type: 'ack', N_ID: expect.any(Number) });
     const [row] = await alarms(U_ID);
-    expect(row).toMatchObject({ N_ID: ack.N_ID, NType: 'SOS', Content: 'Help at gate 3', Latitude: 22.6, Longitude: 114.1, State: 'new', Phone: phone });
+    expect(row).toMatchObject({
+      N_ID: ack.N_ID,
+      NType: 'SOS',
+      Content: 'Help at gate 3',
+      Latitude: 22.6,
+      Longitude: 114.1,
+      State: 'new',
+      Phone: phone,
+    });
     const snapshot = t.live.snapshot([t.demo.E_ID]).notifications.map((text) => JSON.parse(text) as { N_ID: number });
     expect(snapshot.some((n) => n.N_ID === ack.N_ID)).toBe(true);
     terminal.close();
@@ -127,7 +168,10 @@ describe('status, heart rate and alarms', () => {
   it('closes the socket of a user an administrator freezes, without an Offline alarm', async () => {
     const { phone, U_ID } = await newUser();
     const terminal = await loggedIn(t, phone);
-    const res = await authed(t.app, t.adminToken).post('/api/UserInfo/FreezeUser', { MobilePhone: phone, isLock: 'true' });
+    const res = await authed(t.app, t.adminToken).post('/api/UserInfo/FreezeUser', {
+      MobilePhone: phone,
+      isLock: 'true',
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(await terminal.closed).toBe(TerminalCloseCodes.accountChanged);
     expect(terminal.received.at(-1)).toMatchObject({ type: 'closing', reason: 'frozen' });

@@ -2,7 +2,14 @@ import type { PushMsg, PushNotify } from '@intercom/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authed } from '../helper.js';
 import { HttpTransportType, hubClient, record, tenant, until } from '../realtime/hubTestApp.js';
-import { FAST_TERMINALS, createTerminalUser, fix, loggedIn, startTerminalApp, type TerminalTestApp } from './terminalTestApp.js';
+import {
+  FAST_TERMINALS,
+  createTerminalUser,
+  fix,
+  loggedIn,
+  startTerminalApp,
+  type TerminalTestApp,
+} from './terminalTestApp.js';
 
 // What the console sees of terminals: hub pushes, statistics, configuration pushes to terminals.
 let t: TerminalTestApp;
@@ -33,15 +40,25 @@ describe('online and offline pushed to the console', () => {
     const hubB = await subscribed(b.token, HttpTransportType.LongPolling);
     const terminal = await loggedIn(t, user.phone);
     await until(() => hubA.notes.some((n) => n.type === 'OnlineChange'), 'OnlineChange online');
-    expect(hubA.notes.find((n) => n.type === 'OnlineChange')?.data).toMatchObject({ count: 1, delta: 1, users: [{ U_ID: user.U_ID, online: true }] });
+    expect(hubA.notes.find((n) => n.type === 'OnlineChange')?.data).toMatchObject({
+      count: 1,
+      delta: 1,
+      users: [{ U_ID: user.U_ID, online: true }],
+    });
     await until(() => hubA.msgs.some((m) => m.type === 'NumOnlineUser' && m.data === 1), 'NumOnlineUser 1');
 
     await terminal.request({ type: 'position', ...fix() });
-    await until(() => hubA.msgs.some((m) => m.type === 'GPS' && m.data.some((g) => g.U_ID === user.U_ID && g.online)), 'GPS');
+    await until(
+      () => hubA.msgs.some((m) => m.type === 'GPS' && m.data.some((g) => g.U_ID === user.U_ID && g.online)),
+      'GPS',
+    );
 
     terminal.socket.terminate();
     await until(() => hubA.notes.some((n) => n.type === 'OnlineChange' && n.data.delta === -1), 'OnlineChange offline');
-    await until(() => hubA.msgs.some((m) => m.type === 'Notify' && m.data.some((x) => x.NType === 'Offline')), 'Offline alarm');
+    await until(
+      () => hubA.msgs.some((m) => m.type === 'Notify' && m.data.some((x) => x.NType === 'Offline')),
+      'Offline alarm',
+    );
     await until(() => hubA.msgs.some((m) => m.type === 'NumOnlineUser' && m.data === 0), 'NumOnlineUser 0');
 
     const leaked = [...hubB.msgs, ...hubB.notes].filter((m) => JSON.stringify(m.data).includes(user.phone));
@@ -58,7 +75,9 @@ describe('online and offline pushed to the console', () => {
     await terminals[1]?.request({ type: 'position', ...fix(Date.now() - 600_000) });
     const api = authed(t.app, a.token);
     expect((await api.get('/api/Enterprise/Statistics')).json()).toMatchObject({ BaseData: { User: 3, Online: 2 } });
-    expect((await api.get('/api/GISLocation/OnlineSummary')).json()).toMatchObject({ BaseData: { User: 3, ChatOnline: 2, GpsOnline: 1 } });
+    expect((await api.get('/api/GISLocation/OnlineSummary')).json()).toMatchObject({
+      BaseData: { User: 3, ChatOnline: 2, GpsOnline: 1 },
+    });
     for (const terminal of terminals) terminal.close();
   });
 });
@@ -69,7 +88,10 @@ describe('configuration push', () => {
     const user = await createTerminalUser(t, { E_ID: a.E_ID });
     const terminal = await loggedIn(t, user.phone);
     const api = authed(t.app, a.token);
-    const saved = await api.post('/api/Enterprise/SaveLocationConfig', { scName: 'Patrol', scValue: '{"interval":15,"distance":50,"mode":"both"}' });
+    const saved = await api.post('/api/Enterprise/SaveLocationConfig', {
+      scName: 'Patrol',
+      scValue: '{"interval":15,"distance":50,"mode":"both"}',
+    });
     expect(saved.statusCode, saved.body).toBe(200);
     const { SC_ID } = saved.json<{ BaseData: { SC_ID: number } }>().BaseData;
     expect((await api.post('/api/Enterprise/SaveCurrentLocationConfig', { scID: String(SC_ID) })).statusCode).toBe(200);
@@ -80,10 +102,16 @@ describe('configuration push', () => {
 
   it("pushes a user's own GPS parameter when it changes, and leaves other terminals alone", async () => {
     const a = await tenant(t);
-    const [mine, other] = await Promise.all([createTerminalUser(t, { E_ID: a.E_ID }), createTerminalUser(t, { E_ID: a.E_ID })]);
+    const [mine, other] = await Promise.all([
+      createTerminalUser(t, { E_ID: a.E_ID }),
+      createTerminalUser(t, { E_ID: a.E_ID }),
+    ]);
     const terminal = await loggedIn(t, mine.phone);
     const bystander = await loggedIn(t, other.phone);
-    const res = await authed(t.app, a.token).post('/api/UserInfo/SaveLocationConfig', { uid: String(mine.U_ID), scValue: '{"interval":5,"enabled":false}' });
+    const res = await authed(t.app, a.token).post('/api/UserInfo/SaveLocationConfig', {
+      uid: String(mine.U_ID),
+      scValue: '{"interval":5,"enabled":false}',
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(await terminal.next((m) => m.type === 'config')).toMatchObject({ config: { interval: 5, enabled: false } });
     expect((await bystander.request({ type: 'heartbeat' })).type).toBe('ack');
@@ -105,9 +133,13 @@ describe('GISLocation', () => {
     await t.terminals.service.writer.flush();
     const condition = (extra: Record<string, unknown>) =>
       `/api/GISLocation/QueryData?pageSize=500&jsonCondition=${encodeURIComponent(JSON.stringify({ E_ID: a.E_ID, U_ID: user.U_ID, ...extra }))}`;
-    const track = await authed(t.app, a.token).get(condition({ H_Time1: base + 2000, H_Time2: new Date(base + 5000).toISOString() }));
+    const track = await authed(t.app, a.token).get(
+      condition({ H_Time1: base + 2000, H_Time2: new Date(base + 5000).toISOString() }),
+    );
     expect(track.statusCode, track.body).toBe(200);
-    expect(track.json<{ Data: { H_Time: number }[] }>().Data.map((r) => r.H_Time - base)).toEqual([2000, 3000, 4000, 5000]);
+    expect(track.json<{ Data: { H_Time: number }[] }>().Data.map((r) => r.H_Time - base)).toEqual([
+      2000, 3000, 4000, 5000,
+    ]);
     const network = await authed(t.app, a.token).get(condition({ H_Type: 1 }));
     expect(network.json()).toMatchObject({ Total: 1, Data: [{ H_Time: base + 5000, H_Type: 1 }] });
     expect((await authed(t.app, b.token).get(condition({}))).json()).toMatchObject({ Total: 0, Data: [] });
@@ -125,7 +157,9 @@ describe('GISLocation', () => {
     await t.terminals.service.writer.flush();
     const mine = await authed(t.app, a.token).get(`/api/GISLocation/HeartRateHis?phone=${user.phone}`);
     expect(mine.json()).toMatchObject({ Total: 1, Data: [{ Phone: user.phone, Value: 77, U_ID: user.U_ID }] });
-    expect((await authed(t.app, b.token).get(`/api/GISLocation/HeartRateHis?phone=${user.phone}`)).statusCode).toBe(404);
+    expect((await authed(t.app, b.token).get(`/api/GISLocation/HeartRateHis?phone=${user.phone}`)).statusCode).toBe(
+      404,
+    );
     expect((await authed(t.app, a.token).get('/api/GISLocation/HeartRateHis')).statusCode).toBe(400);
     terminal.close();
   });

@@ -18,16 +18,37 @@ const stored = async (U_ID: number) => {
   return t.db.selectFrom('location_history').selectAll().where('U_ID', '=', U_ID).execute();
 };
 const osmand = (query: Record<string, string | number>, ip = '10.1.0.1') =>
-  call(t.app, { method: 'GET', url: `/api/osmand?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]))}`, remoteAddress: ip });
+  call(t.app, {
+    method: 'GET',
+    url: `/api/osmand?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]))}`,
+    remoteAddress: ip,
+  });
 
 describe('OsmAnd', () => {
   it('stores a Traccar Client report given as query parameters (speed in knots, batt in %)', async () => {
     const { phone, U_ID } = await createTerminalUser(t, { E_ID: t.demo.E_ID });
     const time = seconds();
-    const res = await osmand({ id: phone, lat: 22.55, lon: 114.06, timestamp: time, speed: 10, bearing: 45, altitude: 12, accuracy: 8, batt: 14 });
+    const res = await osmand({
+      id: phone,
+      lat: 22.55,
+      lon: 114.06,
+      timestamp: time,
+      speed: 10,
+      bearing: 45,
+      altitude: 12,
+      accuracy: 8,
+      batt: 14,
+    });
     expect(res.statusCode, res.body).toBe(200);
     const [row] = await stored(U_ID);
-    expect(row).toMatchObject({ H_Time: time * 1000, C_Latitude: 22.55, C_Longitude: 114.06, Course: 45, Altitude: 12, Accuracy: 8 });
+    expect(row).toMatchObject({
+      H_Time: time * 1000,
+      C_Latitude: 22.55,
+      C_Longitude: 114.06,
+      Course: 45,
+      Altitude: 12,
+      Accuracy: 8,
+    });
     expect(row?.Speed).toBeCloseTo(18.52, 2);
     expect(t.live.user(t.demo.E_ID, U_ID)).toMatchObject({ battery: 14, position: { lat: 22.55 } });
     await t.terminals.service.alarms.settle();
@@ -39,9 +60,25 @@ describe('OsmAnd', () => {
     const { phone, U_ID } = await createTerminalUser(t, { E_ID: t.demo.E_ID });
     await t.db
       .insertInto('device')
-      .values({ E_ID: t.demo.E_ID, DeviceCode: `dev-${phone}`, ICCID: `8986${phone}00`.slice(0, 20), NickName: '', Priority: 0, OSID: null, UType: 0, Remark: '', UserID: U_ID, CreatedAt: Date.now() })
+      .values({
+        E_ID: t.demo.E_ID,
+        DeviceCode: `dev-${phone}`,
+        ICCID: `8986${phone}00`.slice(0, 20),
+        NickName: '',
+        Priority: 0,
+        OSID: null,
+        UType: 0,
+        Remark: '',
+        UserID: U_ID,
+        CreatedAt: Date.now(),
+      })
       .execute();
-    const form = new URLSearchParams({ id: `dev-${phone}`, lat: '22.5', lon: '114', timestamp: new Date(Date.now() - 60_000).toISOString() });
+    const form = new URLSearchParams({
+      id: `dev-${phone}`,
+      lat: '22.5',
+      lon: '114',
+      timestamp: new Date(Date.now() - 60_000).toISOString(),
+    });
     const posted = await call(t.app, {
       method: 'POST',
       url: '/api/osmand',
@@ -54,7 +91,11 @@ describe('OsmAnd', () => {
       url: '/api/osmand',
       payload: {
         device_id: phone,
-        location: { timestamp: new Date().toISOString(), coords: { latitude: 22.6, longitude: 114.1, speed: 5, heading: 10 }, battery: { level: 0.8 } },
+        location: {
+          timestamp: new Date().toISOString(),
+          coords: { latitude: 22.6, longitude: 114.1, speed: 5, heading: 10 },
+          battery: { level: 0.8 },
+        },
       },
     });
     expect(json.statusCode, json.body).toBe(200);
@@ -96,7 +137,8 @@ describe('OsmAnd', () => {
 
   it('limits requests per address', async () => {
     const statuses: number[] = [];
-    for (let i = 0; i < 45; i++) statuses.push((await osmand({ id: 'nobody', lat: 1, lon: 1, timestamp: seconds() }, '10.9.9.9')).statusCode);
+    for (let i = 0; i < 45; i++)
+      statuses.push((await osmand({ id: 'nobody', lat: 1, lon: 1, timestamp: seconds() }, '10.9.9.9')).statusCode);
     expect(statuses.slice(0, 40).every((s) => s === 404)).toBe(true);
     expect(statuses.slice(40)).toEqual([429, 429, 429, 429, 429]);
   });

@@ -15,7 +15,13 @@ import {
 let t: TerminalTestApp;
 
 beforeAll(async () => {
-  t = await startTerminalApp({ ...FAST_TERMINALS, messagesPerSecond: 20, messagesBurst: 20, floodCloseAfter: 30, loginMaxFailures: 3 });
+  t = await startTerminalApp({
+    ...FAST_TERMINALS,
+    messagesPerSecond: 20,
+    messagesBurst: 20,
+    floodCloseAfter: 30,
+    loginMaxFailures: 3,
+  });
 });
 afterAll(async () => {
   await t.close();
@@ -49,10 +55,19 @@ describe('framing and validation', () => {
 
   it('names unknown and reserved types, missing types and invalid fields with the seq', async () => {
     const terminal = await TestTerminal.connect(t);
-    expect(await terminal.request({ type: 'teleport' })).toMatchObject({ type: 'error', code: TerminalErrors.unknownType });
-    expect(await terminal.request({ type: 'floorRequest' })).toMatchObject({ type: 'error', code: TerminalErrors.notSupported });
+    expect(await terminal.request({ type: 'teleport' })).toMatchObject({
+      type: 'error',
+      code: TerminalErrors.unknownType,
+    });
+    expect(await terminal.request({ type: 'floorRequest' })).toMatchObject({
+      type: 'error',
+      code: TerminalErrors.notSupported,
+    });
     expect(await terminal.request({ nothing: true })).toMatchObject({ code: TerminalErrors.invalid, field: 'type' });
-    expect(await terminal.request({ type: 'login', phone: 5 })).toMatchObject({ code: TerminalErrors.invalid, field: 'phone' });
+    expect(await terminal.request({ type: 'login', phone: 5 })).toMatchObject({
+      code: TerminalErrors.invalid,
+      field: 'phone',
+    });
     terminal.close();
   });
 
@@ -65,8 +80,13 @@ describe('framing and validation', () => {
   it('refuses absurd fixes: latitude 91, far future, NaN-like values', async () => {
     const { phone } = await user();
     const terminal = await loggedIn(t, phone);
-    expect(await terminal.request({ type: 'position', ...fix(), lat: 91 })).toMatchObject({ code: TerminalErrors.invalid, field: 'lat' });
-    expect(await terminal.request({ type: 'position', ...fix(Date.now() + 86_400_000) })).toMatchObject({ field: 'time' });
+    expect(await terminal.request({ type: 'position', ...fix(), lat: 91 })).toMatchObject({
+      code: TerminalErrors.invalid,
+      field: 'lat',
+    });
+    expect(await terminal.request({ type: 'position', ...fix(Date.now() + 86_400_000) })).toMatchObject({
+      field: 'time',
+    });
     expect(await terminal.request({ type: 'position', ...fix(), lon: 'east' })).toMatchObject({ field: 'lon' });
     expect(await terminal.request({ type: 'position', ...fix(), speed: -3 })).toMatchObject({ field: 'speed' });
     terminal.socket.send('{"seq":9,"type":"position","lat":NaN,"lon":1,"time":1}');
@@ -93,7 +113,8 @@ describe('login', () => {
     const { phone } = await user();
     const terminal = await TestTerminal.connect(t);
     expect(await terminal.login('19999999999')).toMatchObject({ code: TerminalErrors.badCredentials });
-    for (let i = 0; i < 3; i++) expect(await terminal.login(phone, 'wrong-pass')).toMatchObject({ code: TerminalErrors.badCredentials });
+    for (let i = 0; i < 3; i++)
+      expect(await terminal.login(phone, 'wrong-pass')).toMatchObject({ code: TerminalErrors.badCredentials });
     const locked = await terminal.login(phone);
     expect(locked).toMatchObject({ code: TerminalErrors.tooManyAttempts, retryAfterMs: expect.any(Number) });
     terminal.close();

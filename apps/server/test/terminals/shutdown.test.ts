@@ -67,7 +67,11 @@ async function store(dataDir: string): Promise<Store> {
   return {
     env: { DATABASE_URL: url.toString() },
     exec: async (sql, params) => void (await query(sql, params)),
-    rows: async (sql) => (await query(sql)).rows.map((r: { U_ID: unknown; H_Time: unknown }) => ({ U_ID: Number(r.U_ID), H_Time: Number(r.H_Time) })),
+    rows: async (sql) =>
+      (await query(sql)).rows.map((r: { U_ID: unknown; H_Time: unknown }) => ({
+        U_ID: Number(r.U_ID),
+        H_Time: Number(r.H_Time),
+      })),
     drop: () => admin(`drop database if exists "${name}" with (force)`),
   };
 }
@@ -113,7 +117,10 @@ let dataDir: string;
 let db: Store;
 
 beforeAll(async () => {
-  execFileSync(path.join(root, 'node_modules/.bin/tsc'), ['-b', 'packages/contract', 'apps/server'], { cwd: root, stdio: 'inherit' });
+  execFileSync(path.join(root, 'node_modules/.bin/tsc'), ['-b', 'packages/contract', 'apps/server'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'intercom-sigterm-'));
   db = await store(dataDir);
 }, 180_000);
@@ -126,12 +133,25 @@ afterAll(async () => {
 describe('shutdown', () => {
   it('writes every acknowledged fix when SIGTERM arrives during ingest', async () => {
     const port = await freePort();
-    const env = { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_PASSWORD: 'Admin#2026pw', LOG_LEVEL: 'warn', ...db.env };
-    const child = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.js')], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+    const env = {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      ADMIN_PASSWORD: 'Admin#2026pw',
+      LOG_LEVEL: 'warn',
+      ...db.env,
+    };
+    const child = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.js')], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     server = child;
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     for (let ready = false; !ready; await sleep(50)) {
-      ready = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false);
+      ready = await fetch(`http://127.0.0.1:${port}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      );
     }
     const hash = await hashPassword(PASSWORD, 10);
     const phones: string[] = [];
@@ -153,7 +173,9 @@ describe('shutdown', () => {
     expect(await exited).toBe(0);
     expect(ackedBeforeSignal).toBeGreaterThan(100);
 
-    const stored = new Set((await db.rows(`select "U_ID", "H_Time" from location_history`)).map((r) => `${r.U_ID}:${r.H_Time}`));
+    const stored = new Set(
+      (await db.rows(`select "U_ID", "H_Time" from location_history`)).map((r) => `${r.U_ID}:${r.H_Time}`),
+    );
     const missing = [...acked].filter((key) => !stored.has(key));
     expect(missing).toEqual([]);
     expect(stored.size).toBeGreaterThanOrEqual(acked.size);

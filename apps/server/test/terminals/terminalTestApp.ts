@@ -75,8 +75,18 @@ export async function startTerminalApp(
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   const origin = `http://127.0.0.1:${port}`;
-  const enterprise = await deps.db.selectFrom('enterprise').select(['E_ID', 'A_ID']).where('E_Code', '=', DEMO_CODE).executeTakeFirstOrThrow();
-  const demo = { E_ID: enterprise.E_ID, A_ID: Number(enterprise.A_ID), code: DEMO_CODE, username: 'admin', password: ADMIN_PASSWORD };
+  const enterprise = await deps.db
+    .selectFrom('enterprise')
+    .select(['E_ID', 'A_ID'])
+    .where('E_Code', '=', DEMO_CODE)
+    .executeTakeFirstOrThrow();
+  const demo = {
+    E_ID: enterprise.E_ID,
+    A_ID: Number(enterprise.A_ID),
+    code: DEMO_CODE,
+    username: 'admin',
+    password: ADMIN_PASSWORD,
+  };
   const tokens = await login(app, { username: demo.username, password: demo.password, code: demo.code });
   let closed = false;
   return {
@@ -126,7 +136,10 @@ export interface NewTerminalUser {
 }
 
 /** Inserts a terminal user straight into the table; returns its id and phone. */
-export async function createTerminalUser(t: HubTestApp, input: NewTerminalUser): Promise<{ U_ID: number; phone: string; E_ID: number }> {
+export async function createTerminalUser(
+  t: HubTestApp,
+  input: NewTerminalUser,
+): Promise<{ U_ID: number; phone: string; E_ID: number }> {
   const phone = input.phone ?? uniquePhone();
   const row = await t.db
     .insertInto('terminal_user')

@@ -1,4 +1,12 @@
-import { AccountLimits, accountSaveSchema, Limits, MessageKeys, ROLES, type ConsoleAccountRow, type Role } from '@intercom/contract';
+import {
+  AccountLimits,
+  accountSaveSchema,
+  Limits,
+  MessageKeys,
+  ROLES,
+  type ConsoleAccountRow,
+  type Role,
+} from '@intercom/contract';
 import { Form, Input, Radio } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { contractErrors } from '../../shared/form/contractErrors';

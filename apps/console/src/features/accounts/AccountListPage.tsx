@@ -1,4 +1,4 @@
-import { DownOutlined, PlusOutlined } from '@ant-design/icons';
+import { EllipsisOutlined, PlusOutlined } from '@ant-design/icons';
 import { ROLES, type ConsoleAccountRow, type Role } from '@intercom/contract';
 import { Button, Dropdown, Flex, Form, Input, Select, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table/interface';
@@ -117,7 +117,13 @@ export default function AccountListPage() {
               <Button type="link" size="small" onClick={() => setEditing({ id: account.A_ID })}>
                 {t('common.edit')}
               </Button>
-              <Button type="link" size="small" danger={!account.Disabled} disabled={self} onClick={() => toggle(account)}>
+              <Button
+                type="link"
+                size="small"
+                danger={!account.Disabled}
+                disabled={self}
+                onClick={() => toggle(account)}
+              >
                 {account.Disabled ? t('accounts.enable') : t('accounts.disable')}
               </Button>
               <Dropdown
@@ -130,9 +136,13 @@ export default function AccountListPage() {
                   onClick: ({ key }) => (key === 'reset' ? setResetting(account) : askDelete(account)),
                 }}
               >
-                <Button type="link" size="small" aria-label={t('common.more_for', { name: account.LoginName })}>
-                  {t('common.more')} <DownOutlined />
-                </Button>
+                <Button
+                  type="link"
+                  size="small"
+                  icon={<EllipsisOutlined />}
+                  title={t('common.more')}
+                  aria-label={t('common.more_for', { name: account.LoginName })}
+                />
               </Dropdown>
             </Flex>
           );

@@ -53,22 +53,23 @@ export function ResetPasswordDialog({ account, onClose }: { account: ConsoleAcco
       onOk={() => form.submit()}
       onCancel={onClose}
       destroyOnHidden
-      data-testid="reset-password-dialog"
     >
-      <Typography.Paragraph type="secondary">{t('accounts.reset_hint')}</Typography.Paragraph>
-      <Form<ResetValues>
-        form={form}
-        layout="vertical"
-        initialValues={{ Password: '', ConfirmPassword: '' }}
-        onFinish={(values) => void submit(values)}
-      >
-        <Form.Item name="Password" label={t('password.new')} extra={t('password.rule_short')}>
-          <Input.Password autoComplete="new-password" maxLength={Limits.passwordMax} />
-        </Form.Item>
-        <Form.Item name="ConfirmPassword" label={t('password.confirm')}>
-          <Input.Password autoComplete="new-password" maxLength={Limits.passwordMax} />
-        </Form.Item>
-      </Form>
+      <div data-testid="reset-password-dialog">
+        <Typography.Paragraph type="secondary">{t('accounts.reset_hint')}</Typography.Paragraph>
+        <Form<ResetValues>
+          form={form}
+          layout="vertical"
+          initialValues={{ Password: '', ConfirmPassword: '' }}
+          onFinish={(values) => void submit(values)}
+        >
+          <Form.Item name="Password" label={t('password.new')} extra={t('password.rule_short')}>
+            <Input.Password autoComplete="new-password" maxLength={Limits.passwordMax} />
+          </Form.Item>
+          <Form.Item name="ConfirmPassword" label={t('password.confirm')}>
+            <Input.Password autoComplete="new-password" maxLength={Limits.passwordMax} />
+          </Form.Item>
+        </Form>
+      </div>
     </Modal>
   );
 }

@@ -1,4 +1,4 @@
-import { DownOutlined, ImportOutlined, LinkOutlined, PlusOutlined } from '@ant-design/icons';
+import { EllipsisOutlined, ImportOutlined, LinkOutlined, PlusOutlined } from '@ant-design/icons';
 import type { DeviceRow } from '@intercom/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Dropdown, Flex, Form, Input, Select, Tag, Typography } from 'antd';
@@ -134,9 +134,13 @@ export default function DeviceListPage() {
                 onClick: () => askDelete(device),
               }}
             >
-              <Button type="link" size="small" aria-label={t('common.more_for', { name: device.ICCID })}>
-                {t('common.more')} <DownOutlined />
-              </Button>
+              <Button
+                type="link"
+                size="small"
+                icon={<EllipsisOutlined />}
+                title={t('common.more')}
+                aria-label={t('common.more_for', { name: device.ICCID })}
+              />
             </Dropdown>
           </Flex>
         ),
@@ -153,7 +157,7 @@ export default function DeviceListPage() {
         filters={
           <>
             <Form.Item name="Search" label={t('devices.search')}>
-              <Input allowClear maxLength={64} placeholder={t('devices.search_placeholder')} />
+              <Input allowClear maxLength={64} placeholder={t('devices.search_placeholder')} style={{ width: 260 }} />
             </Form.Item>
             <Form.Item name="Mapped" label={t('devices.mapping')}>
               <Select
@@ -187,7 +191,11 @@ export default function DeviceListPage() {
           </>
         }
         exportFormats={['csv', 'xlsx']}
-        columnSettings={{ storageKey: 'devices', defaultHidden: ['UType', 'Remark', 'CreatedAt'], locked: ['ICCID', 'actions'] }}
+        columnSettings={{
+          storageKey: 'devices',
+          defaultHidden: ['UType', 'Remark', 'CreatedAt'],
+          locked: ['ICCID', 'actions'],
+        }}
         testId="device-list"
       />
       <DeviceDrawer target={editing} onClose={() => setEditing(null)} />

@@ -76,54 +76,61 @@ export function IccidImportDialog({ open, onClose }: { open: boolean; onClose: (
           </Flex>
         )
       }
-      data-testid="iccid-import-dialog"
     >
-      {report ? (
-        <IccidImportReportView report={report} />
-      ) : (
-        <Flex vertical gap={16}>
-          <Typography.Paragraph type="secondary" style={{ margin: 0 }}>
-            {t('devices.import_hint', {
-              kb: kilobytes(DeviceLimits.importMaxBytes),
-              lines: DeviceLimits.importMaxLines,
-            })}
-          </Typography.Paragraph>
-          <Upload.Dragger
-            accept=".txt,text/plain"
-            multiple={false}
-            maxCount={1}
-            showUploadList={false}
-            disabled={importIccids.isPending}
-            beforeUpload={(picked) => {
-              setFile(picked);
-              setFailure(null);
-              // Sent by the import button, as plain text, not by the upload widget.
-              return false;
-            }}
-          >
-            <p className="ant-upload-drag-icon">
-              <InboxOutlined />
-            </p>
-            <p className="ant-upload-text">{t('devices.import_pick')}</p>
-            <p className="ant-upload-hint">{t('devices.import_pick_hint')}</p>
-          </Upload.Dragger>
-          {file && (
-            <Typography.Text data-testid="iccid-import-file">
-              {t('devices.import_file', { name: file.name, kb: kilobytes(file.size) })}
-            </Typography.Text>
-          )}
-          {tooLarge && <Alert type="error" showIcon title={t(MessageKeys.fileTooLarge)} />}
-          {importIccids.isPending && (
-            <Flex vertical gap={4} role="status" aria-live="polite">
-              <Typography.Text>{t('devices.import_running')}</Typography.Text>
-              <Progress percent={100} status="active" showInfo={false} />
-            </Flex>
-          )}
-          {failure && (
-            <Alert type="error" showIcon title={t('devices.import_failed')} description={failure} data-testid="iccid-import-error" />
-          )}
-        </Flex>
-      )}
+      <div data-testid="iccid-import-dialog">
+        {report ? (
+          <IccidImportReportView report={report} />
+        ) : (
+          <Flex vertical gap={16}>
+            <Typography.Paragraph type="secondary" style={{ margin: 0 }}>
+              {t('devices.import_hint', {
+                kb: kilobytes(DeviceLimits.importMaxBytes),
+                lines: DeviceLimits.importMaxLines,
+              })}
+            </Typography.Paragraph>
+            <Upload.Dragger
+              accept=".txt,text/plain"
+              multiple={false}
+              maxCount={1}
+              showUploadList={false}
+              disabled={importIccids.isPending}
+              beforeUpload={(picked) => {
+                setFile(picked);
+                setFailure(null);
+                // Sent by the import button, as plain text, not by the upload widget.
+                return false;
+              }}
+            >
+              <p className="ant-upload-drag-icon">
+                <InboxOutlined />
+              </p>
+              <p className="ant-upload-text">{t('devices.import_pick')}</p>
+              <p className="ant-upload-hint">{t('devices.import_pick_hint')}</p>
+            </Upload.Dragger>
+            {file && (
+              <Typography.Text data-testid="iccid-import-file">
+                {t('devices.import_file', { name: file.name, kb: kilobytes(file.size) })}
+              </Typography.Text>
+            )}
+            {tooLarge && <Alert type="error" showIcon title={t(MessageKeys.fileTooLarge)} />}
+            {importIccids.isPending && (
+              <Flex vertical gap={4} role="status" aria-live="polite">
+                <Typography.Text>{t('devices.import_running')}</Typography.Text>
+                <Progress percent={100} status="active" showInfo={false} />
+              </Flex>
+            )}
+            {failure && (
+              <Alert
+                type="error"
+                showIcon
+                title={t('devices.import_failed')}
+                description={failure}
+                data-testid="iccid-import-error"
+              />
+            )}
+          </Flex>
+        )}
+      </div>
     </Modal>
   );
 }

@@ -22,7 +22,11 @@ export function IccidImportReportView({ report }: { report: IccidImportReport })
           <Statistic title={t('devices.report_lines')} value={report.lines} />
         </Col>
         <Col xs={12} sm={8} md={5}>
-          <Statistic title={t('devices.report_accepted')} value={report.accepted} styles={{ content: { color: '#389e0d' } }} />
+          <Statistic
+            title={t('devices.report_accepted')}
+            value={report.accepted}
+            styles={{ content: { color: '#389e0d' } }}
+          />
         </Col>
         <Col xs={12} sm={8} md={5}>
           <Statistic

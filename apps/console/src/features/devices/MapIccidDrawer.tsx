@@ -31,7 +31,15 @@ function OutcomeView({ outcome }: { outcome: Outcome }) {
   if (!outcome) return null;
   if ('result' in outcome) return <MapResultView result={outcome.result} />;
   if ('problems' in outcome) return <LineProblems problems={outcome.problems} title={t('devices.map_refused')} />;
-  return <Alert type="error" showIcon title={t('devices.map_refused')} description={outcome.message} data-testid="map-problems" />;
+  return (
+    <Alert
+      type="error"
+      showIcon
+      title={t('devices.map_refused')}
+      description={outcome.message}
+      data-testid="map-problems"
+    />
+  );
 }
 
 /** MapICCID: one ICCID onto one user. */

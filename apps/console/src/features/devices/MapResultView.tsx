@@ -42,7 +42,9 @@ export function LineProblems({ problems, title }: { problems: LineProblem[]; tit
         <ul style={{ margin: 0, paddingInlineStart: 18, maxHeight: 180, overflow: 'auto' }}>
           {problems.slice(0, 100).map((problem, index) => (
             <li key={`${problem.line}-${index}`}>
-              {problem.line > 0 ? t('devices.line_problem', { line: problem.line, problem: t(problem.key) }) : t(problem.key)}
+              {problem.line > 0
+                ? t('devices.line_problem', { line: problem.line, problem: t(problem.key) })
+                : t(problem.key)}
             </li>
           ))}
         </ul>

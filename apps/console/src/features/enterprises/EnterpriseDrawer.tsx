@@ -14,7 +14,13 @@ interface EnterpriseValues {
 }
 
 /** Create or edit a sub-enterprise: company code, name, licence quota, expiry. */
-export function EnterpriseDrawer({ target, onClose }: { target: { id: number } | 'create' | null; onClose: () => void }) {
+export function EnterpriseDrawer({
+  target,
+  onClose,
+}: {
+  target: { id: number } | 'create' | null;
+  onClose: () => void;
+}) {
   const { t } = useTranslation();
   const editing = target && target !== 'create' ? target.id : undefined;
   const enterprise = useEnterprise(editing);

@@ -50,8 +50,11 @@ export function useSwitchWorking() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (enterpriseId: number) =>
-      (await apiRequest<never, WorkingEnterprise>('POST', '/api/Enterprise/SwitchWorking', { form: { E_ID: enterpriseId } }))
-        .BaseData,
+      (
+        await apiRequest<never, WorkingEnterprise>('POST', '/api/Enterprise/SwitchWorking', {
+          form: { E_ID: enterpriseId },
+        })
+      ).BaseData,
     onSuccess: async (working) => {
       if (working) queryClient.setQueryData(workingKey, working);
       await queryClient.invalidateQueries();

@@ -15,8 +15,7 @@ interface DepartmentValues {
 }
 
 export type DepartmentTarget =
-  | { mode: 'create'; eid: number; parentId: number }
-  | { mode: 'edit'; eid: number; id: number };
+  { mode: 'create'; eid: number; parentId: number } | { mode: 'edit'; eid: number; id: number };
 
 /** Create or edit one department: name (unique among its siblings), parent, priority, user type. */
 export function DepartmentDrawer({ target, onClose }: { target: DepartmentTarget | null; onClose: () => void }) {

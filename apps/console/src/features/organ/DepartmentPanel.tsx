@@ -31,7 +31,8 @@ export function DepartmentPanel({ selected, selectedKey, onSelect, treeHeight }:
   const department = selected?.level === 1 ? selected : undefined;
   // Nothing picked: a new department goes directly under the working enterprise.
   const rootNode = useQuery(orgChildrenQuery(undefined)).data?.[0];
-  const base = selected ?? (rootNode ? { eid: rootNode.eid, level: 0 as const, id: 0, name: rootNode.name } : undefined);
+  const base =
+    selected ?? (rootNode ? { eid: rootNode.eid, level: 0 as const, id: 0, name: rootNode.name } : undefined);
 
   const create = () => {
     if (!base) return;

@@ -79,7 +79,10 @@ export function OrgTree({ selectedKey, onSelect }: OrgTreeProps) {
           parentId,
         },
         // A cycle in bad data must not hang the page.
-        children: kids && depth < 64 ? kids.map((kid) => build(kid, node.level === 1 ? node.id : 0, false, depth + 1)) : undefined,
+        children:
+          kids && depth < 64
+            ? kids.map((kid) => build(kid, node.level === 1 ? node.id : 0, false, depth + 1))
+            : undefined,
       };
     };
     return [build(rootNode, 0, true, 0)];

@@ -76,23 +76,24 @@ export function BatchChangeDialog({
         setFailure(null);
       }}
       forceRender
-      data-testid="batch-change-dialog"
     >
-      <Form<ChangeValues> form={form} layout="vertical" onFinish={(values) => void submit(values)}>
-        <Form.Item name="priValue" label={t('users.priority')} extra={t('users.batch_change_keep')}>
-          <InputNumber min={UserLimits.priorityMin} max={UserLimits.priorityMax} precision={0} />
-        </Form.Item>
-        <Form.Item name="mValue" label={t('users.department')} extra={t('users.batch_change_keep')}>
-          <DepartmentSelect
-            enterpriseId={enterpriseId}
-            topLevel
-            allowClear
-            topLabel={t('organ.no_department')}
-            placeholder={t('users.batch_change_unchanged')}
-          />
-        </Form.Item>
-      </Form>
-      {failure && <Alert type="error" showIcon title={failure} />}
+      <div data-testid="batch-change-dialog">
+        <Form<ChangeValues> form={form} layout="vertical" onFinish={(values) => void submit(values)}>
+          <Form.Item name="priValue" label={t('users.priority')} extra={t('users.batch_change_keep')}>
+            <InputNumber min={UserLimits.priorityMin} max={UserLimits.priorityMax} precision={0} />
+          </Form.Item>
+          <Form.Item name="mValue" label={t('users.department')} extra={t('users.batch_change_keep')}>
+            <DepartmentSelect
+              enterpriseId={enterpriseId}
+              topLevel
+              allowClear
+              topLabel={t('organ.no_department')}
+              placeholder={t('users.batch_change_unchanged')}
+            />
+          </Form.Item>
+        </Form>
+        {failure && <Alert type="error" showIcon title={failure} />}
+      </div>
     </Modal>
   );
 }

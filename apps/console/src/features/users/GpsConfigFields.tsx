@@ -11,7 +11,12 @@ export function GpsConfigFields() {
   const enabled = Form.useWatch('gpsEnabled', form) !== false;
   return (
     <>
-      <Form.Item name="gpsFollow" label={t('users.gps_follow')} valuePropName="checked" extra={t('users.gps_follow_hint')}>
+      <Form.Item
+        name="gpsFollow"
+        label={t('users.gps_follow')}
+        valuePropName="checked"
+        extra={t('users.gps_follow_hint')}
+      >
         <Switch />
       </Form.Item>
       {!follow && (

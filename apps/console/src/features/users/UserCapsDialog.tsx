@@ -47,28 +47,29 @@ export function UserCapsDialog({ user, onClose }: { user: UserRow | null; onClos
       onCancel={onClose}
       footer={null}
       destroyOnHidden
-      data-testid="user-caps-dialog"
     >
-      <Flex vertical>
-        {USER_CAP_NAMES.map((name, index) => (
-          <div key={name}>
-            {index > 0 && <Divider style={{ margin: '10px 0' }} />}
-            <Flex justify="space-between" align="center" gap={16}>
-              <Flex vertical>
-                <Typography.Text strong>{t(CAP_LABELS[name].title)}</Typography.Text>
-                <Typography.Text type="secondary">{t(CAP_LABELS[name].hint)}</Typography.Text>
+      <div data-testid="user-caps-dialog">
+        <Flex vertical>
+          {USER_CAP_NAMES.map((name, index) => (
+            <div key={name}>
+              {index > 0 && <Divider style={{ margin: '10px 0' }} />}
+              <Flex justify="space-between" align="center" gap={16}>
+                <Flex vertical>
+                  <Typography.Text strong>{t(CAP_LABELS[name].title)}</Typography.Text>
+                  <Typography.Text type="secondary">{t(CAP_LABELS[name].hint)}</Typography.Text>
+                </Flex>
+                <Switch
+                  checked={hasCap(current, name)}
+                  loading={busy === name}
+                  disabled={busy !== null && busy !== name}
+                  onChange={() => void toggle(name)}
+                  aria-label={t(CAP_LABELS[name].title)}
+                />
               </Flex>
-              <Switch
-                checked={hasCap(current, name)}
-                loading={busy === name}
-                disabled={busy !== null && busy !== name}
-                onChange={() => void toggle(name)}
-                aria-label={t(CAP_LABELS[name].title)}
-              />
-            </Flex>
-          </div>
-        ))}
-      </Flex>
+            </div>
+          ))}
+        </Flex>
+      </div>
     </Modal>
   );
 }

@@ -22,7 +22,8 @@ interface UserValues extends GpsFormValues {
   Remark: string;
 }
 
-export type UserTarget = { mode: 'create'; eid: number; departmentId: number | undefined } | { mode: 'edit'; id: number };
+export type UserTarget =
+  { mode: 'create'; eid: number; departmentId: number | undefined } | { mode: 'edit'; id: number };
 
 function toFormValues(user: UserRow): Partial<UserValues> {
   return {

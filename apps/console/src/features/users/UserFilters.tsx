@@ -18,7 +18,7 @@ export function UserFilters() {
   return (
     <>
       <Form.Item name="Search" label={t('users.search')}>
-        <Input allowClear maxLength={64} placeholder={t('users.search_placeholder')} />
+        <Input allowClear maxLength={64} placeholder={t('users.search_placeholder')} style={{ width: 220 }} />
       </Form.Item>
       <Form.Item name="State" label={t('users.state')}>
         <Select

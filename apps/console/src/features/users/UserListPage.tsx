@@ -101,7 +101,7 @@ export default function UserListPage() {
 
   return (
     <Flex gap={16} vertical={mobile} align="stretch">
-      <div style={{ width: mobile ? '100%' : 280, flexShrink: 0 }}>
+      <div style={{ width: mobile ? '100%' : 250, flexShrink: 0 }}>
         <DepartmentPanel
           selected={org.selection}
           selectedKey={org.key}
@@ -111,7 +111,9 @@ export default function UserListPage() {
       </div>
       <div style={{ flex: 1, minWidth: 0 }}>
         <ListShell<UserRow, UserFilterValues>
-          title={org.selection && !org.selection.root ? `${t('route.users')} · ${org.selection.name}` : t('route.users')}
+          title={
+            org.selection && !org.selection.root ? `${t('route.users')} · ${org.selection.name}` : t('route.users')
+          }
           extra={
             info.IsAdmin ? (
               <Button type="link" icon={<SafetyCertificateOutlined />} onClick={() => navigate('/Managent/Account')}>

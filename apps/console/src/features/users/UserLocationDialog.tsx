@@ -52,18 +52,19 @@ export function UserLocationDialog({ user, onClose }: { user: UserRow | null; on
       onOk={() => form.submit()}
       onCancel={onClose}
       destroyOnHidden
-      data-testid="user-location-dialog"
     >
-      <Typography.Paragraph type="secondary">{t('users.location_hint')}</Typography.Paragraph>
-      <Form<GpsFormValues>
-        form={form}
-        layout="vertical"
-        initialValues={gpsFormValues(user?.GPSConfig ?? '')}
-        onFinish={(values) => void submit(values)}
-        disabled={saving}
-      >
-        <GpsConfigFields />
-      </Form>
+      <div data-testid="user-location-dialog">
+        <Typography.Paragraph type="secondary">{t('users.location_hint')}</Typography.Paragraph>
+        <Form<GpsFormValues>
+          form={form}
+          layout="vertical"
+          initialValues={gpsFormValues(user?.GPSConfig ?? '')}
+          onFinish={(values) => void submit(values)}
+          disabled={saving}
+        >
+          <GpsConfigFields />
+        </Form>
+      </div>
     </Modal>
   );
 }

@@ -1,4 +1,4 @@
-import { DownOutlined } from '@ant-design/icons';
+import { EllipsisOutlined } from '@ant-design/icons';
 import { hasCap, USER_CAP_NAMES, type UserRow } from '@intercom/contract';
 import { Button, Dropdown, Flex, Tag, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table/interface';
@@ -32,14 +32,19 @@ export function useUserColumns(actions: UserRowActions): ColumnsType<UserRow> {
         title: t('users.iccid'),
         sorter: true,
         render: (value: string | null) =>
-          value ? <Typography.Text code>{value}</Typography.Text> : <Typography.Text type="secondary">—</Typography.Text>,
+          value ? (
+            <Typography.Text code>{value}</Typography.Text>
+          ) : (
+            <Typography.Text type="secondary">—</Typography.Text>
+          ),
       },
       {
         key: 'OSName',
         dataIndex: 'OSName',
         title: t('users.department'),
         sorter: true,
-        render: (value: string | null) => value ?? <Typography.Text type="secondary">{t('organ.no_department')}</Typography.Text>,
+        render: (value: string | null) =>
+          value ?? <Typography.Text type="secondary">{t('organ.no_department')}</Typography.Text>,
       },
       {
         key: 'UType',
@@ -120,9 +125,13 @@ export function useUserColumns(actions: UserRowActions): ColumnsType<UserRow> {
                 onClick: ({ key }) => (key === 'caps' ? actions.caps(user) : actions.location(user)),
               }}
             >
-              <Button type="link" size="small" aria-label={t('common.more_for', { name: user.UserName })}>
-                {t('common.more')} <DownOutlined />
-              </Button>
+              <Button
+                type="link"
+                size="small"
+                icon={<EllipsisOutlined />}
+                title={t('common.more')}
+                aria-label={t('common.more_for', { name: user.UserName })}
+              />
             </Dropdown>
           </Flex>
         ),

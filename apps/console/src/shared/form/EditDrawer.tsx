@@ -16,7 +16,14 @@ export interface EditDrawerProps<T extends object> extends Omit<EditFormShellPro
  * The edit shell in a drawer from the right (full width on a phone). The form is built anew
  * each time it opens, so it always starts from the object as it is now.
  */
-export function EditDrawer<T extends object>({ open, title, onClose, width = 520, testId, ...shell }: EditDrawerProps<T>) {
+export function EditDrawer<T extends object>({
+  open,
+  title,
+  onClose,
+  width = 520,
+  testId,
+  ...shell
+}: EditDrawerProps<T>) {
   const mobile = useIsMobile();
   return (
     <Drawer

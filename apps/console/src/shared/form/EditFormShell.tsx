@@ -114,7 +114,10 @@ function EditFormBody<T extends object>({
     const failures = validate?.(values) ?? [];
     if (failures.length > 0) {
       form.setFields(
-        failures.map((f) => ({ name: fieldPath(fieldNames?.[f.field] ?? f.field) as never, errors: [translate(f.key)] })),
+        failures.map((f) => ({
+          name: fieldPath(fieldNames?.[f.field] ?? f.field) as never,
+          errors: [translate(f.key)],
+        })),
       );
       return;
     }

@@ -7,7 +7,8 @@ import { AppError } from '../../http/AppError.js';
 import type { Scope } from '../../tenancy/scope.js';
 import { organsOf, subtreeIds } from '../organ/organRepository.js';
 import { findUser } from '../userinfo/userRepository.js';
-import { channelInScope, enterpriseOf } from './channelRules.js';
+import { findChannelRef } from './channelRepository.js';
+import { enterpriseOf } from './channelRules.js';
 
 type QueryChannel = z.infer<typeof queryChannelSchema>;
 
@@ -68,7 +69,8 @@ const ORDER_COLUMNS = {
  * channel reads one index range, not the enterprise's users.
  */
 export async function queryMembers(db: Kysely<DB>, scope: Scope, query: QueryCMember) {
-  const channel = await channelInScope(db, scope, query.cid);
+  const channel = await findChannelRef(db, scope, query.cid);
+  if (!channel) throw AppError.notFound();
   const CID = channel.CID;
   let base =
     query.members === 'in'
@@ -97,6 +99,15 @@ export async function queryMembers(db: Kysely<DB>, scope: Scope, query: QueryCMe
     }
   }
   const direction = query.desc ? 'desc' : 'asc';
+  // Unfiltered members are counted on the primary key alone (every member row has its user).
+  const counted =
+    query.members === 'in' && !query.search && query.OS_ID === undefined
+      ? db
+          .selectFrom('channel_member')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('CID', '=', CID)
+          .executeTakeFirst()
+      : base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
   const [rows, count] = await Promise.all([
     base
       .leftJoin('organ as o', 'o.OSID', 'u.OS_ID')
@@ -118,7 +129,7 @@ export async function queryMembers(db: Kysely<DB>, scope: Scope, query: QueryCMe
       .limit(query.pageSize)
       .offset(query.pageIndex * query.pageSize)
       .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst(),
+    counted,
   ]);
   const data: ChannelMemberRow[] = rows.map((r) => ({ ...r, IsMember: Number(r.IsMember) }));
   return { rows: data, total: Number(count?.n ?? 0), channel };

@@ -38,6 +38,16 @@ export async function findChannel(db: Kysely<DB>, scope: Scope, id: number): Pro
   return row ? { ...row, MemberCount: Number(row.MemberCount) } : undefined;
 }
 
+/** The identity of a channel of the scope, without counting its members (for per-request checks). */
+export async function findChannelRef(db: Kysely<DB>, scope: Scope, id: number) {
+  return db
+    .selectFrom('channel')
+    .select(['CID', 'E_ID', 'CName', 'Record'])
+    .where('CID', '=', id)
+    .where('E_ID', 'in', [...scope.enterpriseIds])
+    .executeTakeFirst();
+}
+
 /** Channels `ids` of the scope (fewer when some are outside it). */
 export async function findChannels(db: Kysely<DB>, scope: Scope, ids: readonly number[]): Promise<ChannelRecord[]> {
   const rows: ChannelRecord[] = [];

@@ -1,4 +1,10 @@
-import { gisOnlineSummarySchema, heartRateHisQuerySchema, heartRateRowSchema, listEnvelope, objectEnvelope } from '@intercom/contract';
+import {
+  gisOnlineSummarySchema,
+  heartRateHisQuerySchema,
+  heartRateRowSchema,
+  listEnvelope,
+  objectEnvelope,
+} from '@intercom/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { authOf } from '../../auth/authPlugin.js';
 import { AppError } from '../../http/AppError.js';
@@ -17,7 +23,8 @@ export const gisLocationRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         security,
-        summary: 'Heart-rate readings of the user with this phone (in scope), oldest first; H_Time1/H_Time2 bound the time',
+        summary:
+          'Heart-rate readings of the user with this phone (in scope), oldest first; H_Time1/H_Time2 bound the time',
         querystring: heartRateHisQuerySchema,
         response: { 200: listEnvelope(heartRateRowSchema) },
       },

@@ -117,7 +117,12 @@ export function BatchForm({
           </Form.Item>
         </Col>
         <Col xs={24} md={8}>
-          <Form.Item name="count" label={t('batch.count')} required extra={t('batch.count_hint', { max: Limits.batchCreateMax })}>
+          <Form.Item
+            name="count"
+            label={t('batch.count')}
+            required
+            extra={t('batch.count_hint', { max: Limits.batchCreateMax })}
+          >
             <InputNumber min={1} max={Limits.batchCreateMax} precision={0} style={{ width: '100%' }} />
           </Form.Item>
         </Col>
@@ -155,7 +160,8 @@ export function BatchForm({
             rules={[
               {
                 validator: async (_rule, value: string | undefined) => {
-                  if ((value ?? '') !== (form.getFieldValue('Password') ?? '')) throw new Error(t(MessageKeys.psdNotEqual));
+                  if ((value ?? '') !== (form.getFieldValue('Password') ?? ''))
+                    throw new Error(t(MessageKeys.psdNotEqual));
                 },
               },
             ]}

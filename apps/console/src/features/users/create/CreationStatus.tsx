@@ -1,6 +1,6 @@
 import { MessageKeys, type CreatedUsers } from '@intercom/contract';
 import { Alert, Button, Flex, Progress, Result, Table, Typography } from 'antd';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../../shared/api/ApiError';
 import { useErrorMessage } from '../../../shared/api/useErrorMessage';
@@ -41,15 +41,20 @@ export function CreationProgress({ count, startedAt }: { count: number; startedA
 export function CreationFailure({ error, rowLabel }: { error: unknown; rowLabel: (index: number) => string }) {
   const { t } = useTranslation();
   const errorMessage = useErrorMessage();
+  const ref = useRef<HTMLDivElement>(null);
+  // The form is long: bring the answer into view.
+  useEffect(() => ref.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' }), [error]);
   if (isApiError(error) && error.key === MessageKeys.accountShortage) {
     return (
-      <Alert
-        type="error"
-        showIcon
-        title={t('batch.shortage_title')}
-        description={errorMessage(error)}
-        data-testid="account-shortage"
-      />
+      <div ref={ref}>
+        <Alert
+          type="error"
+          showIcon
+          title={t('batch.shortage_title')}
+          description={errorMessage(error)}
+          data-testid="account-shortage"
+        />
+      </div>
     );
   }
   const rows = isApiError(error)
@@ -59,32 +64,34 @@ export function CreationFailure({ error, rowLabel }: { error: unknown; rowLabel:
       })
     : [];
   return (
-    <Alert
-      type="error"
-      showIcon
-      title={t('batch.failed_title')}
-      data-testid="creation-failed"
-      description={
-        rows.length === 0 ? (
-          errorMessage(error)
-        ) : (
-          <Flex vertical gap={8}>
-            <span>{t('batch.failed_rows', { count: rows.length })}</span>
-            <Table
-              size="small"
-              pagination={rows.length > 10 ? { pageSize: 10, size: 'small' } : false}
-              rowKey={(row) => `${row.index}.${row.field}`}
-              dataSource={rows}
-              columns={[
-                { key: 'row', title: t('batch.row'), render: (_v, row) => row.index + 1, width: 64 },
-                { key: 'user', title: t('batch.user'), render: (_v, row) => rowLabel(row.index) },
-                { key: 'error', title: t('batch.problem'), render: (_v, row) => t(row.key) },
-              ]}
-            />
-          </Flex>
-        )
-      }
-    />
+    <div ref={ref}>
+      <Alert
+        type="error"
+        showIcon
+        title={t('batch.failed_title')}
+        data-testid="creation-failed"
+        description={
+          rows.length === 0 ? (
+            errorMessage(error)
+          ) : (
+            <Flex vertical gap={8}>
+              <span>{t('batch.failed_rows', { count: rows.length })}</span>
+              <Table
+                size="small"
+                pagination={rows.length > 10 ? { pageSize: 10, size: 'small' } : false}
+                rowKey={(row) => `${row.index}.${row.field}`}
+                dataSource={rows}
+                columns={[
+                  { key: 'row', title: t('batch.row'), render: (_v, row) => row.index + 1, width: 64 },
+                  { key: 'user', title: t('batch.user'), render: (_v, row) => rowLabel(row.index) },
+                  { key: 'error', title: t('batch.problem'), render: (_v, row) => t(row.key) },
+                ]}
+              />
+            </Flex>
+          )
+        }
+      />
+    </div>
   );
 }
 

@@ -1,0 +1,102 @@
+import { constants, createCipheriv, createPublicKey, publicEncrypt, randomBytes } from 'node:crypto';
+import { phoneOf } from './options.js';
+
+interface Envelope<T = unknown> {
+  BaseResult?: { Code: number; Message: string };
+  Code?: number;
+  Message?: string;
+  Data?: T[];
+  BaseData?: T;
+  access_token?: string;
+}
+
+async function json<T>(response: Response): Promise<Envelope<T>> {
+  try {
+    return (await response.json()) as Envelope<T>;
+  } catch {
+    throw new Error(`${response.url} answered ${response.status} without JSON`);
+  }
+}
+
+/** The console's login envelope (DESIGN.md section 4): RSA-OAEP-wrapped AES-256-GCM. Returns the access token. */
+export async function adminLogin(url: string, username: string, password: string, code: string): Promise<string> {
+  const key = await json<{ keyId: string; spki: string }>(await fetch(`${url}/api/UAuth/PublicKey`));
+  if (!key.BaseData) throw new Error('the server gave no login key');
+  const { keyId, spki } = key.BaseData;
+  const aesKey = randomBytes(32);
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', aesKey, iv);
+  const plain = JSON.stringify({ username, password, code, time: `${Date.now()}_admin` });
+  const sealed = Buffer.concat([iv, cipher.update(plain, 'utf8'), cipher.final(), cipher.getAuthTag()]);
+  const publicKey = createPublicKey({ key: Buffer.from(spki, 'base64'), format: 'der', type: 'spki' });
+  const appSecret = publicEncrypt({ key: publicKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, aesKey);
+  const body = new URLSearchParams({
+    appId: 'simulator',
+    companyId: code,
+    keyId,
+    appSecret: appSecret.toString('base64'),
+    data: sealed.toString('base64'),
+  });
+  const result = await json(await fetch(`${url}/api/UAuth/Login`, { method: 'POST', body }));
+  if (result.Code !== 8888 || !result.access_token) {
+    throw new Error(`console login of ${username}@${code} failed: ${result.Code ?? '?'} ${result.Message ?? ''}`);
+  }
+  return result.access_token;
+}
+
+export interface FleetUser {
+  phone: string;
+  UserID: number;
+  created: boolean;
+}
+
+/** Runs of consecutive indexes: [[start, count], ...], each at most `max` long. */
+export function runsOf(indexes: readonly number[], max: number): [number, number][] {
+  const runs: [number, number][] = [];
+  for (const i of indexes) {
+    const last = runs.at(-1);
+    if (last && last[0] + last[1] === i && last[1] < max) last[1] += 1;
+    else runs.push([i, 1]);
+  }
+  return runs;
+}
+
+/**
+ * Makes sure users `phoneStart`, `phoneStart + 1`, ... exist in the caller's enterprise: the ones
+ * already there are reused (they keep their password), the missing ones are created with the
+ * users API (`/api/UserInfo/BatchAdd`, at most 99 a call, named `Sim<phone>`).
+ */
+export async function ensureUsers(
+  url: string,
+  token: string,
+  options: { count: number; phoneStart: string; password: string; log: (line: string) => void },
+): Promise<FleetUser[]> {
+  const headers = { authorization: `Bearer ${token}` };
+  const phones = Array.from({ length: options.count }, (_, i) => phoneOf(options.phoneStart, i));
+  const existing = new Map<string, number>();
+  for (let i = 0; i < phones.length; i += 500) {
+    const condition = JSON.stringify({ MobilePhone: { in: phones.slice(i, i + 500) } });
+    const query = new URLSearchParams({ jsonCondition: condition, pageSize: '500' });
+    const page = await json<{ MobilePhone: string; UserID: number }>(await fetch(`${url}/api/UserInfo/QueryData?${query}`, { headers }));
+    if (page.BaseResult?.Code !== 8888) throw new Error(`listing users failed: ${page.BaseResult?.Message ?? '?'}`);
+    for (const row of page.Data ?? []) existing.set(row.MobilePhone, row.UserID);
+  }
+  const missing = phones.map((phone, i) => (existing.has(phone) ? -1 : i)).filter((i) => i >= 0);
+  if (missing.length > 0) options.log(`creating ${missing.length} users (${existing.size} reused)`);
+  const created = new Set<string>();
+  for (const [start, count] of runsOf(missing, 99)) {
+    const form = new URLSearchParams({ prefix: 'Sim', start: phones[start] as string, count: String(count), Password: options.password });
+    const result = await json<{ users: { UserID: number; MobilePhone: string }[] }>(
+      await fetch(`${url}/api/UserInfo/BatchAdd`, { method: 'POST', headers, body: form }),
+    );
+    if (result.BaseResult?.Code !== 8888 || !result.BaseData) {
+      const hint = result.BaseResult?.Message?.includes('shortage') ? ' (raise the enterprise quota or use fewer terminals)' : '';
+      throw new Error(`creating users from ${phones[start]} failed: ${result.BaseResult?.Message ?? '?'}${hint}; try another --phone-start`);
+    }
+    for (const user of result.BaseData.users) {
+      existing.set(user.MobilePhone, user.UserID);
+      created.add(user.MobilePhone);
+    }
+  }
+  return phones.map((phone) => ({ phone, UserID: existing.get(phone) ?? 0, created: created.has(phone) }));
+}

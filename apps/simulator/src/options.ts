@@ -1,0 +1,101 @@
+import { parseArgs } from 'node:util';
+
+export interface SimulatorOptions {
+  url: string;
+  terminals: number;
+  /** Company code of the enterprise the users belong to. */
+  enterprise: string;
+  account: string;
+  password: string | undefined;
+  terminalPassword: string;
+  /** Seconds between reports; undefined: what the server's configuration says. */
+  interval: number | undefined;
+  osmand: boolean;
+  centre: { lat: number; lon: number };
+  radiusKm: number;
+  phoneStart: string;
+  /** Seconds to run; 0 runs until Ctrl-C. */
+  duration: number;
+  /** Chance of an SOS per report. */
+  sosRate: number;
+  quiet: boolean;
+}
+
+export const USAGE = `Usage: npm run simulate -- [options]
+
+  --terminals N          simulated terminals (default 10)
+  --url URL              server (default http://localhost:8080)
+  --enterprise CODE      company code of their enterprise (default DEMO)
+  --account NAME         console account that creates the users (default admin)
+  --password PW          its password (default: $SIM_ADMIN_PASSWORD, else $ADMIN_PASSWORD)
+  --terminal-password PW password of the simulated users (default Sim#2026)
+  --interval S           seconds between reports (default: the server's configuration)
+  --osmand               report over OsmAnd HTTP instead of the /terminal WebSocket
+  --centre LAT,LON       centre of the area they move in (default 22.5431,114.0579)
+  --radius KM            radius of that area (default 3)
+  --phone-start DIGITS   phone of the first user; the others count up (default 19900000000)
+  --duration S           stop after S seconds (default 0: run until Ctrl-C)
+  --sos-rate P           chance of an SOS per report (default 0.0005)
+  --quiet                no progress lines`;
+
+function number(name: string, text: string | undefined, fallback: number, min: number, max: number): number {
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (!Number.isFinite(value) || value < min || value > max) throw new Error(`--${name} must be a number from ${min} to ${max}`);
+  return value;
+}
+
+/** Parses the command line (and the admin password from the environment). Throws with a readable message. */
+export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): SimulatorOptions {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      url: { type: 'string' },
+      terminals: { type: 'string' },
+      enterprise: { type: 'string' },
+      account: { type: 'string' },
+      password: { type: 'string' },
+      'terminal-password': { type: 'string' },
+      interval: { type: 'string' },
+      osmand: { type: 'boolean' },
+      centre: { type: 'string' },
+      center: { type: 'string' },
+      radius: { type: 'string' },
+      'phone-start': { type: 'string' },
+      duration: { type: 'string' },
+      'sos-rate': { type: 'string' },
+      quiet: { type: 'boolean' },
+    },
+    strict: true,
+  });
+  const centreText = values.centre ?? values.center ?? '22.5431,114.0579';
+  const [lat, lon] = centreText.split(',').map((part) => Number(part.trim()));
+  if (lat === undefined || lon === undefined || !(Math.abs(lat) <= 85) || !(Math.abs(lon) <= 180)) {
+    throw new Error('--centre must be LAT,LON (for example 22.5431,114.0579)');
+  }
+  const phoneStart = values['phone-start'] ?? '19900000000';
+  if (!/^\d{3,18}$/.test(phoneStart)) throw new Error('--phone-start must be 3-18 digits');
+  const url = (values.url ?? 'http://localhost:8080').replace(/\/+$/, '');
+  if (!/^https?:\/\//.test(url)) throw new Error('--url must start with http:// or https://');
+  return {
+    url,
+    terminals: number('terminals', values.terminals, 10, 1, 100_000),
+    enterprise: values.enterprise ?? 'DEMO',
+    account: values.account ?? 'admin',
+    password: values.password ?? env.SIM_ADMIN_PASSWORD ?? env.ADMIN_PASSWORD,
+    terminalPassword: values['terminal-password'] ?? 'Sim#2026',
+    interval: values.interval === undefined ? undefined : number('interval', values.interval, 5, 0.05, 86_400),
+    osmand: values.osmand ?? false,
+    centre: { lat, lon },
+    radiusKm: number('radius', values.radius, 3, 0.01, 1000),
+    phoneStart,
+    duration: number('duration', values.duration, 0, 0, 365 * 86_400),
+    sosRate: number('sos-rate', values['sos-rate'], 0.0005, 0, 1),
+    quiet: values.quiet ?? false,
+  };
+}
+
+/** Phone i of the fleet: the start number plus i, keeping its width (leading zeros). */
+export function phoneOf(start: string, index: number): string {
+  return (BigInt(start) + BigInt(index)).toString().padStart(start.length, '0');
+}

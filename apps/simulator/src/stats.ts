@@ -1,0 +1,21 @@
+/** Counters of the whole fleet, printed now and then. */
+export class FleetStats {
+  connected = 0;
+  loggedIn = 0;
+  fixes = 0;
+  acked = 0;
+  errors = 0;
+  sos = 0;
+  reconnects = 0;
+  readonly errorCodes = new Map<string, number>();
+
+  error(code: string): void {
+    this.errors += 1;
+    this.errorCodes.set(code, (this.errorCodes.get(code) ?? 0) + 1);
+  }
+
+  line(): string {
+    const codes = [...this.errorCodes].map(([code, n]) => `${code}:${n}`).join(' ');
+    return `online ${this.loggedIn}/${this.connected} sockets, fixes ${this.acked}/${this.fixes} acked, SOS ${this.sos}, errors ${this.errors}${codes ? ` (${codes})` : ''}, reconnects ${this.reconnects}`;
+  }
+}

@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runsOf } from '../src/adminApi.js';
+import { SimDevice } from '../src/device.js';
+import { startFleet } from '../src/fleet.js';
+import { distanceMetres, seededRandom } from '../src/movement.js';
+import { parseOptions, phoneOf } from '../src/options.js';
+import { until } from '../../server/test/realtime/hubTestApp.js';
+import { FAST_TERMINALS, startTerminalApp, type TerminalTestApp } from '../../server/test/terminals/terminalTestApp.js';
+
+describe('options', () => {
+  it('has defaults and reads every flag', () => {
+    expect(parseOptions([], {})).toMatchObject({ url: 'http://localhost:8080', terminals: 10, enterprise: 'DEMO', osmand: false, interval: undefined });
+    const options = parseOptions(
+      ['--terminals', '3', '--url', 'http://127.0.0.1:9000/', '--enterprise', 'ACME', '--interval', '2', '--osmand', '--centre', '48.85,2.35', '--password', 'pw'],
+      {},
+    );
+    expect(options).toMatchObject({ url: 'http://127.0.0.1:9000', terminals: 3, enterprise: 'ACME', interval: 2, osmand: true, centre: { lat: 48.85, lon: 2.35 }, password: 'pw' });
+    expect(parseOptions([], { ADMIN_PASSWORD: 'from-env' }).password).toBe('from-env');
+  });
+
+  it.each([
+    [['--terminals', 'many']],
+    [['--centre', '95,10']],
+    [['--phone-start', '12ab']],
+    [['--url', 'ftp://x']],
+    [['--frobnicate']],
+  ])('refuses %j', (argv) => {
+    expect(() => parseOptions(argv, {})).toThrow();
+  });
+
+  it('counts phones up from the start, keeping leading zeros', () => {
+    expect([0, 1, 10].map((i) => phoneOf('0099', i))).toEqual(['0099', '0100', '0109']);
+    expect(runsOf([0, 1, 2, 5, 6, 9], 2)).toEqual([[0, 2], [2, 1], [5, 2], [9, 1]]);
+  });
+});
+
+describe('movement', () => {
+  it('stays inside its area, moves at its speed and drains the battery', () => {
+    const centre = { lat: 22.54, lon: 114.05 };
+    const device = new SimDevice(centre, 2, seededRandom(7), 0);
+    const start = device.battery;
+    let previous = device.path.position;
+    for (let i = 0; i < 600; i++) {
+      const reading = device.step(5);
+      expect(distanceMetres(centre, reading.position)).toBeLessThanOrEqual(2001);
+      expect(distanceMetres(previous, reading.position)).toBeLessThanOrEqual((reading.speedKmh / 3.6) * 5 + 1);
+      expect(reading.battery).toBeGreaterThanOrEqual(0);
+      expect(reading.signal).toBeGreaterThanOrEqual(5);
+      previous = reading.position;
+    }
+    expect(device.battery).not.toBe(start);
+  });
+});
+
+describe('fleet against a server', () => {
+  let t: TerminalTestApp;
+  beforeAll(async () => {
+    t = await startTerminalApp({ ...FAST_TERMINALS, osmandPerMinute: 10_000 });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const base = { url: '', enterprise: 'DEMO', account: 'admin', terminalPassword: 'Sim#2026', centre: { lat: 22.54, lon: 114.05 }, radiusKm: 1, duration: 0, sosRate: 0, quiet: true };
+
+  it('creates its users through the users API, logs them in over /terminal and reports', async () => {
+    const options = { ...base, url: t.origin, password: t.demo.password, terminals: 3, interval: 0.2, osmand: false, phoneStart: '19900000000' };
+    const fleet = await startFleet(options, () => undefined);
+    await until(() => fleet.stats.loggedIn === 3 && fleet.stats.acked >= 6, 'three terminals reporting', 10_000);
+    await fleet.stop();
+    await t.terminals.service.writer.flush();
+    const users = await t.db.selectFrom('terminal_user').select(['UserID', 'UserName']).where('MobilePhone', 'like', '1990000000%').execute();
+    expect(users.map((u) => u.UserName).sort()).toEqual(['Sim19900000000', 'Sim19900000001', 'Sim19900000002']);
+    const stored = await t.db.selectFrom('location_history').select('U_ID').where('U_ID', 'in', users.map((u) => u.UserID)).execute();
+    expect(new Set(stored.map((r) => r.U_ID)).size).toBe(3);
+    expect(fleet.stats.errors).toBe(0);
+
+    // A second run reuses the same users.
+    const again = await startFleet(options, () => undefined);
+    await until(() => again.stats.loggedIn === 3, 'logins again', 10_000);
+    await again.stop();
+    expect(await t.db.selectFrom('terminal_user').select('UserID').where('MobilePhone', 'like', '1990000000%').execute()).toHaveLength(3);
+  });
+
+  it('reports over OsmAnd with --osmand', async () => {
+    const options = { ...base, url: t.origin, password: t.demo.password, terminals: 2, interval: 0.2, osmand: true, phoneStart: '19800000000' };
+    const fleet = await startFleet(options, () => undefined);
+    await until(() => fleet.stats.acked >= 4, 'OsmAnd reports', 10_000);
+    await fleet.stop();
+    expect(fleet.stats.errors).toBe(0);
+  });
+});

@@ -1,0 +1,216 @@
+// Real-time figures (issue 5): positions ingested per second on SQLite and PostgreSQL while 50 hub
+// clients subscribe, ingest-to-console latency over WebSockets and long polling, memory per 1,000
+// terminals and per 100 hub connections, and hub broadcast throughput against socket.io.
+//   npx tsc -b packages/contract apps/server && npx tsx bench/ingest.ts
+// BENCH_SECONDS (60), BENCH_LATENCY_SECONDS (30), BENCH_TERMINALS (500), BENCH_PG_URL (the admin
+// URL of a PostgreSQL server; default postgres://postgres@127.0.0.1:5432/postgres, "" skips it).
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { io as socketIo } from 'socket.io-client';
+import { login } from './support/login.js';
+import { Histogram, Receiver, longPollingClient, webSocketClient } from './support/hubClients.js';
+import { createDatabase } from './support/seedUsers.js';
+import { SEED_PASSWORD, historyCount, seedTerminals, type SeedTarget } from './support/seedTerminals.js';
+import { root, rssMiB, startServer } from './support/startServer.js';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
+const LATENCY_SECONDS = Number(process.env.BENCH_LATENCY_SECONDS ?? 30);
+const TERMINALS = Number(process.env.BENCH_TERMINALS ?? 500);
+const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const WINDOW = 8;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
+
+/** Spawns a bench helper under tsx; resolves each JSON line it prints through `onLine`. */
+function helper(script: string, args: string[], onLine: (value: Record<string, unknown>) => void): ChildProcess {
+  // node --import tsx (not the tsx CLI, which forks): the child's pid is the process doing the work.
+  const child = spawn(process.execPath, ['--conditions=development', '--import', 'tsx', path.join(root, 'bench/support', script), ...args], {
+    cwd: root,
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  readline.createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
+    if (line.startsWith('{')) onLine(JSON.parse(line) as Record<string, unknown>);
+  });
+  return child;
+}
+
+function runLoad(options: Record<string, unknown>): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    let result: Record<string, unknown> | undefined;
+    const child = helper('terminalLoad.ts', [JSON.stringify(options)], (value) => (result = value));
+    child.on('exit', (code) => (result ? resolve(result) : reject(new Error(`load generator exited with ${code}`))));
+  });
+}
+
+function cpuSeconds(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  // utime and stime, in clock ticks of 1/100 s (Linux's USER_HZ).
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+async function consoles(url: string, accounts: string[], perAccount: number, longPolling = 0) {
+  const stops: (() => void)[] = [];
+  const ws: Receiver[] = [];
+  const lp: Receiver[] = [];
+  for (const account of accounts) {
+    const token = await login(url, account, SEED_PASSWORD, 'DEMO');
+    for (let i = 0; i < perAccount; i++) {
+      const receiver = new Receiver();
+      stops.push(await webSocketClient(url, token, receiver));
+      ws.push(receiver);
+    }
+  }
+  if (longPolling > 0) {
+    const token = await login(url, 'bench3', SEED_PASSWORD, 'DEMO');
+    for (let i = 0; i < longPolling; i++) {
+      const receiver = new Receiver();
+      stops.push(await longPollingClient(url, token, receiver));
+      lp.push(receiver);
+    }
+  }
+  return { ws, lp, stop: () => stops.forEach((stop) => stop()) };
+}
+
+function latencyOf(receivers: Receiver[]) {
+  const all = new Histogram();
+  for (const r of receivers) all.merge(r.latency);
+  return { samples: all.count, p50_ms: all.percentile(50), p99_ms: all.percentile(99) };
+}
+
+async function ingest(label: string, databaseUrl?: string) {
+  const database = databaseUrl ? await createDatabase(databaseUrl) : undefined;
+  const server = await startServer(database ? { DATABASE_URL: database.url } : {});
+  const target: SeedTarget = database ? { databaseUrl: database.url } : { dataDir: server.dataDir };
+  try {
+    await seedTerminals(target, TERMINALS, 3);
+    const hub = await consoles(server.url, ['bench1', 'bench2'], 25, 5);
+    log(`${label}: ${TERMINALS} terminals, 50 WebSocket + 5 long-polling hub clients; saturating for ${SECONDS} s`);
+    const cpuBefore = cpuSeconds(server.process.pid ?? 0);
+    const saturated = await runLoad({ url: server.url, first: 0, count: TERMINALS, window: WINDOW, rate: 0, seconds: SECONDS });
+    const cpu = cpuSeconds(server.process.pid ?? 0) - cpuBefore;
+    await sleep(1500);
+    const stored = await historyCount(target);
+    const rate = Math.min(5000, Math.round(0.8 * Number(saturated.ackedPerSecond)));
+    log(`${label}: latency at ${rate} fixes/s for ${LATENCY_SECONDS} s`);
+    for (const r of [...hub.ws, ...hub.lp]) r.measuring = true;
+    const paced = await runLoad({ url: server.url, first: 0, count: TERMINALS, window: WINDOW, rate, seconds: LATENCY_SECONDS });
+    hub.stop();
+    return {
+      database: label,
+      terminals: TERMINALS,
+      window_per_terminal: WINDOW,
+      sustained_seconds: saturated.seconds,
+      positions_per_second: saturated.ackedPerSecond,
+      per_second_min: Math.min(...(saturated.perSecond as number[]).slice(1, -1)),
+      per_second_max: Math.max(...(saturated.perSecond as number[])),
+      acked: saturated.acked,
+      rows_stored_after: stored,
+      load_errors: saturated.errors,
+      server_cpu_seconds: Math.round(cpu * 10) / 10,
+      latency_load_fixes_per_second: paced.ackedPerSecond,
+      latency_websockets: latencyOf(hub.ws),
+      latency_long_polling: latencyOf(hub.lp),
+      server_rss_mib: rssMiB(server.process.pid ?? 0),
+    };
+  } finally {
+    await server.stop();
+    await database?.drop();
+  }
+}
+
+async function memory() {
+  const server = await startServer();
+  try {
+    await seedTerminals({ dataDir: server.dataDir }, 1000, 2);
+    await sleep(2000);
+    const base = rssMiB(server.process.pid ?? 0);
+    let idle: ChildProcess | undefined;
+    await new Promise<void>((resolve) => {
+      idle = helper('terminalLoad.ts', [JSON.stringify({ url: server.url, first: 0, count: 1000, window: 1, rate: 0, seconds: 0, idle: true })], () => resolve());
+    });
+    await sleep(3000);
+    const withTerminals = rssMiB(server.process.pid ?? 0);
+    const hub = await consoles(server.url, ['bench1', 'bench2'], 50);
+    await sleep(3000);
+    const withHub = rssMiB(server.process.pid ?? 0);
+    hub.stop();
+    idle?.kill('SIGTERM');
+    return {
+      rss_idle_mib: base,
+      rss_per_1000_terminals_mib: Math.round((withTerminals - base) * 10) / 10,
+      rss_per_100_hub_connections_mib: Math.round((withHub - withTerminals) * 10) / 10,
+    };
+  } finally {
+    await server.stop();
+  }
+}
+
+async function broadcast(mode: 'hub' | 'socketio', seconds = 10) {
+  const lines: Record<string, unknown>[] = [];
+  const child = helper('broadcastServer.ts', [mode], (value) => lines.push(value));
+  while (lines.length === 0) await sleep(50);
+  const url = `http://127.0.0.1:${String(lines[0]?.port)}`;
+  const counted = { records: 0, pushes: 0 };
+  let stop: () => void;
+  let cpuBefore = 0;
+  if (mode === 'hub') {
+    const hub = await consoles(url, ['bench1', 'bench2'], 50);
+    const receivers = hub.ws;
+    stop = hub.stop;
+    await sleep(1000);
+    const before = receivers.reduce((n, r) => n + r.records, 0);
+    cpuBefore = cpuSeconds(child.pid ?? 0);
+    child.stdin?.write(`go ${seconds}\n`);
+    while (lines.length < 2) await sleep(50);
+    counted.records = receivers.reduce((n, r) => n + r.records, 0) - before;
+    counted.pushes = receivers.reduce((n, r) => n + r.pushes, 0);
+  } else {
+    const sockets = Array.from({ length: 100 }, () => socketIo(url, { transports: ['websocket'] }));
+    let records = 0;
+    let pushes = 0;
+    for (const socket of sockets) {
+      socket.on('pushMsg', (message: { data: unknown[] }) => {
+        records += message.data.length;
+        pushes += 1;
+      });
+    }
+    while (sockets.some((s) => !s.connected)) await sleep(50);
+    stop = () => sockets.forEach((s) => s.disconnect());
+    await sleep(1000);
+    const before = records;
+    cpuBefore = cpuSeconds(child.pid ?? 0);
+    child.stdin?.write(`go ${seconds}\n`);
+    while (lines.length < 2) await sleep(50);
+    counted.records = records - before;
+    counted.pushes = pushes;
+  }
+  const cpu = cpuSeconds(child.pid ?? 0) - cpuBefore;
+  stop();
+  child.kill('SIGTERM');
+  return {
+    server: mode,
+    clients: 100,
+    produced_updates: lines[1]?.produced,
+    records_delivered_per_second: Math.round(counted.records / seconds),
+    pushes_delivered: counted.pushes,
+    server_cpu_seconds: Math.round(cpu * 10) / 10,
+  };
+}
+
+const figures: Record<string, unknown> = {
+  bench: 'ingest',
+  machine: `${os.cpus().length} cores, node ${process.version}`,
+  load_average_at_start: os.loadavg().map((n) => Math.round(n * 100) / 100),
+};
+figures.sqlite = await ingest('sqlite');
+if (PG_URL) figures.postgres = await ingest('postgres', PG_URL);
+figures.memory = await memory();
+const hub = await broadcast('hub');
+const sio = await broadcast('socketio');
+figures.broadcast = { hub, socketio: sio, ratio_hub_to_socketio: Math.round((hub.records_delivered_per_second / sio.records_delivered_per_second) * 100) / 100 };
+figures.load_average_at_end = os.loadavg().map((n) => Math.round(n * 100) / 100);
+process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
+process.exit(0);

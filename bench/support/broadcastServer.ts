@@ -1,0 +1,85 @@
+// Broadcast server for bench/ingest.ts, run as its own process:
+//   tsx --conditions=development bench/support/broadcastServer.ts hub|socketio
+// Prints `{"port":N}`, then on a line `go <seconds>` on stdin produces GPS updates of 1,000 users,
+// 50 per event-loop turn, as fast as the server lets it, for that long, and prints `{"produced":N}`.
+// hub: the real /FuncService (buildApp) with pushIntervalMs 0, so every turn's changes are pushed
+// at once; socketio: socket.io 4 broadcasting the same GPS delta to every client.
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { Server } from 'socket.io';
+import { buildApp } from '../../apps/server/src/app.js';
+import { hashPassword } from '../../apps/server/src/auth/passwords.js';
+import { loadConfig } from '../../apps/server/src/config.js';
+import { createDeps } from '../../apps/server/src/createDeps.js';
+import { seedFirstRun } from '../../apps/server/src/db/seedFirstRun.js';
+import { SEED_PASSWORD } from './seedTerminals.js';
+
+const USERS = 1000;
+const PER_TURN = 50;
+const mode = process.argv[2];
+let cursor = 0;
+
+function record(i: number) {
+  const U_ID = (i % USERS) + 1;
+  return { U_ID, E_ID: 1, Phone: `136${String(U_ID).padStart(8, '0')}`, UserName: `Bench${U_ID}`, lat: 22.5 + (i % 997) / 1e4, lon: 114, time: Date.now(), speed: 30, course: 90 };
+}
+
+let produce: () => boolean;
+
+if (mode === 'hub') {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'intercom-broadcast-'));
+  process.on('exit', () => fs.rmSync(dataDir, { recursive: true, force: true }));
+  const config = loadConfig({ DATA_DIR: dataDir, ADMIN_PASSWORD: SEED_PASSWORD, LOG_LEVEL: 'silent', LOGIN_IP_LIMIT_PER_MINUTE: '100000' });
+  const { deps } = await createDeps(config, { sqliteFile: ':memory:', passwordLogN: 10 });
+  await seedFirstRun(deps.db, config.adminPassword, 10);
+  const hash = await hashPassword(SEED_PASSWORD, 10);
+  for (const name of ['bench1', 'bench2', 'bench3']) {
+    await deps.db
+      .insertInto('account')
+      .values({ E_ID: 1, LoginName: name, Name: name, Mail: '', PasswordHash: hash, Role: 'admin', Disabled: 0, FailedCount: 0, LockedUntil: null, CreatedAt: Date.now() })
+      .execute();
+  }
+  const app = await buildApp(deps, { hub: { pushIntervalMs: 0 } });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  process.stdout.write(`${JSON.stringify({ port: (app.server.address() as { port: number }).port })}\n`);
+  const { live } = deps.realtime;
+  produce = () => {
+    for (let j = 0; j < PER_TURN; j++) live.reportPosition(record(cursor++));
+    return true;
+  };
+} else if (mode === 'socketio') {
+  const server = http.createServer();
+  const io = new Server(server, { transports: ['websocket'], serveClient: false });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  process.stdout.write(`${JSON.stringify({ port: (server.address() as { port: number }).port })}\n`);
+  produce = () => {
+    // The same back-pressure the hub has: skip a turn while some client still has writes queued.
+    for (const socket of io.of('/').sockets.values()) {
+      if ((socket.conn as unknown as { writeBuffer: unknown[] }).writeBuffer.length > 64) return false;
+    }
+    const data = Array.from({ length: PER_TURN }, () => record(cursor++));
+    io.emit('pushMsg', { type: 'GPS', data });
+    return true;
+  };
+} else {
+  throw new Error('usage: broadcastServer.ts hub|socketio');
+}
+
+for await (const line of readline.createInterface({ input: process.stdin })) {
+  const match = /^go (\d+)/.exec(line);
+  if (!match) continue;
+  const until = Date.now() + Number(match[1]) * 1000;
+  let produced = 0;
+  await new Promise<void>((resolve) => {
+    const turn = () => {
+      if (Date.now() >= until) return resolve();
+      if (produce()) produced += PER_TURN;
+      setImmediate(turn);
+    };
+    turn();
+  });
+  process.stdout.write(`${JSON.stringify({ produced })}\n`);
+}

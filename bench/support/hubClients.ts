@@ -1,0 +1,117 @@
+import WebSocket from 'ws';
+
+const RS = '\u001e';
+
+/** Latencies in 1 ms buckets up to 60 s: percentiles without keeping every sample. */
+export class Histogram {
+  private readonly buckets = new Uint32Array(60_001);
+  count = 0;
+
+  add(ms: number): void {
+    const i = Math.max(0, Math.min(60_000, Math.round(ms)));
+    this.buckets[i] = (this.buckets[i] as number) + 1;
+    this.count += 1;
+  }
+
+  merge(other: Histogram): void {
+    other.buckets.forEach((n, i) => (this.buckets[i] = (this.buckets[i] as number) + n));
+    this.count += other.count;
+  }
+
+  percentile(p: number): number {
+    const target = Math.ceil((p / 100) * this.count);
+    let seen = 0;
+    for (let i = 0; i < this.buckets.length; i++) {
+      seen += this.buckets[i] as number;
+      if (seen >= target && seen > 0) return i;
+    }
+    return 0;
+  }
+}
+
+interface GpsPush {
+  type: string;
+  data: { time: number }[];
+}
+
+/** What a console client measures: GPS records received and the age of each (now minus fix time). */
+export class Receiver {
+  readonly latency = new Histogram();
+  records = 0;
+  pushes = 0;
+  measuring = false;
+
+  onRecords(text: string): void {
+    const now = Date.now();
+    for (const part of text.split(RS)) {
+      if (!part) continue;
+      const message = JSON.parse(part) as { type: number; target?: string; arguments?: GpsPush[] };
+      if (message.type !== 1 || message.target !== 'pushMsg') continue;
+      const push = message.arguments?.[0];
+      if (push?.type !== 'GPS') continue;
+      this.pushes += 1;
+      this.records += push.data.length;
+      if (this.measuring) for (const record of push.data) this.latency.add(now - record.time);
+    }
+  }
+}
+
+async function negotiate(url: string, token: string): Promise<string> {
+  const response = await fetch(`${url}/FuncService/negotiate?negotiateVersion=1`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+  });
+  if (!response.ok) throw new Error(`negotiate answered ${response.status}`);
+  return ((await response.json()) as { connectionToken: string }).connectionToken;
+}
+
+const HANDSHAKE = `{"protocol":"json","version":1}${RS}`;
+const SUBSCRIBE = `{"type":1,"target":"FuncGPS","arguments":[],"invocationId":"1"}${RS}`;
+
+/** A hub client on WebSockets subscribed to FuncGPS; resolves once the subscription is live. */
+export async function webSocketClient(url: string, token: string, receiver: Receiver): Promise<() => void> {
+  const id = await negotiate(url, token);
+  const socket = new WebSocket(`${url.replace(/^http/, 'ws')}/FuncService?id=${id}&access_token=${token}`);
+  await new Promise<void>((resolve, reject) => {
+    socket.once('open', () => resolve());
+    socket.once('error', reject);
+  });
+  let subscribed: () => void = () => undefined;
+  const ready = new Promise<void>((resolve) => (subscribed = resolve));
+  socket.on('message', (data) => {
+    const text = String(data);
+    if (text.includes('"invocationId":"1"')) subscribed();
+    receiver.onRecords(text);
+  });
+  socket.send(HANDSHAKE);
+  socket.send(SUBSCRIBE);
+  await ready;
+  return () => socket.terminate();
+}
+
+/** A hub client on long polling subscribed to FuncGPS; polls until stopped. */
+export async function longPollingClient(url: string, token: string, receiver: Receiver): Promise<() => void> {
+  const id = await negotiate(url, token);
+  const endpoint = `${url}/FuncService?id=${id}`;
+  const headers = { authorization: `Bearer ${token}` };
+  let running = true;
+  await (await fetch(endpoint, { headers })).text();
+  await fetch(endpoint, { method: 'POST', headers, body: HANDSHAKE });
+  await (await fetch(endpoint, { headers })).text();
+  await fetch(endpoint, { method: 'POST', headers, body: SUBSCRIBE });
+  void (async () => {
+    while (running) {
+      try {
+        const response = await fetch(endpoint, { headers });
+        if (response.status === 204 || response.status === 404) break;
+        receiver.onRecords(await response.text());
+      } catch {
+        break;
+      }
+    }
+  })();
+  return () => {
+    running = false;
+    void fetch(endpoint, { method: 'DELETE', headers }).catch(() => undefined);
+  };
+}
