@@ -27,10 +27,14 @@ const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 /** Spawns a bench helper under tsx; resolves each JSON line it prints through `onLine`. */
 function helper(script: string, args: string[], onLine: (value: Record<string, unknown>) => void): ChildProcess {
   // node --import tsx (not the tsx CLI, which forks): the child's pid is the process doing the work.
-  const child = spawn(process.execPath, ['--conditions=development', '--import', 'tsx', path.join(root, 'bench/support', script), ...args], {
-    cwd: root,
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--conditions=development', '--import', 'tsx', path.join(root, 'bench/support', script), ...args],
+    {
+      cwd: root,
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  );
   readline.createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
     if (line.startsWith('{')) onLine(JSON.parse(line) as Record<string, unknown>);
   });
@@ -89,14 +93,28 @@ async function ingest(label: string, databaseUrl?: string) {
     const hub = await consoles(server.url, ['bench1', 'bench2'], 25, 5);
     log(`${label}: ${TERMINALS} terminals, 50 WebSocket + 5 long-polling hub clients; saturating for ${SECONDS} s`);
     const cpuBefore = cpuSeconds(server.process.pid ?? 0);
-    const saturated = await runLoad({ url: server.url, first: 0, count: TERMINALS, window: WINDOW, rate: 0, seconds: SECONDS });
+    const saturated = await runLoad({
+      url: server.url,
+      first: 0,
+      count: TERMINALS,
+      window: WINDOW,
+      rate: 0,
+      seconds: SECONDS,
+    });
     const cpu = cpuSeconds(server.process.pid ?? 0) - cpuBefore;
     await sleep(1500);
     const stored = await historyCount(target);
     const rate = Math.min(5000, Math.round(0.8 * Number(saturated.ackedPerSecond)));
     log(`${label}: latency at ${rate} fixes/s for ${LATENCY_SECONDS} s`);
     for (const r of [...hub.ws, ...hub.lp]) r.measuring = true;
-    const paced = await runLoad({ url: server.url, first: 0, count: TERMINALS, window: WINDOW, rate, seconds: LATENCY_SECONDS });
+    const paced = await runLoad({
+      url: server.url,
+      first: 0,
+      count: TERMINALS,
+      window: WINDOW,
+      rate,
+      seconds: LATENCY_SECONDS,
+    });
     hub.stop();
     return {
       database: label,
@@ -129,7 +147,11 @@ async function memory() {
     const base = rssMiB(server.process.pid ?? 0);
     let idle: ChildProcess | undefined;
     await new Promise<void>((resolve) => {
-      idle = helper('terminalLoad.ts', [JSON.stringify({ url: server.url, first: 0, count: 1000, window: 1, rate: 0, seconds: 0, idle: true })], () => resolve());
+      idle = helper(
+        'terminalLoad.ts',
+        [JSON.stringify({ url: server.url, first: 0, count: 1000, window: 1, rate: 0, seconds: 0, idle: true })],
+        () => resolve(),
+      );
     });
     await sleep(3000);
     const withTerminals = rssMiB(server.process.pid ?? 0);
@@ -155,7 +177,7 @@ async function broadcast(mode: 'hub' | 'socketio', seconds = 10) {
   const url = `http://127.0.0.1:${String(lines[0]?.port)}`;
   const counted = { records: 0, pushes: 0 };
   let stop: () => void;
-  let cpuBefore = 0;
+  let cpuBefore: number;
   if (mode === 'hub') {
     const hub = await consoles(url, ['bench1', 'bench2'], 50);
     const receivers = hub.ws;
@@ -210,7 +232,11 @@ if (PG_URL) figures.postgres = await ingest('postgres', PG_URL);
 figures.memory = await memory();
 const hub = await broadcast('hub');
 const sio = await broadcast('socketio');
-figures.broadcast = { hub, socketio: sio, ratio_hub_to_socketio: Math.round((hub.records_delivered_per_second / sio.records_delivered_per_second) * 100) / 100 };
+figures.broadcast = {
+  hub,
+  socketio: sio,
+  ratio_hub_to_socketio: Math.round((hub.records_delivered_per_second / sio.records_delivered_per_second) * 100) / 100,
+};
 figures.load_average_at_end = os.loadavg().map((n) => Math.round(n * 100) / 100);
 process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
 process.exit(0);

@@ -23,7 +23,10 @@ if (demo) {
 }
 
 const children = [];
-const server = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.js'), ...serverArgs], { stdio: 'inherit', env });
+const server = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.js'), ...serverArgs], {
+  stdio: 'inherit',
+  env,
+});
 children.push(server);
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => children.forEach((c) => c.kill(signal)));
 server.on('exit', (code, signal) => {
@@ -39,7 +42,20 @@ if (demo) {
   );
   const simulator = spawn(
     path.join(root, 'node_modules/.bin/tsx'),
-    ['--conditions=development', 'apps/simulator/src/cli.ts', '--url', url, '--terminals', '20', '--interval', '5', '--account', 'admin', '--password', env.ADMIN_PASSWORD],
+    [
+      '--conditions=development',
+      'apps/simulator/src/cli.ts',
+      '--url',
+      url,
+      '--terminals',
+      '20',
+      '--interval',
+      '5',
+      '--account',
+      'admin',
+      '--password',
+      env.ADMIN_PASSWORD,
+    ],
     { cwd: root, stdio: 'inherit', env },
   );
   children.push(simulator);

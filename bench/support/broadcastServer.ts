@@ -24,7 +24,17 @@ let cursor = 0;
 
 function record(i: number) {
   const U_ID = (i % USERS) + 1;
-  return { U_ID, E_ID: 1, Phone: `136${String(U_ID).padStart(8, '0')}`, UserName: `Bench${U_ID}`, lat: 22.5 + (i % 997) / 1e4, lon: 114, time: Date.now(), speed: 30, course: 90 };
+  return {
+    U_ID,
+    E_ID: 1,
+    Phone: `136${String(U_ID).padStart(8, '0')}`,
+    UserName: `Bench${U_ID}`,
+    lat: 22.5 + (i % 997) / 1e4,
+    lon: 114,
+    time: Date.now(),
+    speed: 30,
+    course: 90,
+  };
 }
 
 let produce: () => boolean;
@@ -32,14 +42,30 @@ let produce: () => boolean;
 if (mode === 'hub') {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'intercom-broadcast-'));
   process.on('exit', () => fs.rmSync(dataDir, { recursive: true, force: true }));
-  const config = loadConfig({ DATA_DIR: dataDir, ADMIN_PASSWORD: SEED_PASSWORD, LOG_LEVEL: 'silent', LOGIN_IP_LIMIT_PER_MINUTE: '100000' });
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    ADMIN_PASSWORD: SEED_PASSWORD,
+    LOG_LEVEL: 'silent',
+    LOGIN_IP_LIMIT_PER_MINUTE: '100000',
+  });
   const { deps } = await createDeps(config, { sqliteFile: ':memory:', passwordLogN: 10 });
   await seedFirstRun(deps.db, config.adminPassword, 10);
   const hash = await hashPassword(SEED_PASSWORD, 10);
   for (const name of ['bench1', 'bench2', 'bench3']) {
     await deps.db
       .insertInto('account')
-      .values({ E_ID: 1, LoginName: name, Name: name, Mail: '', PasswordHash: hash, Role: 'admin', Disabled: 0, FailedCount: 0, LockedUntil: null, CreatedAt: Date.now() })
+      .values({
+        E_ID: 1,
+        LoginName: name,
+        Name: name,
+        Mail: '',
+        PasswordHash: hash,
+        Role: 'admin',
+        Disabled: 0,
+        FailedCount: 0,
+        LockedUntil: null,
+        CreatedAt: Date.now(),
+      })
       .execute();
   }
   const app = await buildApp(deps, { hub: { pushIntervalMs: 0 } });

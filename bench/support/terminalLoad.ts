@@ -90,7 +90,8 @@ for (let i = 0; i < options.count; i++) {
   terminals.push(new Terminal(terminalPhone(options.first + i)));
   if (i % 50 === 49) await new Promise((r) => setTimeout(r, 20));
 }
-for (let waited = 0; loggedIn < options.count && waited < 60_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+for (let waited = 0; loggedIn < options.count && waited < 60_000; waited += 50)
+  await new Promise((r) => setTimeout(r, 50));
 process.stderr.write(`load: ${loggedIn}/${options.count} terminals logged in\n`);
 
 if (options.idle) {

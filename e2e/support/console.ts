@@ -87,6 +87,16 @@ export async function openSignedIn(page: Page, credentials: Credentials, path = 
   await hamburger(page, language).waitFor();
 }
 
+/** The browser tab's title, which the console sets from the route it shows. */
+export function tabTitle(titleKey: string, language: Language = 'en'): string {
+  return `${text(language, titleKey)} · ${text(language, 'app.title')}`;
+}
+
+/** Waits until the tab's title names the route (the page of that route is the one shown). */
+export async function expectRouteTitle(page: Page, titleKey: string, language: Language = 'en'): Promise<void> {
+  await expect.poll(() => page.title(), { message: `title of ${page.url()}` }).toBe(tabTitle(titleKey, language));
+}
+
 /** The desktop sidebar (an `aside`). */
 export function sidebar(page: Page): Locator {
   return page.getByRole('complementary');
@@ -111,12 +121,16 @@ export async function waitForAnimations(element: Locator): Promise<void> {
   });
 }
 
+/** Clicks once the element is shown and stands still (in a sliding drawer, a zooming dialog). */
+export async function clickWhenStill(element: Locator): Promise<void> {
+  await element.waitFor();
+  await waitForAnimations(element);
+  await element.click();
+}
+
 /** Picks an entry of an open dropdown menu by its visible text, once the menu stands still. */
 export async function pickMenuItem(page: Page, entry: string): Promise<void> {
-  const item = page.getByRole('menuitem', { name: nameEndingWith(entry) });
-  await item.waitFor();
-  await waitForAnimations(item);
-  await item.click();
+  await clickWhenStill(page.getByRole('menuitem', { name: nameEndingWith(entry) }));
 }
 
 /** Opens the user dropdown of the top bar and picks an entry by its visible text. */

@@ -52,9 +52,11 @@ async function waitReady(url: string, server: ChildProcess): Promise<void> {
  */
 async function snapshotBuild(): Promise<string> {
   for (const file of ['apps/server/dist/main.js', 'apps/console/dist/index.html']) {
-    if (!fs.existsSync(path.join(root, file)))
+    if (!fs.existsSync(path.join(root, file))) {
       throw new Error(`${file} is missing: run \`node scripts/build.mjs\` first`);
+    }
   }
+  removeStaleSnapshots();
   const dir = path.join(root, '.e2e', `run-${process.pid}`);
   for (let attempt = 0; attempt < 60; attempt++) {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -75,6 +77,21 @@ async function snapshotBuild(): Promise<string> {
     if (fs.existsSync(path.join(root, part))) fs.symlinkSync(path.join(root, part), path.join(dir, part), 'dir');
   }
   return dir;
+}
+
+/** Copies left by runs that were killed (their process is gone). */
+function removeStaleSnapshots(): void {
+  const parent = path.join(root, '.e2e');
+  if (!fs.existsSync(parent)) return;
+  for (const name of fs.readdirSync(parent)) {
+    const pid = Number(/^run-(\d+)$/.exec(name)?.[1]);
+    if (!pid || pid === process.pid) continue;
+    try {
+      process.kill(pid, 0);
+    } catch {
+      fs.rmSync(path.join(parent, name), { recursive: true, force: true });
+    }
+  }
 }
 
 /** Whether every asset index.html names was copied (not so while Vite is writing the build). */

@@ -3,6 +3,7 @@ import { adminCredentials } from '../support/accounts.js';
 import { useBrowserPerFile } from '../support/browser.js';
 import {
   DASHBOARD_PATH,
+  expectRouteTitle,
   hamburger,
   loginButton,
   open,
@@ -17,11 +18,11 @@ const browser = useBrowserPerFile();
 
 describe('access guard', () => {
   test.each([
-    { wanted: '/System/syslog', heading: 'route.syslog' },
-    { wanted: '/Managent/User', heading: 'route.users' },
+    { wanted: '/System/syslog', title: 'route.syslog' },
+    { wanted: '/Managent/User', title: 'route.users' },
   ])(
     '$wanted without a token goes to /login with the way back, and the login returns there',
-    async ({ wanted, heading }) => {
+    async ({ wanted, title }) => {
       const page = await browser.newPage();
       await open(page, wanted);
       await waitForPath(page, '/login', wanted);
@@ -29,7 +30,7 @@ describe('access guard', () => {
 
       await submitLogin(page, adminCredentials());
       await waitForPath(page, wanted);
-      await page.getByText(en(heading), { exact: true }).last().waitFor();
+      await expectRouteTitle(page, title);
     },
   );
 

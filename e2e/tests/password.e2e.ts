@@ -5,6 +5,7 @@ import { callApi, tokenOf } from '../support/apiLogin.js';
 import { useBrowserPerFile } from '../support/browser.js';
 import {
   DASHBOARD_PATH,
+  clickWhenStill,
   expectFieldError,
   loginAlert,
   open,
@@ -44,7 +45,7 @@ async function openPasswordDialog(page: Page): Promise<PasswordDialog> {
       if (values.next !== undefined) await next.fill(values.next);
       if (values.confirm !== undefined) await confirm.fill(values.confirm);
     },
-    submit: () => dialog.getByRole('button', { name: en('common.confirm') }).click(),
+    submit: () => clickWhenStill(dialog.getByRole('button', { name: en('common.confirm') })),
   };
 }
 
@@ -93,7 +94,7 @@ describe('change password', () => {
     await expectFieldError(form.current, en('managent.old_password_wrong'));
     expect(new URL(page.url()).pathname).toBe(DASHBOARD_PATH);
 
-    await form.dialog.getByRole('button', { name: en('common.cancel') }).click();
+    await clickWhenStill(form.dialog.getByRole('button', { name: en('common.cancel') }));
     await form.dialog.waitFor({ state: 'hidden' });
   });
 

@@ -5,6 +5,7 @@ import { callApi, tokenOf } from '../support/apiLogin.js';
 import { useBrowserPerFile } from '../support/browser.js';
 import {
   DASHBOARD_PATH,
+  expectRouteTitle,
   loginButton,
   menuEntry,
   open,
@@ -35,11 +36,6 @@ async function goInApp(page: Page, path: string): Promise<void> {
     window.history.pushState({}, '', target);
     window.dispatchEvent(new PopStateEvent('popstate'));
   }, path);
-}
-
-/** The browser tab's title, which the console sets from the route. */
-function tabTitle(key: string): string {
-  return `${en(key)} · ${en('app.title')}`;
 }
 
 describe('routes', () => {
@@ -88,7 +84,7 @@ describe('routes', () => {
     for (const [path, titleKey, landsOn] of routes) {
       await goInApp(page, path);
       await waitForPath(page, landsOn ?? path);
-      await expect.poll(() => page.title(), { message: path }).toBe(tabTitle(titleKey));
+      await expectRouteTitle(page, titleKey);
       expect(await page.getByText(en('error.page_not_found')).count(), path).toBe(0);
     }
   });

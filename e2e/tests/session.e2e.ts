@@ -3,6 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { adminCredentials, endSessionsOf, seedAccount } from '../support/accounts.js';
 import { shot, useBrowserPerFile } from '../support/browser.js';
 import {
+  clickWhenStill,
   hamburger,
   logIn,
   menuEntry,
@@ -51,14 +52,14 @@ describe('ended sessions', () => {
 
     // Cancel closes it; the next request brings it back.
     const dialog = reloginDialog(first);
-    await dialog.getByRole('button', { name: en('common.cancel') }).click();
+    await clickWhenStill(dialog.getByRole('button', { name: en('common.cancel') }));
     await dialog.waitFor({ state: 'hidden' });
-    await menuEntry(sidebar(first), en('route.system')).click();
-    await menuEntry(sidebar(first), en('route.syslog')).click();
+    await clickWhenStill(menuEntry(sidebar(first), en('route.system')));
+    await clickWhenStill(menuEntry(sidebar(first), en('route.syslog')));
     await dialog.waitFor();
 
     // Re-Login forgets the token and reloads: the guard asks for a login with the way back.
-    await dialog.getByRole('button', { name: en('session.relogin') }).click();
+    await clickWhenStill(dialog.getByRole('button', { name: en('session.relogin') }));
     await waitForPath(first, '/login', '/System/syslog');
     expect((await first.context().cookies()).some((c) => c.name === 'function_access_token')).toBe(false);
 

@@ -29,7 +29,10 @@ export async function adminLogin(url: string, username: string, password: string
   const plain = JSON.stringify({ username, password, code, time: `${Date.now()}_admin` });
   const sealed = Buffer.concat([iv, cipher.update(plain, 'utf8'), cipher.final(), cipher.getAuthTag()]);
   const publicKey = createPublicKey({ key: Buffer.from(spki, 'base64'), format: 'der', type: 'spki' });
-  const appSecret = publicEncrypt({ key: publicKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, aesKey);
+  const appSecret = publicEncrypt(
+    { key: publicKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
+    aesKey,
+  );
   const body = new URLSearchParams({
     appId: 'simulator',
     companyId: code,
@@ -77,7 +80,9 @@ export async function ensureUsers(
   for (let i = 0; i < phones.length; i += 500) {
     const condition = JSON.stringify({ MobilePhone: { in: phones.slice(i, i + 500) } });
     const query = new URLSearchParams({ jsonCondition: condition, pageSize: '500' });
-    const page = await json<{ MobilePhone: string; UserID: number }>(await fetch(`${url}/api/UserInfo/QueryData?${query}`, { headers }));
+    const page = await json<{ MobilePhone: string; UserID: number }>(
+      await fetch(`${url}/api/UserInfo/QueryData?${query}`, { headers }),
+    );
     if (page.BaseResult?.Code !== 8888) throw new Error(`listing users failed: ${page.BaseResult?.Message ?? '?'}`);
     for (const row of page.Data ?? []) existing.set(row.MobilePhone, row.UserID);
   }
@@ -85,13 +90,22 @@ export async function ensureUsers(
   if (missing.length > 0) options.log(`creating ${missing.length} users (${existing.size} reused)`);
   const created = new Set<string>();
   for (const [start, count] of runsOf(missing, 99)) {
-    const form = new URLSearchParams({ prefix: 'Sim', start: phones[start] as string, count: String(count), Password: options.password });
+    const form = new URLSearchParams({
+      prefix: 'Sim',
+      start: phones[start] as string,
+      count: String(count),
+      Password: options.password,
+    });
     const result = await json<{ users: { UserID: number; MobilePhone: string }[] }>(
       await fetch(`${url}/api/UserInfo/BatchAdd`, { method: 'POST', headers, body: form }),
     );
     if (result.BaseResult?.Code !== 8888 || !result.BaseData) {
-      const hint = result.BaseResult?.Message?.includes('shortage') ? ' (raise the enterprise quota or use fewer terminals)' : '';
-      throw new Error(`creating users from ${phones[start]} failed: ${result.BaseResult?.Message ?? '?'}${hint}; try another --phone-start`);
+      const hint = result.BaseResult?.Message?.includes('shortage')
+        ? ' (raise the enterprise quota or use fewer terminals)'
+        : '';
+      throw new Error(
+        `creating users from ${phones[start]} failed: ${result.BaseResult?.Message ?? '?'}${hint}; try another --phone-start`,
+      );
     }
     for (const user of result.BaseData.users) {
       existing.set(user.MobilePhone, user.UserID);

@@ -48,7 +48,8 @@ export class SimDevice {
     }
     this.signal = clamp(this.signal + (this.random() - 0.5) * 10, 5, 100);
     const spike = this.random() < 0.002 ? 100 : 0;
-    this.heartRate = clamp(this.heartRate + (this.random() - 0.5) * 6 + (this.path.speedKmh > 10 ? 0.5 : -0.3), 55, 130) + spike;
+    this.heartRate =
+      clamp(this.heartRate + (this.random() - 0.5) * 6 + (this.path.speedKmh > 10 ? 0.5 : -0.3), 55, 130) + spike;
     const reading = {
       position,
       speedKmh: this.path.speedKmh,

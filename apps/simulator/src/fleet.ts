@@ -16,7 +16,8 @@ const LOGINS_PER_SECOND = 20;
 
 /** Creates or reuses the users, then starts one simulated terminal (or OsmAnd tracker) per user. */
 export async function startFleet(options: SimulatorOptions, log: (line: string) => void): Promise<Fleet> {
-  if (!options.password) throw new Error('the admin password is needed to create users: --password, SIM_ADMIN_PASSWORD or ADMIN_PASSWORD');
+  if (!options.password)
+    throw new Error('the admin password is needed to create users: --password, SIM_ADMIN_PASSWORD or ADMIN_PASSWORD');
   const token = await adminLogin(options.url, options.account, options.password, options.enterprise);
   const users = await ensureUsers(options.url, token, {
     count: options.terminals,
@@ -27,18 +28,39 @@ export async function startFleet(options: SimulatorOptions, log: (line: string) 
   const stats = new FleetStats();
   const stops: (() => Promise<void> | void)[] = [];
   for (const [i, user] of users.entries()) {
-    const device = new SimDevice(options.centre, options.radiusKm, seededRandom(Number(BigInt(user.phone) % 2_147_483_647n)), options.sosRate);
+    const device = new SimDevice(
+      options.centre,
+      options.radiusKm,
+      seededRandom(Number(BigInt(user.phone) % 2_147_483_647n)),
+      options.sosRate,
+    );
     if (options.osmand) {
-      const reporter = new OsmandReporter(options.url, user.phone, device, stats, options.interval ?? OSMAND_DEFAULT_INTERVAL);
+      const reporter = new OsmandReporter(
+        options.url,
+        user.phone,
+        device,
+        stats,
+        options.interval ?? OSMAND_DEFAULT_INTERVAL,
+      );
       reporter.start();
       stops.push(() => reporter.stop());
     } else {
-      const terminal = new SimTerminal({ url: options.url, phone: user.phone, password: options.terminalPassword, device, stats, interval: options.interval, log });
+      const terminal = new SimTerminal({
+        url: options.url,
+        phone: user.phone,
+        password: options.terminalPassword,
+        device,
+        stats,
+        interval: options.interval,
+        log,
+      });
       setTimeout(() => terminal.start(), (i / LOGINS_PER_SECOND) * 1000).unref();
       stops.push(() => terminal.stop());
     }
   }
-  log(`${users.length} ${options.osmand ? 'OsmAnd trackers' : 'terminals'} starting around ${options.centre.lat},${options.centre.lon} (phones ${users[0]?.phone}..${users.at(-1)?.phone})`);
+  log(
+    `${users.length} ${options.osmand ? 'OsmAnd trackers' : 'terminals'} starting around ${options.centre.lat},${options.centre.lon} (phones ${users[0]?.phone}..${users.at(-1)?.phone})`,
+  );
   return {
     stats,
     async stop() {

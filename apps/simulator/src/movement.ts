@@ -33,8 +33,10 @@ export function distanceMetres(a: Point, b: Point): number {
 export function bearing(a: Point, b: Point): number {
   const rad = Math.PI / 180;
   const y = Math.sin((b.lon - a.lon) * rad) * Math.cos(b.lat * rad);
-  const x = Math.cos(a.lat * rad) * Math.sin(b.lat * rad) - Math.sin(a.lat * rad) * Math.cos(b.lat * rad) * Math.cos((b.lon - a.lon) * rad);
-  return ((Math.atan2(y, x) / rad) % 360 + 360) % 360;
+  const x =
+    Math.cos(a.lat * rad) * Math.sin(b.lat * rad) -
+    Math.sin(a.lat * rad) * Math.cos(b.lat * rad) * Math.cos((b.lon - a.lon) * rad);
+  return (((Math.atan2(y, x) / rad) % 360) + 360) % 360;
 }
 
 /** A random point within `radiusKm` of the centre (uniform over the disc). */

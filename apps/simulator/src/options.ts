@@ -41,7 +41,8 @@ export const USAGE = `Usage: npm run simulate -- [options]
 function number(name: string, text: string | undefined, fallback: number, min: number, max: number): number {
   if (text === undefined) return fallback;
   const value = Number(text);
-  if (!Number.isFinite(value) || value < min || value > max) throw new Error(`--${name} must be a number from ${min} to ${max}`);
+  if (!Number.isFinite(value) || value < min || value > max)
+    throw new Error(`--${name} must be a number from ${min} to ${max}`);
   return value;
 }
 

@@ -44,7 +44,12 @@ export class SimTerminal {
     this.socket = socket;
     socket.on('open', () => {
       this.setup.stats.connected += 1;
-      this.send({ type: 'login', phone: this.setup.phone, password: this.setup.password, device: 'intercom-simulator' });
+      this.send({
+        type: 'login',
+        phone: this.setup.phone,
+        password: this.setup.password,
+        device: 'intercom-simulator',
+      });
     });
     socket.on('message', (data) => this.receive(String(data)));
     socket.on('error', () => undefined);
@@ -114,7 +119,15 @@ export class SimTerminal {
     const { stats } = this.setup;
     if (this.config?.enabled !== false) {
       const { lat, lon } = reading.position;
-      const seq = this.send({ type: 'position', lat, lon, time: now, speed: round(reading.speedKmh), course: Math.round(reading.course), accuracy: 5 });
+      const seq = this.send({
+        type: 'position',
+        lat,
+        lon,
+        time: now,
+        speed: round(reading.speedKmh),
+        course: Math.round(reading.course),
+        accuracy: 5,
+      });
       if (seq) this.pendingFixes.add(seq);
       stats.fixes += 1;
     }

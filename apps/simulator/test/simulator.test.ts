@@ -9,12 +9,40 @@ import { FAST_TERMINALS, startTerminalApp, type TerminalTestApp } from '../../se
 
 describe('options', () => {
   it('has defaults and reads every flag', () => {
-    expect(parseOptions([], {})).toMatchObject({ url: 'http://localhost:8080', terminals: 10, enterprise: 'DEMO', osmand: false, interval: undefined });
+    expect(parseOptions([], {})).toMatchObject({
+      url: 'http://localhost:8080',
+      terminals: 10,
+      enterprise: 'DEMO',
+      osmand: false,
+      interval: undefined,
+    });
     const options = parseOptions(
-      ['--terminals', '3', '--url', 'http://127.0.0.1:9000/', '--enterprise', 'ACME', '--interval', '2', '--osmand', '--centre', '48.85,2.35', '--password', 'pw'],
+      [
+        '--terminals',
+        '3',
+        '--url',
+        'http://127.0.0.1:9000/',
+        '--enterprise',
+        'ACME',
+        '--interval',
+        '2',
+        '--osmand',
+        '--centre',
+        '48.85,2.35',
+        '--password',
+        'pw',
+      ],
       {},
     );
-    expect(options).toMatchObject({ url: 'http://127.0.0.1:9000', terminals: 3, enterprise: 'ACME', interval: 2, osmand: true, centre: { lat: 48.85, lon: 2.35 }, password: 'pw' });
+    expect(options).toMatchObject({
+      url: 'http://127.0.0.1:9000',
+      terminals: 3,
+      enterprise: 'ACME',
+      interval: 2,
+      osmand: true,
+      centre: { lat: 48.85, lon: 2.35 },
+      password: 'pw',
+    });
     expect(parseOptions([], { ADMIN_PASSWORD: 'from-env' }).password).toBe('from-env');
   });
 
@@ -30,7 +58,12 @@ describe('options', () => {
 
   it('counts phones up from the start, keeping leading zeros', () => {
     expect([0, 1, 10].map((i) => phoneOf('0099', i))).toEqual(['0099', '0100', '0109']);
-    expect(runsOf([0, 1, 2, 5, 6, 9], 2)).toEqual([[0, 2], [2, 1], [5, 2], [9, 1]]);
+    expect(runsOf([0, 1, 2, 5, 6, 9], 2)).toEqual([
+      [0, 2],
+      [2, 1],
+      [5, 2],
+      [9, 1],
+    ]);
   });
 });
 
@@ -61,17 +94,47 @@ describe('fleet against a server', () => {
     await t.close();
   });
 
-  const base = { url: '', enterprise: 'DEMO', account: 'admin', terminalPassword: 'Sim#2026', centre: { lat: 22.54, lon: 114.05 }, radiusKm: 1, duration: 0, sosRate: 0, quiet: true };
+  const base = {
+    url: '',
+    enterprise: 'DEMO',
+    account: 'admin',
+    terminalPassword: 'Sim#2026',
+    centre: { lat: 22.54, lon: 114.05 },
+    radiusKm: 1,
+    duration: 0,
+    sosRate: 0,
+    quiet: true,
+  };
 
   it('creates its users through the users API, logs them in over /terminal and reports', async () => {
-    const options = { ...base, url: t.origin, password: t.demo.password, terminals: 3, interval: 0.2, osmand: false, phoneStart: '19900000000' };
+    const options = {
+      ...base,
+      url: t.origin,
+      password: t.demo.password,
+      terminals: 3,
+      interval: 0.2,
+      osmand: false,
+      phoneStart: '19900000000',
+    };
     const fleet = await startFleet(options, () => undefined);
     await until(() => fleet.stats.loggedIn === 3 && fleet.stats.acked >= 6, 'three terminals reporting', 10_000);
     await fleet.stop();
     await t.terminals.service.writer.flush();
-    const users = await t.db.selectFrom('terminal_user').select(['UserID', 'UserName']).where('MobilePhone', 'like', '1990000000%').execute();
+    const users = await t.db
+      .selectFrom('terminal_user')
+      .select(['UserID', 'UserName'])
+      .where('MobilePhone', 'like', '1990000000%')
+      .execute();
     expect(users.map((u) => u.UserName).sort()).toEqual(['Sim19900000000', 'Sim19900000001', 'Sim19900000002']);
-    const stored = await t.db.selectFrom('location_history').select('U_ID').where('U_ID', 'in', users.map((u) => u.UserID)).execute();
+    const stored = await t.db
+      .selectFrom('location_history')
+      .select('U_ID')
+      .where(
+        'U_ID',
+        'in',
+        users.map((u) => u.UserID),
+      )
+      .execute();
     expect(new Set(stored.map((r) => r.U_ID)).size).toBe(3);
     expect(fleet.stats.errors).toBe(0);
 
@@ -79,11 +142,21 @@ describe('fleet against a server', () => {
     const again = await startFleet(options, () => undefined);
     await until(() => again.stats.loggedIn === 3, 'logins again', 10_000);
     await again.stop();
-    expect(await t.db.selectFrom('terminal_user').select('UserID').where('MobilePhone', 'like', '1990000000%').execute()).toHaveLength(3);
+    expect(
+      await t.db.selectFrom('terminal_user').select('UserID').where('MobilePhone', 'like', '1990000000%').execute(),
+    ).toHaveLength(3);
   });
 
   it('reports over OsmAnd with --osmand', async () => {
-    const options = { ...base, url: t.origin, password: t.demo.password, terminals: 2, interval: 0.2, osmand: true, phoneStart: '19800000000' };
+    const options = {
+      ...base,
+      url: t.origin,
+      password: t.demo.password,
+      terminals: 2,
+      interval: 0.2,
+      osmand: true,
+      phoneStart: '19800000000',
+    };
     const fleet = await startFleet(options, () => undefined);
     await until(() => fleet.stats.acked >= 4, 'OsmAnd reports', 10_000);
     await fleet.stop();

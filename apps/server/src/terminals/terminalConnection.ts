@@ -8,6 +8,7 @@ import {
   type TerminalErrorCode,
   type TerminalServerMessage,
 } from '@intercom/contract';
+import type { Socket } from 'node:net';
 import type { RawData, WebSocket } from 'ws';
 import type { IngestResult, ReportingUser, TerminalService } from './terminalService.js';
 import type { TerminalOptions } from './terminalOptions.js';
@@ -50,6 +51,7 @@ export class TerminalConnection {
   private tokens: number;
   private refilledAt = this.openedAt;
   private refusedInRow = 0;
+  private corked = false;
 
   constructor(
     private readonly socket: WebSocket,
@@ -134,7 +136,23 @@ export class TerminalConnection {
       this.socket.terminate();
       return;
     }
+    this.cork();
     this.socket.send(JSON.stringify(message));
+  }
+
+  /**
+   * A pipelining terminal sends many messages in one TCP read; corking the socket until the end of
+   * the tick sends all their replies in one write instead of one system call each.
+   */
+  private cork(): void {
+    const raw = (this.socket as unknown as { _socket?: Socket })._socket;
+    if (this.corked || !raw) return;
+    this.corked = true;
+    raw.cork();
+    process.nextTick(() => {
+      this.corked = false;
+      raw.uncork();
+    });
   }
 
   /** Tells the terminal why (when it can still hear it) and closes the socket. */

@@ -48,7 +48,7 @@ export const DEFAULT_TERMINAL_OPTIONS: TerminalOptions = {
   loginLockMs: 15 * 60_000,
   flushMs: 200,
   flushRows: 500,
-  maxQueuedRows: 200_000,
+  maxQueuedRows: 20_000,
   userCacheMs: 60_000,
   osmandPerMinute: 600,
 };

@@ -63,7 +63,7 @@ export function AccountDrawer({ target, onClose }: { target: { id: number } | 'c
         <Input maxLength={AccountLimits.nameMax} />
       </Form.Item>
       <Form.Item name="Mail" label={t('accounts.mail')}>
-        <Input maxLength={AccountLimits.mailMax} type="email" autoComplete="off" />
+        <Input maxLength={AccountLimits.mailMax} inputMode="email" autoComplete="off" />
       </Form.Item>
       <Form.Item name="Role" label={t('accounts.role')} extra={t('accounts.role_hint')}>
         <Radio.Group

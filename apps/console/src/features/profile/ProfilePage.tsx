@@ -69,7 +69,7 @@ export default function ProfilePage() {
           <Input maxLength={AccountLimits.nameMax} />
         </Form.Item>
         <Form.Item name="Mail" label={t('accounts.mail')}>
-          <Input type="email" maxLength={AccountLimits.mailMax} />
+          <Input inputMode="email" maxLength={AccountLimits.mailMax} />
         </Form.Item>
       </EditFormShell>
     </Flex>

@@ -43,6 +43,13 @@ export default function UserListPage() {
     key: undefined,
   });
   const [selected, setSelected] = useState<Key[]>([]);
+  // Another working enterprise (top bar): the picked department and the ticked users belong to the old one.
+  const [rootEid, setRootEid] = useState(rootNode?.eid);
+  if (rootNode && rootNode.eid !== rootEid) {
+    setRootEid(rootNode.eid);
+    setOrg({ selection: undefined, key: undefined });
+    setSelected([]);
+  }
   const [editing, setEditing] = useState<UserTarget | null>(null);
   const [capsUser, setCapsUser] = useState<UserRow | null>(null);
   const [locationUser, setLocationUser] = useState<UserRow | null>(null);

@@ -20,6 +20,8 @@ export function ListFilterBar<F extends object>({ children, onSearch, onReset, s
   return (
     <Form<F>
       form={form}
+      // Field ids become `filter_<field>`: an edit form open beside the list may have the same fields.
+      name="filter"
       layout={mobile ? 'vertical' : 'inline'}
       className={mobile ? styles.stacked : styles.inline}
       onFinish={onSearch}

@@ -85,7 +85,8 @@ export function ListShell<T extends object, F extends object = Record<string, un
     [params, fixedKey],
   );
   const page = useEntityPage(resource, effective);
-  const filtered = Object.keys(cleanCondition(effective.condition)).length > 0;
+  // "No records match" only for what the user typed; a page's own condition is not a filter to them.
+  const filtered = Object.keys(cleanCondition(params.condition)).length > 0;
 
   const locked = columnSettings?.locked ?? NO_KEYS;
   const choices = useMemo(

@@ -1,0 +1,22 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { seedTerminals, SEED_PASSWORD } from './support/seedTerminals.js';
+import { freePort, root } from './support/startServer.js';
+import { Receiver, webSocketClient } from './support/hubClients.js';
+import { login } from './support/login.js';
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'prof-'));
+const port = await freePort();
+const child = spawn(process.execPath, ['--cpu-prof', '--cpu-prof-dir=/tmp/prof', path.join(root, 'apps/server/dist/main.js')], { env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_PASSWORD: SEED_PASSWORD, LOG_LEVEL: 'warn' }, stdio: 'inherit' });
+const url = `http://127.0.0.1:${port}`;
+for (;;) { try { if ((await fetch(`${url}/readyz`)).ok) break; } catch {} await new Promise(r => setTimeout(r, 50)); }
+await seedTerminals({ dataDir }, 500, 2);
+const token = await login(url, 'bench1', SEED_PASSWORD, 'DEMO');
+const stops = [];
+for (let i = 0; i < 25; i++) stops.push(await webSocketClient(url, token, new Receiver()));
+const load = spawn(process.execPath, ['--conditions=development', '--import', 'tsx', 'bench/support/terminalLoad.ts', JSON.stringify({ url, first: 0, count: 500, window: 8, rate: 0, seconds: 20 })], { stdio: 'inherit' });
+await new Promise(r => load.on('exit', r));
+stops.forEach(s => s());
+child.kill('SIGTERM');
+await new Promise(r => child.on('exit', r));
