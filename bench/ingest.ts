@@ -9,9 +9,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
-import { io as socketIo } from 'socket.io-client';
 import { login } from './support/login.js';
-import { Histogram, Receiver, longPollingClient, webSocketClient } from './support/hubClients.js';
+import { Histogram, Receiver, longPollingClient, socketIoCounter, webSocketClient } from './support/hubClients.js';
 import { createDatabase } from './support/seedUsers.js';
 import { SEED_PASSWORD, historyCount, seedTerminals, type SeedTarget } from './support/seedTerminals.js';
 import { root, rssMiB, startServer } from './support/startServer.js';
@@ -55,14 +54,15 @@ function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
-async function consoles(url: string, accounts: string[], perAccount: number, longPolling = 0) {
+/** Hub clients: `perAccount` WebSocket clients per account (the first `parsing` of all parse and time records), `longPolling` parsing LP clients. */
+async function consoles(url: string, accounts: string[], perAccount: number, longPolling = 0, parsing = 10) {
   const stops: (() => void)[] = [];
   const ws: Receiver[] = [];
   const lp: Receiver[] = [];
   for (const account of accounts) {
     const token = await login(url, account, SEED_PASSWORD, 'DEMO');
     for (let i = 0; i < perAccount; i++) {
-      const receiver = new Receiver();
+      const receiver = new Receiver(ws.length < parsing);
       stops.push(await webSocketClient(url, token, receiver));
       ws.push(receiver);
     }
@@ -80,7 +80,7 @@ async function consoles(url: string, accounts: string[], perAccount: number, lon
 
 function latencyOf(receivers: Receiver[]) {
   const all = new Histogram();
-  for (const r of receivers) all.merge(r.latency);
+  for (const r of receivers) if (r.parse) all.merge(r.latency);
   return { samples: all.count, p50_ms: all.percentile(50), p99_ms: all.percentile(99) };
 }
 
@@ -102,6 +102,8 @@ async function ingest(label: string, databaseUrl?: string) {
       seconds: SECONDS,
     });
     const cpu = cpuSeconds(server.process.pid ?? 0) - cpuBefore;
+    // Rows in the table when the load stops (acknowledged ones may still wait in the queue) and 1.5 s later.
+    const storedAtEnd = await historyCount(target);
     await sleep(1500);
     const stored = await historyCount(target);
     const rate = Math.min(5000, Math.round(0.8 * Number(saturated.ackedPerSecond)));
@@ -125,9 +127,11 @@ async function ingest(label: string, databaseUrl?: string) {
       per_second_min: Math.min(...(saturated.perSecond as number[]).slice(1, -1)),
       per_second_max: Math.max(...(saturated.perSecond as number[])),
       acked: saturated.acked,
-      rows_stored_after: stored,
+      rows_stored_when_load_stopped: storedAtEnd,
+      rows_stored_1500ms_later: stored,
       load_errors: saturated.errors,
       server_cpu_seconds: Math.round(cpu * 10) / 10,
+      positions_per_server_cpu_second: Math.round(Number(saturated.acked) / Math.max(cpu, 0.01)),
       latency_load_fixes_per_second: paced.ackedPerSecond,
       latency_websockets: latencyOf(hub.ws),
       latency_long_polling: latencyOf(hub.lp),
@@ -170,55 +174,46 @@ async function memory() {
   }
 }
 
+/**
+ * Broadcast throughput: 100 WebSocket clients that only count records (no parsing), a producer of
+ * GPS updates inside the server process, 10 s; the same clients and producer for both servers.
+ */
 async function broadcast(mode: 'hub' | 'socketio', seconds = 10) {
   const lines: Record<string, unknown>[] = [];
   const child = helper('broadcastServer.ts', [mode], (value) => lines.push(value));
   while (lines.length === 0) await sleep(50);
   const url = `http://127.0.0.1:${String(lines[0]?.port)}`;
-  const counted = { records: 0, pushes: 0 };
+  let receivers: Receiver[];
   let stop: () => void;
-  let cpuBefore: number;
   if (mode === 'hub') {
-    const hub = await consoles(url, ['bench1', 'bench2'], 50);
-    const receivers = hub.ws;
+    const hub = await consoles(url, ['bench1', 'bench2'], 50, 0, 0);
+    receivers = hub.ws;
     stop = hub.stop;
-    await sleep(1000);
-    const before = receivers.reduce((n, r) => n + r.records, 0);
-    cpuBefore = cpuSeconds(child.pid ?? 0);
-    child.stdin?.write(`go ${seconds}\n`);
-    while (lines.length < 2) await sleep(50);
-    counted.records = receivers.reduce((n, r) => n + r.records, 0) - before;
-    counted.pushes = receivers.reduce((n, r) => n + r.pushes, 0);
   } else {
-    const sockets = Array.from({ length: 100 }, () => socketIo(url, { transports: ['websocket'] }));
-    let records = 0;
-    let pushes = 0;
-    for (const socket of sockets) {
-      socket.on('pushMsg', (message: { data: unknown[] }) => {
-        records += message.data.length;
-        pushes += 1;
-      });
-    }
-    while (sockets.some((s) => !s.connected)) await sleep(50);
-    stop = () => sockets.forEach((s) => s.disconnect());
-    await sleep(1000);
-    const before = records;
-    cpuBefore = cpuSeconds(child.pid ?? 0);
-    child.stdin?.write(`go ${seconds}\n`);
-    while (lines.length < 2) await sleep(50);
-    counted.records = records - before;
-    counted.pushes = pushes;
+    receivers = Array.from({ length: 100 }, () => new Receiver(false));
+    const stops = await Promise.all(receivers.map((r) => socketIoCounter(url, r)));
+    stop = () => stops.forEach((s) => s());
   }
+  await sleep(1000);
+  const total = () => receivers.reduce((n, r) => n + r.records, 0);
+  const before = total();
+  const pushesBefore = receivers.reduce((n, r) => n + r.pushes, 0);
+  const cpuBefore = cpuSeconds(child.pid ?? 0);
+  child.stdin?.write(`go ${seconds}\n`);
+  while (lines.length < 2) await sleep(50);
+  const records = total() - before;
   const cpu = cpuSeconds(child.pid ?? 0) - cpuBefore;
+  const pushes = receivers.reduce((n, r) => n + r.pushes, 0) - pushesBefore;
   stop();
   child.kill('SIGTERM');
   return {
     server: mode,
     clients: 100,
     produced_updates: lines[1]?.produced,
-    records_delivered_per_second: Math.round(counted.records / seconds),
-    pushes_delivered: counted.pushes,
+    records_delivered_per_second: Math.round(records / seconds),
+    messages_delivered: pushes,
     server_cpu_seconds: Math.round(cpu * 10) / 10,
+    records_per_server_cpu_second: Math.round(records / Math.max(cpu, 0.01)),
   };
 }
 
@@ -232,10 +227,12 @@ if (PG_URL) figures.postgres = await ingest('postgres', PG_URL);
 figures.memory = await memory();
 const hub = await broadcast('hub');
 const sio = await broadcast('socketio');
+const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
 figures.broadcast = {
   hub,
   socketio: sio,
-  ratio_hub_to_socketio: Math.round((hub.records_delivered_per_second / sio.records_delivered_per_second) * 100) / 100,
+  ratio_hub_to_socketio: ratio(hub.records_delivered_per_second, sio.records_delivered_per_second),
+  ratio_per_cpu_second: ratio(hub.records_per_server_cpu_second, sio.records_per_server_cpu_second),
 };
 figures.load_average_at_end = os.loadavg().map((n) => Math.round(n * 100) / 100);
 process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);

@@ -34,14 +34,32 @@ interface GpsPush {
   data: { time: number }[];
 }
 
-/** What a console client measures: GPS records received and the age of each (now minus fix time). */
+/** Occurrences of `needle` in `text`. */
+export function countOf(text: string, needle: string): number {
+  let n = 0;
+  for (let i = text.indexOf(needle); i !== -1; i = text.indexOf(needle, i + needle.length)) n += 1;
+  return n;
+}
+
+/**
+ * What a console client measures: GPS records received and the age of each (now minus fix time).
+ * A counting receiver only counts records in the raw text (no JSON parsing), so many clients in the
+ * bench process cost it little CPU and the figures stay about the server.
+ */
 export class Receiver {
   readonly latency = new Histogram();
   records = 0;
   pushes = 0;
   measuring = false;
 
+  constructor(readonly parse = true) {}
+
   onRecords(text: string): void {
+    if (!this.parse) {
+      this.records += countOf(text, '"U_ID":');
+      this.pushes += countOf(text, '"type":"GPS"');
+      return;
+    }
     const now = Date.now();
     for (const part of text.split(RS)) {
       if (!part) continue;
@@ -114,4 +132,23 @@ export async function longPollingClient(url: string, token: string, receiver: Re
     running = false;
     void fetch(endpoint, { method: 'DELETE', headers }).catch(() => undefined);
   };
+}
+
+/**
+ * A raw socket.io (engine.io 4) WebSocket client that counts GPS records in `pushMsg` events the
+ * same way as a counting hub Receiver, so both servers are measured with equally cheap clients.
+ */
+export async function socketIoCounter(url: string, receiver: Receiver): Promise<() => void> {
+  const socket = new WebSocket(`${url.replace(/^http/, 'ws')}/socket.io/?EIO=4&transport=websocket`);
+  let connected: () => void = () => undefined;
+  const ready = new Promise<void>((resolve) => (connected = resolve));
+  socket.on('message', (data) => {
+    const text = String(data);
+    if (text.startsWith('0')) socket.send('40');
+    else if (text.startsWith('40')) connected();
+    else if (text === '2') socket.send('3');
+    else if (text.startsWith('42')) receiver.onRecords(text);
+  });
+  await ready;
+  return () => socket.terminate();
 }

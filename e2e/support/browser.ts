@@ -40,19 +40,23 @@ export async function newContext(browser: Browser, options: ContextOptions = {})
 }
 
 /**
- * Saves a screenshot under e2e/screenshots for a person to look at, once the page stands still
- * (charts draw with script animations that Playwright's `animations: 'disabled'` does not stop).
+ * Saves a screenshot under e2e/screenshots for a person to look at, once the page stands still.
+ * Charts draw with script animations that Playwright's `animations: 'disabled'` does not stop, so
+ * first the page's SVG markup must read the same for 750 ms (a chart may wait 400 ms before it
+ * starts to move); reading markup is far cheaper than comparing images.
  */
 export async function shot(page: Page, name: string): Promise<void> {
-  fs.mkdirSync(screenshotDir, { recursive: true });
-  let previous: Buffer | undefined;
-  for (let attempt = 0; attempt < 12; attempt++) {
-    const image = await page.screenshot({ fullPage: true, animations: 'disabled', caret: 'hide' });
-    if (previous?.equals(image)) break;
-    previous = image;
+  const drawing = () => page.evaluate(() => [...document.querySelectorAll('svg')].map((svg) => svg.outerHTML).join(''));
+  let previous = await drawing();
+  let still = 0;
+  for (let attempt = 0; attempt < 24 && still < 3; attempt++) {
     await page.waitForTimeout(250);
+    const current = await drawing();
+    still = current === previous ? still + 1 : 0;
+    previous = current;
   }
-  if (previous) fs.writeFileSync(`${screenshotDir}${name}.png`, previous);
+  fs.mkdirSync(screenshotDir, { recursive: true });
+  await page.screenshot({ path: `${screenshotDir}${name}.png`, fullPage: true, animations: 'disabled', caret: 'hide' });
 }
 
 export interface BrowserSession {

@@ -157,7 +157,7 @@ export default function DeviceListPage() {
         filters={
           <>
             <Form.Item name="Search" label={t('devices.search')}>
-              <Input allowClear maxLength={64} placeholder={t('devices.search_placeholder')} style={{ width: 260 }} />
+              <Input allowClear maxLength={64} placeholder={t('devices.search_placeholder')} className="wide-filter" />
             </Form.Item>
             <Form.Item name="Mapped" label={t('devices.mapping')}>
               <Select

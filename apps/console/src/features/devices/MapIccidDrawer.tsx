@@ -66,7 +66,13 @@ function SingleMap({ iccid }: { iccid: string | undefined }) {
     }
   };
   return (
-    <Form form={form} layout="vertical" initialValues={{ ICCID: iccid ?? '' }} onFinish={(v) => void submit(v)}>
+    <Form
+      form={form}
+      name="single"
+      layout="vertical"
+      initialValues={{ ICCID: iccid ?? '' }}
+      onFinish={(v) => void submit(v)}
+    >
       <Form.Item name="ICCID" label={t('users.iccid')} required extra={t('users.iccid_hint')}>
         <Input style={{ fontFamily: 'monospace' }} maxLength={24} />
       </Form.Item>
@@ -116,7 +122,7 @@ function FastMap({ enterpriseId }: { enterpriseId: number | undefined }) {
     }
   };
   return (
-    <Form form={form} layout="vertical" initialValues={{ text: '' }} onFinish={(v) => void submit(v)}>
+    <Form form={form} name="fast" layout="vertical" initialValues={{ text: '' }} onFinish={(v) => void submit(v)}>
       <Typography.Paragraph type="secondary">{t('devices.fast_hint')}</Typography.Paragraph>
       <Form.Item name="text" label={t('devices.iccid_lines', { count: lines.length, max: DeviceLimits.mapMax })}>
         <Input.TextArea autoSize={{ minRows: 6, maxRows: 14 }} style={{ fontFamily: 'monospace' }} spellCheck={false} />
@@ -164,7 +170,7 @@ function PairsMap() {
     }
   };
   return (
-    <Form form={form} layout="vertical" initialValues={{ text: '' }} onFinish={(v) => void submit(v)}>
+    <Form form={form} name="pairs" layout="vertical" initialValues={{ text: '' }} onFinish={(v) => void submit(v)}>
       <Typography.Paragraph type="secondary">{t('devices.pairs_hint')}</Typography.Paragraph>
       <Form.Item name="text" label={t('devices.pair_lines', { count: lines.length, max: DeviceLimits.mapMax })}>
         <Input.TextArea

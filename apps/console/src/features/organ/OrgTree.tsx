@@ -62,7 +62,7 @@ export function OrgTree({ selectedKey, onSelect }: OrgTreeProps) {
         key,
         icon: icon(node),
         title: (
-          <span>
+          <span style={{ whiteSpace: 'nowrap' }}>
             {node.name}
             <Typography.Text type="secondary" style={{ marginInlineStart: 6, fontSize: 12 }}>
               {t('organ.user_count', { count: node.userCount })}

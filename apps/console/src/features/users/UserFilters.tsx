@@ -18,7 +18,7 @@ export function UserFilters() {
   return (
     <>
       <Form.Item name="Search" label={t('users.search')}>
-        <Input allowClear maxLength={64} placeholder={t('users.search_placeholder')} style={{ width: 220 }} />
+        <Input allowClear maxLength={64} placeholder={t('users.search_placeholder')} className="wide-filter" />
       </Form.Item>
       <Form.Item name="State" label={t('users.state')}>
         <Select

@@ -113,12 +113,13 @@ function EditFormBody<T extends object>({
   const submit = async (values: T) => {
     const failures = validate?.(values) ?? [];
     if (failures.length > 0) {
-      form.setFields(
-        failures.map((f) => ({
-          name: fieldPath(fieldNames?.[f.field] ?? f.field) as never,
-          errors: [translate(f.key)],
-        })),
-      );
+      const fields = failures.map((f) => ({
+        name: fieldPath(fieldNames?.[f.field] ?? f.field) as never,
+        errors: [translate(f.key)],
+      }));
+      form.setFields(fields);
+      // The form may be long (a drawer): show the first problem.
+      form.scrollToField(fields[0]!.name, { block: 'center' });
       return;
     }
     setSaving(true);

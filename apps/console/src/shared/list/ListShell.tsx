@@ -3,6 +3,7 @@ import type { ColumnsType, SorterResult } from 'antd/es/table/interface';
 import { useMemo, useState, type Key, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useErrorMessage } from '../api/useErrorMessage';
+import { useIsMobile } from '../ui/useIsMobile';
 import { ColumnSettings } from './ColumnSettings';
 import { useEntityPage, type EntityResource, type ExportFormat } from './entityResource';
 import { ListExportButtons } from './ListExportButtons';
@@ -99,17 +100,25 @@ export function ListShell<T extends object, F extends object = Record<string, un
     [columns, locked],
   );
 
+  const mobile = useIsMobile();
   const shownColumns = useMemo(() => {
     const field = params.orderField || resource.defaultOrder?.field;
     const desc = params.orderField ? params.desc : resource.defaultOrder?.desc;
-    return columns
-      .filter((column) => column.key === undefined || !hidden.includes(String(column.key)))
-      .map((column) =>
-        column.sorter && column.key !== undefined
-          ? { ...column, sortOrder: column.key === field ? (desc ? ('descend' as const) : ('ascend' as const)) : null }
-          : column,
-      );
-  }, [columns, hidden, params.orderField, params.desc, resource.defaultOrder]);
+    return (
+      columns
+        .filter((column) => column.key === undefined || !hidden.includes(String(column.key)))
+        // On a phone, pinned columns would take the whole width and leave nothing to scroll.
+        .map((column) => (mobile && column.fixed ? { ...column, fixed: undefined } : column))
+        .map((column) =>
+          column.sorter && column.key !== undefined
+            ? {
+                ...column,
+                sortOrder: column.key === field ? (desc ? ('descend' as const) : ('ascend' as const)) : null,
+              }
+            : column,
+        )
+    );
+  }, [columns, hidden, mobile, params.orderField, params.desc, resource.defaultOrder]);
 
   const onChange: TableProps<T>['onChange'] = (pagination, _filters, sorter) => {
     const sort = (Array.isArray(sorter) ? sorter[0] : sorter) as SorterResult<T> | undefined;
