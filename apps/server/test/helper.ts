@@ -58,6 +58,12 @@ async function createPostgresDatabase(adminUrl: string): Promise<{ url: string; 
       const client = new pg.Client({ connectionString: adminUrl });
       await client.connect();
       try {
+        // Let the app's pool finish closing its connections before forcing out any stragglers.
+        for (let i = 0; i < 20; i++) {
+          const open = await client.query('select count(*)::int as n from pg_stat_activity where datname = $1', [name]);
+          if (open.rows[0].n === 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
         await client.query(`drop database if exists "${name}" with (force)`);
       } finally {
         await client.end();

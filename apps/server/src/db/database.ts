@@ -28,6 +28,9 @@ export interface DatabaseOptions {
 export function openDatabase(options: DatabaseOptions): Database {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // An idle connection that the server drops (restart, failover, admin kill) must not crash the
+    // process: the pool replaces it on the next query.
+    pool.on('error', (error) => process.stderr.write(`database connection lost: ${error.message}\n`));
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }

@@ -110,6 +110,8 @@ export function registerOsmandRoutes(app: FastifyInstance, service: TerminalServ
       method: ['GET', 'POST'],
       url,
       config: { rateLimit: { max: service.options.osmandPerMinute, timeWindow: '1 minute' } },
+      // A tracker reports every few seconds: a log line per report would drown everything else.
+      logLevel: 'warn',
       schema: {
         tags: ['Terminals'],
         summary:

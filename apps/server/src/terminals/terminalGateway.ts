@@ -182,11 +182,7 @@ export class TerminalGateway implements ConnectionHost {
     for (const connection of this.sockets) {
       if (connection.state === 'online' && now - connection.lastMessageAt > this.options.heartbeatTimeoutMs) {
         connection.close('heartbeat_timeout', TerminalCloseCodes.heartbeatTimeout);
-      } else if (
-        connection.state !== 'online' &&
-        connection.state !== 'closing' &&
-        now - connection.openedAt > this.options.loginTimeoutMs
-      ) {
+      } else if (connection.state === 'new' && now - connection.openedAt > this.options.loginTimeoutMs) {
         connection.close('login_timeout', TerminalCloseCodes.loginTimeout);
       }
     }

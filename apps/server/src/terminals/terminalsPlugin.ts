@@ -92,7 +92,8 @@ export const terminalsPlugin = fp(
       terminals.profileChanged(request.auth.scope.enterpriseIds).catch(logFailure);
     });
 
-    app.get(TERMINAL_PATH, { websocket: true, schema: { hide: true } }, (socket, request) =>
+    // Connections and logins are logged by the gateway; one line per upgrade would drown them.
+    app.get(TERMINAL_PATH, { websocket: true, schema: { hide: true }, logLevel: 'warn' }, (socket, request) =>
       gateway.accept(socket, request.ip),
     );
     registerOsmandRoutes(app, service, [OSMAND_PATH]);

@@ -39,7 +39,7 @@ export default function DeviceListPage() {
   const enterpriseId = useQuery(orgChildrenQuery(undefined)).data?.[0]?.eid;
   const [editing, setEditing] = useState<DeviceTarget | null>(null);
   const [importing, setImporting] = useState(false);
-  const [mapping, setMapping] = useState<{ mode: MapMode; iccid?: string } | null>(null);
+  const [mapping, setMapping] = useState<{ mode: MapMode; iccid?: string; eid?: number } | null>(null);
 
   const columns = useMemo<ColumnsType<DeviceRow>>(() => {
     const askRecover = (device: DeviceRow) =>
@@ -123,7 +123,11 @@ export default function DeviceListPage() {
                 {t('devices.recover')}
               </Button>
             ) : (
-              <Button type="link" size="small" onClick={() => setMapping({ mode: 'single', iccid: device.ICCID })}>
+              <Button
+                type="link"
+                size="small"
+                onClick={() => setMapping({ mode: 'single', iccid: device.ICCID, eid: device.E_ID })}
+              >
                 {t('devices.map')}
               </Button>
             )}
@@ -204,6 +208,7 @@ export default function DeviceListPage() {
         open={mapping !== null}
         mode={mapping?.mode ?? 'fast'}
         iccid={mapping?.iccid}
+        simEnterpriseId={mapping?.eid}
         enterpriseId={enterpriseId}
         onModeChange={(mode) => setMapping((current) => ({ ...current, mode }))}
         onClose={() => setMapping(null)}

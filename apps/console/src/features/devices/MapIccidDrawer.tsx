@@ -42,8 +42,8 @@ function OutcomeView({ outcome }: { outcome: Outcome }) {
   );
 }
 
-/** MapICCID: one ICCID onto one user. */
-function SingleMap({ iccid }: { iccid: string | undefined }) {
+/** MapICCID: one ICCID onto one user (of the SIM's enterprise: a SIM stays in its enterprise). */
+function SingleMap({ iccid, enterpriseId }: { iccid: string | undefined; enterpriseId: number | undefined }) {
   const { t } = useTranslation();
   const [form] = Form.useForm<{ ICCID: string; UserID?: number }>();
   const map = useMapIccid();
@@ -77,7 +77,7 @@ function SingleMap({ iccid }: { iccid: string | undefined }) {
         <Input style={{ fontFamily: 'monospace' }} maxLength={24} />
       </Form.Item>
       <Form.Item name="UserID" label={t('devices.user')} required extra={t('devices.single_hint')}>
-        <UserPicker />
+        <UserPicker enterpriseId={enterpriseId} />
       </Form.Item>
       <Button type="primary" htmlType="submit" loading={map.isPending} style={{ marginBottom: 16 }}>
         {t('devices.map_submit')}
@@ -193,6 +193,7 @@ export function MapIccidDrawer({
   open,
   mode,
   iccid,
+  simEnterpriseId,
   enterpriseId,
   onModeChange,
   onClose,
@@ -200,6 +201,9 @@ export function MapIccidDrawer({
   open: boolean;
   mode: MapMode;
   iccid: string | undefined;
+  /** The enterprise of the SIM opened from a row (its users are the choices). */
+  simEnterpriseId: number | undefined;
+  /** The working enterprise. */
   enterpriseId: number | undefined;
   onModeChange: (mode: MapMode) => void;
   onClose: () => void;
@@ -219,7 +223,11 @@ export function MapIccidDrawer({
         activeKey={mode}
         onChange={(key) => onModeChange(key as MapMode)}
         items={[
-          { key: 'single', label: t('devices.map_single'), children: <SingleMap iccid={iccid} /> },
+          {
+            key: 'single',
+            label: t('devices.map_single'),
+            children: <SingleMap iccid={iccid} enterpriseId={simEnterpriseId ?? enterpriseId} />,
+          },
           { key: 'fast', label: t('devices.map_fast'), children: <FastMap enterpriseId={enterpriseId} /> },
           { key: 'pairs', label: t('devices.map_pairs'), children: <PairsMap /> },
         ]}

@@ -6,6 +6,7 @@ import { useMemo, useState, type Key } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useErrorMessage } from '../../shared/api/useErrorMessage';
 import { orgChildrenQuery } from './api';
+import styles from './OrgTree.module.css';
 import { orgKeyOf, parentOfKey, type OrgSelection } from './orgTreeKeys';
 
 interface OrgTreeProps {
@@ -69,7 +70,8 @@ export function OrgTree({ selectedKey, onSelect }: OrgTreeProps) {
             </Typography.Text>
           </span>
         ),
-        isLeaf: !node.isParent,
+        // Opened and empty (a department with users but no sub-departments): no arrow any more.
+        isLeaf: kids ? kids.length === 0 : !node.isParent,
         selection: {
           level: node.level === OrgLevel.enterprise ? 0 : 1,
           eid: node.eid,
@@ -106,6 +108,7 @@ export function OrgTree({ selectedKey, onSelect }: OrgTreeProps) {
 
   return (
     <Tree<Built>
+      className={styles.tree}
       showIcon
       blockNode
       treeData={treeData}

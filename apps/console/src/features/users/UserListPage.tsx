@@ -1,5 +1,6 @@
 import { EditOutlined, PlusOutlined, SafetyCertificateOutlined, UsergroupAddOutlined } from '@ant-design/icons';
 import type { UserRow } from '@intercom/contract';
+import { useQuery } from '@tanstack/react-query';
 import { Badge, Button, Flex } from 'antd';
 import { useMemo, useState, type Key } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,9 +12,8 @@ import type { Condition } from '../../shared/list/listParams';
 import { useConfirm } from '../../shared/ui/ConfirmContext';
 import { useIsMobile } from '../../shared/ui/useIsMobile';
 import { DepartmentPanel } from '../organ/DepartmentPanel';
-import type { OrgSelection } from '../organ/orgTreeKeys';
-import { useQuery } from '@tanstack/react-query';
 import { orgChildrenQuery } from '../organ/api';
+import type { OrgSelection } from '../organ/orgTreeKeys';
 import { userResource, useFreezeUser } from './api';
 import { BatchChangeDialog } from './BatchChangeDialog';
 import { UserCapsDialog } from './UserCapsDialog';

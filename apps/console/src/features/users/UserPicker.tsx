@@ -3,20 +3,22 @@ import { useDeferredValue, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useUserSearch } from './api';
 
-/** Finds a user by name, phone or ICCID as one types; the value is the UserID. */
+/** Finds a user (of one enterprise, if given) by name, phone or ICCID as one types; the value is the UserID. */
 export function UserPicker({
   value,
   onChange,
+  enterpriseId,
   id,
 }: {
   value?: number;
   onChange?: (value: number | undefined) => void;
+  enterpriseId?: number;
   id?: string;
 }) {
   const { t } = useTranslation();
   const [text, setText] = useState('');
   const deferred = useDeferredValue(text);
-  const users = useUserSearch(deferred);
+  const users = useUserSearch(deferred, enterpriseId);
   return (
     <Select<number>
       id={id}

@@ -106,16 +106,16 @@ export function useListAddUsers() {
   });
 }
 
-/** Users whose name, phone or ICCID contains the text: the choices of a user picker. */
-export function useUserSearch(text: string, enabled = true) {
+/** Users (of one enterprise, if given) whose name, phone or ICCID contains the text: a picker's choices. */
+export function useUserSearch(text: string, enterpriseId?: number) {
+  const condition = { Search: text.trim() || undefined, E_ID: enterpriseId };
   return useQuery({
-    enabled,
-    queryKey: ['UserInfo', 'QueryData', { pick: text }],
+    queryKey: ['UserInfo', 'QueryData', { pick: condition }],
     queryFn: async ({ signal }) =>
       (
         await getList<UserRow>('/api/UserInfo/QueryData', {
           query: {
-            jsonCondition: text.trim() ? JSON.stringify({ Search: text.trim() }) : undefined,
+            jsonCondition: JSON.stringify(condition),
             pageIndex: 0,
             pageSize: 20,
           },
