@@ -12,7 +12,8 @@ const gzipKB = (bytes: Buffer) => Math.round((zlib.gzipSync(bytes, { level: 9 })
 
 const assets = path.join(root, 'apps/console/dist/assets');
 const allJs = fs.readdirSync(assets).filter((f) => f.endsWith('.js'));
-const wholeAppKB = Math.round(allJs.reduce((sum, f) => sum + gzipKB(fs.readFileSync(path.join(assets, f))), 0) * 10) / 10;
+const wholeAppKB =
+  Math.round(allJs.reduce((sum, f) => sum + gzipKB(fs.readFileSync(path.join(assets, f))), 0) * 10) / 10;
 
 const server = await startServer();
 const browser = await chromium.launch({

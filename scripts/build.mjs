@@ -39,7 +39,12 @@ function run(label, command, args, cwd = root) {
 const tsc = path.join(root, 'node_modules/.bin/tsc');
 const vite = path.join(root, 'node_modules/.bin/vite');
 
-const serverSources = ['packages/contract/src', 'apps/server/src', 'apps/server/tsconfig.json', 'packages/contract/tsconfig.json'];
+const serverSources = [
+  'packages/contract/src',
+  'apps/server/src',
+  'apps/server/tsconfig.json',
+  'packages/contract/tsconfig.json',
+];
 if (force || newestMtime(serverSources) > mtimeOf('apps/server/dist/main.js')) {
   run('build server', tsc, ['-b', 'packages/contract', 'apps/server', ...(force ? ['--force'] : [])]);
   // tsc -b leaves outputs untouched when nothing changed; mark the build as current.
@@ -47,7 +52,14 @@ if (force || newestMtime(serverSources) > mtimeOf('apps/server/dist/main.js')) {
   fs.utimesSync(path.join(root, 'apps/server/dist/main.js'), now, now);
 }
 
-const consoleSources = ['packages/contract/src', 'apps/console/src', 'apps/console/index.html', 'apps/console/vite.config.ts', 'apps/console/public', 'apps/console/package.json'];
+const consoleSources = [
+  'packages/contract/src',
+  'apps/console/src',
+  'apps/console/index.html',
+  'apps/console/vite.config.ts',
+  'apps/console/public',
+  'apps/console/package.json',
+];
 if (force || newestMtime(consoleSources) > mtimeOf('apps/console/dist/index.html')) {
   run('build console', vite, ['build', '--logLevel', 'warn'], path.join(root, 'apps/console'));
   precompress(path.join(root, 'apps/console/dist'));
@@ -61,6 +73,9 @@ function precompress(dir) {
     const content = fs.readFileSync(file);
     if (content.length < 1024) continue;
     fs.writeFileSync(`${file}.gz`, zlib.gzipSync(content, { level: 9 }));
-    fs.writeFileSync(`${file}.br`, zlib.brotliCompressSync(content, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }));
+    fs.writeFileSync(
+      `${file}.br`,
+      zlib.brotliCompressSync(content, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }),
+    );
   }
 }

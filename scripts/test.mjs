@@ -32,7 +32,12 @@ function count(file) {
 
 function vitest(label, reportName, args, env) {
   const file = path.join(reports, `${reportName}.json`);
-  const ok = step(label, bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`, ...args], env);
+  const ok = step(
+    label,
+    bin('vitest'),
+    ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`, ...args],
+    env,
+  );
   count(file);
   return ok;
 }
@@ -42,7 +47,9 @@ step('lint', bin('eslint'), ['.', '--max-warnings', '0']);
 step('format', bin('prettier'), ['--check', '.', '--log-level', 'warn']);
 vitest('unit and API tests (SQLite)', 'sqlite', []);
 if (process.env.TEST_DATABASE_URL) {
-  vitest('API tests (PostgreSQL)', 'postgres', ['--project', 'server'], { TEST_DATABASE_URL: process.env.TEST_DATABASE_URL });
+  vitest('API tests (PostgreSQL)', 'postgres', ['--project', 'server'], {
+    TEST_DATABASE_URL: process.env.TEST_DATABASE_URL,
+  });
 } else {
   process.stdout.write('\n=== API tests (PostgreSQL): skipped, TEST_DATABASE_URL is not set\n');
 }

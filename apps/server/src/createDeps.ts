@@ -11,8 +11,15 @@ export interface Runtime {
 }
 
 /** Opens the database, migrates it and loads the login key: everything buildApp needs. */
-export async function createDeps(config: Config, options: { sqliteFile?: string; passwordLogN?: number } = {}): Promise<Runtime> {
-  const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, sqliteFile: options.sqliteFile });
+export async function createDeps(
+  config: Config,
+  options: { sqliteFile?: string; passwordLogN?: number } = {},
+): Promise<Runtime> {
+  const database = openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    sqliteFile: options.sqliteFile,
+  });
   await migrateToLatest(database.db);
   const loginKey = await loadOrCreateLoginKey(database.db);
   const deps: AppDeps = {

@@ -36,9 +36,18 @@ export const sysConfigValueSchemas = {
       }
     }),
   DefaultMap: z.union([z.enum(BUILTIN_MAPS), xyzUrl]),
-  SubjectBg: z.string().max(128).regex(/^$|^[a-z0-9_-]+\.(png|jpg|webp)$/),
-  SubjectLogo: z.string().max(128).regex(/^$|^[a-z0-9_-]+\.(png|jpg|webp)$/),
-  GPSServer: z.string().max(256).regex(/^$|^[A-Za-z0-9.:/_-]+$/),
+  SubjectBg: z
+    .string()
+    .max(128)
+    .regex(/^$|^[a-z0-9_-]+\.(png|jpg|webp)$/),
+  SubjectLogo: z
+    .string()
+    .max(128)
+    .regex(/^$|^[a-z0-9_-]+\.(png|jpg|webp)$/),
+  GPSServer: z
+    .string()
+    .max(256)
+    .regex(/^$|^[A-Za-z0-9.:/_-]+$/),
 } as const;
 
 export type SysConfigCode = keyof typeof sysConfigValueSchemas;

@@ -161,6 +161,10 @@ export async function refreshSession(
     throw new AppError(Code.TokenExpired, MessageKeys.tokenExpired);
   }
   const { tokens, TokenHash, RefreshHash } = issue(policy);
-  await db.updateTable('session').set({ TokenHash, RefreshHash, LastSeenAt: now }).where('S_ID', '=', row.S_ID).execute();
+  await db
+    .updateTable('session')
+    .set({ TokenHash, RefreshHash, LastSeenAt: now })
+    .where('S_ID', '=', row.S_ID)
+    .execute();
   return tokens;
 }

@@ -36,7 +36,16 @@ export async function seedFirstRun(
   await db.transaction().execute(async (trx) => {
     const enterprise = await trx
       .insertInto('enterprise')
-      .values({ E_Code: DEMO_CODE, E_Name: 'Demo Enterprise', P_ID: null, A_ID: null, Quota: 1000, ExpireAt: null, Disabled: 0, CreatedAt: now })
+      .values({
+        E_Code: DEMO_CODE,
+        E_Name: 'Demo Enterprise',
+        P_ID: null,
+        A_ID: null,
+        Quota: 1000,
+        ExpireAt: null,
+        Disabled: 0,
+        CreatedAt: now,
+      })
       .returning('E_ID')
       .executeTakeFirstOrThrow();
     const account = await trx

@@ -28,7 +28,13 @@ export function registerEntityRoutes(parent: FastifyInstance, def: EntityDefinit
     `${prefix}/QueryData`,
     {
       config,
-      schema: { tags, security, summary: `Page of ${def.name} rows`, querystring: queryParamsSchema, response: { 200: listEnvelope(def.rowSchema) } },
+      schema: {
+        tags,
+        security,
+        summary: `Page of ${def.name} rows`,
+        querystring: queryParamsSchema,
+        response: { 200: listEnvelope(def.rowSchema) },
+      },
     },
     async (request) => {
       const { rows, total } = await queryEntity(app.deps.db, def, authOf(request).scope, request.query);
@@ -40,14 +46,22 @@ export function registerEntityRoutes(parent: FastifyInstance, def: EntityDefinit
     `${prefix}/ExportData`,
     {
       config,
-      schema: { tags, security, summary: `${def.name} rows as CSV (UTF-8 with BOM) or XLSX`, querystring: exportParamsSchema },
+      schema: {
+        tags,
+        security,
+        summary: `${def.name} rows as CSV (UTF-8 with BOM) or XLSX`,
+        querystring: exportParamsSchema,
+      },
     },
     async (request, reply) => {
       const stream = exportEntity(app.deps.db, def, authOf(request).scope, request.query);
       const xlsx = request.query.format === 'xlsx';
       const stamp = new Date().toISOString().slice(0, 10);
       return reply
-        .header('Content-Type', xlsx ? 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' : 'text/csv; charset=utf-8')
+        .header(
+          'Content-Type',
+          xlsx ? 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' : 'text/csv; charset=utf-8',
+        )
         .header('Content-Disposition', `attachment; filename="${def.name}-${stamp}.${xlsx ? 'xlsx' : 'csv'}"`)
         .send(stream);
     },
@@ -57,7 +71,16 @@ export function registerEntityRoutes(parent: FastifyInstance, def: EntityDefinit
   if (remove) {
     app.delete(
       `${prefix}/Delete/:id`,
-      { config, schema: { tags, security, summary: `Delete one ${def.name}`, params: idParamSchema, response: { 200: emptyEnvelopeSchema } } },
+      {
+        config,
+        schema: {
+          tags,
+          security,
+          summary: `Delete one ${def.name}`,
+          params: idParamSchema,
+          response: { 200: emptyEnvelopeSchema },
+        },
+      },
       async (request) => {
         await remove({ db: app.deps.db, auth: authOf(request), request }, request.params.id);
         return done();
@@ -69,7 +92,16 @@ export function registerEntityRoutes(parent: FastifyInstance, def: EntityDefinit
   if (save) {
     app.post(
       `${prefix}/Save`,
-      { config, schema: { tags, security, summary: `Create or update one ${def.name}`, body: save.body, response: { 200: objectEnvelope(z.unknown()) } } },
+      {
+        config,
+        schema: {
+          tags,
+          security,
+          summary: `Create or update one ${def.name}`,
+          body: save.body,
+          response: { 200: objectEnvelope(z.unknown()) },
+        },
+      },
       async (request) => ok(await save.handler({ db: app.deps.db, auth: authOf(request), request }, request.body)),
     );
   }

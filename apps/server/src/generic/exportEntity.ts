@@ -9,7 +9,14 @@ import { orderOf, scopedQuery } from './queryEntity.js';
 const CHUNK = 1000;
 
 /** Reads the whole filtered set in chunks, so an export never holds it all in memory. */
-async function* rowsOf(db: Kysely<DB>, def: EntityDefinition, scope: Scope, jsonCondition: string, orderField: string, desc: boolean) {
+async function* rowsOf(
+  db: Kysely<DB>,
+  def: EntityDefinition,
+  scope: Scope,
+  jsonCondition: string,
+  orderField: string,
+  desc: boolean,
+) {
   const order = orderOf(def, orderField, desc);
   const columns = def.exportColumns ?? Object.keys(def.fields);
   const key = Object.keys(def.fields)[0] ?? order.field;

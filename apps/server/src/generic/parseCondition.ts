@@ -53,7 +53,7 @@ export function parseCondition(text: string, fields: Record<string, FieldType>):
   for (const [field, raw] of Object.entries(parsed)) {
     const type = Object.hasOwn(fields, field) ? fields[field] : undefined;
     if (!type) throw AppError.field(field, MessageKeys.unknownField);
-    if (raw === null || raw === '' ) continue;
+    if (raw === null || raw === '') continue;
     if (typeof raw !== 'object') {
       conditions.push({ field, op: 'eq', value: scalar(field, type, raw) });
       continue;
@@ -63,7 +63,12 @@ export function parseCondition(text: string, fields: Record<string, FieldType>):
       if (!isQueryOp(op)) throw AppError.field(field, MessageKeys.unknownOp);
       if (op === 'in' || op === 'between') {
         const expected = op === 'between' ? 2 : undefined;
-        if (!Array.isArray(value) || value.length === 0 || value.length > MAX_IN || (expected && value.length !== expected)) {
+        if (
+          !Array.isArray(value) ||
+          value.length === 0 ||
+          value.length > MAX_IN ||
+          (expected && value.length !== expected)
+        ) {
           throw AppError.field(field, MessageKeys.badCondition);
         }
         conditions.push({ field, op, value: value.map((v) => scalar(field, type, v)) });

@@ -47,7 +47,9 @@ export function scopedQuery(db: Kysely<DB>, def: EntityDefinition, scope: Scope,
     .where('E_ID', 'in', [...scope.enterpriseIds])
     .where((eb) =>
       eb.and(
-        conditions.map((c) => (Object.hasOwn(virtual, c.field) ? virtual[c.field]!.where(eb, c, scope) : toExpression(eb, c))),
+        conditions.map((c) =>
+          Object.hasOwn(virtual, c.field) ? virtual[c.field]!.where(eb, c, scope) : toExpression(eb, c),
+        ),
       ),
     );
 }

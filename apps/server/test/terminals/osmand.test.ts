@@ -20,7 +20,7 @@ const stored = async (U_ID: number) => {
 const osmand = (query: Record<string, string | number>, ip = '10.1.0.1') =>
   call(t.app, {
     method: 'GET',
-    url: `/api/osmand?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]))}`,
+    url: `/api/osmand?${new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]))}`,
     remoteAddress: ip,
   });
 
