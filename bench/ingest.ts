@@ -222,18 +222,22 @@ const figures: Record<string, unknown> = {
   machine: `${os.cpus().length} cores, node ${process.version}`,
   load_average_at_start: os.loadavg().map((n) => Math.round(n * 100) / 100),
 };
-figures.sqlite = await ingest('sqlite');
-if (PG_URL) figures.postgres = await ingest('postgres', PG_URL);
-figures.memory = await memory();
-const hub = await broadcast('hub');
-const sio = await broadcast('socketio');
-const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
-figures.broadcast = {
-  hub,
-  socketio: sio,
-  ratio_hub_to_socketio: ratio(hub.records_delivered_per_second, sio.records_delivered_per_second),
-  ratio_per_cpu_second: ratio(hub.records_per_server_cpu_second, sio.records_per_server_cpu_second),
-};
+// BENCH_PARTS: a comma list of sqlite, postgres, memory, broadcast (default all).
+const parts = new Set((process.env.BENCH_PARTS ?? 'sqlite,postgres,memory,broadcast').split(','));
+if (parts.has('sqlite')) figures.sqlite = await ingest('sqlite');
+if (PG_URL && parts.has('postgres')) figures.postgres = await ingest('postgres', PG_URL);
+if (parts.has('memory')) figures.memory = await memory();
+if (parts.has('broadcast')) {
+  const hub = await broadcast('hub');
+  const sio = await broadcast('socketio');
+  const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
+  figures.broadcast = {
+    hub,
+    socketio: sio,
+    ratio_hub_to_socketio: ratio(hub.records_delivered_per_second, sio.records_delivered_per_second),
+    ratio_per_cpu_second: ratio(hub.records_per_server_cpu_second, sio.records_per_server_cpu_second),
+  };
+}
 figures.load_average_at_end = os.loadavg().map((n) => Math.round(n * 100) / 100);
 process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
 process.exit(0);

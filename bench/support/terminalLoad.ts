@@ -33,6 +33,7 @@ class Terminal {
   private readonly lon = 114 + Math.random() * 0.1;
   /** Fixes owed in paced mode. */
   credit = 0;
+  private pausedUntil = 0;
 
   constructor(readonly phone: string) {
     this.socket = new WebSocket(`${options.url.replace(/^http/, 'ws')}/terminal`);
@@ -57,13 +58,19 @@ class Terminal {
       if (running) acked += 1;
     } else if (message.type === 'error') {
       errors.set(message.code ?? '?', (errors.get(message.code ?? '?') ?? 0) + 1);
+      // As a real terminal would: wait as long as the server asks before sending again.
+      const wait = (message as { retryAfterMs?: number }).retryAfterMs;
+      if (wait) {
+        this.pausedUntil = Date.now() + wait;
+        setTimeout(() => this.pump(), wait);
+      }
     }
     this.pump();
   }
 
   /** Sends while the window allows (and, paced, while credit is left). */
   pump(): void {
-    if (!running || this.socket.readyState !== WebSocket.OPEN) return;
+    if (!running || this.socket.readyState !== WebSocket.OPEN || Date.now() < this.pausedUntil) return;
     while (this.inFlight < options.window && (options.rate === 0 || this.credit >= 1)) {
       if (options.rate > 0) this.credit -= 1;
       // Strictly increasing fix times; the console measures its latency against this stamp.

@@ -34,6 +34,12 @@ function rowsOf(list: Locator): Locator {
   return list.locator('tbody tr.ant-table-row');
 }
 
+/** The user page is up: the organisation tree and the list with its export (it may be empty). */
+async function userPageReady(page: Page): Promise<void> {
+  await page.getByTestId('org-tree').waitFor();
+  await page.getByRole('button', { name: nameEndingWith(en('list.export_csv')) }).waitFor();
+}
+
 async function search(page: Page, value: string): Promise<void> {
   await page.locator('#filter_Search').fill(value);
   await page
@@ -44,7 +50,7 @@ async function search(page: Page, value: string): Promise<void> {
 
 /** The department's node in the organisation tree (its title reads "name (count)"). */
 function treeNode(page: Page, name: string): Locator {
-  return page.getByTestId('org-tree').getByText(name, { exact: true });
+  return page.getByTestId('org-tree').getByText(new RegExp(`^${name}\\s*\\(\\d+\\)$`));
 }
 
 /** Picks a department in an open department select (antd gives each node its name as title). */
@@ -57,7 +63,7 @@ describe('users, departments and SIM cards', () => {
   test('a new department gets 50 users from a prefix; one is found by phone and frozen', async () => {
     const page = await browser.newPage();
     await openSignedIn(page, adminCredentials(), '/Managent/User');
-    await rowsOf(page.getByTestId('user-list')).first().waitFor();
+    await userPageReady(page);
     // An administrator has the way to the console accounts (the editor of the last test has not).
     await page.getByRole('button', { name: nameEndingWith(en('route.accounts')) }).waitFor();
 
@@ -77,10 +83,16 @@ describe('users, departments and SIM cards', () => {
     await form.getByLabel(en('batch.password'), { exact: true }).fill('Batch-Pass-26');
     await form.getByLabel(en('batch.password_confirm'), { exact: true }).fill('Batch-Pass-26');
     await pickDepartment(page, form.getByLabel(en('users.department'), { exact: true }), department);
+    // The licences left are checked before anything is sent: 50 fit, so no shortage.
+    const balance = page.getByTestId('licence-balance');
+    const balanceOf = async () => Number(/(\d[\d,]*)\s*$/.exec(await balance.innerText())?.[1]?.replace(/,/g, ''));
+    await expect.poll(balanceOf).toBeGreaterThanOrEqual(USERS);
+    const before = await balanceOf();
     expect(await page.getByTestId('account-shortage').count()).toBe(0);
     await page.getByRole('button', { name: nameEndingWith(en('batch.submit', { count: USERS })) }).click();
     const done = page.getByTestId('creation-done');
     await done.getByText(en('batch.done', { count: USERS }), { exact: true }).waitFor({ timeout: 30_000 });
+    await expect.poll(balanceOf).toBe(before - USERS);
 
     // The department now holds 50 users.
     await open(page, '/Managent/User');
@@ -187,7 +199,7 @@ describe('users, departments and SIM cards', () => {
     const editor = await seedAccount({ login: 'e2e_users_editor', password: 'Editor-Users-26', role: 'editor' });
     const page = await browser.newPage();
     await openSignedIn(page, editor, '/Managent/User');
-    await rowsOf(page.getByTestId('user-list')).first().waitFor();
+    await userPageReady(page);
     expect(await page.getByRole('button', { name: nameEndingWith(en('route.accounts')) }).count()).toBe(0);
 
     await page.getByTestId('user-menu').click();

@@ -14,7 +14,7 @@ export default function ReloginDialog({ text, onCancel }: { text: string; onCanc
       open
       title={
         <span>
-          <ExclamationCircleFilled style={{ color: '#faad14', marginInlineEnd: 8 }} />
+          <ExclamationCircleFilled aria-hidden style={{ color: '#faad14', marginInlineEnd: 8 }} />
           {t('session.relogin_title')}
         </span>
       }

@@ -58,7 +58,14 @@ export function UserMenu({ compact }: { compact: boolean }) {
 
   return (
     <Dropdown trigger={['click']} menu={{ items, onClick }} placement="bottomRight">
-      <Button type="text" style={{ height: 40, paddingInline: 8 }} data-testid="user-menu" loading={logout.isPending}>
+      <Button
+        type="text"
+        style={{ height: 40, paddingInline: 8 }}
+        // The visible name stays part of the accessible name (label in name).
+        aria-label={t('layout.user_menu', { name: info.name })}
+        data-testid="user-menu"
+        loading={logout.isPending}
+      >
         <Avatar size={28} icon={<UserOutlined />} style={{ background: '#1668dc' }} />
         {!compact && <span style={{ maxWidth: 140, overflow: 'hidden', textOverflow: 'ellipsis' }}>{info.name}</span>}
         <DownOutlined style={{ fontSize: 10 }} />

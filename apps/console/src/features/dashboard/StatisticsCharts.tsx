@@ -1,5 +1,5 @@
 import type { Statistics } from '@intercom/contract';
-import { Card, Col, Row } from 'antd';
+import { Card, Col, Grid, Row } from 'antd';
 import { useTranslation } from 'react-i18next';
 import {
   Bar,
@@ -16,10 +16,15 @@ import {
 } from 'recharts';
 
 const BAR_COLORS = ['#1668dc', '#389e0d', '#08979c', '#722ed1', '#c41d7f', '#cf1322'];
+/** Licences in use and left: two colours that both read as data (grey looked disabled). */
+const LICENCE_USED_COLOR = '#1668dc';
+const LICENCE_LEFT_COLOR = '#52c41a';
 
 /** Charts of the dashboard; loaded on their own so the cards never wait for recharts. */
 export default function StatisticsCharts({ data }: { data: Statistics }) {
   const { t } = useTranslation();
+  // Below md (768 px) six labels side by side overlap: they are slanted instead.
+  const narrow = !Grid.useBreakpoint().md;
   const overview = [
     { name: t('dashboard.users'), value: data.User },
     { name: t('dashboard.online'), value: data.Online },
@@ -30,8 +35,8 @@ export default function StatisticsCharts({ data }: { data: Statistics }) {
   ];
   // A zero slice would still draw a gap: leave it out.
   const licences = [
-    { name: t('dashboard.licences_used'), value: data.User, color: '#1668dc' },
-    { name: t('dashboard.balance'), value: data.Balance, color: '#d9d9d9' },
+    { name: t('dashboard.licences_used'), value: data.User, color: LICENCE_USED_COLOR },
+    { name: t('dashboard.balance'), value: data.Balance, color: LICENCE_LEFT_COLOR },
   ].filter((slice) => slice.value > 0);
   const noLicences = licences.length === 0;
   return (
@@ -40,9 +45,13 @@ export default function StatisticsCharts({ data }: { data: Statistics }) {
         <Card title={t('dashboard.overview')}>
           <div style={{ width: '100%', height: 300 }} data-testid="overview-chart">
             <ResponsiveContainer>
-              <BarChart data={overview} margin={{ top: 8, right: 8, left: -16, bottom: 0 }}>
+              <BarChart data={overview} margin={{ top: 8, right: 8, left: narrow ? -8 : -16, bottom: 0 }}>
                 <CartesianGrid strokeDasharray="3 3" vertical={false} />
-                <XAxis dataKey="name" tick={{ fontSize: 12 }} interval={0} />
+                {narrow ? (
+                  <XAxis dataKey="name" tick={{ fontSize: 11 }} interval={0} angle={-35} textAnchor="end" height={72} />
+                ) : (
+                  <XAxis dataKey="name" tick={{ fontSize: 12 }} interval={0} />
+                )}
                 <YAxis allowDecimals={false} tick={{ fontSize: 12 }} />
                 <Tooltip />
                 <Bar dataKey="value" name={t('dashboard.count')} radius={[4, 4, 0, 0]} maxBarSize={48}>

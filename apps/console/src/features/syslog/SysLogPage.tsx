@@ -30,24 +30,27 @@ export default function SysLogPage() {
         width: 180,
         render: (value: number) => dayjs(value).format('YYYY-MM-DD HH:mm:ss'),
       },
-      { key: 'Operator', dataIndex: 'Operator', title: t('syslog.operator'), sorter: true, width: 140 },
+      { key: 'Operator', dataIndex: 'Operator', title: t('syslog.operator'), sorter: true, width: 130 },
       {
         key: 'Action',
         dataIndex: 'Action',
         title: t('syslog.action_label'),
         sorter: true,
-        width: 150,
+        width: 140,
         render: (value: string) => <Tag color={ACTION_COLORS[value] ?? 'purple'}>{actionLabel(i18n, value)}</Tag>,
       },
-      { key: 'Target', dataIndex: 'Target', title: t('syslog.target'), width: 160 },
+      { key: 'Target', dataIndex: 'Target', title: t('syslog.target'), width: 140 },
       {
         key: 'Summary',
         dataIndex: 'Summary',
         title: t('syslog.summary'),
+        // A fixed width with an ellipsis (the whole text in a tooltip) keeps the IP column on
+        // screen at 1280 px; the table still scrolls sideways when narrower.
+        width: 250,
         render: (value: string) => {
           const text = summaryText(value);
           return (
-            <Typography.Text ellipsis={{ tooltip: text }} style={{ maxWidth: 360 }}>
+            <Typography.Text ellipsis={{ tooltip: text }} style={{ maxWidth: 234 }}>
               {text}
             </Typography.Text>
           );
