@@ -3,6 +3,8 @@
 // `npm start -- --demo` (or `npm run demo`): the same on a separate demo database, plus a simulated
 // fleet of 20 terminals moving around, so the console shows live data at once.
 import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -14,12 +16,23 @@ const serverArgs = args.filter((a) => a !== '--demo');
 const build = spawnSync(process.execPath, [path.join(root, 'scripts/build.mjs')], { stdio: 'inherit' });
 if (build.status !== 0) process.exit(build.status ?? 1);
 
-const DEMO_PASSWORD = 'Demo#Admin2026';
 const env = { ...process.env };
 if (demo) {
-  // Its own database, so the demo never mixes simulated users into real data, and a known password.
+  // Its own database, so the demo never mixes simulated users into real data; only this machine
+  // reaches it unless HOST says otherwise.
   env.DATA_DIR ??= path.join(root, 'data', 'demo');
-  env.ADMIN_PASSWORD ??= DEMO_PASSWORD;
+  env.HOST ??= '127.0.0.1';
+  env.ADMIN_PASSWORD ??= demoPassword(env.DATA_DIR);
+}
+
+/** A random admin password made once per demo directory and kept there (no default password exists). */
+function demoPassword(dataDir) {
+  const file = path.join(dataDir, 'demo-admin-password');
+  if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8').trim();
+  fs.mkdirSync(dataDir, { recursive: true });
+  const password = `${randomBytes(9).toString('base64url')}A7!`;
+  fs.writeFileSync(file, `${password}\n`, { mode: 0o600 });
+  return password;
 }
 
 const children = [];
@@ -38,7 +51,7 @@ if (demo) {
   const url = `http://127.0.0.1:${env.PORT || 8080}`;
   await waitForReady(url);
   process.stdout.write(
-    `Demo: company code DEMO, account admin, password ${env.ADMIN_PASSWORD === DEMO_PASSWORD ? DEMO_PASSWORD : '(your ADMIN_PASSWORD)'}; data in ${env.DATA_DIR}\n`,
+    `Demo: company code DEMO, account admin, password ${process.env.ADMIN_PASSWORD ? '(your ADMIN_PASSWORD)' : env.ADMIN_PASSWORD}; data in ${env.DATA_DIR}\n`,
   );
   const simulator = spawn(
     path.join(root, 'node_modules/.bin/tsx'),
