@@ -41,7 +41,7 @@ export interface TestAppOptions {
 }
 
 /** A fresh, empty PostgreSQL database for one test app; dropped on close. */
-async function createPostgresDatabase(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+export async function createPostgresDatabase(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `intercom_test_${process.pid}_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();

@@ -1,8 +1,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import {
   HttpTransportType,
   HubConnectionBuilder,
@@ -18,7 +16,15 @@ import { DEMO_CODE, seedFirstRun } from '../../src/db/seedFirstRun.js';
 import type { HubOptions } from '../../src/realtime/hubOptions.js';
 import type { HubServer } from '../../src/realtime/hubServer.js';
 import type { LiveState } from '../../src/realtime/liveState.js';
-import { ADMIN_PASSWORD, TEST_LOG_N, enterpriseWithAccount, login, type TestApp } from '../helper.js';
+import type { TerminalOptions } from '../../src/terminals/terminalOptions.js';
+import {
+  ADMIN_PASSWORD,
+  TEST_LOG_N,
+  createPostgresDatabase,
+  enterpriseWithAccount,
+  login,
+  type TestApp,
+} from '../helper.js';
 
 /** A listening server (port 0) with hub options of the test's choosing. */
 export interface HubTestApp extends TestApp {
@@ -40,39 +46,28 @@ export const FAST_HUB: Partial<HubOptions> = {
   sessionCheckMs: 500,
 };
 
-/** A fresh PostgreSQL database when TEST_DATABASE_URL is set (as test/helper.ts does), else none. */
-async function postgresDatabase(): Promise<{ url: string; drop(): Promise<void> } | undefined> {
-  const adminUrl = process.env.TEST_DATABASE_URL;
-  if (!adminUrl) return undefined;
-  const name = `intercom_hub_test_${process.pid}_${randomBytes(6).toString('hex')}`;
-  const run = async (statement: string) => {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  await run(`create database "${name}"`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => run(`drop database if exists "${name}" with (force)`) };
-}
-
-export async function startHubApp(hub: Partial<HubOptions> = FAST_HUB): Promise<HubTestApp> {
+/**
+ * A listening server on a fresh database (SQLite, or PostgreSQL with TEST_DATABASE_URL), with hub
+ * and terminal options of the test's choosing.
+ */
+export async function startHubApp(
+  hub: Partial<HubOptions> = FAST_HUB,
+  more: { terminals?: Partial<TerminalOptions>; env?: Record<string, string> } = {},
+): Promise<HubTestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'intercom-hub-test-'));
-  const postgres = await postgresDatabase();
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  const postgres = adminUrl ? await createPostgresDatabase(adminUrl) : undefined;
   const config = loadConfig({
     DATA_DIR: dataDir,
     ADMIN_PASSWORD,
     LOG_LEVEL: 'silent',
     LOGIN_IP_LIMIT_PER_MINUTE: '100000',
     ...(postgres ? { DATABASE_URL: postgres.url } : {}),
+    ...more.env,
   });
   const { deps, database } = await createDeps(config, { sqliteFile: ':memory:', passwordLogN: TEST_LOG_N });
   await seedFirstRun(deps.db, config.adminPassword, deps.passwordLogN);
-  const app = await buildApp(deps, { hub });
+  const app = await buildApp(deps, { hub, ...(more.terminals ? { terminals: more.terminals } : {}) });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
@@ -105,6 +100,7 @@ export async function startHubApp(hub: Partial<HubOptions> = FAST_HUB): Promise<
     async close() {
       if (closed) return;
       closed = true;
+      await app.terminals.close();
       await app.hub.close();
       // fetch can leave a socket that never sends a request; Node would wait its headers timeout.
       app.server.closeAllConnections();

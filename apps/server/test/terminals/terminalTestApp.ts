@@ -1,20 +1,11 @@
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import pg from 'pg';
 import WebSocket from 'ws';
-import { HUB_PATH, TERMINAL_PATH, USER_CAPS_DEFAULT, type TerminalServerMessage } from '@intercom/contract';
-import { buildApp } from '../../src/app.js';
+import { TERMINAL_PATH, USER_CAPS_DEFAULT, type TerminalServerMessage } from '@intercom/contract';
 import { hashPassword } from '../../src/auth/passwords.js';
-import { loadConfig } from '../../src/config.js';
-import { createDeps } from '../../src/createDeps.js';
-import { DEMO_CODE, seedFirstRun } from '../../src/db/seedFirstRun.js';
 import type { HubOptions } from '../../src/realtime/hubOptions.js';
 import type { TerminalOptions } from '../../src/terminals/terminalOptions.js';
 import type { Terminals } from '../../src/terminals/terminalsPlugin.js';
-import { ADMIN_PASSWORD, TEST_LOG_N, login } from '../helper.js';
-import { FAST_HUB, sleep, type HubTestApp } from '../realtime/hubTestApp.js';
+import { TEST_LOG_N } from '../helper.js';
+import { FAST_HUB, sleep, startHubApp, type HubTestApp } from '../realtime/hubTestApp.js';
 
 export const TERMINAL_PASSWORD = 'Term#2026';
 
@@ -33,88 +24,15 @@ export interface TerminalTestApp extends HubTestApp {
   terminals: Terminals;
 }
 
-async function postgresDatabase(): Promise<{ url: string; drop(): Promise<void> } | undefined> {
-  const adminUrl = process.env.TEST_DATABASE_URL;
-  if (!adminUrl) return undefined;
-  const name = `intercom_term_test_${process.pid}_${randomBytes(6).toString('hex')}`;
-  const run = async (statement: string) => {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  await run(`create database "${name}"`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => run(`drop database if exists "${name}" with (force)`) };
-}
-
 /** A listening server (port 0) on a fresh database (SQLite, or PostgreSQL with TEST_DATABASE_URL). */
 export async function startTerminalApp(
   terminals: Partial<TerminalOptions> = FAST_TERMINALS,
   hub: Partial<HubOptions> = FAST_HUB,
   env: Record<string, string> = {},
 ): Promise<TerminalTestApp> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'intercom-term-test-'));
-  const postgres = await postgresDatabase();
-  const config = loadConfig({
-    DATA_DIR: dataDir,
-    ADMIN_PASSWORD,
-    LOG_LEVEL: 'silent',
-    LOGIN_IP_LIMIT_PER_MINUTE: '100000',
-    ...(postgres ? { DATABASE_URL: postgres.url } : {}),
-    ...env,
-  });
-  const { deps, database } = await createDeps(config, { sqliteFile: ':memory:', passwordLogN: TEST_LOG_N });
-  await seedFirstRun(deps.db, config.adminPassword, deps.passwordLogN);
-  const app = await buildApp(deps, { hub, terminals });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  const origin = `http://127.0.0.1:${port}`;
-  const enterprise = await deps.db
-    .selectFrom('enterprise')
-    .select(['E_ID', 'A_ID'])
-    .where('E_Code', '=', DEMO_CODE)
-    .executeTakeFirstOrThrow();
-  const demo = {
-    E_ID: enterprise.E_ID,
-    A_ID: Number(enterprise.A_ID),
-    code: DEMO_CODE,
-    username: 'admin',
-    password: ADMIN_PASSWORD,
-  };
-  const tokens = await login(app, { username: demo.username, password: demo.password, code: demo.code });
-  let closed = false;
-  return {
-    app,
-    deps,
-    db: deps.db,
-    dialect: deps.dialect,
-    demo,
-    origin,
-    hubUrl: `${origin}${HUB_PATH}`,
-    terminalUrl: `ws://127.0.0.1:${port}${TERMINAL_PATH}`,
-    hub: app.hub,
-    live: deps.realtime.live,
-    terminals: app.terminals,
-    adminToken: tokens.access_token,
-    async close() {
-      if (closed) return;
-      closed = true;
-      await app.terminals.close();
-      await app.hub.close();
-      app.server.closeAllConnections();
-      await app.close();
-      await deps.realtime.close();
-      await database.close();
-      await postgres?.drop();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
+  const t = await startHubApp(hub, { terminals, env });
+  const port = new URL(t.origin).port;
+  return { ...t, terminalUrl: `ws://127.0.0.1:${port}${TERMINAL_PATH}`, terminals: t.app.terminals };
 }
 
 let phoneCounter = 0;
