@@ -4,6 +4,7 @@ import { useLoginInfo, useSysConfig } from '../features/account/api';
 import NotFoundPage from '../features/errors/NotFoundPage';
 import { syncDateLocale } from '../i18n/i18n';
 import { AppLayout } from '../layout/AppLayout';
+import { LiveHubConnection } from '../shared/hub/LiveHubConnection';
 import { FullPageSpin } from '../shared/ui/FullPageSpin';
 import { routeTable } from './routeTable';
 import { flattenRoutes, resolveRoutes } from './routing/resolveRoutes';
@@ -52,6 +53,7 @@ export default function AuthenticatedApp() {
 
   return (
     <SessionContext value={session}>
+      <LiveHubConnection />
       <Routes>
         <Route element={<AppLayout />}>
           {elements}

@@ -6,15 +6,19 @@ import { Outlet, useLocation } from 'react-router';
 import { findRoute } from '../app/routing/findRoute';
 import { useSession } from '../app/session/SessionContext';
 import { ChangePasswordDialog } from '../features/account/ChangePasswordDialog';
+import { useRememberSubjectImages } from '../features/settings/brandingStore';
 import { LayoutActionsContext } from './LayoutActions';
 import { SideMenu } from './SideMenu';
 import { SidebarBrand } from './SidebarBrand';
 import { TopBar } from './TopBar';
+import { HubConnectionBanner } from '../shared/hub/HubConnectionBanner';
 import { ConfirmProvider } from '../shared/ui/ConfirmContext';
 import { useIsMobile } from '../shared/ui/useIsMobile';
 import { useSidebarState } from './useSidebarState';
 
 const SIDER_BG = '#001529';
+/** Stays in view under the sticky top bar (56 px) while the page scrolls. */
+const BANNER_STYLE = { position: 'sticky', top: 56, zIndex: 9 } as const;
 
 function PageSpin() {
   return (
@@ -47,6 +51,8 @@ export function AppLayout() {
 
   const actions = useMemo(() => ({ openChangePassword: () => setPasswordOpen(true) }), []);
   const collapsed = !mobile && !sidebarOpen;
+  // For the login page of the next visit (it cannot read the settings before login).
+  useRememberSubjectImages();
 
   return (
     <LayoutActionsContext value={actions}>
@@ -84,6 +90,7 @@ export function AppLayout() {
               menuOpen={mobile ? drawerOpen : sidebarOpen}
               onToggleMenu={mobile ? () => setDrawerOpen((open) => !open) : toggleSidebar}
             />
+            <HubConnectionBanner style={BANNER_STYLE} />
             <Layout.Content style={{ margin: mobile ? 12 : 16, minWidth: 0 }}>
               <Suspense fallback={<PageSpin />}>
                 <Outlet />

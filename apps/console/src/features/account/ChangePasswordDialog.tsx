@@ -2,6 +2,7 @@ import { checkChangePassword, MessageKeys } from '@intercom/contract';
 import { Form, Input, Modal } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { useSession } from '../../app/session/SessionContext';
 import { useErrorMessage } from '../../shared/api/useErrorMessage';
 import { applyServerErrors } from '../../shared/form/applyServerErrors';
 import { useChangePassword } from './api';
@@ -22,6 +23,7 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
   const { t } = useTranslation();
   const message = useToast();
   const navigate = useNavigate();
+  const { info } = useSession();
   const [form] = Form.useForm<PasswordFields>();
   const change = useChangePassword();
   const errorMessage = useErrorMessage();
@@ -72,6 +74,8 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
     >
       <p style={{ margin: '0 0 16px', color: 'rgba(0, 0, 0, 0.55)' }}>{t('password.rule_hint')}</p>
       <Form form={form} layout="vertical" onFinish={submit} initialValues={{ LPsd: '', Psd: '', CPsd: '' }}>
+        {/* Which account the new password belongs to, for password managers (never shown). */}
+        <input type="text" name="username" autoComplete="username" value={info.account} readOnly hidden />
         <Form.Item name="LPsd" label={t('password.current')} rules={[rule('LPsd')]}>
           <Input.Password autoComplete="current-password" />
         </Form.Item>

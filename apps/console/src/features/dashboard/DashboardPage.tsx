@@ -1,10 +1,10 @@
 import { ReloadOutlined } from '@ant-design/icons';
-import { Button, Card, Flex, Skeleton, Tag, Typography } from 'antd';
+import { Badge, Button, Card, Flex, Skeleton, Tag, Tooltip, Typography } from 'antd';
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../app/session/SessionContext';
 import { ROLE_LABELS } from '../account/roleLabels';
-import { useStatistics } from './api';
+import { useLiveStatistics } from './api';
 import { StatisticCards } from './StatisticCards';
 
 const StatisticsCharts = lazy(() => import('./StatisticsCharts'));
@@ -13,7 +13,7 @@ const StatisticsCharts = lazy(() => import('./StatisticsCharts'));
 export default function DashboardPage() {
   const { t } = useTranslation();
   const { info } = useSession();
-  const statistics = useStatistics();
+  const { statistics, data, live } = useLiveStatistics();
   return (
     <Flex vertical gap={16}>
       <Card>
@@ -27,15 +27,25 @@ export default function DashboardPage() {
               <Tag color={info.IsAdmin ? 'blue' : 'green'}>{t(ROLE_LABELS[info.role])}</Tag>
             </Typography.Text>
           </div>
-          <Button icon={<ReloadOutlined />} onClick={() => void statistics.refetch()} loading={statistics.isFetching}>
-            {t('common.refresh')}
-          </Button>
+          <Flex align="center" gap={12}>
+            {live && (
+              <Tooltip title={t('dashboard.live_hint')}>
+                <Tag color="success" data-testid="live-indicator" style={{ marginInlineEnd: 0 }}>
+                  <Badge status="processing" color="#389e0d" style={{ marginInlineEnd: 6 }} />
+                  {t('dashboard.live')}
+                </Tag>
+              </Tooltip>
+            )}
+            <Button icon={<ReloadOutlined />} onClick={() => void statistics.refetch()} loading={statistics.isFetching}>
+              {t('common.refresh')}
+            </Button>
+          </Flex>
         </Flex>
       </Card>
-      <StatisticCards data={statistics.data} loading={statistics.isPending} />
-      {statistics.data && (
+      <StatisticCards data={data} loading={statistics.isPending} live={live} />
+      {data && (
         <Suspense fallback={<Skeleton active paragraph={{ rows: 8 }} />}>
-          <StatisticsCharts data={statistics.data} />
+          <StatisticsCharts data={data} />
         </Suspense>
       )}
     </Flex>

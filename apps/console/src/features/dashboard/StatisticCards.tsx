@@ -9,7 +9,7 @@ import {
   WifiOutlined,
 } from '@ant-design/icons';
 import type { Statistics } from '@intercom/contract';
-import { Card, Col, Row, Statistic } from 'antd';
+import { Badge, Card, Col, Row, Statistic } from 'antd';
 import { createElement, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { tk } from '../../i18n/tk';
@@ -19,11 +19,13 @@ interface CardSpec {
   title: string;
   icon: ComponentType;
   color: string;
+  /** Follows the hub's pushes while it is connected. */
+  live?: boolean;
 }
 
 const CARDS: CardSpec[] = [
   { field: 'User', title: tk('dashboard.users'), icon: TeamOutlined, color: '#1668dc' },
-  { field: 'Online', title: tk('dashboard.online'), icon: WifiOutlined, color: '#389e0d' },
+  { field: 'Online', title: tk('dashboard.online'), icon: WifiOutlined, color: '#389e0d', live: true },
   { field: 'Balance', title: tk('dashboard.balance'), icon: SafetyCertificateOutlined, color: '#d48806' },
   { field: 'Organ', title: tk('dashboard.organs'), icon: ApartmentOutlined, color: '#08979c' },
   { field: 'Channel', title: tk('dashboard.channels'), icon: CustomerServiceOutlined, color: '#722ed1' },
@@ -32,8 +34,15 @@ const CARDS: CardSpec[] = [
   { field: 'Enterprise', title: tk('dashboard.enterprises'), icon: BankOutlined, color: '#595959' },
 ];
 
-/** One card per count of the statistics call. */
-export function StatisticCards({ data, loading }: { data: Statistics | undefined; loading: boolean }) {
+interface StatisticCardsProps {
+  data: Statistics | undefined;
+  loading: boolean;
+  /** The hub is connected: live counts carry a pulsing dot. */
+  live: boolean;
+}
+
+/** One card per count of the statistics call; the online count follows the hub. */
+export function StatisticCards({ data, loading, live }: StatisticCardsProps) {
   const { t } = useTranslation();
   return (
     <Row gutter={[16, 16]}>
@@ -41,7 +50,20 @@ export function StatisticCards({ data, loading }: { data: Statistics | undefined
         <Col key={card.field} xs={12} md={8} xl={6}>
           <Card loading={loading && !data} data-testid={`stat-${card.field}`}>
             <Statistic
-              title={t(card.title)}
+              title={
+                <span>
+                  {t(card.title)}
+                  {live && card.live && (
+                    <Badge
+                      status="processing"
+                      color={card.color}
+                      title={t('dashboard.live_hint')}
+                      style={{ marginInlineStart: 8 }}
+                      data-testid={`live-${card.field}`}
+                    />
+                  )}
+                </span>
+              }
               value={data?.[card.field] ?? 0}
               prefix={createElement(card.icon, { style: { color: card.color, marginInlineEnd: 4 } } as object)}
             />

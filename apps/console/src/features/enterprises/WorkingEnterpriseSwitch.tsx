@@ -2,6 +2,7 @@ import { BankOutlined, DownOutlined } from '@ant-design/icons';
 import { Button, Dropdown, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useRunAction } from '../../shared/api/useRunAction';
+import { liveHub } from '../../shared/hub/liveHub';
 import { useSwitchWorking, useWorkingEnterprise } from './api';
 
 /**
@@ -33,7 +34,9 @@ export function WorkingEnterpriseSwitch({ compact }: { compact: boolean }) {
         onClick: ({ key }) => {
           const choice = data.choices.find((c) => String(c.E_ID) === key);
           if (!choice || choice.E_ID === data.working.E_ID) return;
-          void run(() => switchWorking.mutateAsync(choice.E_ID), t('enterprises.switched', { name: choice.E_Name }));
+          // The hub's scope is fixed when it connects: reconnect it in the new enterprise.
+          const switched = () => switchWorking.mutateAsync(choice.E_ID).then(() => liveHub.restart());
+          void run(switched, t('enterprises.switched', { name: choice.E_Name }));
         },
       }}
     >

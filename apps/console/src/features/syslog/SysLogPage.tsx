@@ -48,7 +48,7 @@ export default function SysLogPage() {
         // screen at 1280 px; the table still scrolls sideways when narrower.
         width: 250,
         render: (value: string) => {
-          const text = summaryText(value);
+          const text = summaryText(i18n, value);
           return (
             <Typography.Text ellipsis={{ tooltip: text }} style={{ maxWidth: 234 }}>
               {text}

@@ -6,16 +6,34 @@ export function actionLabel(i18n: I18n, action: string): string {
   return i18n.exists(key) ? i18n.t(key) : action;
 }
 
-/** Summaries are often JSON objects; show them as `key: value` pairs, anything else as stored. */
-export function summaryText(summary: string): string {
+/** Summary fields the server writes as `[before, after]`: shown as "before → after". */
+const CHANGE_FIELDS = new Set(['IsLock', 'Caps', 'GPSConfig', 'Record', 'Disabled', 'State', 'ICCID']);
+
+function translated(i18n: I18n, key: string, fallback: string): string {
+  return i18n.exists(key) ? i18n.t(key) : fallback;
+}
+
+function valueText(i18n: I18n, field: string, value: unknown): string {
+  if (value === null || value === undefined || value === '') return '—';
+  if (field === 'reason' && typeof value === 'string') return translated(i18n, `syslog.reason.${value}`, value);
+  if (typeof value === 'boolean') return i18n.t(value ? 'common.yes' : 'common.no');
+  if (CHANGE_FIELDS.has(field) && Array.isArray(value) && value.length === 2) {
+    return `${valueText(i18n, '', value[0])} → ${valueText(i18n, '', value[1])}`;
+  }
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/**
+ * Summaries are mostly JSON objects: show them as `field: value` pairs with the field names the
+ * console knows translated (`syslog.field.<name>`), the rest as stored.
+ */
+export function summaryText(i18n: I18n, summary: string): string {
   if (!summary.startsWith('{')) return summary;
   try {
     const parsed: unknown = JSON.parse(summary);
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return summary;
-    const entries = Object.entries(parsed as Record<string, unknown>);
-    if (entries.length === 0) return '';
-    return entries
-      .map(([key, value]) => `${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`)
+    return Object.entries(parsed as Record<string, unknown>)
+      .map(([field, value]) => `${translated(i18n, `syslog.field.${field}`, field)}: ${valueText(i18n, field, value)}`)
       .join(', ');
   } catch {
     return summary;

@@ -1,6 +1,6 @@
 import { message } from 'antd';
 import type { MessageInstance } from 'antd/es/message/interface';
-import { createContext, useContext, type ReactNode } from 'react';
+import { createContext, useContext, useRef, type ReactNode } from 'react';
 
 const ToastContext = createContext<MessageInstance | null>(null);
 
@@ -9,9 +9,12 @@ const ToastContext = createContext<MessageInstance | null>(null);
  * notification into the first chunk; the login page needs neither.)
  */
 export function ToastProvider({ children }: { children: ReactNode }) {
-  const [api, holder] = message.useMessage({ maxCount: 3 });
+  // A live region that exists before the first toast, so screen readers announce every one.
+  const region = useRef<HTMLDivElement>(null);
+  const [api, holder] = message.useMessage({ maxCount: 3, getContainer: () => region.current ?? document.body });
   return (
     <ToastContext value={api}>
+      <div ref={region} role="status" aria-live="polite" />
       {holder}
       {children}
     </ToastContext>

@@ -1,0 +1,182 @@
+import { describe, expect, test, vi } from 'vitest';
+import { HubController, type HubConnectionLike, type SessionCheck } from './HubController';
+import { LiveStore } from './LiveStore';
+
+/** A connection the test drives: it records invocations and lets the test fire the client's events. */
+class FakeConnection implements HubConnectionLike {
+  invoked: string[] = [];
+  stopped = false;
+  startResult: Promise<void> = Promise.resolve();
+  private handlers = new Map<string, (argument: unknown) => void>();
+  private closeCallback: (error?: Error) => void = () => undefined;
+  private reconnectingCallback: (error?: Error) => void = () => undefined;
+  private reconnectedCallback: () => void = () => undefined;
+
+  start = () => this.startResult;
+  stop = () => {
+    this.stopped = true;
+    return Promise.resolve();
+  };
+  invoke = (method: string) => {
+    this.invoked.push(method);
+    return Promise.resolve({});
+  };
+  on(name: string, handler: (argument: unknown) => void) {
+    this.handlers.set(name, handler);
+  }
+  onclose(callback: (error?: Error) => void) {
+    this.closeCallback = callback;
+  }
+  onreconnecting(callback: (error?: Error) => void) {
+    this.reconnectingCallback = callback;
+  }
+  onreconnected(callback: () => void) {
+    this.reconnectedCallback = callback;
+  }
+  push(target: string, argument: unknown) {
+    this.handlers.get(target)?.(argument);
+  }
+  close(error?: Error) {
+    this.closeCallback(error);
+  }
+  loseAndRecover() {
+    this.reconnectingCallback(new Error('WebSocket closed'));
+    this.reconnectedCallback();
+  }
+}
+
+function setup(options: { failStarts?: number; startError?: Error; session?: SessionCheck } = {}) {
+  const connections: FakeConnection[] = [];
+  let failures = options.failStarts ?? 0;
+  const sleeps: number[] = [];
+  const onResync = vi.fn();
+  const checkSession = vi.fn(() => Promise.resolve(options.session ?? 'ended'));
+  // Flushes at once, so the state can be read right after a push.
+  const store = new LiveStore((flush) => {
+    flush();
+    return () => undefined;
+  });
+  const controller = new HubController({
+    createConnection: () => {
+      const connection = new FakeConnection();
+      if (options.startError) connection.startResult = Promise.reject(options.startError);
+      else if (failures > 0) {
+        failures -= 1;
+        connection.startResult = Promise.reject(new Error('Failed to fetch'));
+      }
+      connections.push(connection);
+      return connection;
+    },
+    checkSession,
+    onResync,
+    sleep: (ms) => {
+      sleeps.push(ms);
+      return Promise.resolve();
+    },
+    random: () => 1,
+    store,
+  });
+  return { controller, connections, sleeps, onResync, checkSession, store };
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+describe('HubController', () => {
+  test('connects once, subscribes to both feeds and takes their pushes', async () => {
+    const { controller, connections, store } = setup();
+    controller.start();
+    controller.start();
+    await settle();
+    expect(connections).toHaveLength(1);
+    expect(connections[0]?.invoked).toEqual(['FuncGPS', 'FuncNotify']);
+    expect(store.getSnapshot().status).toBe('connected');
+
+    connections[0]?.push('pushNotify', { type: 'Online', data: { count: 2, users: [] } });
+    expect(store.getSnapshot().onlineCount).toBe(2);
+    // What does not match the contract is dropped, not stored.
+    connections[0]?.push('pushNotify', { type: 'Online', data: { count: -1, users: [] } });
+    expect(store.getSnapshot().onlineCount).toBe(2);
+  });
+
+  test('after an automatic reconnect it subscribes again and refetches', async () => {
+    const { controller, connections, onResync, store } = setup();
+    controller.start();
+    await settle();
+    connections[0]?.loseAndRecover();
+    await settle();
+    expect(connections[0]?.invoked).toEqual(['FuncGPS', 'FuncNotify', 'FuncGPS', 'FuncNotify']);
+    expect(onResync).toHaveBeenCalledTimes(1);
+    expect(store.getSnapshot().status).toBe('connected');
+  });
+
+  test('keeps trying with back-off while the server cannot be reached, then resyncs', async () => {
+    const { controller, connections, sleeps, onResync, store } = setup({ failStarts: 3 });
+    const statuses: string[] = [];
+    store.subscribe(() => statuses.push(store.getSnapshot().status));
+    controller.start();
+    await settle();
+    expect(connections).toHaveLength(4);
+    expect(sleeps).toEqual([1000, 2000, 4000]);
+    expect(statuses).toContain('disconnected');
+    expect(store.getSnapshot().status).toBe('connected');
+    expect(onResync).toHaveBeenCalledTimes(1);
+  });
+
+  test('starts over when the automatic reconnect gave up', async () => {
+    const { controller, connections, onResync } = setup();
+    controller.start();
+    await settle();
+    connections[0]?.close(new Error('WebSocket closed with status code: 1006'));
+    await settle();
+    expect(connections).toHaveLength(2);
+    expect(connections[1]?.invoked).toEqual(['FuncGPS', 'FuncNotify']);
+    expect(onResync).toHaveBeenCalledTimes(1);
+  });
+
+  test('a 401 goes to the session check instead of a reconnect loop', async () => {
+    const error = new Error("Failed to complete negotiation with the server: Error: Unauthorized: Status code '401'");
+    const { controller, connections, checkSession, store } = setup({ startError: error });
+    controller.start();
+    await settle();
+    expect(connections).toHaveLength(1);
+    expect(checkSession).toHaveBeenCalledWith(error);
+    expect(store.getSnapshot().status).toBe('ended');
+  });
+
+  test('a Close naming an ended session does not reconnect', async () => {
+    const { controller, connections, checkSession } = setup();
+    controller.start();
+    await settle();
+    connections[0]?.close(new Error('Server returned an error on close: Logged in elsewhere (50012)'));
+    await settle();
+    expect(checkSession).toHaveBeenCalledTimes(1);
+    expect(connections).toHaveLength(1);
+  });
+
+  test('restart replaces the connection; the old one can no longer change the state', async () => {
+    const { controller, connections, store } = setup();
+    controller.start();
+    await settle();
+    connections[0]?.push('pushMsg', { type: 'NumOnlineUser', data: 3 });
+    controller.restart();
+    expect(connections[0]?.stopped).toBe(true);
+    expect(store.getSnapshot().onlineCount).toBeUndefined();
+    await settle();
+    expect(connections).toHaveLength(2);
+    connections[0]?.push('pushMsg', { type: 'NumOnlineUser', data: 9 });
+    connections[0]?.close();
+    await settle();
+    expect(store.getSnapshot().onlineCount).toBeUndefined();
+    expect(connections).toHaveLength(2);
+    expect(store.getSnapshot().status).toBe('connected');
+  });
+
+  test('stop ends the connection and the retries', async () => {
+    const { controller, connections, store } = setup({ failStarts: 100 });
+    controller.start();
+    controller.stop();
+    await settle();
+    expect(connections.length).toBeLessThanOrEqual(1);
+    expect(store.getSnapshot().status).toBe('idle');
+  });
+});
