@@ -4,6 +4,7 @@ import type { ServerStream } from './serverStream.js';
 import { HubError, type HubMethod, type HubServer } from './hubServer.js';
 import { LiveFeeds } from './liveFeeds.js';
 import type { LiveState } from './liveState.js';
+import { ScopeFeed } from './scopeFeed.js';
 
 const FEEDS: readonly HubFeed[] = [HubMethods.FuncGPS, HubMethods.FuncNotify];
 
@@ -20,7 +21,10 @@ function feedOf(value: unknown): HubFeed {
  */
 export class FuncService {
   private readonly feedsOf = new Map<HubConnection, LiveFeeds>();
-  private readonly byEnterprise = new Map<number, Set<LiveFeeds>>();
+  /** One feed per distinct scope (its enterprise ids, sorted, joined). */
+  private readonly scopes = new Map<string, ScopeFeed>();
+  private readonly scopeOf = new Map<LiveFeeds, ScopeFeed>();
+  private readonly byEnterprise = new Map<number, Set<ScopeFeed>>();
   private readonly stopListening: () => void;
   private readonly pushInterval: number;
 
@@ -38,7 +42,7 @@ export class FuncService {
     this.pushInterval = hub.options.pushIntervalMs;
     this.stopListening = live.onChange((change) => {
       const listeners = this.byEnterprise.get(change.E_ID);
-      if (listeners) for (const feeds of listeners) feeds.apply(change);
+      if (listeners) for (const scope of listeners) scope.apply(change);
     });
   }
 
@@ -52,7 +56,10 @@ export class FuncService {
   close(): void {
     this.stopListening();
     for (const feeds of this.feedsOf.values()) feeds.dispose();
+    for (const scope of this.scopes.values()) scope.dispose();
     this.feedsOf.clear();
+    this.scopes.clear();
+    this.scopeOf.clear();
     this.byEnterprise.clear();
   }
 
@@ -68,13 +75,10 @@ export class FuncService {
   private subscribe(connection: HubConnection, feed: HubFeed, stream: ServerStream | null): HubSubscribeResult {
     const feeds = this.feedsFor(connection);
     const result = feeds.subscribe(feed, stream);
-    for (const E_ID of feeds.scope) {
-      let listeners = this.byEnterprise.get(E_ID);
-      if (!listeners) {
-        listeners = new Set();
-        this.byEnterprise.set(E_ID, listeners);
-      }
-      listeners.add(feeds);
+    if (!this.scopeOf.has(feeds)) {
+      const scope = this.scopeFor(feeds.scope);
+      scope.members.add(feeds);
+      this.scopeOf.set(feeds, scope);
     }
     return result;
   }
@@ -82,7 +86,11 @@ export class FuncService {
   private feedsFor(connection: HubConnection): LiveFeeds {
     const existing = this.feedsOf.get(connection);
     if (existing) return existing;
-    const feeds: LiveFeeds = new LiveFeeds(connection, this.live, this.pushInterval, () => this.unindex(feeds));
+    const feeds: LiveFeeds = new LiveFeeds(
+      connection,
+      () => this.scopeFor(connection.principal.scope.enterpriseIds),
+      () => this.unindex(feeds),
+    );
     this.feedsOf.set(connection, feeds);
     connection.onDispose(() => {
       feeds.dispose();
@@ -92,10 +100,35 @@ export class FuncService {
     return feeds;
   }
 
+  private scopeFor(enterpriseIds: readonly number[]): ScopeFeed {
+    const key = [...enterpriseIds].sort((x, y) => x - y).join(',');
+    let scope = this.scopes.get(key);
+    if (scope) return scope;
+    scope = new ScopeFeed(enterpriseIds, this.live, this.pushInterval);
+    this.scopes.set(key, scope);
+    for (const E_ID of enterpriseIds) {
+      let listeners = this.byEnterprise.get(E_ID);
+      if (!listeners) {
+        listeners = new Set();
+        this.byEnterprise.set(E_ID, listeners);
+      }
+      listeners.add(scope);
+    }
+    return scope;
+  }
+
+  /** A connection left its scope's feed; the last one out removes the feed. */
   private unindex(feeds: LiveFeeds): void {
-    for (const E_ID of feeds.scope) {
+    const scope = this.scopeOf.get(feeds);
+    if (!scope) return;
+    this.scopeOf.delete(feeds);
+    scope.members.delete(feeds);
+    if (scope.members.size > 0) return;
+    scope.dispose();
+    for (const [key, value] of this.scopes) if (value === scope) this.scopes.delete(key);
+    for (const E_ID of scope.enterpriseIds) {
       const listeners = this.byEnterprise.get(E_ID);
-      listeners?.delete(feeds);
+      listeners?.delete(scope);
       if (listeners?.size === 0) this.byEnterprise.delete(E_ID);
     }
   }

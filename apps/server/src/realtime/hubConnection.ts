@@ -184,10 +184,9 @@ export class HubConnection {
         count += 1;
         size += item.text.length;
       }
-      const payload = this.queue
-        .splice(0, count)
-        .map((item) => item.text)
-        .join('');
+      // One record keeps its string: a push shared by a scope stays one string (one encoding).
+      const taken = this.queue.splice(0, count);
+      const payload = count === 1 ? (taken[0]?.text ?? '') : taken.map((item) => item.text).join('');
       this.queuedChars -= size;
       this.lastSentAt = Date.now();
       sink.write(payload);

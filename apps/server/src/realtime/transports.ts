@@ -117,6 +117,22 @@ export class ServerSentEventsSink implements TransportSink {
   }
 }
 
+/**
+ * The last text a WebSocket sink encoded. A scope's push hands the very same string to every
+ * connection of the scope one after another, so they all share one UTF-8 buffer (the frame header
+ * is the socket's own; `ws` writes the payload without copying it).
+ */
+let lastText = '';
+let lastBytes = Buffer.alloc(0);
+
+function utf8(text: string): Buffer {
+  if (text !== lastText) {
+    lastText = text;
+    lastBytes = Buffer.from(text, 'utf8');
+  }
+  return lastBytes;
+}
+
 export class WebSocketSink implements TransportSink {
   readonly kind = 'WebSockets';
 
@@ -134,7 +150,7 @@ export class WebSocketSink implements TransportSink {
   }
 
   write(payload: string): void {
-    this.socket.send(payload, (error) => {
+    this.socket.send(utf8(payload), { binary: false }, (error) => {
       if (!error) this.onDrain();
     });
   }
