@@ -67,7 +67,17 @@ export default function LoginPage() {
       </div>
       <main className={styles.card}>
         <header className={styles.header}>
-          {branding.logoUrl ? (
+          {branding.bannerUrl ? (
+            <div
+              className={styles.banner}
+              style={{ backgroundImage: `url("${branding.bannerUrl}")` }}
+              data-testid="login-banner"
+            >
+              {branding.logoUrl && (
+                <img src={branding.logoUrl} alt={t('app.title')} width={304} height={31} className={styles.logoImage} />
+              )}
+            </div>
+          ) : branding.logoUrl ? (
             <img src={branding.logoUrl} alt={t('app.title')} width={304} height={31} className={styles.logoImage} />
           ) : (
             <AppLogo size={44} />

@@ -1,8 +1,13 @@
+import { useState } from 'react';
+import { rememberedSubjectImages } from '../settings/brandingStore';
+
 /** Background and logo of the login page. */
 export interface LoginBranding {
   /** CSS background of the page. */
   background: string;
-  /** URL of an uploaded logo (SubjectLogo, 304x31); undefined shows the built-in mark and title. */
+  /** URL of an uploaded background (SubjectBg, 592x77): the banner at the top of the card. */
+  bannerUrl: string | undefined;
+  /** URL of an uploaded logo (SubjectLogo, 304x31); undefined shows the built-in mark. */
   logoUrl: string | undefined;
 }
 
@@ -12,9 +17,10 @@ const DEFAULT_BACKGROUND =
   'linear-gradient(135deg, #0b1f3a 0%, #10325f 55%, #0b1f3a 100%)';
 
 /**
- * The hook where the theme settings (SubjectBg 592x77, SubjectLogo 304x31, SPEC.md section 3)
- * plug in once the subject page can upload them and a public call serves them; defaults until then.
+ * The theme settings (SubjectBg, SubjectLogo; SPEC.md section 3) of the enterprise this browser
+ * last signed in to: the company is not known before login, so the names come from browser storage.
  */
 export function useLoginBranding(): LoginBranding {
-  return { background: DEFAULT_BACKGROUND, logoUrl: undefined };
+  const [remembered] = useState(rememberedSubjectImages);
+  return { background: DEFAULT_BACKGROUND, bannerUrl: remembered.bgUrl, logoUrl: remembered.logoUrl };
 }

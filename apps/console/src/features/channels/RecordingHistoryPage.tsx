@@ -1,6 +1,2 @@
-import { tk } from '../../i18n/tk';
-import { PlaceholderPage } from '../../shared/ui/PlaceholderPage';
-
-export default function RecordingHistoryPage() {
-  return <PlaceholderPage title={tk('route.recordings')} description={tk('placeholder.recordings')} />;
-}
+/** The route's page lives with the rest of the recording feature. */
+export { default } from '../recordings/RecordingHistoryPage';

@@ -1,6 +1,2 @@
-import { tk } from '../../i18n/tk';
-import { PlaceholderPage } from '../../shared/ui/PlaceholderPage';
-
-export default function NotificationsPage() {
-  return <PlaceholderPage title={tk('route.notify')} description={tk('placeholder.notify')} />;
-}
+/** The route's page lives with the rest of the alarm feature. */
+export { default } from '../notify/AlarmRecordsPage';

@@ -1,6 +1,2 @@
-import { tk } from '../../i18n/tk';
-import { PlaceholderPage } from '../../shared/ui/PlaceholderPage';
-
-export default function PluginDownloadPage() {
-  return <PlaceholderPage title={tk('route.plugin')} description={tk('placeholder.plugin')} />;
-}
+/** The route's page lives with the rest of the plugin feature. */
+export { default } from '../plugin/PluginPage';

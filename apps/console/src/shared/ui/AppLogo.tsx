@@ -1,4 +1,4 @@
-/** The default product mark: a handheld radio. An uploaded SubjectLogo replaces it later. */
+/** The built-in product mark: a handheld radio. An uploaded SubjectLogo replaces it where one is set. */
 export function AppLogo({ size = 32 }: { size?: number }) {
   return (
     <svg width={size} height={size} viewBox="0 0 64 64" aria-hidden="true" focusable="false">

@@ -1,0 +1,168 @@
+import { CheckCircleOutlined, EyeOutlined } from '@ant-design/icons';
+import type { NotifyRow, NotifyState } from '@intercom/contract';
+import { Badge, Button, Flex, Tag, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table/interface';
+import dayjs from 'dayjs';
+import { useMemo, useState, type Key } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ListShell } from '../../shared/list/ListShell';
+import { notifyResource, type NotifyStep } from './api';
+import { NotifyActionDialog, type NotifyAction } from './NotifyActionDialog';
+import { NotifyFilters, notifyCondition, type NotifyFilterValues } from './NotifyFilters';
+import { HandlingText } from './HandlingText';
+import { canTake, STATE_COLORS, stateLabel, TYPE_COLORS, typeLabel } from './notifyText';
+
+const none = <Typography.Text type="secondary">—</Typography.Text>;
+const time = (value: number) => dayjs(value).format('YYYY-MM-DD HH:mm:ss');
+
+/** /System/notify (every role): alarms with who handled them; acknowledge and resolve, one or many. */
+export default function AlarmRecordsPage() {
+  const { t, i18n } = useTranslation();
+  const [action, setAction] = useState<NotifyAction | null>(null);
+  const [selected, setSelected] = useState<NotifyRow[]>([]);
+
+  const columns = useMemo<ColumnsType<NotifyRow>>(
+    () => [
+      { key: 'CreatedAt', dataIndex: 'CreatedAt', title: t('alarms.time'), sorter: true, width: 170, render: time },
+      {
+        key: 'NType',
+        dataIndex: 'NType',
+        title: t('alarms.type'),
+        sorter: true,
+        width: 120,
+        render: (value: string) => <Tag color={TYPE_COLORS[value] ?? 'purple'}>{typeLabel(i18n, value)}</Tag>,
+      },
+      {
+        key: 'State',
+        dataIndex: 'State',
+        title: t('alarms.state'),
+        sorter: true,
+        width: 120,
+        render: (value: string) => (
+          <Tag color={STATE_COLORS[value as NotifyState] ?? 'default'}>{stateLabel(i18n, value)}</Tag>
+        ),
+      },
+      {
+        key: 'UserName',
+        dataIndex: 'UserName',
+        title: t('alarms.user'),
+        sorter: true,
+        render: (value: string | null, row) => (
+          <Flex vertical>
+            <span>{value ?? none}</span>
+            <Typography.Text type="secondary">{row.Phone}</Typography.Text>
+          </Flex>
+        ),
+      },
+      {
+        key: 'Content',
+        dataIndex: 'Content',
+        title: t('alarms.content'),
+        width: 200,
+        render: (value: string) =>
+          value ? (
+            <Typography.Text ellipsis={{ tooltip: value }} style={{ maxWidth: 184 }}>
+              {value}
+            </Typography.Text>
+          ) : (
+            none
+          ),
+      },
+      {
+        key: 'position',
+        title: t('alarms.position'),
+        width: 170,
+        render: (_value, row) =>
+          row.Latitude !== null && row.Longitude !== null ? (
+            <Typography.Text copyable={{ text: `${row.Latitude},${row.Longitude}` }}>
+              {`${row.Latitude.toFixed(5)}, ${row.Longitude.toFixed(5)}`}
+            </Typography.Text>
+          ) : (
+            none
+          ),
+      },
+      {
+        key: 'handling',
+        width: 290,
+        title: t('alarms.handling'),
+        render: (_value, row) => <HandlingText alarm={row} />,
+      },
+      {
+        key: 'actions',
+        title: t('common.actions'),
+        fixed: 'right',
+        width: 170,
+        render: (_value, row) => (
+          <Flex wrap={false}>
+            <Button
+              type="link"
+              size="small"
+              disabled={!canTake('acknowledge', row)}
+              onClick={() => setAction({ step: 'acknowledge', alarms: [row] })}
+            >
+              {t('alarms.acknowledge')}
+            </Button>
+            <Button
+              type="link"
+              size="small"
+              disabled={!canTake('resolve', row)}
+              onClick={() => setAction({ step: 'resolve', alarms: [row] })}
+            >
+              {t('alarms.resolve')}
+            </Button>
+          </Flex>
+        ),
+      },
+    ],
+    [t, i18n],
+  );
+
+  const takeSelected = (step: NotifyStep) => setAction({ step, alarms: selected.filter((row) => canTake(step, row)) });
+  const ackCount = selected.filter((row) => canTake('acknowledge', row)).length;
+  const resolveCount = selected.filter((row) => canTake('resolve', row)).length;
+  const toolbar = (
+    <>
+      <Badge count={ackCount} size="small">
+        <Button icon={<EyeOutlined />} disabled={ackCount === 0} onClick={() => takeSelected('acknowledge')}>
+          {t('alarms.acknowledge_selected')}
+        </Button>
+      </Badge>
+      <Badge count={resolveCount} size="small">
+        <Button icon={<CheckCircleOutlined />} disabled={resolveCount === 0} onClick={() => takeSelected('resolve')}>
+          {t('alarms.resolve_selected')}
+        </Button>
+      </Badge>
+    </>
+  );
+
+  const onSelect = (keys: Key[], rows: NotifyRow[]) => {
+    // antd hands rows of other pages as undefined; keep those from the earlier selection.
+    const known = new Map(selected.map((row) => [row.N_ID, row]));
+    for (const row of rows) if (row) known.set(row.N_ID, row);
+    setSelected(keys.flatMap((key) => known.get(Number(key)) ?? []));
+  };
+
+  return (
+    <>
+      <ListShell<NotifyRow, NotifyFilterValues>
+        title={t('route.notify')}
+        resource={notifyResource}
+        columns={columns}
+        filters={<NotifyFilters />}
+        toCondition={notifyCondition}
+        toolbar={toolbar}
+        exportFormats={['csv', 'xlsx']}
+        selection={{ keys: selected.map((row) => row.N_ID), onChange: onSelect }}
+        columnSettings={{ storageKey: 'alarms', defaultHidden: [], locked: ['actions'] }}
+        testId="alarm-list"
+      />
+      <NotifyActionDialog
+        action={action}
+        onClose={(changed) => {
+          setAction(null);
+          if (changed) setSelected([]);
+        }}
+      />
+    </>
+  );
+}

@@ -1,0 +1,42 @@
+import type { NotifyRow } from '@intercom/contract';
+import { Flex, Typography } from 'antd';
+import dayjs from 'dayjs';
+import { useTranslation } from 'react-i18next';
+
+const time = (value: number) => dayjs(value).format('YYYY-MM-DD HH:mm');
+
+/** Who acknowledged and who resolved an alarm, when, and what they wrote. */
+export function HandlingText({ alarm }: { alarm: NotifyRow }) {
+  const { t } = useTranslation();
+  const steps = [
+    alarm.AckAt !== null
+      ? {
+          key: 'ack',
+          text: t('alarms.acknowledged_by', { name: alarm.AckName, time: time(alarm.AckAt) }),
+          comment: alarm.AckComment,
+        }
+      : null,
+    alarm.HandledAt !== null
+      ? {
+          key: 'resolved',
+          text: t('alarms.resolved_by', { name: alarm.HandledName, time: time(alarm.HandledAt) }),
+          comment: alarm.Comment,
+        }
+      : null,
+  ].flatMap((step) => (step ? [step] : []));
+  if (steps.length === 0) return <Typography.Text type="secondary">—</Typography.Text>;
+  return (
+    <Flex vertical gap={2}>
+      {steps.map((step) => (
+        <Flex vertical key={step.key}>
+          <Typography.Text style={{ whiteSpace: 'nowrap' }}>{step.text}</Typography.Text>
+          {step.comment && (
+            <Typography.Text type="secondary" ellipsis={{ tooltip: step.comment }} style={{ maxWidth: 260 }}>
+              {step.comment}
+            </Typography.Text>
+          )}
+        </Flex>
+      ))}
+    </Flex>
+  );
+}

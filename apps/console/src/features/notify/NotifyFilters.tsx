@@ -1,0 +1,59 @@
+import { DatePicker, Form, Input, Select } from 'antd';
+import type { Dayjs } from 'dayjs';
+import { useTranslation } from 'react-i18next';
+import type { Condition } from '../../shared/list/listParams';
+import { NOTIFY_STATES, NOTIFY_TYPES, stateLabel, typeLabel } from './notifyText';
+
+export interface NotifyFilterValues {
+  NType?: string;
+  State?: string;
+  range?: [Dayjs | null, Dayjs | null] | null;
+  Search?: string;
+}
+
+/** Filter values -> jsonCondition: type and state equal, raised in the range, text over user, phone, content. */
+export function notifyCondition(values: NotifyFilterValues): Condition {
+  const [from, to] = values.range ?? [];
+  return {
+    NType: values.NType || undefined,
+    State: values.State || undefined,
+    CreatedAt:
+      from && to
+        ? { between: [from.valueOf(), to.valueOf()] }
+        : from
+          ? { gte: from.valueOf() }
+          : to
+            ? { lte: to.valueOf() }
+            : undefined,
+    Search: values.Search?.trim() || undefined,
+  };
+}
+
+/** The filter fields of the alarm records. */
+export function NotifyFilters() {
+  const { t, i18n } = useTranslation();
+  return (
+    <>
+      <Form.Item name="NType" label={t('alarms.type')}>
+        <Select
+          allowClear
+          placeholder={t('alarms.all_types')}
+          options={NOTIFY_TYPES.map((type) => ({ value: type, label: typeLabel(i18n, type) }))}
+        />
+      </Form.Item>
+      <Form.Item name="State" label={t('alarms.state')}>
+        <Select
+          allowClear
+          placeholder={t('alarms.all_states')}
+          options={NOTIFY_STATES.map((state) => ({ value: state, label: stateLabel(i18n, state) }))}
+        />
+      </Form.Item>
+      <Form.Item name="range" label={t('alarms.time')}>
+        <DatePicker.RangePicker showTime={{ format: 'HH:mm' }} format="YYYY-MM-DD HH:mm" allowEmpty={[true, true]} />
+      </Form.Item>
+      <Form.Item name="Search" label={t('alarms.search')}>
+        <Input allowClear maxLength={64} placeholder={t('alarms.search_placeholder')} className="wide-filter" />
+      </Form.Item>
+    </>
+  );
+}

@@ -1,0 +1,55 @@
+import { NotificationTypes, NotifyStates, type NotifyRow, type NotifyState } from '@intercom/contract';
+import type { i18n as I18n } from 'i18next';
+import { tk } from '../../i18n/tk';
+import type { NotifyStep } from './api';
+
+/** The alarm types the platform raises today; a type a newer server added shows as it is. */
+export const NOTIFY_TYPES: readonly string[] = Object.values(NotificationTypes);
+
+const TYPE_LABELS: Record<string, string> = {
+  [NotificationTypes.sos]: tk('alarms.type_sos'),
+  [NotificationTypes.lowBattery]: tk('alarms.type_low_battery'),
+  [NotificationTypes.offline]: tk('alarms.type_offline'),
+  [NotificationTypes.heartRate]: tk('alarms.type_heart_rate'),
+};
+
+export const TYPE_COLORS: Record<string, string> = {
+  [NotificationTypes.sos]: 'red',
+  [NotificationTypes.lowBattery]: 'orange',
+  [NotificationTypes.offline]: 'default',
+  [NotificationTypes.heartRate]: 'magenta',
+};
+
+export function typeLabel(i18n: I18n, type: string): string {
+  const key = TYPE_LABELS[type];
+  return key ? i18n.t(key) : type;
+}
+
+export const NOTIFY_STATES = Object.values(NotifyStates);
+
+export const STATE_LABELS: Record<NotifyState, string> = {
+  new: tk('alarms.state_new'),
+  acknowledged: tk('alarms.state_acknowledged'),
+  resolved: tk('alarms.state_resolved'),
+};
+
+export const STATE_COLORS: Record<NotifyState, string> = {
+  new: 'red',
+  acknowledged: 'gold',
+  resolved: 'green',
+};
+
+export function stateLabel(i18n: I18n, state: string): string {
+  const key = STATE_LABELS[state as NotifyState] as string | undefined;
+  return key ? i18n.t(key) : state;
+}
+
+/** The states each step starts from (docs/api.md "Alarm records"): the server refuses the others. */
+const STEP_FROM: Record<NotifyStep, readonly string[]> = {
+  acknowledge: [NotifyStates.new],
+  resolve: [NotifyStates.new, NotifyStates.acknowledged],
+};
+
+export function canTake(step: NotifyStep, alarm: Pick<NotifyRow, 'State'>): boolean {
+  return STEP_FROM[step].includes(alarm.State);
+}

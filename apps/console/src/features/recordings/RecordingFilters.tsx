@@ -1,0 +1,67 @@
+import { RecordingTypes } from '@intercom/contract';
+import { DatePicker, Form, Select } from 'antd';
+import type { Dayjs } from 'dayjs';
+import { useTranslation } from 'react-i18next';
+import { tk } from '../../i18n/tk';
+import type { Condition } from '../../shared/list/listParams';
+import { UserPicker } from '../users/UserPicker';
+import { ChannelPicker } from './ChannelPicker';
+
+export interface RecordingFilterValues {
+  RType?: string;
+  range?: [Dayjs | null, Dayjs | null] | null;
+  CID?: number;
+  U_ID?: number;
+}
+
+/** The translated name of a recording type; a type a newer server added shows as it is. */
+export const RECORDING_TYPE_LABELS: Record<string, string> = {
+  [RecordingTypes.group]: tk('recordings.type_group'),
+  [RecordingTypes.private]: tk('recordings.type_private'),
+};
+
+/** Filter values -> jsonCondition: type and channel and speaker equal, start time in the range. */
+export function recordingCondition(values: RecordingFilterValues): Condition {
+  const [from, to] = values.range ?? [];
+  return {
+    RType: values.RType || undefined,
+    StartAt:
+      from && to
+        ? { between: [from.valueOf(), to.valueOf()] }
+        : from
+          ? { gte: from.valueOf() }
+          : to
+            ? { lte: to.valueOf() }
+            : undefined,
+    CID: values.CID,
+    U_ID: values.U_ID,
+  };
+}
+
+/** The filter fields of the recording history. */
+export function RecordingFilters() {
+  const { t } = useTranslation();
+  return (
+    <>
+      <Form.Item name="RType" label={t('recordings.type')}>
+        <Select
+          allowClear
+          placeholder={t('recordings.all_types')}
+          options={Object.values(RecordingTypes).map((type) => ({
+            value: type,
+            label: t(RECORDING_TYPE_LABELS[type] ?? type),
+          }))}
+        />
+      </Form.Item>
+      <Form.Item name="range" label={t('recordings.time')}>
+        <DatePicker.RangePicker showTime={{ format: 'HH:mm' }} format="YYYY-MM-DD HH:mm" allowEmpty={[true, true]} />
+      </Form.Item>
+      <Form.Item name="CID" label={t('recordings.channel')}>
+        <ChannelPicker />
+      </Form.Item>
+      <Form.Item name="U_ID" label={t('recordings.speaker')}>
+        <UserPicker />
+      </Form.Item>
+    </>
+  );
+}

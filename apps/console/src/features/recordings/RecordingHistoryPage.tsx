@@ -1,0 +1,126 @@
+import { PlayCircleOutlined } from '@ant-design/icons';
+import type { RecordingRow } from '@intercom/contract';
+import { Button, Tag, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table/interface';
+import dayjs from 'dayjs';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ListShell } from '../../shared/list/ListShell';
+import { recordingResource } from './api';
+import {
+  RECORDING_TYPE_LABELS,
+  RecordingFilters,
+  recordingCondition,
+  type RecordingFilterValues,
+} from './RecordingFilters';
+import { formatDuration, formatSize } from './recordingFormat';
+import { RecordingPlayer } from './RecordingPlayer';
+
+const none = <Typography.Text type="secondary">—</Typography.Text>;
+
+/** /Channel/RecdHis: talk bursts by type, time, channel and speaker; play one at a time, download. */
+export default function RecordingHistoryPage() {
+  const { t } = useTranslation();
+  const [playing, setPlaying] = useState<RecordingRow | null>(null);
+
+  const columns = useMemo<ColumnsType<RecordingRow>>(
+    () => [
+      {
+        key: 'StartAt',
+        dataIndex: 'StartAt',
+        title: t('recordings.time'),
+        sorter: true,
+        width: 180,
+        render: (value: number) => dayjs(value).format('YYYY-MM-DD HH:mm:ss'),
+      },
+      {
+        key: 'RType',
+        dataIndex: 'RType',
+        title: t('recordings.type'),
+        sorter: true,
+        width: 120,
+        render: (value: string) => (
+          <Tag color={value === 'private' ? 'purple' : 'blue'}>{t(RECORDING_TYPE_LABELS[value] ?? value)}</Tag>
+        ),
+      },
+      {
+        key: 'CName',
+        dataIndex: 'CName',
+        title: t('recordings.channel'),
+        sorter: true,
+        render: (value: string | null, row) =>
+          row.RType === 'private'
+            ? row.ToUserName
+              ? t('recordings.to_party', { name: row.ToUserName })
+              : none
+            : (value ?? none),
+      },
+      {
+        key: 'UserName',
+        dataIndex: 'UserName',
+        title: t('recordings.speaker'),
+        sorter: true,
+        render: (value: string | null, row) =>
+          value ? (
+            <span>
+              {value}
+              {row.MobilePhone && <Typography.Text type="secondary">{` · ${row.MobilePhone}`}</Typography.Text>}
+            </span>
+          ) : (
+            none
+          ),
+      },
+      {
+        key: 'Duration',
+        dataIndex: 'Duration',
+        title: t('recordings.duration'),
+        sorter: true,
+        align: 'right',
+        width: 110,
+        render: (value: number) => formatDuration(value),
+      },
+      {
+        key: 'Size',
+        dataIndex: 'Size',
+        title: t('recordings.size'),
+        sorter: true,
+        align: 'right',
+        width: 110,
+        render: (value: number) => formatSize(value),
+      },
+      {
+        key: 'actions',
+        title: t('common.actions'),
+        fixed: 'right',
+        width: 100,
+        render: (_value, row) => (
+          <Button
+            type="link"
+            size="small"
+            icon={<PlayCircleOutlined />}
+            aria-label={t('recordings.play_one', { time: dayjs(row.StartAt).format('YYYY-MM-DD HH:mm:ss') })}
+            onClick={() => setPlaying(row)}
+          >
+            {t('recordings.play')}
+          </Button>
+        ),
+      },
+    ],
+    [t],
+  );
+
+  return (
+    <>
+      <ListShell<RecordingRow, RecordingFilterValues>
+        title={t('route.recordings')}
+        resource={recordingResource}
+        columns={columns}
+        filters={<RecordingFilters />}
+        toCondition={recordingCondition}
+        exportFormats={['csv', 'xlsx']}
+        testId="recording-list"
+      />
+      <RecordingPlayer recording={playing} onClose={() => setPlaying(null)} />
+    </>
+  );
+}

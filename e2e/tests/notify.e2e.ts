@@ -1,0 +1,151 @@
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, inject, test } from 'vitest';
+import WebSocket from 'ws';
+import { adminCredentials, seedAccount } from '../support/accounts.js';
+import { tokenOf } from '../support/apiLogin.js';
+import { useBrowserPerFile } from '../support/browser.js';
+import { clickWhenStill, fieldError, nameEndingWith, openSignedIn, toast } from '../support/console.js';
+import { en } from '../support/texts.js';
+
+const browser = useBrowserPerFile();
+
+/** Names carry a stamp so they cannot meet what other files of the run create on the shared server. */
+const stamp = String(Date.now()).slice(-6);
+const phone = `136${stamp}07`;
+const terminalName = `SOS patrol ${stamp}`;
+const terminalPassword = 'Term-Pass-26';
+const operatorName = `Duty officer ${stamp}`;
+const SOS_TEXT = `Fell at gate ${stamp}`;
+
+interface TerminalReply {
+  type: 'ack' | 'error';
+  seq: number | null;
+  code?: string;
+  N_ID?: number;
+}
+
+/**
+ * A radio on the `/terminal` WebSocket (docs/terminal-protocol.md): every message gets one reply
+ * with its `seq`; `send` resolves with that reply.
+ */
+async function connectTerminal(): Promise<{
+  send: (message: Record<string, unknown>) => Promise<TerminalReply>;
+  close: () => void;
+}> {
+  const socket = new WebSocket(`${inject('baseUrl').replace(/^http/, 'ws')}/terminal`);
+  await new Promise<void>((resolve, reject) => {
+    socket.once('open', () => resolve());
+    socket.once('error', reject);
+  });
+  const waiting = new Map<number, (reply: TerminalReply) => void>();
+  socket.on('message', (data) => {
+    const reply = JSON.parse(String(data)) as TerminalReply;
+    if (typeof reply.seq === 'number') waiting.get(reply.seq)?.(reply);
+  });
+  let seq = 0;
+  return {
+    send: (message) =>
+      new Promise((resolve) => {
+        seq += 1;
+        waiting.set(seq, resolve);
+        socket.send(JSON.stringify({ ...message, seq }));
+      }),
+    close: () => socket.close(),
+  };
+}
+
+/** A terminal user made the way the console makes one. */
+async function createTerminalUser(token: string): Promise<void> {
+  const response = await fetch(new URL('/api/UserInfo/Save', inject('baseUrl')), {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ UserName: terminalName, MobilePhone: phone, Password: terminalPassword }),
+  });
+  const answer = (await response.json()) as { BaseResult: { Code: number; Message: string } };
+  expect(answer.BaseResult.Code, answer.BaseResult.Message).toBe(8888);
+}
+
+function rowsOf(page: Page): Locator {
+  return page.getByTestId('alarm-list').locator('tbody tr.ant-table-row');
+}
+
+/** The dialog of a step, once it stands still, with its comment field filled. */
+async function fillComment(page: Page, comment: string): Promise<Locator> {
+  const dialog = page.getByTestId('notify-action-dialog');
+  const field = dialog.getByLabel(en('alarms.comment'), { exact: true });
+  await field.waitFor();
+  await field.fill(comment);
+  return field;
+}
+
+function okButton(page: Page, label: string): Locator {
+  return page.locator('.ant-modal').getByRole('button', { name: nameEndingWith(label) });
+}
+
+describe('alarm records', () => {
+  test('an SOS from a terminal is acknowledged with a comment, then resolved', async () => {
+    // The administrator makes the terminal user; the radio logs in and raises an SOS at a position.
+    const setup = await browser.newPage();
+    await openSignedIn(setup, adminCredentials(), '/System/notify');
+    await createTerminalUser(await tokenOf(setup));
+    const terminal = await connectTerminal();
+    try {
+      const login = await terminal.send({ type: 'login', phone, password: terminalPassword, device: 'e2e radio' });
+      expect(login.type).toBe('ack');
+      const sos = await terminal.send({ type: 'sos', lat: 22.5431, lon: 114.0579, text: SOS_TEXT });
+      expect(sos.type, sos.code).toBe('ack');
+      expect(sos.N_ID).toBeGreaterThan(0);
+      // A logout, not a dropped socket: a drop would raise an Offline alarm as well.
+      await terminal.send({ type: 'logout' });
+    } finally {
+      terminal.close();
+    }
+
+    // An operator (an editor: alarms are every role's work) finds it by the terminal's phone.
+    const operator = await seedAccount({
+      login: `notify_${stamp}`,
+      password: 'Notify-Pass-26',
+      name: operatorName,
+      role: 'editor',
+    });
+    const page = await browser.newPage();
+    await openSignedIn(page, operator, '/System/notify');
+    await page.locator('#filter_Search').fill(phone);
+    await page
+      .getByTestId('list-filters')
+      .getByRole('button', { name: nameEndingWith(en('list.search')) })
+      .click();
+    await expect.poll(() => rowsOf(page).count()).toBe(1);
+    const row = rowsOf(page).first();
+    await row.getByText(en('alarms.type_sos'), { exact: true }).waitFor();
+    await row.getByText(terminalName, { exact: true }).waitFor();
+    await row.getByText(SOS_TEXT, { exact: true }).waitFor();
+    await row.getByText('22.54310, 114.05790', { exact: true }).waitFor();
+    await row.getByText(en('alarms.state_new'), { exact: true }).waitFor();
+
+    // Acknowledged with a comment: the state and who did it, by name.
+    await row.getByRole('button', { name: nameEndingWith(en('alarms.acknowledge')) }).click();
+    await fillComment(page, 'On my way');
+    await clickWhenStill(okButton(page, en('alarms.acknowledge')));
+    await toast(page, en('alarms.acknowledged_done', { count: 1 })).waitFor();
+    await row.getByText(en('alarms.state_acknowledged'), { exact: true }).waitFor();
+    await row.getByText(new RegExp(`^${en('alarms.acknowledged_by', { name: operatorName, time: '.+' })}$`)).waitFor();
+    await row.getByText('On my way', { exact: true }).first().waitFor();
+    // Acknowledged once is enough: only resolving is left.
+    expect(await row.getByRole('button', { name: nameEndingWith(en('alarms.acknowledge')) }).isDisabled()).toBe(true);
+
+    // Resolving needs a comment: the dialog says so before anything is sent.
+    await row.getByRole('button', { name: nameEndingWith(en('alarms.resolve')) }).click();
+    const comment = await fillComment(page, '   ');
+    await clickWhenStill(okButton(page, en('alarms.resolve')));
+    await expect.poll(() => fieldError(comment)).toContain(en('validation.required'));
+    await comment.fill('Helped up, no injury');
+    await okButton(page, en('alarms.resolve')).click();
+    await toast(page, en('alarms.resolved_done', { count: 1 })).waitFor();
+    await row.getByText(en('alarms.state_resolved'), { exact: true }).waitFor();
+    await row.getByText(new RegExp(`^${en('alarms.resolved_by', { name: operatorName, time: '.+' })}$`)).waitFor();
+    for (const step of ['alarms.acknowledge', 'alarms.resolve']) {
+      expect(await row.getByRole('button', { name: nameEndingWith(en(step)) }).isDisabled()).toBe(true);
+    }
+  });
+});
