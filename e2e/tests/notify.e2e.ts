@@ -55,11 +55,11 @@ async function connectTerminal(): Promise<{
 }
 
 /** A terminal user made the way the console makes one. */
-async function createTerminalUser(token: string): Promise<void> {
+async function createTerminalUser(token: string, userName = terminalName, mobile = phone): Promise<void> {
   const response = await fetch(new URL('/api/UserInfo/Save', inject('baseUrl')), {
     method: 'POST',
     headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ UserName: terminalName, MobilePhone: phone, Password: terminalPassword }),
+    body: JSON.stringify({ UserName: userName, MobilePhone: mobile, Password: terminalPassword }),
   });
   const answer = (await response.json()) as { BaseResult: { Code: number; Message: string } };
   expect(answer.BaseResult.Code, answer.BaseResult.Message).toBe(8888);
@@ -147,5 +147,31 @@ describe('alarm records', () => {
     for (const step of ['alarms.acknowledge', 'alarms.resolve']) {
       expect(await row.getByRole('button', { name: nameEndingWith(en(step)) }).isDisabled()).toBe(true);
     }
+  });
+
+  test('a new SOS appears in the open list without a reload', async () => {
+    const page = await browser.newPage();
+    await openSignedIn(page, adminCredentials(), '/System/notify');
+    await page.getByTestId('alarm-list').waitFor();
+    const liveText = `Live SOS ${stamp}`;
+    const livePhone = `136${stamp}08`;
+    await createTerminalUser(await tokenOf(page), `Live patrol ${stamp}`, livePhone);
+    expect(await page.getByText(liveText, { exact: true }).count()).toBe(0);
+    const terminal = await connectTerminal();
+    try {
+      const login = await terminal.send({
+        type: 'login',
+        phone: livePhone,
+        password: terminalPassword,
+        device: 'e2e radio',
+      });
+      expect(login.type).toBe('ack');
+      expect((await terminal.send({ type: 'sos', lat: 22.5, lon: 114.1, text: liveText })).type).toBe('ack');
+      await terminal.send({ type: 'logout' });
+    } finally {
+      terminal.close();
+    }
+    // Pushed by the hub; the list refetches on its own.
+    await rowsOf(page).filter({ hasText: liveText }).first().waitFor({ timeout: 10_000 });
   });
 });

@@ -11,6 +11,7 @@ import { NotifyActionDialog, type NotifyAction } from './NotifyActionDialog';
 import { NotifyFilters, notifyCondition, type NotifyFilterValues } from './NotifyFilters';
 import { HandlingText } from './HandlingText';
 import { canTake, STATE_COLORS, stateLabel, TYPE_COLORS, typeLabel } from './notifyText';
+import { useLiveAlarmRefresh } from './useLiveAlarmRefresh';
 
 const none = <Typography.Text type="secondary">—</Typography.Text>;
 const time = (value: number) => dayjs(value).format('YYYY-MM-DD HH:mm:ss');
@@ -20,6 +21,7 @@ export default function AlarmRecordsPage() {
   const { t, i18n } = useTranslation();
   const [action, setAction] = useState<NotifyAction | null>(null);
   const [selected, setSelected] = useState<NotifyRow[]>([]);
+  useLiveAlarmRefresh();
 
   const columns = useMemo<ColumnsType<NotifyRow>>(
     () => [
