@@ -1,7 +1,7 @@
 import { DatePicker, Form, Input, Select } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import type { Condition } from '../../shared/list/listParams';
+import { timeRangeCondition, type Condition } from '../../shared/list/listParams';
 import { NOTIFY_STATES, NOTIFY_TYPES, stateLabel, typeLabel } from './notifyText';
 
 export interface NotifyFilterValues {
@@ -13,18 +13,10 @@ export interface NotifyFilterValues {
 
 /** Filter values -> jsonCondition: type and state equal, raised in the range, text over user, phone, content. */
 export function notifyCondition(values: NotifyFilterValues): Condition {
-  const [from, to] = values.range ?? [];
   return {
     NType: values.NType || undefined,
     State: values.State || undefined,
-    CreatedAt:
-      from && to
-        ? { between: [from.valueOf(), to.valueOf()] }
-        : from
-          ? { gte: from.valueOf() }
-          : to
-            ? { lte: to.valueOf() }
-            : undefined,
+    CreatedAt: timeRangeCondition(values.range),
     Search: values.Search?.trim() || undefined,
   };
 }

@@ -3,7 +3,7 @@ import { DatePicker, Form, Select } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { tk } from '../../i18n/tk';
-import type { Condition } from '../../shared/list/listParams';
+import { timeRangeCondition, type Condition } from '../../shared/list/listParams';
 import { UserPicker } from '../users/UserPicker';
 import { ChannelPicker } from './ChannelPicker';
 
@@ -22,17 +22,9 @@ export const RECORDING_TYPE_LABELS: Record<string, string> = {
 
 /** Filter values -> jsonCondition: type and channel and speaker equal, start time in the range. */
 export function recordingCondition(values: RecordingFilterValues): Condition {
-  const [from, to] = values.range ?? [];
   return {
     RType: values.RType || undefined,
-    StartAt:
-      from && to
-        ? { between: [from.valueOf(), to.valueOf()] }
-        : from
-          ? { gte: from.valueOf() }
-          : to
-            ? { lte: to.valueOf() }
-            : undefined,
+    StartAt: timeRangeCondition(values.range),
     CID: values.CID,
     U_ID: values.U_ID,
   };

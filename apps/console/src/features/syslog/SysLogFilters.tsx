@@ -2,7 +2,7 @@ import { SysLogActions } from '@intercom/contract';
 import { DatePicker, Form, Input, Select } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import type { Condition } from '../../shared/list/listParams';
+import { timeRangeCondition, type Condition } from '../../shared/list/listParams';
 import { actionLabel } from './sysLogText';
 
 export interface SysLogFilterValues {
@@ -18,16 +18,8 @@ const like = (value: string | undefined) => (value?.trim() ? { like: value.trim(
 
 /** Filter values -> jsonCondition: time range between, action equal, texts contained. */
 export function sysLogCondition(values: SysLogFilterValues): Condition {
-  const [from, to] = values.range ?? [];
   return {
-    CreatedAt:
-      from && to
-        ? { between: [from.valueOf(), to.valueOf()] }
-        : from
-          ? { gte: from.valueOf() }
-          : to
-            ? { lte: to.valueOf() }
-            : undefined,
+    CreatedAt: timeRangeCondition(values.range),
     Operator: like(values.Operator),
     Action: values.Action || undefined,
     Target: like(values.Target),

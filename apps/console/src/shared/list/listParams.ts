@@ -45,3 +45,15 @@ export function listQuery(params: ListParams, paged = true): QueryValues {
     desc: params.orderField ? params.desc : undefined,
   };
 }
+
+/** A range picker's value: either end may be open. */
+export type TimeRange = [{ valueOf(): number } | null, { valueOf(): number } | null] | null | undefined;
+
+/** A time range as a condition: between both ends, from one end, or none. */
+export function timeRangeCondition(range: TimeRange): Condition | undefined {
+  const [from, to] = range ?? [];
+  if (from && to) return { between: [from.valueOf(), to.valueOf()] };
+  if (from) return { gte: from.valueOf() };
+  if (to) return { lte: to.valueOf() };
+  return undefined;
+}
