@@ -171,7 +171,10 @@ describe('alarm records', () => {
     } finally {
       terminal.close();
     }
-    // Pushed by the hub; the list refetches on its own.
+    // Pushed by the hub; the list refetches on its own, and the bell counts it.
     await rowsOf(page).filter({ hasText: liveText }).first().waitFor({ timeout: 10_000 });
+    await expect
+      .poll(() => page.getByTestId('alarm-bell').getAttribute('aria-label'))
+      .toMatch(/^Alarm records: \d+ unhandled alarms?$/);
   });
 });

@@ -1,9 +1,9 @@
-import { BellOutlined, MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
+import { MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
 import { Button, Layout, theme } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
 import { useSession } from '../app/session/SessionContext';
 import { WorkingEnterpriseSwitch } from '../features/enterprises/WorkingEnterpriseSwitch';
+import { AlarmBell } from './AlarmBell';
 import { LanguageSwitch } from './LanguageSwitch';
 import { AppBreadcrumb } from './AppBreadcrumb';
 import { SizeSwitch } from './SizeSwitch';
@@ -18,7 +18,6 @@ interface TopBarProps {
 /** Hamburger, breadcrumb and, on the right, notifications, size, language and the user menu. */
 export function TopBar({ menuOpen, onToggleMenu, mobile }: TopBarProps) {
   const { t } = useTranslation();
-  const navigate = useNavigate();
   const { token } = theme.useToken();
   const { info } = useSession();
   return (
@@ -49,13 +48,7 @@ export function TopBar({ menuOpen, onToggleMenu, mobile }: TopBarProps) {
         <AppBreadcrumb compact={mobile} />
       </div>
       {info.IsAdmin && info.HasChildren && <WorkingEnterpriseSwitch compact={mobile} />}
-      <Button
-        type="text"
-        icon={<BellOutlined />}
-        onClick={() => navigate('/System/notify')}
-        aria-label={t('route.notify')}
-        title={t('route.notify')}
-      />
+      <AlarmBell />
       {!mobile && <SizeSwitch />}
       <LanguageSwitch showName={!mobile} />
       <UserMenu compact={mobile} />

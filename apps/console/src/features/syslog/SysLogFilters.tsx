@@ -1,9 +1,8 @@
-import { SysLogActions } from '@intercom/contract';
 import { DatePicker, Form, Input, Select } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { timeRangeCondition, type Condition } from '../../shared/list/listParams';
-import { actionLabel } from './sysLogText';
+import { actionLabel, LOG_ACTIONS } from './sysLogText';
 
 export interface SysLogFilterValues {
   range?: [Dayjs | null, Dayjs | null] | null;
@@ -44,7 +43,7 @@ export function SysLogFilters() {
           allowClear
 
           placeholder={t('syslog.all_actions')}
-          options={Object.values(SysLogActions).map((action) => ({ value: action, label: actionLabel(i18n, action) }))}
+          options={LOG_ACTIONS.map((action) => ({ value: action, label: actionLabel(i18n, action) }))}
         />
       </Form.Item>
       <Form.Item name="Target" label={t('syslog.target')}>

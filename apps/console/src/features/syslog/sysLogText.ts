@@ -1,4 +1,22 @@
+import {
+  ChannelLogActions,
+  GisLogActions,
+  LocationLogActions,
+  MediaLogActions,
+  NotifyLogActions,
+  SysLogActions,
+} from '@intercom/contract';
 import type { i18n as I18n } from 'i18next';
+
+/** Every action the server writes to the system log, in the order the filter lists them. */
+export const LOG_ACTIONS: readonly string[] = [
+  SysLogActions,
+  ChannelLogActions,
+  NotifyLogActions,
+  LocationLogActions,
+  MediaLogActions,
+  GisLogActions,
+].flatMap((group) => Object.values(group));
 
 /** An action's translated name (`syslog.action.<name>`); an action a newer server added shows as is. */
 export function actionLabel(i18n: I18n, action: string): string {
