@@ -261,7 +261,8 @@ describe('ExportData', () => {
     expect(lines[0]).toBe('L_ID,E_ID,A_ID,Operator,Action,Target,Summary,IP,CreatedAt');
     expect(lines).toHaveLength(5); // header, 3 rows, the empty string after the last CRLF
     expect(lines[4]).toBe('');
-    expect(lines[1]).toMatch(new RegExp(`^\\d+,${admin.E_ID},,张三,test,plain,,127\\.0\\.0\\.1,1700000001000$`));
+    // Times read as a date and time (UTC without utcOffset): 1_700_000_001_000 is 2023-11-14 22:13:21 UTC.
+    expect(lines[1]).toMatch(new RegExp(`^\\d+,${admin.E_ID},,张三,test,plain,,127\\.0\\.0\\.1,2023-11-14 22:13:21$`));
     // Formula-looking cells start with a quote mark, then CSV quoting applies.
     expect(lines[2]).toContain(`"'=HYPERLINK(""http://evil.example"",""x"")"`);
     expect(lines[2]).toContain(",'+1+1,'@SUM(A1),");
@@ -324,6 +325,27 @@ describe('ExportData', () => {
     expect(sheet?.rowCount).toBe(2);
     expect(sheet?.getRow(2).getCell(4).value).toBe('李四');
     expect(sheet?.getRow(2).getCell(2).value).toBe(admin.E_ID);
+    // A date cell showing the reader's wall clock (utcOffset 0 here).
+    const created = sheet?.getRow(2).getCell(9);
+    expect(created?.value).toEqual(new Date(1_700_000_001_000));
+    expect(created?.numFmt).toBe('yyyy-mm-dd hh:mm:ss');
+  });
+
+  it('writes times in the reader’s offset from UTC, and refuses an offset no place has', async () => {
+    const admin = await freshAdmin();
+    await insertSysLog(t.db, { E_ID: admin.E_ID, Operator: 'tz', Action: 'tz', CreatedAt: 1_700_000_001_000 });
+    const query = (utcOffset: string) =>
+      admin.api.get(`/api/SysLog/ExportData?${new URLSearchParams({ ...condition({ Action: 'tz' }), utcOffset })}`);
+    const shanghai = await query('480');
+    expect(shanghai.statusCode).toBe(200);
+    expect(shanghai.rawPayload.subarray(3).toString('utf8').split('\r\n')[1]).toMatch(/,2023-11-15 06:13:21$/);
+    const newYork = await query('-300');
+    expect(newYork.rawPayload.subarray(3).toString('utf8').split('\r\n')[1]).toMatch(/,2023-11-14 17:13:21$/);
+    for (const bad of ['841', '-841', '1.5', 'east']) {
+      expect((expectFailure(await query(bad), 400, 4000).Data as { field: string }[]).map((d) => d.field)).toEqual([
+        'utcOffset',
+      ]);
+    }
   });
 
   it('answers a bad condition, order or format with a 4000 envelope, not a broken file', async () => {

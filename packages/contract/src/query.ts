@@ -24,6 +24,11 @@ export type QueryParams = z.infer<typeof queryParamsSchema>;
 
 export const exportParamsSchema = queryParamsSchema.omit({ pageIndex: true, pageSize: true }).extend({
   format: z.enum(['csv', 'xlsx']).optional().default('csv'),
+  /**
+   * The reader's offset from UTC in minutes (UTC+8: 480): times are written as that local time
+   * ("2026-11-22 14:05:09"). Without it, UTC.
+   */
+  utcOffset: intText(-840, 840, 0),
 });
 
 export const idParamSchema = z.object({ id: z.coerce.number().int().min(1).max(2_147_483_647) });

@@ -8,10 +8,11 @@ import type { Condition } from './parseCondition.js';
 
 /**
  * How a field's values are checked in a jsonCondition. `int` is a 32-bit INTEGER column and
- * `bigint` a BIGINT one (ids of big tables, epoch-ms times): PostgreSQL refuses a parameter out of
- * the column's range with an error, so the range is checked before the query runs.
+ * `bigint` a BIGINT one (ids of big tables): PostgreSQL refuses a parameter out of the column's
+ * range with an error, so the range is checked before the query runs. `time` is a BIGINT of epoch
+ * milliseconds, filtered like `bigint` and exported as a date and time.
  */
-export type FieldType = 'int' | 'bigint' | 'number' | 'string';
+export type FieldType = 'int' | 'bigint' | 'time' | 'number' | 'string';
 
 /**
  * One entity of the generic QueryData / ExportData / Delete / Save machinery (DESIGN.md section 4).

@@ -63,6 +63,24 @@ export interface ExportRequest {
   orderField: string;
   desc: boolean;
   format: 'csv' | 'xlsx';
+  /** Minutes east of UTC the reader's times are written in. */
+  utcOffset: number;
+}
+
+/** An epoch-ms time as the reader's wall clock, still a UTC Date (what a spreadsheet cell shows). */
+function wallClock(value: unknown, utcOffset: number): Date | null {
+  if (typeof value !== 'number' && typeof value !== 'string') return null;
+  const ms = Number(value);
+  if (!Number.isFinite(ms) || ms <= 0) return null;
+  return new Date(ms + utcOffset * 60_000);
+}
+
+const TIME_FORMAT = 'yyyy-mm-dd hh:mm:ss';
+
+/** "2026-11-22 14:05:09" in the reader's time. */
+function timeText(value: unknown, utcOffset: number): string {
+  const date = wallClock(value, utcOffset);
+  return date ? date.toISOString().slice(0, 19).replace('T', ' ') : '';
 }
 
 /** Validates the request up front (so errors are an envelope, not a broken file), then streams. */
@@ -70,22 +88,30 @@ export function exportEntity(db: Kysely<DB>, def: EntityDefinition, scope: Scope
   scopedQuery(db, def, scope, req.jsonCondition);
   orderOf(def, req.orderField, req.desc);
   const columns = def.exportColumns ?? Object.keys(def.fields);
+  const times = new Set(columns.filter((c) => def.fields[c] === 'time'));
   const rows = rowsOf(db, def, scope, req.jsonCondition, req.orderField, req.desc);
   if (req.format === 'csv') {
+    const cell = (row: Record<string, unknown>, c: string) =>
+      csvCell(times.has(c) ? timeText(row[c], req.utcOffset) : row[c]);
     return Readable.from(
       (async function* () {
         yield `\uFEFF${columns.map(csvCell).join(',')}\r\n`;
-        for await (const row of rows) yield `${columns.map((c) => csvCell(row[c])).join(',')}\r\n`;
+        for await (const row of rows) yield `${columns.map((c) => cell(row, c)).join(',')}\r\n`;
       })(),
     );
   }
   const out = new PassThrough();
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useSharedStrings: false });
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useSharedStrings: false, useStyles: true });
   const sheet = workbook.addWorksheet(def.name);
-  sheet.columns = columns.map((c) => ({ header: c, key: c, width: 18 }));
+  sheet.columns = columns.map((c) => ({ header: c, key: c, width: times.has(c) ? 20 : 18 }));
   void (async () => {
     try {
-      for await (const row of rows) sheet.addRow(row).commit();
+      for await (const row of rows) {
+        for (const c of times) row[c] = wallClock(row[c], req.utcOffset);
+        const added = sheet.addRow(row);
+        for (const c of times) added.getCell(c).numFmt = TIME_FORMAT;
+        added.commit();
+      }
       sheet.commit();
       await workbook.commit();
     } catch (error) {

@@ -20,12 +20,13 @@ function scalar(field: string, type: FieldType, value: unknown): string | number
     throw AppError.field(field, MessageKeys.badCondition);
   }
   const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-  const integer = type === 'int' || type === 'bigint';
+  const integer = type === 'int' || type === 'bigint' || type === 'time';
   if (typeof n !== 'number' || !Number.isFinite(n) || (integer && !Number.isInteger(n))) {
     throw AppError.field(field, MessageKeys.notNumber);
   }
   const outOfRange =
-    (type === 'int' && (n < INT32_MIN || n > INT32_MAX)) || (type === 'bigint' && !Number.isSafeInteger(n));
+    (type === 'int' && (n < INT32_MIN || n > INT32_MAX)) ||
+    ((type === 'bigint' || type === 'time') && !Number.isSafeInteger(n));
   if (outOfRange) throw AppError.field(field, MessageKeys.outOfRange);
   return n;
 }

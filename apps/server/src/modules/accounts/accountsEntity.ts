@@ -16,7 +16,7 @@ export const accountsEntity: EntityDefinition = {
     Mail: 'string',
     Role: 'string',
     Disabled: 'int',
-    CreatedAt: 'bigint',
+    CreatedAt: 'time',
   },
   defaultOrder: { field: 'A_ID', desc: false },
   rowSchema: consoleAccountRowSchema,

@@ -39,7 +39,7 @@ export const channelEntity: EntityDefinition = {
     VideoEnable: 'int',
     Record: 'int',
     MemberCount: 'int',
-    CreatedAt: 'bigint',
+    CreatedAt: 'time',
   },
   virtualFields: { Search, Member },
   defaultOrder: { field: 'CID', desc: false },

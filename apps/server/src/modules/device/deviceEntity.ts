@@ -38,7 +38,7 @@ export const deviceEntity: EntityDefinition = {
     UserID: 'int',
     UserName: 'string',
     MobilePhone: 'string',
-    CreatedAt: 'bigint',
+    CreatedAt: 'time',
   },
   virtualFields: { Search, Mapped },
   defaultOrder: { field: 'D_ID', desc: false },

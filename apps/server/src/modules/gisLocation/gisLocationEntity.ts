@@ -28,7 +28,7 @@ export const gisLocationEntity: EntityDefinition = {
     H_ID: 'bigint',
     E_ID: 'int',
     U_ID: 'int',
-    H_Time: 'bigint',
+    H_Time: 'time',
     H_Type: 'int',
     C_Longitude: 'number',
     C_Latitude: 'number',

@@ -21,7 +21,7 @@ export const recordingEntity: EntityDefinition = {
     MobilePhone: 'string',
     ToU_ID: 'int',
     ToUserName: 'string',
-    StartAt: 'bigint',
+    StartAt: 'time',
     Duration: 'int',
     Size: 'int',
   },

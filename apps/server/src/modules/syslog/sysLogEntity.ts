@@ -16,7 +16,7 @@ export const sysLogEntity: EntityDefinition = {
     Target: 'string',
     Summary: 'string',
     IP: 'string',
-    CreatedAt: 'bigint',
+    CreatedAt: 'time',
   },
   /** `Text`: operator, target or summary contains the text (the log page's search box). */
   virtualFields: { Text: textSearchField(['Operator', 'Target', 'Summary']) },
