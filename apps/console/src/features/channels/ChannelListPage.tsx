@@ -1,6 +1,114 @@
-import { tk } from '../../i18n/tk';
-import { PlaceholderPage } from '../../shared/ui/PlaceholderPage';
+import { PlusOutlined } from '@ant-design/icons';
+import type { ChannelRow } from '@intercom/contract';
+import { Button, Form, Input, Select } from 'antd';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { useSession } from '../../app/session/SessionContext';
+import { useRunAction } from '../../shared/api/useRunAction';
+import { ListShell } from '../../shared/list/ListShell';
+import type { Condition } from '../../shared/list/listParams';
+import { useConfirm } from '../../shared/ui/ConfirmContext';
+import { useWorkingEnterprise } from '../enterprises/api';
+import { channelResource, useDeleteChannel, useSwitchRecord } from './api';
+import { ChannelDrawer, type ChannelTarget } from './ChannelDrawer';
+import { CHANNEL_TYPE_LABELS } from './channelTypes';
+import { useChannelColumns } from './useChannelColumns';
 
+interface ChannelFilterValues {
+  Search?: string;
+  CTypeID?: number;
+}
+
+const channelCondition = (values: ChannelFilterValues): Condition => ({
+  Search: values.Search?.trim() || undefined,
+  CTypeID: values.CTypeID,
+});
+
+/** /Channel/Channel: the talk channels of the working enterprise; create, edit, delete, recording. */
 export default function ChannelListPage() {
-  return <PlaceholderPage title={tk('route.channels')} description={tk('placeholder.channels')} />;
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const confirm = useConfirm();
+  const run = useRunAction();
+  const { info } = useSession();
+  // The working enterprise (top bar); until it is known, the own one, which it nearly always is.
+  const enterpriseId = useWorkingEnterprise().data?.working.E_ID ?? info.E_ID;
+  const remove = useDeleteChannel();
+  const switchRecord = useSwitchRecord();
+  const [editing, setEditing] = useState<ChannelTarget | null>(null);
+  const [switching, setSwitching] = useState<ReadonlySet<number>>(new Set());
+
+  const actions = useMemo(
+    () => ({
+      edit: (channel: ChannelRow) => setEditing({ mode: 'edit', id: channel.CID }),
+      members: (channel: ChannelRow) => navigate(`/Channel/cmember?cid=${channel.CID}`),
+      remove: (channel: ChannelRow) =>
+        confirm({
+          title: t('channels.delete_title', { name: channel.CName }),
+          content: t('channels.delete_content', { count: channel.MemberCount }),
+          okText: t('common.delete'),
+          danger: true,
+          onOk: () => run(() => remove.mutateAsync(channel.CID)),
+        }),
+      record: async (channel: ChannelRow, record: boolean) => {
+        setSwitching((previous) => new Set(previous).add(channel.CID));
+        await run(
+          () => switchRecord.mutateAsync({ cid: channel.CID, record }),
+          record ? t('channels.record_on', { name: channel.CName }) : t('channels.record_off', { name: channel.CName }),
+        );
+        setSwitching((previous) => {
+          const next = new Set(previous);
+          next.delete(channel.CID);
+          return next;
+        });
+      },
+    }),
+    [confirm, navigate, remove, run, switchRecord, t],
+  );
+  const columns = useChannelColumns(actions, switching);
+
+  return (
+    <>
+      <ListShell<ChannelRow, ChannelFilterValues>
+        title={t('route.channels')}
+        resource={channelResource}
+        columns={columns}
+        filters={
+          <>
+            <Form.Item name="Search" label={t('channels.search')}>
+              <Input allowClear maxLength={64} placeholder={t('channels.search_placeholder')} />
+            </Form.Item>
+            <Form.Item name="CTypeID" label={t('channels.type')}>
+              <Select
+                allowClear
+                placeholder={t('channels.all_types')}
+                style={{ minWidth: 160 }}
+                options={Object.entries(CHANNEL_TYPE_LABELS).map(([id, label]) => ({
+                  value: Number(id),
+                  label: t(label),
+                }))}
+              />
+            </Form.Item>
+          </>
+        }
+        toCondition={channelCondition}
+        // Channels never span enterprises: the list is the working enterprise's, as its settings are.
+        fixedCondition={{ E_ID: enterpriseId }}
+        toolbar={
+          <Button
+            type="primary"
+            icon={<PlusOutlined />}
+            onClick={() => setEditing({ mode: 'create', eid: enterpriseId })}
+          >
+            {t('channels.create')}
+          </Button>
+        }
+        exportFormats={['csv', 'xlsx']}
+        columnSettings={{ storageKey: 'channels', defaultHidden: ['Note', 'CreatedAt'], locked: ['CName', 'actions'] }}
+        testId="channel-list"
+      />
+      <ChannelDrawer target={editing} onClose={() => setEditing(null)} />
+    </>
+  );
 }

@@ -26,3 +26,7 @@ export const channelRoutes: AppRoute[] = [
     page: lazy(() => import('./ChannelMembersPage')),
   },
 ];
+
+// The channel tree (ChannelTree.tsx, reused by the live map) and the member picker
+// (MemberPicker.tsx) are imported from their own files, so the route table stays out of their way
+// and they load with the page that shows them.

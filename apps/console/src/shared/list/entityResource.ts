@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { apiDownload, getList } from '../api/apiClient';
+import { apiDownload, getList, type QueryValues } from '../api/apiClient';
 import { saveFile } from '../api/saveFile';
 import { listQuery, type ListParams } from './listParams';
 
@@ -14,6 +14,8 @@ export interface EntityResource<T> {
   defaultOrder?: { field: keyof T & string; desc: boolean };
   /** Where pages come from, when not `/api/{name}/QueryData` (same parameters and answer). */
   queryPath?: string;
+  /** The query string of `queryPath`, when it takes other parameters than QueryData's. */
+  toQuery?: (params: ListParams) => QueryValues;
 }
 
 export function entityResource<T>(resource: EntityResource<T>): EntityResource<T> {
@@ -25,7 +27,10 @@ export function useEntityPage<T>(resource: EntityResource<T>, params: ListParams
   return useQuery({
     queryKey: [resource.name, 'QueryData', params],
     queryFn: ({ signal }) =>
-      getList<T>(resource.queryPath ?? `/api/${resource.name}/QueryData`, { query: listQuery(params), signal }),
+      getList<T>(resource.queryPath ?? `/api/${resource.name}/QueryData`, {
+        query: resource.toQuery ? resource.toQuery(params) : listQuery(params),
+        signal,
+      }),
     placeholderData: keepPreviousData,
   });
 }
@@ -37,7 +42,8 @@ const EXPORT_TIMEOUT_MS = 120_000;
 export async function exportEntity<T>(resource: EntityResource<T>, params: ListParams, format: ExportFormat) {
   const stamp = new Date().toISOString().slice(0, 10);
   const file = await apiDownload(`/api/${resource.name}/ExportData`, `${resource.name}-${stamp}.${format}`, {
-    query: { ...listQuery(params, false), format },
+    // Times in the file read as this browser's wall clock.
+    query: { ...listQuery(params, false), format, utcOffset: -new Date().getTimezoneOffset() },
     timeoutMs: EXPORT_TIMEOUT_MS,
   });
   saveFile(file.blob, file.fileName);
