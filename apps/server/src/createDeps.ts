@@ -3,7 +3,7 @@ import { loadOrCreateLoginKey } from './auth/loginCrypto.js';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
-import { createRealtime } from './realtime/realtime.js';
+import { createRealtime, type RealtimeOptions } from './realtime/realtime.js';
 
 export interface Runtime {
   deps: AppDeps;
@@ -13,7 +13,7 @@ export interface Runtime {
 /** Opens the database, migrates it and loads the login key: everything buildApp needs. */
 export async function createDeps(
   config: Config,
-  options: { sqliteFile?: string; passwordLogN?: number } = {},
+  options: { sqliteFile?: string; passwordLogN?: number; realtime?: RealtimeOptions } = {},
 ): Promise<Runtime> {
   const database = openDatabase({
     databaseUrl: config.databaseUrl,
@@ -28,7 +28,7 @@ export async function createDeps(
     config,
     loginKey,
     passwordLogN: options.passwordLogN ?? 17,
-    realtime: await createRealtime(config, database.db),
+    realtime: await createRealtime(config, database.db, options.realtime),
   };
   return { deps, database };
 }

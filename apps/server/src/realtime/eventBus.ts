@@ -17,6 +17,18 @@ export interface LiveUser {
 }
 
 /**
+ * One terminal login, ordered across instances: by `at` (a logical clock in epoch ms, see
+ * TerminalGateway), then `instance`, then `connection`. The newest login of a user wins.
+ */
+export interface TerminalLoginStamp {
+  /** The gateway (server instance) that accepted the login. */
+  instance: string;
+  /** The connection's number inside that instance. */
+  connection: number;
+  at: number;
+}
+
+/**
  * What travels between server instances. Every event names its enterprise, so each hub connection
  * receives only events of enterprises in its scope.
  */
@@ -24,7 +36,9 @@ export type RealtimeEvent =
   | { kind: 'user'; E_ID: number; user: LiveUser }
   | { kind: 'notification'; E_ID: number; notification: Notification }
   | { kind: 'heartRate'; E_ID: number; heartRate: HeartRate }
-  | { kind: 'sessionsEnded'; E_ID: number; sessionIds: number[]; reason: EndReason };
+  | { kind: 'sessionsEnded'; E_ID: number; sessionIds: number[]; reason: EndReason }
+  /** A terminal user logged in; other instances close that user's older socket (`replaced`). */
+  | { kind: 'terminalLogin'; E_ID: number; U_ID: number; login: TerminalLoginStamp };
 
 export type RealtimeListener = (event: RealtimeEvent) => void;
 

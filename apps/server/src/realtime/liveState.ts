@@ -244,7 +244,8 @@ export class LiveState {
       case 'heartRate':
         this.applyHeartRate(event.heartRate);
         break;
-      case 'sessionsEnded':
+      default:
+        // sessionsEnded, terminalLogin, and kinds of a newer instance: not live state.
         break;
     }
   }

@@ -1,17 +1,32 @@
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import type { DB } from '../db/schema.js';
+import { MemoryLoginThrottle, type LoginThrottle, type LoginThrottleLimits } from '../terminals/loginThrottle.js';
+import { RedisLoginThrottle, connectThrottleRedis, type ThrottleLog } from '../terminals/redisLoginThrottle.js';
 import { InProcessEventBus, type ErrorSink, type EventBus } from './eventBus.js';
 import { LiveState } from './liveState.js';
 import { connectRedisEventBus } from './redisEventBus.js';
 
-/** The event bus and the live state: created with the other dependencies, fed by the terminal gateway. */
+/**
+ * The event bus, the live state and the terminal login throttle: created with the other
+ * dependencies, fed by the terminal gateway.
+ */
 export interface Realtime {
   bus: EventBus;
   live: LiveState;
+  /** The wrong-password lock of terminal logins: in memory, or shared in Redis with `REDIS_URL`. */
+  loginThrottle(limits: LoginThrottleLimits, log: ThrottleLog): LoginThrottle;
   /** Where failures inside listeners and the backplane are reported (the app logger, once it exists). */
   reportErrorsTo(sink: ErrorSink): void;
   close(): Promise<void>;
+}
+
+export interface RealtimeOptions {
+  /**
+   * Start of every Redis channel and key name (`<prefix>:realtime`, `<prefix>:terminal-login:*`);
+   * tests give each run its own so parallel runs never meet. Default `intercom`.
+   */
+  redisPrefix?: string;
 }
 
 const toStderr: ErrorSink = (error, context) => {
@@ -19,22 +34,31 @@ const toStderr: ErrorSink = (error, context) => {
   process.stderr.write(`realtime: ${context}: ${detail}\n`);
 };
 
-/** In-process bus by default; Redis pub/sub between instances when REDIS_URL is set. */
-export async function createRealtime(config: Config, db: Kysely<DB>): Promise<Realtime> {
+/** In-process bus and throttle by default; Redis between instances when REDIS_URL is set. */
+export async function createRealtime(config: Config, db: Kysely<DB>, options: RealtimeOptions = {}): Promise<Realtime> {
+  const prefix = options.redisPrefix ?? 'intercom';
   let sink = toStderr;
   const onError: ErrorSink = (error, context) => sink(error, context);
-  const bus = config.redisUrl ? await connectRedisEventBus(config.redisUrl, onError) : new InProcessEventBus(onError);
+  const bus = config.redisUrl
+    ? await connectRedisEventBus(config.redisUrl, onError, `${prefix}:realtime`)
+    : new InProcessEventBus(onError);
+  const throttleRedis = config.redisUrl ? await connectThrottleRedis(config.redisUrl) : undefined;
   const live = new LiveState(bus);
   await live.loadUnhandledNotifications(db);
   return {
     bus,
     live,
+    loginThrottle(limits, log) {
+      return throttleRedis
+        ? new RedisLoginThrottle(throttleRedis, `${prefix}:terminal-login`, limits, log)
+        : new MemoryLoginThrottle(limits);
+    },
     reportErrorsTo(next) {
       sink = next;
     },
     async close() {
       live.close();
-      await bus.close();
+      await Promise.allSettled([bus.close(), throttleRedis?.quit()]);
     },
   };
 }

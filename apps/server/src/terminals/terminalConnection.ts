@@ -10,6 +10,7 @@ import {
 } from '@intercom/contract';
 import type { Socket } from 'node:net';
 import type { RawData, WebSocket } from 'ws';
+import type { TerminalLoginStamp } from '../realtime/eventBus.js';
 import type { IngestResult, ReportingUser, TerminalService } from './terminalService.js';
 import type { TerminalOptions } from './terminalOptions.js';
 
@@ -44,6 +45,8 @@ export class TerminalConnection {
   state: 'new' | 'loggingIn' | 'online' | 'closing' = 'new';
   user: ReportingUser | null = null;
   config: TerminalConfig | null = null;
+  /** Set at login: orders this login against the same user's logins on other instances. */
+  loginStamp: TerminalLoginStamp | null = null;
   /** Why the server closed the socket; null when the terminal or the network did. */
   closeReason: TerminalCloseReason | null = null;
   readonly openedAt = Date.now();

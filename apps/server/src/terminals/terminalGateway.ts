@@ -9,13 +9,16 @@ import type { WebSocket } from 'ws';
 import type { AppDeps } from '../appDeps.js';
 import { verifyPassword } from '../auth/passwords.js';
 import type { TerminalSessionEnd } from '../modules/userinfo/terminalEvents.js';
-import { LoginThrottle } from './loginThrottle.js';
+import type { RealtimeEvent, TerminalLoginStamp } from '../realtime/eventBus.js';
+import { LoginClock, isNewerLogin } from './loginClock.js';
+import type { LoginThrottle } from './loginThrottle.js';
 import { TerminalConnection, type ConnectionHost } from './terminalConnection.js';
 import type { TerminalOptions } from './terminalOptions.js';
 import type { ReportingUser, TerminalService } from './terminalService.js';
 import { refusalOf, terminalUserByPhone, terminalUsersById } from './terminalUsers.js';
 
 type LoginMessage = Extract<TerminalClientMessage, { type: 'login' }>;
+type LoginEvent = Extract<RealtimeEvent, { kind: 'terminalLogin' }>;
 
 /** Closes that end a user's online state at once and without an Offline alarm. */
 const QUIET_OFFLINE: ReadonlySet<TerminalCloseReason> = new Set([
@@ -29,16 +32,25 @@ const QUIET_OFFLINE: ReadonlySet<TerminalCloseReason> = new Set([
 
 /**
  * The WebSocket gateway `/terminal` (docs/terminal-protocol.md): logins, one connection per user
- * (a new login replaces the old socket), chat-online state in LiveState, heartbeat and login
- * timeouts, the Offline alarm, and configuration pushes.
+ * (a new login replaces the old socket, on this instance or another), chat-online state in
+ * LiveState, heartbeat and login timeouts, the Offline alarm, and configuration pushes.
+ *
+ * Across instances every login publishes a `terminalLogin` event with its stamp; an instance holding
+ * an older login of that user closes it with `replaced`, one holding a newer one announces its own
+ * again (stamps: LoginClock).
  */
 export class TerminalGateway implements ConnectionHost {
+  private readonly clock = new LoginClock();
   private readonly sockets = new Set<TerminalConnection>();
   private readonly online = new Map<number, TerminalConnection>();
   /** Users whose socket dropped: still online until the timer fires or they log in again. */
-  private readonly grace = new Map<number, { timer: NodeJS.Timeout; user: ReportingUser }>();
+  private readonly grace = new Map<
+    number,
+    { timer: NodeJS.Timeout; user: ReportingUser; stamp: TerminalLoginStamp | null }
+  >();
   private readonly throttle: LoginThrottle;
   private readonly sweepTimer: NodeJS.Timeout;
+  private readonly unsubscribeBus: () => void;
   private closing = false;
 
   constructor(
@@ -47,7 +59,14 @@ export class TerminalGateway implements ConnectionHost {
     readonly options: TerminalOptions,
     private readonly log: FastifyBaseLogger,
   ) {
-    this.throttle = new LoginThrottle(options.loginMaxFailures, options.loginLockMs);
+    this.throttle = deps.realtime.loginThrottle(
+      { maxFailures: options.loginMaxFailures, lockMs: options.loginLockMs },
+      log,
+    );
+    this.unsubscribeBus = deps.realtime.bus.subscribe((event) => {
+      if (event.kind === 'terminalLogin') this.remoteLogin(event);
+      else if (event.kind === 'user' && !event.user.online) this.stillOnline(event.user.E_ID, event.user.U_ID);
+    });
     this.sweepTimer = setInterval(() => this.sweep(), options.sweepMs);
     this.sweepTimer.unref();
   }
@@ -76,16 +95,16 @@ export class TerminalGateway implements ConnectionHost {
       if (connection.state === 'loggingIn') connection.state = 'new';
       connection.error(seq, code, text, undefined, retryAfterMs);
     };
-    const lockedFor = this.throttle.lockedFor(phone);
+    const lockedFor = await this.throttle.lockedFor(phone);
     if (lockedFor > 0) return refuse(TerminalErrors.tooManyAttempts, 'too many wrong passwords', lockedFor);
     const user = await terminalUserByPhone(this.deps.db, phone);
     const valid = user ? await verifyPassword(message.password, user.PasswordHash).catch(() => false) : false;
     if (connection.state !== 'loggingIn') return;
     if (!user || !valid) {
-      this.throttle.failed(phone);
+      await this.throttle.failed(phone);
       return refuse(TerminalErrors.badCredentials, 'unknown phone or wrong password');
     }
-    this.throttle.succeeded(phone);
+    await this.throttle.succeeded(phone);
     const refusal = refusalOf(user);
     if (refusal) return refuse(refusal, `login refused: ${refusal}`);
     const config = await this.service.configOf(user);
@@ -98,6 +117,8 @@ export class TerminalGateway implements ConnectionHost {
       interval: config.interval,
     };
     const previous = this.online.get(ref.U_ID);
+    const stamp = this.clock.stamp(ref.U_ID);
+    connection.loginStamp = stamp;
     this.online.set(ref.U_ID, connection);
     previous?.close('replaced', TerminalCloseCodes.replaced);
     this.endGrace(ref.U_ID);
@@ -105,6 +126,7 @@ export class TerminalGateway implements ConnectionHost {
     connection.config = config;
     connection.state = 'online';
     this.deps.realtime.live.setOnline(ref, true);
+    this.announce(ref, stamp);
     const { interval: _interval, ...shown } = ref;
     connection.ack(seq, { user: shown, config, serverTime: Date.now() });
     this.log.info(
@@ -130,7 +152,7 @@ export class TerminalGateway implements ConnectionHost {
       this.offline(user, why);
     }, this.options.offlineGraceMs);
     timer.unref();
-    this.grace.set(user.U_ID, { timer, user });
+    this.grace.set(user.U_ID, { timer, user, stamp: connection.loginStamp });
   }
 
   /** User management ended a user's sessions (frozen, deleted, recovered, new password). */
@@ -195,11 +217,48 @@ export class TerminalGateway implements ConnectionHost {
     if (this.closing) return;
     this.closing = true;
     clearInterval(this.sweepTimer);
+    this.unsubscribeBus();
     for (const connection of this.sockets) connection.close('server_restart', TerminalCloseCodes.goingAway);
     for (const [U_ID, { user }] of this.grace) {
       this.endGrace(U_ID);
       this.offline(user, null);
     }
+  }
+
+  private announce(user: ReportingUser, login: TerminalLoginStamp): void {
+    this.deps.realtime.bus.publish({ kind: 'terminalLogin', E_ID: user.E_ID, U_ID: user.U_ID, login });
+  }
+
+  /** A login on another instance: an older socket of that user here goes, quietly (the user stays online). */
+  private remoteLogin({ E_ID, U_ID, login }: LoginEvent): void {
+    if (login.instance === this.clock.instance || this.closing) return;
+    this.clock.heard(U_ID, login);
+    const grace = this.grace.get(U_ID);
+    if (grace && isNewerLogin(login, grace.stamp)) this.endGrace(U_ID);
+    const connection = this.online.get(U_ID);
+    if (!connection?.user || connection.user.E_ID !== E_ID) return;
+    if (!isNewerLogin(login, connection.loginStamp)) {
+      // Ours is the newer login (the two crossed, or the clocks disagree): make the other instance close its socket.
+      if (connection.loginStamp) this.announce(connection.user, connection.loginStamp);
+      return;
+    }
+    // Removed first, so closed() neither marks the user offline nor raises an alarm.
+    this.online.delete(U_ID);
+    connection.close('replaced', TerminalCloseCodes.replaced);
+    this.log.info(
+      { U_ID, E_ID, ip: connection.ip, by: login.instance },
+      'terminal replaced by a login on another instance',
+    );
+  }
+
+  /**
+   * Another instance marked a user offline who is logged in here (its offline grace ran out just
+   * before it heard of the login here): say online again, so every instance shows the truth.
+   */
+  private stillOnline(E_ID: number, U_ID: number): void {
+    const connection = this.online.get(U_ID);
+    if (this.closing || connection?.state !== 'online' || connection.user?.E_ID !== E_ID) return;
+    this.deps.realtime.live.setOnline(connection.user, true);
   }
 
   private endGrace(U_ID: number): void {
