@@ -1,7 +1,15 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, expectFailure, expectSuccess, type TestApp } from './helper.js';
-import { addOrgan, addUser, tenant, uniqueIccid, type Tenant, type UserRowLike } from './directoryFixtures.js';
+import {
+  addOrgan,
+  addUser,
+  tenant,
+  uniqueIccid,
+  uniquePhone,
+  type Tenant,
+  type UserRowLike,
+} from './directoryFixtures.js';
 
 let t: TestApp;
 let a: Tenant;
@@ -66,6 +74,24 @@ describe('GET /api/UserInfo/QueryData', () => {
     expect(await names({ Search: '_' })).toEqual(['dave_=cmd']);
     expect(await names({ Search: '%' })).toEqual([]);
     expect(await names({ Search: '小' })).toEqual(['小王']);
+  });
+
+  it('keeps the search current as users are renamed, given new phones and deleted', async () => {
+    const created = await addUser(a.api, { UserName: 'Quentin "Q" Zephyr' });
+    const oldDigits = created.MobilePhone.slice(-7);
+    expect(await names({ Search: 'zephyr' })).toEqual(['Quentin "Q" Zephyr']);
+    expect(await names({ Search: '"Q" z' })).toEqual(['Quentin "Q" Zephyr']);
+    expect(await names({ Search: oldDigits })).toEqual(['Quentin "Q" Zephyr']);
+    const phone = uniquePhone();
+    expectSuccess(
+      await a.api.postJson('/api/UserInfo/Save', { UserID: created.UserID, UserName: '张伟明', MobilePhone: phone }),
+    );
+    expect(await names({ Search: 'zephyr' })).toEqual([]);
+    expect(await names({ Search: oldDigits })).toEqual([]);
+    expect(await names({ Search: '张伟明' })).toEqual(['张伟明']);
+    expect(await names({ Search: phone.slice(-7) })).toEqual(['张伟明']);
+    expectSuccess(await a.api.delete(`/api/UserInfo/Delete/${created.UserID}`));
+    expect(await names({ Search: '张伟明' })).toEqual([]);
   });
 
   it('filters by state: normal, locked (frozen), expired', async () => {

@@ -24,6 +24,11 @@ export interface DatabaseOptions {
   sqliteFile?: string;
 }
 
+/** Which database a Kysely instance speaks to. */
+export function dialectOf(db: Kysely<any>): Dialect {
+  return db.getExecutor().adapter.constructor.name === 'PostgresAdapter' ? 'postgres' : 'sqlite';
+}
+
 /** Opens PostgreSQL when a URL is given, else the embedded SQLite file (WAL, foreign keys on). */
 export function openDatabase(options: DatabaseOptions): Database {
   if (options.databaseUrl) {

@@ -3,12 +3,14 @@ import type { Kysely } from 'kysely';
 import * as initial from './migrations/2026112200_initial.js';
 import * as usersDevices from './migrations/2026112310_users_devices.js';
 import * as channelsMedia from './migrations/2026112330_channels_media.js';
+import * as userSearch from './migrations/2026112400_user_search.js';
 
 /** Migrations are listed here (not read from disk) so the built server carries them. */
 const migrations: Record<string, Migration> = {
   '2026112200_initial': initial,
   '2026112310_users_devices': usersDevices,
   '2026112330_channels_media': channelsMedia,
+  '2026112400_user_search': userSearch,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

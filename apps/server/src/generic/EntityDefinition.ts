@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Expression, ExpressionBuilder, Kysely, SqlBool } from 'kysely';
 import type { z } from 'zod';
 import type { AuthContext } from '../appDeps.js';
+import type { Dialect } from '../db/database.js';
 import type { DB } from '../db/schema.js';
 import type { Scope } from '../tenancy/scope.js';
 import type { Condition } from './parseCondition.js';
@@ -43,7 +44,12 @@ export interface EntityDefinition<TRow extends Record<string, unknown> = Record<
 export interface VirtualField {
   type: FieldType;
   /** The WHERE expression of one parsed condition; values stay bound parameters. */
-  where: (eb: ExpressionBuilder<any, any>, condition: Condition, scope: Scope) => Expression<SqlBool>;
+  where: (
+    eb: ExpressionBuilder<any, any>,
+    condition: Condition,
+    scope: Scope,
+    dialect: Dialect,
+  ) => Expression<SqlBool>;
 }
 
 export interface EntityContext {

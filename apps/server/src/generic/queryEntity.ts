@@ -1,5 +1,6 @@
 import { MessageKeys, type QueryParams } from '@intercom/contract';
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import { dialectOf } from '../db/database.js';
 import type { DB } from '../db/schema.js';
 import { AppError } from '../http/AppError.js';
 import type { Scope } from '../tenancy/scope.js';
@@ -42,13 +43,14 @@ export function scopedQuery(db: Kysely<DB>, def: EntityDefinition, scope: Scope,
   const virtualTypes = Object.fromEntries(Object.entries(virtual).map(([name, v]) => [name, v.type]));
   const conditions = parseCondition(jsonCondition, { ...def.fields, ...virtualTypes });
   const anyDb = db as unknown as Kysely<any>;
+  const dialect = dialectOf(db);
   return anyDb
     .selectFrom(def.table)
     .where('E_ID', 'in', [...scope.enterpriseIds])
     .where((eb) =>
       eb.and(
         conditions.map((c) =>
-          Object.hasOwn(virtual, c.field) ? virtual[c.field]!.where(eb, c, scope) : toExpression(eb, c),
+          Object.hasOwn(virtual, c.field) ? virtual[c.field]!.where(eb, c, scope, dialect) : toExpression(eb, c),
         ),
       ),
     );

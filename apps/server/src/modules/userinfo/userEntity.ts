@@ -32,7 +32,11 @@ const OSUnder: VirtualField = {
 };
 
 /** One search box: name, phone or ICCID contains the text (case-insensitive). */
-const Search = textSearchField(['UserName', 'MobilePhone', 'ICCID']);
+const Search = textSearchField(['UserName', 'MobilePhone', 'ICCID'], {
+  table: 'terminal_user',
+  ftsTable: 'user_search',
+  key: 'UserID',
+});
 
 /** State: `normal` (not frozen, not expired), `locked` (frozen) or `expired`. */
 const State: VirtualField = {
