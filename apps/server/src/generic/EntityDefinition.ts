@@ -44,12 +44,7 @@ export interface EntityDefinition<TRow extends Record<string, unknown> = Record<
 export interface VirtualField {
   type: FieldType;
   /** The WHERE expression of one parsed condition; values stay bound parameters. */
-  where: (
-    eb: ExpressionBuilder<any, any>,
-    condition: Condition,
-    scope: Scope,
-    dialect: Dialect,
-  ) => Expression<SqlBool>;
+  where: (eb: ExpressionBuilder<any, any>, condition: Condition, scope: Scope, dialect: Dialect) => Expression<SqlBool>;
 }
 
 export interface EntityContext {
