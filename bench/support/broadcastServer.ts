@@ -3,7 +3,8 @@
 // Prints `{"port":N}`, then on a line `go <seconds>` on stdin produces GPS updates of 1,000 users,
 // 50 per event-loop turn, as fast as the server lets it, for that long, and prints `{"produced":N}`.
 // hub: the real /FuncService (buildApp) with pushIntervalMs 0, so every turn's changes are pushed
-// at once; socketio: socket.io 4 broadcasting the same GPS delta to every client.
+// at once; socketio: socket.io 4 broadcasting the same GPS delta to every client. Both skip a turn
+// while a client has more than 64 pushes waiting.
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -72,7 +73,12 @@ if (mode === 'hub') {
   await app.listen({ port: 0, host: '127.0.0.1' });
   process.stdout.write(`${JSON.stringify({ port: (app.server.address() as { port: number }).port })}\n`);
   const { live } = deps.realtime;
+  // The back-pressure socket.io gets below: skip a turn while some client has more than 64 pushes
+  // of this size waiting (else the hub's queues overflow and it sends snapshots instead).
+  const backlogChars =
+    64 * JSON.stringify({ type: 'GPS', data: Array.from({ length: PER_TURN }, (_, i) => record(i)) }).length;
   produce = () => {
+    for (const connection of app.hub.connections()) if (connection.pendingChars > backlogChars) return false;
     for (let j = 0; j < PER_TURN; j++) live.reportPosition(record(cursor++));
     return true;
   };
