@@ -1,4 +1,5 @@
-import type { Insertable, Kysely } from 'kysely';
+import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
+import { dialectOf } from '../db/database.js';
 import type { DB, HeartRateTable, LocationHistoryTable } from '../db/schema.js';
 
 export type HistoryRow = Insertable<LocationHistoryTable>;
@@ -15,9 +16,34 @@ export interface HistoryWriterOptions {
 const ROWS_PER_STATEMENT = 500;
 const RETRY_MS = 1_000;
 
+const column = <T, K extends keyof T>(rows: readonly T[], key: K): (T[K] | null)[] =>
+  rows.map((row) => row[key] ?? null);
+
+/**
+ * PostgreSQL: all rows in one INSERT of a few array parameters (unnest). A multi-row VALUES of 500
+ * rows has 5,500 parameters for Kysely to compile and pg to send one by one, which stalls the
+ * event loop the hub's pushes share (docs/benchmarks.md, "Real time").
+ */
+async function insertPositionsPg(trx: Transaction<DB>, rows: readonly HistoryRow[]): Promise<void> {
+  await sql`insert into location_history
+      ("E_ID", "U_ID", "H_Time", "H_Type", "C_Longitude", "C_Latitude", "Speed", "Course", "Accuracy", "Altitude")
+    select * from unnest(${column(rows, 'E_ID')}::integer[], ${column(rows, 'U_ID')}::integer[],
+      ${column(rows, 'H_Time')}::bigint[], ${rows.map((row) => row.H_Type ?? 0)}::integer[],
+      ${column(rows, 'C_Longitude')}::double precision[], ${column(rows, 'C_Latitude')}::double precision[],
+      ${column(rows, 'Speed')}::real[], ${column(rows, 'Course')}::real[],
+      ${column(rows, 'Accuracy')}::real[], ${column(rows, 'Altitude')}::real[])`.execute(trx);
+}
+
+async function insertHeartRatesPg(trx: Transaction<DB>, rows: readonly HeartRateRow[]): Promise<void> {
+  await sql`insert into heart_rate ("E_ID", "U_ID", "Phone", "Value", "H_Time")
+    select * from unnest(${column(rows, 'E_ID')}::integer[], ${column(rows, 'U_ID')}::integer[],
+      ${column(rows, 'Phone')}::varchar[], ${column(rows, 'Value')}::integer[],
+      ${column(rows, 'H_Time')}::bigint[])`.execute(trx);
+}
+
 /**
  * Location history and heart rates, written in batches: one transaction per flush with one
- * multi-row INSERT per 500 rows, every `flushMs` or as soon as `flushRows` wait. A fix is
+ * multi-row INSERT per 500 rows (PostgreSQL: one INSERT of arrays per table), every `flushMs` or as soon as `flushRows` wait. A fix is
  * acknowledged to its terminal once `enqueue` returned true, so `close()` (the shutdown path)
  * writes everything queued before it resolves. A failed flush keeps its rows and retries; while
  * more than `maxQueuedRows` wait, `enqueue` refuses (the terminal is told `busy` and sends again).
@@ -31,10 +57,14 @@ export class HistoryWriter {
   /** Rows written since start (for benchmarks and tests). */
   written = 0;
 
+  private readonly postgres: boolean;
+
   constructor(
     private readonly db: Kysely<DB>,
     private readonly options: HistoryWriterOptions,
-  ) {}
+  ) {
+    this.postgres = dialectOf(db) === 'postgres';
+  }
 
   get queued(): number {
     return this.positions.length + this.heartRates.length;
@@ -104,6 +134,11 @@ export class HistoryWriter {
     this.heartRates = [];
     try {
       await this.db.transaction().execute(async (trx) => {
+        if (this.postgres) {
+          if (positions.length > 0) await insertPositionsPg(trx, positions);
+          if (heartRates.length > 0) await insertHeartRatesPg(trx, heartRates);
+          return;
+        }
         for (let i = 0; i < positions.length; i += ROWS_PER_STATEMENT) {
           await trx
             .insertInto('location_history')
