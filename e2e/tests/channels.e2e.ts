@@ -52,9 +52,20 @@ async function api(token: string, path: string, body?: Record<string, unknown>):
 
 /** RecordEnable as it was before this file changed it: put back at the end for the other files. */
 let restoreRecordEnable: ((token: string) => Promise<unknown>) | undefined;
+/** ChannelTypeID likewise (the batch test enables a second type). */
+let restoreChannelTypes: ((token: string) => Promise<unknown>) | undefined;
+/** Channels the later tests made through the API: deleted at the end. */
+const madeChannels: number[] = [];
 let lastToken = '';
 afterAll(async () => {
   await restoreRecordEnable?.(lastToken);
+  await restoreChannelTypes?.(lastToken);
+  for (const cid of madeChannels) {
+    await fetch(new URL(`/api/THChannel/DeleteChannel?cid=${cid}`, inject('baseUrl')), {
+      method: 'DELETE',
+      headers: { Authorization: `Bearer ${lastToken}` },
+    });
+  }
 });
 
 function rowsOf(list: Locator): Locator {
@@ -205,5 +216,156 @@ describe('channels and members', () => {
     await open(page, '/Channel/Channel');
     await searchChannel(page);
     await page.getByTestId('channel-list').getByText(en('list.no_match'), { exact: true }).waitFor();
+  });
+});
+
+/** Two channels made through the API for the batch change and the user's channels. */
+const batchPrefix = `Batch ${stamp}`;
+const batchNames = [`${batchPrefix} A`, `${batchPrefix} B`];
+/** A user of the first test's batch who is in no channel. */
+const roomUser = nameOf(25);
+
+async function searchChannels(page: Page, text: string): Promise<void> {
+  const filters = page.getByTestId('list-filters');
+  await filters.getByLabel(en('channels.search'), { exact: true }).fill(text);
+  await filters.getByRole('button', { name: nameEndingWith(en('list.search')) }).click();
+}
+
+function namedRow(page: Page, name: string): Locator {
+  return rowsOf(page.getByTestId('channel-list')).filter({
+    has: page.getByRole('cell', { name, exact: true }),
+  });
+}
+
+/** Opens the "Channels" dialog of `roomUser` from the user list. */
+async function openUserChannels(page: Page): Promise<Locator> {
+  await open(page, '/Managent/User');
+  const filters = page.getByTestId('list-filters');
+  await filters.getByLabel(en('users.search'), { exact: true }).fill(roomUser);
+  await filters.getByRole('button', { name: nameEndingWith(en('list.search')) }).click();
+  const list = page.getByTestId('user-list');
+  await expect.poll(() => rowsOf(list).count()).toBe(1);
+  await rowsOf(list)
+    .filter({ hasText: roomUser })
+    .getByRole('button', { name: en('channels.user_channels'), exact: true })
+    .click();
+  const dialog = page.getByTestId('user-channels-dialog');
+  await page
+    .getByRole('dialog')
+    .getByText(en('channels.user_channels_title', { name: roomUser }), { exact: true })
+    .waitFor();
+  await dialog
+    .getByTestId('user-channels-count')
+    .filter({ hasNotText: en('common.loading') })
+    .waitFor();
+  return dialog;
+}
+
+describe('several channels and a user of many channels', () => {
+  test('two ticked channels take priority 6 and another allowed type in one dialog', async () => {
+    const page = await browser.newPage();
+    await openSignedIn(page, adminCredentials(), '/Channel/Channel');
+    const token = await tokenOf(page);
+    lastToken = token;
+    const config = await api(token, '/api/Account/SysConfig');
+    const before = config.Data?.find((entry) => entry.Code === 'ChannelTypeID')?.Value ?? '106';
+    restoreChannelTypes = (current) =>
+      api(current, '/api/Account/ModifyConfig', { scCode: 'ChannelTypeID', scValue: before });
+    await api(token, '/api/Account/ModifyConfig', { scCode: 'ChannelTypeID', scValue: '106,105' });
+    for (const cname of batchNames) {
+      const made = await api(token, '/api/THChannel/SaveChannel', { cname, ctypeid: 106 });
+      madeChannels.push((made.BaseData as { CID: number }).CID);
+    }
+    // The console read the settings when it opened: a reload sees the second type.
+    await page.reload();
+    await page.getByTestId('channel-list').waitFor();
+    await searchChannels(page, batchPrefix);
+    await expect.poll(() => rowsOf(page.getByTestId('channel-list')).count()).toBe(2);
+
+    const change = page.getByRole('button', { name: nameEndingWith(en('channels.batch_change')) });
+    await expect.poll(() => change.isDisabled()).toBe(true);
+    for (const name of batchNames) await namedRow(page, name).getByRole('checkbox').check();
+    await change.click();
+    const dialog = page.getByTestId('batch-channel-dialog');
+    await page
+      .getByRole('dialog')
+      .getByText(en('channels.batch_title', { count: 2 }), { exact: true })
+      .waitFor();
+    await dialog.getByLabel(en('channels.priority'), { exact: true }).fill('6');
+    await dialog.getByLabel(en('channels.type'), { exact: true }).click();
+    await clickWhenStill(
+      page.locator('.ant-select-dropdown:visible').getByTitle(en('channels.type_105'), { exact: true }),
+    );
+    await clickWhenStill(
+      page
+        .getByRole('dialog')
+        .filter({ has: dialog })
+        .getByRole('button', { name: nameEndingWith(en('common.save')) }),
+    );
+    await toast(page, en('channels.batch_changed', { count: 2 })).waitFor();
+
+    for (const name of batchNames) {
+      const row = namedRow(page, name);
+      await row.getByText(en('channels.type_105'), { exact: true }).waitFor();
+      await row.getByRole('cell', { name: '6', exact: true }).waitFor();
+    }
+    // Done with them: the selection is cleared.
+    await expect.poll(() => change.isDisabled()).toBe(true);
+  });
+
+  test("a user's channels: one ticked from the user list, then none after the confirmation", async () => {
+    const page = await browser.newPage();
+    await openSignedIn(page, adminCredentials(), '/Managent/User');
+    lastToken = await tokenOf(page);
+    const [first] = batchNames as [string, string];
+
+    let dialog = await openUserChannels(page);
+    await dialog.getByRole('textbox', { name: en('channels.user_channels_search') }).fill(batchPrefix);
+    await expect.poll(() => dialog.locator('.ant-table-row').count()).toBe(2);
+    await dialog.getByRole('checkbox', { name: first, exact: true }).check();
+    await clickWhenStill(
+      page
+        .getByRole('dialog')
+        .filter({ has: dialog })
+        .getByRole('button', { name: nameEndingWith(en('common.save')) }),
+    );
+    await toast(page, en('channels.user_channels_saved_one', { name: roomUser, count: 1 })).waitFor();
+    await dialog.waitFor({ state: 'detached' });
+
+    // The channel list counts the new member.
+    await open(page, '/Channel/Channel');
+    await searchChannels(page, first);
+    await namedRow(page, first)
+      .getByRole('button', { name: en('channels.members_of', { name: first, count: 1 }) })
+      .waitFor();
+
+    // Unticking everything asks first, then the user is in no channel.
+    dialog = await openUserChannels(page);
+    const box = dialog.getByRole('checkbox', { name: first, exact: true });
+    await expect.poll(() => box.isChecked()).toBe(true);
+    await box.uncheck();
+    await clickWhenStill(
+      page
+        .getByRole('dialog')
+        .filter({ has: dialog })
+        .getByRole('button', { name: nameEndingWith(en('common.save')) }),
+    );
+    const confirm = page
+      .getByRole('dialog')
+      .filter({ hasText: en('channels.user_leave_all_title', { name: roomUser }) });
+    await confirm.getByText(en('channels.user_leave_all_content', { count: 1 }), { exact: true }).waitFor();
+    await clickWhenStill(confirm.getByRole('button', { name: nameEndingWith(en('channels.user_leave_all')) }));
+    await toast(page, en('channels.user_channels_saved_other', { name: roomUser, count: 0 })).waitFor();
+
+    dialog = await openUserChannels(page);
+    await expect.poll(() => dialog.getByRole('checkbox', { checked: true }).count()).toBe(0);
+    await expect
+      .poll(() => dialog.getByTestId('user-channels-count').textContent())
+      .toMatch(new RegExp(`^${en('channels.user_channels_ticked', { count: 0, total: 999 }).replace('999', '\\d+')}$`));
+    await open(page, '/Channel/Channel');
+    await searchChannels(page, first);
+    await namedRow(page, first)
+      .getByRole('button', { name: en('channels.members_of', { name: first, count: 0 }) })
+      .waitFor();
   });
 });

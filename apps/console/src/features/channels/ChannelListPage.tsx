@@ -1,7 +1,7 @@
-import { PlusOutlined } from '@ant-design/icons';
+import { EditOutlined, PlusOutlined } from '@ant-design/icons';
 import type { ChannelRow } from '@intercom/contract';
-import { Button, Form, Input, Select } from 'antd';
-import { useMemo, useState } from 'react';
+import { Badge, Button, Form, Input, Select } from 'antd';
+import { useMemo, useState, type Key } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useSession } from '../../app/session/SessionContext';
@@ -11,6 +11,7 @@ import type { Condition } from '../../shared/list/listParams';
 import { useConfirm } from '../../shared/ui/ConfirmContext';
 import { useWorkingEnterprise } from '../enterprises/api';
 import { channelResource, useDeleteChannel, useSwitchRecord } from './api';
+import { BatchChannelDialog } from './BatchChannelDialog';
 import { ChannelDrawer, type ChannelTarget } from './ChannelDrawer';
 import { CHANNEL_TYPE_LABELS } from './channelTypes';
 import { useChannelColumns } from './useChannelColumns';
@@ -38,6 +39,14 @@ export default function ChannelListPage() {
   const switchRecord = useSwitchRecord();
   const [editing, setEditing] = useState<ChannelTarget | null>(null);
   const [switching, setSwitching] = useState<ReadonlySet<number>>(new Set());
+  const [selected, setSelected] = useState<Key[]>([]);
+  const [changing, setChanging] = useState(false);
+  // Another working enterprise (top bar): the ticked channels belong to the old one.
+  const [selectedEid, setSelectedEid] = useState(enterpriseId);
+  if (selectedEid !== enterpriseId) {
+    setSelectedEid(enterpriseId);
+    setSelected([]);
+  }
 
   const actions = useMemo(
     () => ({
@@ -49,7 +58,12 @@ export default function ChannelListPage() {
           content: t('channels.delete_content', { count: channel.MemberCount }),
           okText: t('common.delete'),
           danger: true,
-          onOk: () => run(() => remove.mutateAsync(channel.CID)),
+          onOk: async () => {
+            // A deleted channel must not stay ticked: a batch change naming it would fail as a whole.
+            if (await run(() => remove.mutateAsync(channel.CID))) {
+              setSelected((keys) => keys.filter((key) => key !== channel.CID));
+            }
+          },
         }),
       record: async (channel: ChannelRow, record: boolean) => {
         setSwitching((previous) => new Set(previous).add(channel.CID));
@@ -96,19 +110,35 @@ export default function ChannelListPage() {
         // Channels never span enterprises: the list is the working enterprise's, as its settings are.
         fixedCondition={{ E_ID: enterpriseId }}
         toolbar={
-          <Button
-            type="primary"
-            icon={<PlusOutlined />}
-            onClick={() => setEditing({ mode: 'create', eid: enterpriseId })}
-          >
-            {t('channels.create')}
-          </Button>
+          <>
+            <Button
+              type="primary"
+              icon={<PlusOutlined />}
+              onClick={() => setEditing({ mode: 'create', eid: enterpriseId })}
+            >
+              {t('channels.create')}
+            </Button>
+            <Badge count={selected.length} size="small">
+              <Button icon={<EditOutlined />} disabled={selected.length === 0} onClick={() => setChanging(true)}>
+                {t('channels.batch_change')}
+              </Button>
+            </Badge>
+          </>
         }
+        selection={{ keys: selected, onChange: (keys) => setSelected(keys) }}
         exportFormats={['csv', 'xlsx']}
         columnSettings={{ storageKey: 'channels', defaultHidden: ['Note', 'CreatedAt'], locked: ['CName', 'actions'] }}
         testId="channel-list"
       />
       <ChannelDrawer target={editing} onClose={() => setEditing(null)} />
+      <BatchChannelDialog
+        open={changing}
+        channelIds={selected.map(Number)}
+        onClose={(changed) => {
+          setChanging(false);
+          if (changed) setSelected([]);
+        }}
+      />
     </>
   );
 }

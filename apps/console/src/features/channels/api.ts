@@ -1,4 +1,12 @@
-import type { ChannelMemberRow, ChannelRow, ChannelTreeNode, MemberChangeResult, UserRow } from '@intercom/contract';
+import {
+  Limits,
+  type ChannelBrief,
+  type ChannelMemberRow,
+  type ChannelRow,
+  type ChannelTreeNode,
+  type MemberChangeResult,
+  type UserRow,
+} from '@intercom/contract';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest, getList, getObject, type QueryValues } from '../../shared/api/apiClient';
 import { invalidateResources } from '../../shared/api/invalidate';
@@ -84,6 +92,56 @@ export function useDeleteChannel() {
 export function useSwitchRecord() {
   return useChannelMutation((input: { cid: number; record: boolean }) =>
     apiRequest<never, ChannelRow>('POST', '/api/Channel/SwitchRecord', { form: input }),
+  );
+}
+
+/** `POST /api/THChannel/BChangeRoom`: priority and/or type of several channels, all or nothing. */
+export function useBatchChangeChannels() {
+  return useChannelMutation(
+    async (input: { cids: number[]; priority?: number; typeid?: number }) =>
+      (await apiRequest<never, { changed: number }>('POST', '/api/THChannel/BChangeRoom', { json: input })).BaseData,
+  );
+}
+
+/** Pages one user's channel list may take: an enterprise has at most a few thousand channels. */
+const USER_CHANNEL_PAGES = 20;
+
+/**
+ * `GET /api/THChannel/QueryChannel?uid=`: every channel of the user's enterprise with IsMember and
+ * MemberPriority. All pages are read, because saving sends the user's whole set of channels: a
+ * membership the dialog never saw would be dropped.
+ */
+export function useUserChannels(uid: number | undefined) {
+  return useQuery({
+    enabled: uid !== undefined,
+    queryKey: ['Channel', 'QueryChannel', { uid }],
+    queryFn: async ({ signal }) => {
+      const rows: ChannelBrief[] = [];
+      for (let pageIndex = 0; pageIndex < USER_CHANNEL_PAGES; pageIndex += 1) {
+        const page = await getList<ChannelBrief>('/api/THChannel/QueryChannel', {
+          query: { uid, pageIndex, pageSize: Limits.maxPageSize },
+          signal,
+        });
+        rows.push(...page.rows);
+        if (page.rows.length < Limits.maxPageSize || rows.length >= page.total) break;
+      }
+      return rows;
+    },
+    staleTime: 0,
+  });
+}
+
+/** `POST /api/THChannel/URoomChange`: the user is in exactly `cids` afterwards (empty: in none). */
+export function useChangeUserChannels() {
+  return useChannelMutation(
+    async (input: { uid: number; cids: number[]; priority?: number }) =>
+      (
+        await apiRequest<never, { UserID: number; added: number; removed: number; updated: number; rooms: number[] }>(
+          'POST',
+          '/api/THChannel/URoomChange',
+          { json: input, timeoutMs: 60_000 },
+        )
+      ).BaseData,
   );
 }
 

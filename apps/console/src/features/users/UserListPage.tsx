@@ -12,6 +12,7 @@ import type { Condition } from '../../shared/list/listParams';
 import { useConfirm } from '../../shared/ui/ConfirmContext';
 import { useIsMobile } from '../../shared/ui/useIsMobile';
 import { DepartmentPanel } from '../organ/DepartmentPanel';
+import { UserChannelsDialog } from '../channels/UserChannelsDialog';
 import { orgChildrenQuery } from '../organ/api';
 import type { OrgSelection } from '../organ/orgTreeKeys';
 import { userResource, useFreezeUser } from './api';
@@ -53,6 +54,7 @@ export default function UserListPage() {
   const [editing, setEditing] = useState<UserTarget | null>(null);
   const [capsUser, setCapsUser] = useState<UserRow | null>(null);
   const [locationUser, setLocationUser] = useState<UserRow | null>(null);
+  const [channelsUser, setChannelsUser] = useState<UserRow | null>(null);
   const [changing, setChanging] = useState(false);
 
   const actions = useMemo(
@@ -60,6 +62,7 @@ export default function UserListPage() {
       edit: (user: UserRow) => setEditing({ mode: 'edit', id: user.UserID }),
       caps: setCapsUser,
       location: setLocationUser,
+      channels: setChannelsUser,
       freeze: (user: UserRow) => {
         const lock = !user.IsLock;
         confirm({
@@ -147,6 +150,7 @@ export default function UserListPage() {
       <UserDrawer target={editing} onClose={() => setEditing(null)} />
       <UserCapsDialog user={capsUser} onClose={() => setCapsUser(null)} />
       <UserLocationDialog user={locationUser} onClose={() => setLocationUser(null)} />
+      <UserChannelsDialog user={channelsUser} onClose={() => setChannelsUser(null)} />
       <BatchChangeDialog
         open={changing}
         userIds={selected.map(Number)}

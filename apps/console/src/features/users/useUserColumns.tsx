@@ -16,6 +16,7 @@ export interface UserRowActions {
   freeze: (user: UserRow) => void;
   caps: (user: UserRow) => void;
   location: (user: UserRow) => void;
+  channels: (user: UserRow) => void;
 }
 
 /** Columns of the user list; `key` is the API field a sortable column orders by. */
@@ -115,6 +116,9 @@ export function useUserColumns(actions: UserRowActions): ColumnsType<UserRow> {
                 {user.IsLock ? t('users.unfreeze') : t('users.freeze')}
               </Button>
             </Tooltip>
+            <Button type="link" size="small" onClick={() => actions.channels(user)}>
+              {t('channels.user_channels')}
+            </Button>
             <Dropdown
               trigger={['click']}
               menu={{
