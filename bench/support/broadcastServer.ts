@@ -1,7 +1,8 @@
 // Broadcast server for bench/ingest.ts, run as its own process:
 //   tsx --conditions=development bench/support/broadcastServer.ts hub|socketio
 // Prints `{"port":N}`, then on a line `go <seconds>` on stdin produces GPS updates of 1,000 users,
-// 50 per event-loop turn, as fast as the server lets it, for that long, and prints `{"produced":N}`.
+// 50 per event-loop turn, as fast as the server lets it, for that long, and prints `{"produced":N}`;
+// `go <seconds> <rate>` produces that many updates a second instead.
 // hub: the real /FuncService (buildApp) with pushIntervalMs 0, so every turn's changes are pushed
 // at once; socketio: socket.io 4 broadcasting the same GPS delta to every client. Both skip a turn
 // while a client has more than 64 pushes waiting.
@@ -100,18 +101,42 @@ if (mode === 'hub') {
   throw new Error('usage: broadcastServer.ts hub|socketio');
 }
 
-for await (const line of readline.createInterface({ input: process.stdin })) {
-  const match = /^go (\d+)/.exec(line);
-  if (!match) continue;
-  const until = Date.now() + Number(match[1]) * 1000;
+/** As fast as the clients take it: a turn of PER_TURN updates per event-loop turn, skipped while gated. */
+function saturate(seconds: number): Promise<number> {
+  const until = Date.now() + seconds * 1000;
   let produced = 0;
-  await new Promise<void>((resolve) => {
+  return new Promise((resolve) => {
     const turn = () => {
-      if (Date.now() >= until) return resolve();
+      if (Date.now() >= until) return resolve(produced);
       if (produce()) produced += PER_TURN;
       setImmediate(turn);
     };
     turn();
   });
+}
+
+/** A fixed rate, in turns of PER_TURN every 10 ms: the same work for both servers, so CPU compares. */
+function paced(seconds: number, perSecond: number): Promise<number> {
+  const turnsPerTick = Math.max(1, Math.round(perSecond / 100 / PER_TURN));
+  const until = Date.now() + seconds * 1000;
+  let produced = 0;
+  return new Promise((resolve) => {
+    const timer = setInterval(() => {
+      if (Date.now() >= until) {
+        clearInterval(timer);
+        resolve(produced);
+        return;
+      }
+      for (let k = 0; k < turnsPerTick; k++) if (produce()) produced += PER_TURN;
+    }, 10);
+  });
+}
+
+// `go <seconds>` saturates; `go <seconds> <updates per second>` paces.
+for await (const line of readline.createInterface({ input: process.stdin })) {
+  const match = /^go (\d+)(?: (\d+))?/.exec(line);
+  if (!match) continue;
+  const seconds = Number(match[1]);
+  const produced = match[2] ? await paced(seconds, Number(match[2])) : await saturate(seconds);
   process.stdout.write(`${JSON.stringify({ produced })}\n`);
 }
