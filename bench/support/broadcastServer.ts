@@ -39,6 +39,11 @@ function record(i: number) {
   };
 }
 
+/** What the hub pushes for one of those updates (contract GpsRecord): socket.io sends the same. */
+function gpsRecord(i: number) {
+  return { ...record(i), battery: null, signal: null, online: false, talking: false };
+}
+
 let produce: () => boolean;
 
 if (mode === 'hub') {
@@ -77,7 +82,7 @@ if (mode === 'hub') {
   // The back-pressure socket.io gets below: skip a turn while some client has more than 64 pushes
   // of this size waiting (else the hub's queues overflow and it sends snapshots instead).
   const backlogChars =
-    64 * JSON.stringify({ type: 'GPS', data: Array.from({ length: PER_TURN }, (_, i) => record(i)) }).length;
+    64 * JSON.stringify({ type: 'GPS', data: Array.from({ length: PER_TURN }, (_, i) => gpsRecord(i)) }).length;
   produce = () => {
     for (const connection of app.hub.connections()) if (connection.pendingChars > backlogChars) return false;
     for (let j = 0; j < PER_TURN; j++) live.reportPosition(record(cursor++));
@@ -93,7 +98,7 @@ if (mode === 'hub') {
     for (const socket of io.of('/').sockets.values()) {
       if ((socket.conn as unknown as { writeBuffer: unknown[] }).writeBuffer.length > 64) return false;
     }
-    const data = Array.from({ length: PER_TURN }, () => record(cursor++));
+    const data = Array.from({ length: PER_TURN }, () => gpsRecord(cursor++));
     io.emit('pushMsg', { type: 'GPS', data });
     return true;
   };
