@@ -16,6 +16,7 @@ import { DEMO_CODE, seedFirstRun } from '../../src/db/seedFirstRun.js';
 import type { HubOptions } from '../../src/realtime/hubOptions.js';
 import type { HubServer } from '../../src/realtime/hubServer.js';
 import type { LiveState } from '../../src/realtime/liveState.js';
+import type { RealtimeOptions } from '../../src/realtime/realtime.js';
 import type { TerminalOptions } from '../../src/terminals/terminalOptions.js';
 import {
   ADMIN_PASSWORD,
@@ -52,20 +53,32 @@ export const FAST_HUB: Partial<HubOptions> = {
  */
 export async function startHubApp(
   hub: Partial<HubOptions> = FAST_HUB,
-  more: { terminals?: Partial<TerminalOptions>; env?: Record<string, string> } = {},
+  more: {
+    terminals?: Partial<TerminalOptions>;
+    env?: Record<string, string>;
+    realtime?: RealtimeOptions;
+    /** A PostgreSQL database shared with other apps (made and dropped by the caller). */
+    sharedDatabaseUrl?: string;
+  } = {},
 ): Promise<HubTestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'intercom-hub-test-'));
   const adminUrl = process.env.TEST_DATABASE_URL;
-  const postgres = adminUrl ? await createPostgresDatabase(adminUrl) : undefined;
+  const postgres =
+    more.sharedDatabaseUrl === undefined && adminUrl ? await createPostgresDatabase(adminUrl) : undefined;
+  const databaseUrl = more.sharedDatabaseUrl ?? postgres?.url;
   const config = loadConfig({
     DATA_DIR: dataDir,
     ADMIN_PASSWORD,
     LOG_LEVEL: 'silent',
     LOGIN_IP_LIMIT_PER_MINUTE: '100000',
-    ...(postgres ? { DATABASE_URL: postgres.url } : {}),
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...more.env,
   });
-  const { deps, database } = await createDeps(config, { sqliteFile: ':memory:', passwordLogN: TEST_LOG_N });
+  const { deps, database } = await createDeps(config, {
+    sqliteFile: ':memory:',
+    passwordLogN: TEST_LOG_N,
+    ...(more.realtime ? { realtime: more.realtime } : {}),
+  });
   await seedFirstRun(deps.db, config.adminPassword, deps.passwordLogN);
   const app = await buildApp(deps, { hub, ...(more.terminals ? { terminals: more.terminals } : {}) });
   await app.listen({ port: 0, host: '127.0.0.1' });

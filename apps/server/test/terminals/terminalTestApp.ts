@@ -29,8 +29,9 @@ export async function startTerminalApp(
   terminals: Partial<TerminalOptions> = FAST_TERMINALS,
   hub: Partial<HubOptions> = FAST_HUB,
   env: Record<string, string> = {},
+  more: Omit<Parameters<typeof startHubApp>[1], 'terminals' | 'env'> = {},
 ): Promise<TerminalTestApp> {
-  const t = await startHubApp(hub, { terminals, env });
+  const t = await startHubApp(hub, { ...more, terminals, env });
   const port = new URL(t.origin).port;
   return { ...t, terminalUrl: `ws://127.0.0.1:${port}${TERMINAL_PATH}`, terminals: t.app.terminals };
 }
