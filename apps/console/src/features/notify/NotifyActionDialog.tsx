@@ -1,11 +1,9 @@
 import { acknowledgeSchema, NotifyLimits, resolveSchema, type NotifyRow } from '@intercom/contract';
-import { Form, Input, Modal, Typography } from 'antd';
+import { Form, Input, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import { isApiError } from '../../shared/api/ApiError';
-import { useErrorMessage } from '../../shared/api/useErrorMessage';
 import { contractErrors } from '../../shared/form/contractErrors';
-import { useToast } from '../../shared/ui/ToastContext';
+import { FormDialog } from '../../shared/form/FormDialog';
 import { useChangeNotifications, type NotifyStep } from './api';
 import { typeLabel } from './notifyText';
 
@@ -30,71 +28,53 @@ export function NotifyActionDialog({
   onClose: (changed: boolean) => void;
 }) {
   const { t, i18n } = useTranslation();
-  const message = useToast();
-  const errorMessage = useErrorMessage();
   const change = useChangeNotifications();
-  const [form] = Form.useForm<CommentValues>();
   const resolving = action?.step === 'resolve';
   const first = action?.alarms[0];
+  const count = action?.alarms.length ?? 0;
+  const bodyOf = (values: CommentValues) => ({
+    ids: (action?.alarms ?? []).map((alarm) => alarm.N_ID),
+    comment: values.comment ?? '',
+  });
 
-  const submit = async (values: CommentValues) => {
-    if (!action) return;
-    const body = { ids: action.alarms.map((alarm) => alarm.N_ID), comment: values.comment ?? '' };
-    const errors = contractErrors(resolving ? resolveSchema : acknowledgeSchema, body);
-    const commentError = errors.find((error) => error.field === 'comment');
-    if (commentError) {
-      form.setFields([{ name: 'comment', errors: [t(commentError.key)] }]);
-      return;
-    }
-    try {
-      await change.mutateAsync({ step: action.step, ...body });
-      const count = action.alarms.length;
-      message.success(resolving ? t('alarms.resolved_done', { count }) : t('alarms.acknowledged_done', { count }));
-      onClose(true);
-    } catch (error) {
-      if (isApiError(error) && (error.connectionFailed || error.sessionEnded)) return;
-      message.error({ content: errorMessage(error), duration: 5 });
-    }
-  };
-
-  const title = resolving ? t('alarms.resolve_title') : t('alarms.acknowledge_title');
   return (
-    <Modal
+    <FormDialog<CommentValues>
       open={action !== null}
-      title={title}
+      title={resolving ? t('alarms.resolve_title') : t('alarms.acknowledge_title')}
       okText={resolving ? t('alarms.resolve') : t('alarms.acknowledge')}
-      cancelText={t('common.cancel')}
-      confirmLoading={change.isPending}
-      onOk={() => form.submit()}
-      onCancel={() => onClose(false)}
-      destroyOnHidden
-    >
-      <div data-testid="notify-action-dialog">
+      testId="notify-action-dialog"
+      intro={
         <Typography.Paragraph>
-          {action && action.alarms.length === 1 && first
+          {count === 1 && first
             ? t('alarms.action_one', {
                 type: typeLabel(i18n, first.NType),
                 name: first.UserName ?? first.Phone,
                 time: dayjs(first.CreatedAt).format('YYYY-MM-DD HH:mm'),
               })
-            : t('alarms.action_many', { count: action?.alarms.length ?? 0 })}
+            : t('alarms.action_many', { count })}
         </Typography.Paragraph>
-        <Form<CommentValues>
-          form={form}
-          layout="vertical"
-          initialValues={{ comment: '' }}
-          onFinish={(values) => void submit(values)}
-        >
-          <Form.Item
-            name="comment"
-            label={t('alarms.comment')}
-            required={resolving}
-            extra={resolving ? t('alarms.comment_required_hint') : t('alarms.comment_optional_hint')}
-          >
-            <Input.TextArea rows={3} maxLength={NotifyLimits.commentMax} showCount autoFocus />
-          </Form.Item>
-        </Form>
-      </div>
-    </Modal>
+      }
+      initialValues={{ comment: '' }}
+      validate={(values) =>
+        contractErrors(resolving ? resolveSchema : acknowledgeSchema, bodyOf(values)).filter(
+          (error) => error.field === 'comment',
+        )
+      }
+      save={async (values) => {
+        if (action) await change.mutateAsync({ step: action.step, ...bodyOf(values) });
+      }}
+      successText={() => (resolving ? t('alarms.resolved_done', { count }) : t('alarms.acknowledged_done', { count }))}
+      onSaved={() => onClose(true)}
+      onCancel={() => onClose(false)}
+    >
+      <Form.Item
+        name="comment"
+        label={t('alarms.comment')}
+        required={resolving}
+        extra={resolving ? t('alarms.comment_required_hint') : t('alarms.comment_optional_hint')}
+      >
+        <Input.TextArea rows={3} maxLength={NotifyLimits.commentMax} showCount autoFocus />
+      </Form.Item>
+    </FormDialog>
   );
 }
