@@ -8,11 +8,13 @@ import {
   form,
   insertUsers,
   logged,
+  memberIds,
   org,
   rows,
   saveChannel,
   setConfig,
   type ChannelLike,
+  type MemberRow,
 } from './channelFixtures.js';
 
 let t: TestApp;
@@ -23,25 +25,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await closeApp(t);
 });
-
-async function memberIds(CID: number): Promise<number[]> {
-  const found = await t.db
-    .selectFrom('channel_member')
-    .select('UserID')
-    .where('CID', '=', CID)
-    .orderBy('UserID')
-    .execute();
-  return found.map((r) => r.UserID);
-}
-
-interface MemberRow {
-  UserID: number;
-  UserName: string;
-  MobilePhone: string;
-  IsMember: number;
-  Priority: number | null;
-  OSName: string | null;
-}
 
 describe('edit, rename, record switch, delete', () => {
   it('UpdateChannel and ChangeChannelName keep the rules and log before/after', async () => {
@@ -107,7 +90,7 @@ describe('edit, rename, record switch, delete', () => {
     expectFailure(await b.api.delete(`/api/Channel/Delete/${channel.CID}`), 404, 4004);
     expectFailure(await a.api.delete(`/api/THChannel/DeleteChannel?eid=${b.E_ID}&cid=${channel.CID}`), 404, 4004);
     expectSuccess(await a.api.delete(`/api/THChannel/DeleteChannel?eid=${a.E_ID}&cid=${channel.CID}`));
-    expect(await memberIds(channel.CID)).toEqual([]);
+    expect(await memberIds(t, channel.CID)).toEqual([]);
     expectFailure(await a.api.get(`/api/Channel/Entitys/${channel.CID}`), 404, 4004);
     const [row] = await logged(t, a.E_ID, 'channel_delete');
     expect(JSON.parse(row?.Summary ?? '{}')).toMatchObject({ CID: channel.CID, members: 3 });

@@ -129,6 +129,27 @@ export async function expectLogCount(t: TestApp, E_ID: number, action: string, c
   expect((await logged(t, E_ID, action)).length, `${action} rows`).toBe(count);
 }
 
+/** The members of a channel, by UserID. */
+export async function memberIds(t: TestApp, CID: number): Promise<number[]> {
+  const found = await t.db
+    .selectFrom('channel_member')
+    .select('UserID')
+    .where('CID', '=', CID)
+    .orderBy('UserID')
+    .execute();
+  return found.map((r) => r.UserID);
+}
+
+/** A row of QueryCMember. */
+export interface MemberRow {
+  UserID: number;
+  UserName: string;
+  MobilePhone: string;
+  IsMember: number;
+  Priority: number | null;
+  OSName: string | null;
+}
+
 export interface ChannelLike {
   CID: number;
   E_ID: number;

@@ -7,11 +7,13 @@ import {
   form,
   insertUsers,
   logged,
+  memberIds,
   org,
   rows,
   saveChannel,
   setConfig,
   type ChannelLike,
+  type MemberRow,
 } from './channelFixtures.js';
 
 let t: TestApp;
@@ -23,25 +25,6 @@ afterAll(async () => {
   await closeApp(t);
 });
 
-async function memberIds(CID: number): Promise<number[]> {
-  const found = await t.db
-    .selectFrom('channel_member')
-    .select('UserID')
-    .where('CID', '=', CID)
-    .orderBy('UserID')
-    .execute();
-  return found.map((r) => r.UserID);
-}
-
-interface MemberRow {
-  UserID: number;
-  UserName: string;
-  MobilePhone: string;
-  IsMember: number;
-  Priority: number | null;
-  OSName: string | null;
-}
-
 describe('POST /api/THChannel/CMemberChange', () => {
   it('adds 5,000 members in one call: one transaction, one log row, and QueryCMember pages them fast', async () => {
     const a = await org(t);
@@ -52,7 +35,7 @@ describe('POST /api/THChannel/CMemberChange', () => {
     const elapsed = performance.now() - started;
     expect(data(res)).toEqual({ CID: channel.CID, added: 5000, removed: 0, updated: 0, MemberCount: 5000 });
     expect(elapsed).toBeLessThan(10_000);
-    expect((await memberIds(channel.CID)).length).toBe(5000);
+    expect((await memberIds(t, channel.CID)).length).toBe(5000);
     const log = await logged(t, a.E_ID, 'channel_members');
     expect(log).toHaveLength(1);
     expect(JSON.parse(log[0]?.Summary ?? '{}')).toMatchObject({ action: 'add', before: 0, after: 5000 });
@@ -86,7 +69,7 @@ describe('POST /api/THChannel/CMemberChange', () => {
       removed: 1,
       MemberCount: 3,
     });
-    expect(await memberIds(channel.CID)).toEqual([u2, u3, u4]);
+    expect(await memberIds(t, channel.CID)).toEqual([u2, u3, u4]);
     expect(data(await change({ action: 'add', uids: [u2, u1], priority: 7 }))).toMatchObject({
       added: 1,
       updated: 1,
@@ -135,8 +118,8 @@ describe('POST /api/THChannel/CMemberChange', () => {
       404,
       4004,
     );
-    expect(await memberIds(channel.CID)).toEqual([]);
-    expect(await memberIds(theirs.CID)).toEqual([]);
+    expect(await memberIds(t, channel.CID)).toEqual([]);
+    expect(await memberIds(t, theirs.CID)).toEqual([]);
     await expectLogCount(t, a.E_ID, 'channel_members', 0);
   });
 });
