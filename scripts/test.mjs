@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: every check, in order; non-zero exit when any fails. The last line sums the tests.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,12 +43,81 @@ function vitest(label, reportName, args, env) {
   return ok;
 }
 
+/** Test files that need a real Redis (REDIS_URL_TEST, default redis://127.0.0.1:6379). */
+const REDIS_ONLY = [
+  'apps/server/test/realtime/redisBus.test.ts',
+  'apps/server/test/terminals/redisLoginThrottle.test.ts',
+  'apps/server/test/terminals/scaleOut.test.ts',
+  'apps/server/test/terminals/scaleOutEvents.test.ts',
+];
+
+/** Whether a Redis answers PING at `url` within a second. */
+function redisAnswers(url) {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: hostname || '127.0.0.1', port: Number(port || 6379) });
+    const done = (ok) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(1000, () => done(false));
+    socket.on('error', () => done(false));
+    socket.on('connect', () => socket.write('PING\r\n'));
+    socket.on('data', (data) => done(data.toString().startsWith('+PONG')));
+  });
+}
+
+/**
+ * The Redis the scale-out tests use: the one at REDIS_URL_TEST when it answers, else a private
+ * `redis-server` started here (when installed) and stopped at the end; else none, and the
+ * Redis-only files are skipped with a message.
+ */
+async function ensureRedis() {
+  const url = process.env.REDIS_URL_TEST ?? 'redis://127.0.0.1:6379';
+  if (await redisAnswers(url)) return { url };
+  const port = 16379 + Math.floor(Math.random() * 1000);
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    {
+      stdio: 'ignore',
+    },
+  );
+  const started = await new Promise((resolve) => {
+    child.on('error', () => resolve(false));
+    const deadline = Date.now() + 5000;
+    const poll = async () => {
+      if (await redisAnswers(`redis://127.0.0.1:${port}`)) resolve(true);
+      else if (Date.now() > deadline || child.exitCode !== null) resolve(false);
+      else setTimeout(poll, 100);
+    };
+    void poll();
+  });
+  if (started) {
+    process.stdout.write(`\n=== Redis: none at ${url}; started redis-server on port ${port} for the tests\n`);
+    return { url: `redis://127.0.0.1:${port}`, stop: () => child.kill() };
+  }
+  child.kill();
+  return { url: undefined };
+}
+
+const redis = await ensureRedis();
+const redisEnv = redis.url ? { REDIS_URL_TEST: redis.url } : {};
+const redisExclude = redis.url ? [] : REDIS_ONLY.flatMap((file) => ['--exclude', file]);
+if (!redis.url) {
+  process.stdout.write(
+    `\n=== Redis: not reachable and redis-server not installed; SKIPPING the Redis-only test files:\n` +
+      REDIS_ONLY.map((file) => `    ${file}\n`).join(''),
+  );
+}
+
 step('typecheck', 'npm', ['run', '--silent', 'typecheck']);
 step('lint', bin('eslint'), ['.', '--max-warnings', '0']);
 step('format', bin('prettier'), ['--check', '.', '--log-level', 'warn']);
-vitest('unit and API tests (SQLite)', 'sqlite', []);
+vitest('unit and API tests (SQLite)', 'sqlite', redisExclude, redisEnv);
 if (process.env.TEST_DATABASE_URL) {
-  vitest('API tests (PostgreSQL)', 'postgres', ['--project', 'server'], {
+  vitest('API tests (PostgreSQL)', 'postgres', ['--project', 'server', ...redisExclude], {
+    ...redisEnv,
     TEST_DATABASE_URL: process.env.TEST_DATABASE_URL,
   });
 } else {
@@ -59,7 +129,9 @@ if (step('build', process.execPath, ['scripts/build.mjs'])) {
   count(file);
 }
 
+redis.stop?.();
 process.stdout.write('\n=== summary\n');
+if (!redis.url) process.stdout.write(`skip  ${REDIS_ONLY.length} Redis-only test files (no Redis)\n`);
 for (const r of results) process.stdout.write(`${r.ok ? 'ok  ' : 'FAIL'}  ${r.label} (${r.seconds} s)\n`);
 const stepsFailed = results.filter((r) => !r.ok).length;
 if (stepsFailed > 0 && failed === 0) failed = stepsFailed;

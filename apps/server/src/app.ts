@@ -13,37 +13,41 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fast
 import { sql } from 'kysely';
 import type { AppDeps } from './appDeps.js';
 import { authPlugin } from './auth/authPlugin.js';
-import { registerEntityRoutes } from './generic/entityRoutes.js';
 import { installErrorHandler } from './http/errorHandler.js';
 import { redactUrl } from './http/redactUrl.js';
 import type { HubOptions } from './realtime/hubOptions.js';
 import { realtimePlugin } from './realtime/realtimePlugin.js';
 import type { TerminalOptions } from './terminals/terminalOptions.js';
 import { terminalsPlugin } from './terminals/terminalsPlugin.js';
-import { gisLocationEntity } from './modules/gisLocation/gisLocationEntity.js';
-import { gisLocationRoutes } from './modules/gisLocation/gisLocationRoutes.js';
-import { accountRoutes } from './modules/account/accountRoutes.js';
-import { enterpriseRoutes } from './modules/enterprise/enterpriseRoutes.js';
-import { accountsEntity } from './modules/accounts/accountsEntity.js';
-import { accountsRoutes } from './modules/accounts/accountsRoutes.js';
-import { deviceEntity } from './modules/device/deviceEntity.js';
-import { deviceRoutes } from './modules/device/deviceRoutes.js';
-import { iccidImportRoutes } from './modules/device/iccidImportRoutes.js';
-import { enterpriseEntity } from './modules/enterprises/enterpriseEntity.js';
-import { enterprisesRoutes } from './modules/enterprises/enterprisesRoutes.js';
-import { organEntity } from './modules/organ/organEntity.js';
-import { organRoutes } from './modules/organ/organRoutes.js';
-import { terminalEventsPlugin } from './modules/userinfo/terminalEvents.js';
-import { userEntity } from './modules/userinfo/userEntity.js';
-import { userRoutes } from './modules/userinfo/userRoutes.js';
-import { sysLogEntity } from './modules/syslog/sysLogEntity.js';
-import { uauthRoutes } from './modules/uauth/uauthRoutes.js';
-import { channelModule } from './modules/channel/webChannelRoutes.js';
-import { mediaModule } from './modules/media/mediaRoutes.js';
-import { locationConfigRoutes } from './modules/locationConfig/locationConfigRoutes.js';
-import { gisTypeRoutes } from './modules/gisType/gisTypeRoutes.js';
-import { notifyModule } from './modules/notify/notifyRoutes.js';
-import { pluginRoutes } from './modules/plugin/pluginRoutes.js';
+import { terminalEventsPlugin } from './core/terminalEvents.js';
+import { accountModule } from './modules/account/index.js';
+import { channelModule } from './modules/channel/index.js';
+import { enterpriseModule } from './modules/enterprise/index.js';
+import { gisLocationModule } from './modules/gisLocation/index.js';
+import { gisTypeModule } from './modules/gisType/index.js';
+import { mediaModule } from './modules/media/index.js';
+import { notifyModule } from './modules/notify/index.js';
+import { organModule } from './modules/organ/index.js';
+import { pluginModule } from './modules/plugin/index.js';
+import { syslogModule } from './modules/syslog/index.js';
+import { uauthModule } from './modules/uauth/index.js';
+import { userinfoModule } from './modules/userinfo/index.js';
+
+/** One entry per API area; each module owns its URL prefixes (README "Where things live"). */
+const modules = [
+  uauthModule,
+  accountModule,
+  enterpriseModule,
+  organModule,
+  userinfoModule,
+  syslogModule,
+  channelModule,
+  mediaModule,
+  gisTypeModule,
+  notifyModule,
+  pluginModule,
+  gisLocationModule,
+];
 
 export interface RouteInfo {
   method: string;
@@ -152,27 +156,9 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await app.register(authPlugin);
   await app.register(terminalEventsPlugin);
 
-  await app.register(uauthRoutes, { prefix: '/api/UAuth' });
-  await app.register(accountRoutes, { prefix: '/api/Account' });
-  await app.register(enterpriseRoutes, { prefix: '/api/Enterprise' });
-  await app.register(enterprisesRoutes, { prefix: '/api/Enterprise' });
-  await app.register(organRoutes, { prefix: '/api/Organ' });
-  await app.register(userRoutes, { prefix: '/api/UserInfo' });
-  await app.register(iccidImportRoutes, { prefix: '/api/UserInfo' });
-  await app.register(deviceRoutes, { prefix: '/api' });
-  await app.register(accountsRoutes, { prefix: '/api/Account' });
-  const entities = [sysLogEntity, enterpriseEntity, organEntity, userEntity, deviceEntity, accountsEntity];
-  for (const entity of entities) registerEntityRoutes(app, entity);
-  await app.register(channelModule);
-  await app.register(mediaModule);
-  await app.register(locationConfigRoutes, { prefix: '/api/Enterprise' });
-  await app.register(gisTypeRoutes);
-  await app.register(notifyModule);
-  await app.register(pluginRoutes, { prefix: '/api/Plugin' });
+  for (const module of modules) await app.register(module);
   await app.register(realtimePlugin, { hub: options.hub });
   await app.register(terminalsPlugin, { options: options.terminals });
-  registerEntityRoutes(app, gisLocationEntity);
-  await app.register(gisLocationRoutes, { prefix: '/api/GISLocation' });
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {

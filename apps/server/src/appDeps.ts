@@ -3,10 +3,8 @@ import type { Config } from './config.js';
 import type { Dialect } from './db/database.js';
 import type { DB } from './db/schema.js';
 import type { LoginKey } from './auth/loginCrypto.js';
-import type { ActiveSession } from './auth/sessions.js';
-import type { Scope } from './tenancy/scope.js';
+import type { AuthContext } from './auth/authContext.js';
 import type { Realtime } from './realtime/realtime.js';
-import type { Role } from '@intercom/contract';
 
 /** What every route plugin may use; decorated on the app as `app.deps`. */
 export interface AppDeps {
@@ -18,13 +16,6 @@ export interface AppDeps {
   passwordLogN: number;
   /** Event bus and live state of the hub; the terminal gateway feeds `realtime.live`. */
   realtime: Realtime;
-}
-
-/** The caller of an authenticated request, with the tenancy scope every repository call takes. */
-export interface AuthContext {
-  session: ActiveSession;
-  account: { A_ID: number; E_ID: number; LoginName: string; Name: string; Role: Role };
-  scope: Scope;
 }
 
 declare module 'fastify' {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TerminalSessionEnd } from '../src/modules/userinfo/terminalEvents.js';
+import type { TerminalSessionEnd } from '../src/core/terminalEvents.js';
 import { buildTestApp, expectFailure, expectSuccess, type TestApp } from './helper.js';
 import {
   addOrgan,

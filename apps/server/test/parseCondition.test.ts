@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCondition } from '../src/generic/parseCondition.js';
 import { AppError } from '../src/http/AppError.js';
 import { sysLogEntity } from '../src/modules/syslog/sysLogEntity.js';
-import { authed, buildTestApp, loginAdmin, type TestApp } from './helper.js';
+import { authed, buildTestApp, enterpriseWithAccount, insertSysLog, loginAdmin, type TestApp } from './helper.js';
 
 const fields = sysLogEntity.fields;
 const fieldNames = Object.keys(fields);
@@ -123,24 +123,49 @@ describe('parseCondition', () => {
 describe('QueryData with arbitrary conditions', () => {
   let t: TestApp;
   let token: string;
+  /** A second tenant with log rows just like the demo enterprise's, so a leak would show. */
+  let other: { E_ID: number; token: string };
   beforeAll(async () => {
     t = await buildTestApp();
     token = await loginAdmin(t);
+    other = await enterpriseWithAccount(t);
+    for (const E_ID of [t.demo.E_ID, other.E_ID]) {
+      for (const Action of ['login', 'user_save', 'test']) {
+        await insertSysLog(t.db, { E_ID, Action, Operator: 'tester', Target: 'a', Summary: '{}' });
+      }
+    }
   });
   afterAll(async () => {
     await t.close();
   });
 
-  it('answers 200 or 400 (never 500) and only rows of the scope', async () => {
-    const api = authed(t.app, token);
+  it('answers 200 or 400 (never 500) and only rows of the scope, for each of two tenants', async () => {
+    const tenants = [
+      { E_ID: t.demo.E_ID, api: authed(t.app, token) },
+      { E_ID: other.E_ID, api: authed(t.app, other.token) },
+    ];
+    // Both tenants see their own rows: the property below checks a real boundary, not an empty table.
+    for (const tenant of tenants) {
+      const res = await tenant.api.get('/api/SysLog/QueryData?pageSize=500');
+      const rows = res.json<{ Data: { E_ID: number }[] }>().Data;
+      expect(rows.filter((r) => r.E_ID === tenant.E_ID).length).toBeGreaterThanOrEqual(3);
+    }
+    // Conditions naming the other tenant's E_ID must not reach its rows either.
+    const eids = fc.constantFrom(t.demo.E_ID, other.E_ID);
+    const naming = fc.oneof(
+      fc.record({ E_ID: eids }),
+      fc.record({ E_ID: fc.record({ in: fc.array(eids, { minLength: 1, maxLength: 2 }) }) }),
+      fc.record({ E_ID: fc.record({ ne: eids }) }),
+    );
     await fc.assert(
-      fc.asyncProperty(conditionLike, async (value) => {
-        const res = await api.get(`/api/SysLog/QueryData?jsonCondition=${encodeURIComponent(JSON.stringify(value))}`);
+      fc.asyncProperty(fc.constantFrom(...tenants), fc.oneof(conditionLike, naming), async (tenant, value) => {
+        const url = `/api/SysLog/QueryData?pageSize=500&jsonCondition=${encodeURIComponent(JSON.stringify(value))}`;
+        const res = await tenant.api.get(url);
         expect([200, 400], res.body).toContain(res.statusCode);
         const body = res.json<{ BaseResult: { Code: number }; Data?: { E_ID: number }[] }>();
         if (res.statusCode === 200) {
           expect(body.BaseResult.Code).toBe(8888);
-          expect(body.Data?.every((r) => r.E_ID === t.demo.E_ID)).toBe(true);
+          expect(body.Data?.filter((r) => r.E_ID !== tenant.E_ID)).toEqual([]);
         } else {
           expect(body.BaseResult.Code).toBe(4000);
         }

@@ -1,6 +1,6 @@
 import { USER_CAPS_MASK, UserCaps } from '@intercom/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TerminalSessionEnd } from '../src/modules/userinfo/terminalEvents.js';
+import type { TerminalSessionEnd } from '../src/core/terminalEvents.js';
 import { buildTestApp, expectFailure, expectSuccess, type TestApp } from './helper.js';
 import { addOrgan, addUser, body, expectLogged, tenant, type UserRowLike } from './directoryFixtures.js';
 

@@ -1,5 +1,6 @@
 import { Code, MessageKeys, roleSchema } from '@intercom/contract';
-import type { AppDeps, AuthContext } from '../appDeps.js';
+import type { AppDeps } from '../appDeps.js';
+import type { AuthContext } from './authContext.js';
 import { AppError } from '../http/AppError.js';
 import { announceSessionsEnded } from '../realtime/sessionEvents.js';
 import { loadWorkingScope } from '../tenancy/scope.js';

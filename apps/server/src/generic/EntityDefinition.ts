@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Expression, ExpressionBuilder, Kysely, SqlBool } from 'kysely';
 import type { z } from 'zod';
-import type { AuthContext } from '../appDeps.js';
+import type { AuthContext } from '../auth/authContext.js';
 import type { Dialect } from '../db/database.js';
 import type { DB } from '../db/schema.js';
 import type { Scope } from '../tenancy/scope.js';

@@ -28,6 +28,16 @@ export interface TerminalLoginStamp {
   at: number;
 }
 
+/** Why a terminal user's live sessions must end. */
+export type TerminalEndReason = 'frozen' | 'deleted' | 'recovered' | 'password';
+
+export interface TerminalSessionEnd {
+  E_ID: number;
+  UserID: number;
+  MobilePhone: string;
+  reason: TerminalEndReason;
+}
+
 /**
  * What travels between server instances. Every event names its enterprise, so each hub connection
  * receives only events of enterprises in its scope.
@@ -38,7 +48,13 @@ export type RealtimeEvent =
   | { kind: 'heartRate'; E_ID: number; heartRate: HeartRate }
   | { kind: 'sessionsEnded'; E_ID: number; sessionIds: number[]; reason: EndReason }
   /** A terminal user logged in; other instances close that user's older socket (`replaced`). */
-  | { kind: 'terminalLogin'; E_ID: number; U_ID: number; login: TerminalLoginStamp };
+  | { kind: 'terminalLogin'; E_ID: number; U_ID: number; login: TerminalLoginStamp }
+  /** A user was frozen, deleted, recovered or got a new password: its terminal must log in again. */
+  | ({ kind: 'endSessions' } & TerminalSessionEnd)
+  /** Users were created, changed or deleted: terminals and caches of them refresh. */
+  | { kind: 'usersChanged'; E_ID: number; UserIDs: number[] }
+  /** The enterprise's location profiles changed: its terminals get the new configuration. */
+  | { kind: 'locationProfileChanged'; E_ID: number };
 
 export type RealtimeListener = (event: RealtimeEvent) => void;
 

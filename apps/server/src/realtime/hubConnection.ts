@@ -1,5 +1,5 @@
 import { HubCloseErrors } from '@intercom/contract';
-import type { AuthContext } from '../appDeps.js';
+import type { AuthContext } from '../auth/authContext.js';
 import type { HubOptions, TransportKind } from './hubOptions.js';
 import {
   HANDSHAKE_OK,

@@ -1,7 +1,8 @@
 import type {} from '@fastify/websocket';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
-import type { AppDeps, AuthContext } from '../appDeps.js';
+import type { AppDeps } from '../appDeps.js';
+import type { AuthContext } from '../auth/authContext.js';
 import { AppError } from '../http/AppError.js';
 import { authenticate } from '../auth/authenticate.js';
 import { hubToken } from './hubAuth.js';

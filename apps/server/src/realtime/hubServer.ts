@@ -3,7 +3,7 @@ import { EventEmitter } from 'node:events';
 import { HubCloseErrors } from '@intercom/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { AuthContext } from '../appDeps.js';
+import type { AuthContext } from '../auth/authContext.js';
 import type { EndReason, SessionPolicy } from '../auth/sessions.js';
 import type { DB } from '../db/schema.js';
 import type { EventBus } from './eventBus.js';

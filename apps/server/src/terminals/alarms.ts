@@ -1,7 +1,7 @@
 import { LOW_BATTERY_PERCENT, NotificationTypes, type Notification } from '@intercom/contract';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
-import { insertNotification, type NewNotification } from '../modules/notify/notifyRepository.js';
+import { insertNotification, type NewNotification } from '../modules/notify/index.js';
 import type { LiveState } from '../realtime/liveState.js';
 
 /** The user an alarm is about. */

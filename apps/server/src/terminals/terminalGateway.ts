@@ -8,7 +8,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { AppDeps } from '../appDeps.js';
 import { verifyPassword } from '../auth/passwords.js';
-import type { TerminalSessionEnd } from '../modules/userinfo/terminalEvents.js';
+import type { TerminalSessionEnd } from '../core/terminalEvents.js';
 import type { RealtimeEvent, TerminalLoginStamp } from '../realtime/eventBus.js';
 import { LoginClock, isNewerLogin } from './loginClock.js';
 import type { LoginThrottle } from './loginThrottle.js';

@@ -8,7 +8,7 @@ import {
 } from '@intercom/contract';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
-import { currentProfile } from '../modules/locationConfig/locationRepository.js';
+import { currentProfile } from '../modules/enterprise/index.js';
 
 /** What the gateway needs of a terminal user: identity, login checks and the GPS parameter. */
 export interface TerminalUser {

@@ -32,17 +32,11 @@ export interface TerminalsPluginOptions {
   options?: Partial<TerminalOptions>;
 }
 
-/** Calls after which the enterprise's current profile may have changed (modules/locationConfig). */
-const PROFILE_ROUTES: ReadonlySet<string> = new Set([
-  '/api/Enterprise/SaveLocationConfig',
-  '/api/Enterprise/SaveCurrentLocationConfig',
-  '/api/Enterprise/DeleteLocationConfig/:id',
-]);
-
 /**
- * `/terminal` (WebSocket) and `/api/osmand` (HTTP, public). Needs @fastify/websocket and the
- * user module's `terminalEvents`: frozen, deleted or re-passworded users are closed at once, and
- * a changed GPS parameter or profile is pushed to the terminals it concerns.
+ * `/terminal` (WebSocket) and `/api/osmand` (HTTP, public). Needs @fastify/websocket and
+ * `app.terminalEvents` (core/terminalEvents.ts): frozen, deleted or re-passworded users are closed
+ * at once, and a changed GPS parameter or profile is pushed to the terminals it concerns, on
+ * every instance (the events travel on the EventBus).
  */
 export const terminalsPlugin = fp(
   async (app: FastifyInstance, opts: TerminalsPluginOptions) => {
@@ -81,16 +75,16 @@ export const terminalsPlugin = fp(
     };
     app.decorate('terminals', terminals);
 
-    app.terminalEvents.on('endSessions', (event) => gateway.endSessions(event));
-    app.terminalEvents.on('usersChanged', (event) => {
-      service.usersChanged(event.UserIDs);
-      gateway.pushConfig({ userIds: event.UserIDs }).catch(logFailure);
-    });
-    app.addHook('onResponse', async (request, reply) => {
-      const route = request.routeOptions.url;
-      if (reply.statusCode !== 200 || !route || !PROFILE_ROUTES.has(route) || !request.auth) return;
-      terminals.profileChanged(request.auth.scope.enterpriseIds).catch(logFailure);
-    });
+    // Events of this instance and, with REDIS_URL, of every other one.
+    const events = app.terminalEvents;
+    const unsubscribe = [
+      events.on('endSessions', (event) => gateway.endSessions(event)),
+      events.on('usersChanged', (event) => {
+        service.usersChanged(event.UserIDs);
+        gateway.pushConfig({ userIds: event.UserIDs }).catch(logFailure);
+      }),
+      events.on('locationProfileChanged', (event) => terminals.profileChanged([event.E_ID]).catch(logFailure)),
+    ];
 
     // Connections and logins are logged by the gateway; one line per upgrade would drown them.
     app.get(TERMINAL_PATH, { websocket: true, schema: { hide: true }, logLevel: 'warn' }, (socket, request) =>
@@ -99,7 +93,10 @@ export const terminalsPlugin = fp(
     registerOsmandRoutes(app, service, [OSMAND_PATH]);
 
     app.addHook('preClose', async () => gateway.close());
-    app.addHook('onClose', async () => terminals.close());
+    app.addHook('onClose', async () => {
+      for (const off of unsubscribe) off();
+      await terminals.close();
+    });
   },
   { name: 'terminals', dependencies: ['@fastify/websocket'] },
 );

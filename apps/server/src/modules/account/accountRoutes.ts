@@ -16,9 +16,9 @@ import { endSession } from '../../auth/sessions.js';
 import { announceSessionsEnded } from '../../realtime/sessionEvents.js';
 import { AppError } from '../../http/AppError.js';
 import { done, list, ok } from '../../http/envelope.js';
-import { actorOf, writeSysLog } from '../syslog/writeSysLog.js';
+import { actorOf, writeSysLog } from '../../core/writeSysLog.js';
 import { changePassword, modifyConfig } from './accountService.js';
-import { listSysConfig } from './sysConfigRepository.js';
+import { listSysConfig } from '../../core/sysConfigRepository.js';
 
 const tags = ['Account'];
 const security = [{ bearerAuth: [] }];

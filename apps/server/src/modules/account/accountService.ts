@@ -7,13 +7,14 @@ import {
   type SysConfigCode,
 } from '@intercom/contract';
 import type { FastifyRequest } from 'fastify';
-import type { AppDeps, AuthContext } from '../../appDeps.js';
+import type { AppDeps } from '../../appDeps.js';
+import type { AuthContext } from '../../auth/authContext.js';
 import { hashPassword, verifyPassword } from '../../auth/passwords.js';
 import { endSessions } from '../../auth/sessions.js';
 import { announceSessionsEnded } from '../../realtime/sessionEvents.js';
 import { AppError } from '../../http/AppError.js';
-import { actorOf, writeSysLog } from '../syslog/writeSysLog.js';
-import { getSysConfigValue, setSysConfigValue } from './sysConfigRepository.js';
+import { actorOf, writeSysLog } from '../../core/writeSysLog.js';
+import { getSysConfigValue, setSysConfigValue } from '../../core/sysConfigRepository.js';
 
 /** SPEC.md section 5 change-password rules; success ends every session of the account (1001). */
 export async function changePassword(

@@ -4,7 +4,7 @@ import type { Condition } from '../../generic/parseCondition.js';
 import type { EntityDefinition, VirtualField } from '../../generic/EntityDefinition.js';
 import { textSearchField } from '../../generic/textSearch.js';
 import { AppError } from '../../http/AppError.js';
-import { serviceContext } from '../enterprises/serviceContext.js';
+import { serviceContext } from '../../core/serviceContext.js';
 import { removeChannel } from './channelService.js';
 
 function equalsOnly(c: Condition): string | number {

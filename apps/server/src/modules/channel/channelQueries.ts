@@ -5,10 +5,10 @@ import type { DB } from '../../db/schema.js';
 import { containsPattern } from '../../generic/textSearch.js';
 import { AppError } from '../../http/AppError.js';
 import type { Scope } from '../../tenancy/scope.js';
-import { organsOf, subtreeIds } from '../organ/organRepository.js';
-import { findUser } from '../userinfo/userRepository.js';
+import { organsOf, subtreeIds } from '../organ/index.js';
+import { findUser } from '../userinfo/index.js';
 import { findChannelRef } from './channelRepository.js';
-import { enterpriseOf } from './channelRules.js';
+import { enterpriseOf } from '../../core/enterpriseOf.js';
 
 type QueryChannel = z.infer<typeof queryChannelSchema>;
 

@@ -17,7 +17,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { authOf } from '../../auth/authPlugin.js';
 import { done, list, ok } from '../../http/envelope.js';
-import { serviceContext } from '../enterprises/serviceContext.js';
+import { serviceContext } from '../../core/serviceContext.js';
 import { queryChannels } from './channelQueries.js';
 import { batchChangeRooms, createChannel, removeChannel, updateChannel } from './channelService.js';
 import { queryGroup } from './channelTree.js';

@@ -1,24 +1,11 @@
-import { Limits, MessageKeys, SYS_CONFIG_DEFAULTS, type SysConfigCode } from '@intercom/contract';
+import { Limits, MessageKeys } from '@intercom/contract';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import { AppError } from '../../http/AppError.js';
-import { inScope, type Scope } from '../../tenancy/scope.js';
-import { getSysConfigValue } from '../account/sysConfigRepository.js';
-import { findUsers } from '../userinfo/userRepository.js';
+import type { Scope } from '../../tenancy/scope.js';
+import { enterpriseConfig } from '../../core/enterpriseOf.js';
+import { findUsers } from '../userinfo/index.js';
 import { findChannel, nameTaken, type ChannelRecord } from './channelRepository.js';
-
-/** A config entry of one enterprise (not of the caller's working one), default filled in. */
-export async function enterpriseConfig(db: Kysely<DB>, enterpriseId: number, code: SysConfigCode): Promise<string> {
-  const value = await getSysConfigValue(db, { rootId: enterpriseId, enterpriseIds: [enterpriseId] }, code);
-  return value ?? SYS_CONFIG_DEFAULTS[code];
-}
-
-/** The enterprise a call works on: `eid` when given (it must be in the scope), else the working one. */
-export function enterpriseOf(scope: Scope, eid: number | undefined): number {
-  const enterpriseId = eid ?? scope.rootId;
-  if (!inScope(scope, enterpriseId)) throw AppError.notFound();
-  return enterpriseId;
-}
 
 /** Channel types the enterprise allows (its ChannelTypeID list; 106 by default). */
 export async function allowedTypes(db: Kysely<DB>, enterpriseId: number): Promise<number[]> {

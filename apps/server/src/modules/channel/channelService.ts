@@ -12,15 +12,9 @@ import type { z } from 'zod';
 import type { ChannelTable } from '../../db/schema.js';
 import { isUniqueViolation } from '../../db/uniqueViolation.js';
 import { AppError } from '../../http/AppError.js';
-import { changesOf, logChange, type ServiceContext } from '../enterprises/serviceContext.js';
-import {
-  assertNameFree,
-  assertSwitchAllowed,
-  channelInScope,
-  channelType,
-  channelUsers,
-  enterpriseOf,
-} from './channelRules.js';
+import { enterpriseOf } from '../../core/enterpriseOf.js';
+import { changesOf, logChange, type ServiceContext } from '../../core/serviceContext.js';
+import { assertNameFree, assertSwitchAllowed, channelInScope, channelType, channelUsers } from './channelRules.js';
 import {
   deleteChannel,
   findChannel,

@@ -3,7 +3,8 @@ import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import type { DB } from '../../db/schema.js';
 import type { Scope } from '../../tenancy/scope.js';
-import { channelInScope, enterpriseOf } from './channelRules.js';
+import { enterpriseOf } from '../../core/enterpriseOf.js';
+import { channelInScope } from './channelRules.js';
 import { CHANNEL_ROW } from './channelRepository.js';
 
 type GroupQuery = z.infer<typeof queryGroupSchema>;

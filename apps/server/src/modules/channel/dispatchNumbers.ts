@@ -1,8 +1,8 @@
 import { dispatchNoOf, type DispatchNo } from '@intercom/contract';
 import type { Kysely } from 'kysely';
-import type { AuthContext } from '../../appDeps.js';
+import type { AuthContext } from '../../auth/authContext.js';
 import type { DB } from '../../db/schema.js';
-import { enterpriseOf } from './channelRules.js';
+import { enterpriseOf } from '../../core/enterpriseOf.js';
 
 /**
  * DispatchNo: the enterprise's dispatch seats, one per enabled console account. The number is

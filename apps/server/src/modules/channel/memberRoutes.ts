@@ -13,7 +13,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { authOf } from '../../auth/authPlugin.js';
 import { list, ok } from '../../http/envelope.js';
-import { serviceContext } from '../enterprises/serviceContext.js';
+import { serviceContext } from '../../core/serviceContext.js';
 import { queryMembers } from './channelQueries.js';
 import { batchMemberPriority, changeMemberPriority, changeMembers, changeRooms } from './memberService.js';
 

@@ -9,8 +9,8 @@ import {
 } from '@intercom/contract';
 import type { z } from 'zod';
 import { AppError } from '../../http/AppError.js';
-import { findUser } from '../userinfo/userRepository.js';
-import { logChange, type ServiceContext } from '../enterprises/serviceContext.js';
+import { findUser } from '../userinfo/index.js';
+import { logChange, type ServiceContext } from '../../core/serviceContext.js';
 import { channelInScope, channelUsers } from './channelRules.js';
 import {
   deleteMembers,

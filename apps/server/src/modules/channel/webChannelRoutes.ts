@@ -11,20 +11,16 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { authOf } from '../../auth/authPlugin.js';
 import { list, ok } from '../../http/envelope.js';
-import { registerEntityRoutes } from '../../generic/entityRoutes.js';
-import { serviceContext } from '../enterprises/serviceContext.js';
-import { channelEntity } from './channelEntity.js';
-import { channelRoutes } from './channelRoutes.js';
+import { serviceContext } from '../../core/serviceContext.js';
 import { channelInScope } from './channelRules.js';
 import { createChannel, switchRecord } from './channelService.js';
 import { dispatchNumbers } from './dispatchNumbers.js';
-import { memberRoutes } from './memberRoutes.js';
 
 const tags = ['Channel'];
 const security = [{ bearerAuth: [] }];
 
 /** /api/Channel calls beyond the generic ones. */
-const webChannelRoutes: FastifyPluginAsyncZod = async (app) => {
+export const webChannelRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/Entitys/:id',
     {
@@ -68,7 +64,7 @@ const webChannelRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 };
 
-const dispatchRoutes: FastifyPluginAsyncZod = async (app) => {
+export const dispatchRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/DispatchNo',
     {
@@ -82,13 +78,4 @@ const dispatchRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => list(await dispatchNumbers(app.deps.db, authOf(request), request.query.eid)),
   );
-};
-
-/** Everything of channels and members (issue 4): one registration in app.ts. */
-export const channelModule: FastifyPluginAsyncZod = async (app) => {
-  await app.register(channelRoutes, { prefix: '/api/THChannel' });
-  await app.register(memberRoutes, { prefix: '/api/THChannel' });
-  await app.register(webChannelRoutes, { prefix: '/api/Channel' });
-  await app.register(dispatchRoutes, { prefix: '/api/THCustDevice' });
-  registerEntityRoutes(app, channelEntity);
 };

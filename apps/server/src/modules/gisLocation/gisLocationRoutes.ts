@@ -9,7 +9,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { authOf } from '../../auth/authPlugin.js';
 import { AppError } from '../../http/AppError.js';
 import { list, ok } from '../../http/envelope.js';
-import { findUserByPhone } from '../userinfo/userRepository.js';
+import { findUserByPhone } from '../userinfo/index.js';
 import { countUsers, heartRatesOf } from './heartRateRepository.js';
 
 const tags = ['GISLocation'];

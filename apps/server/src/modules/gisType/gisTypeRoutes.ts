@@ -3,8 +3,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { authOf } from '../../auth/authPlugin.js';
 import { list } from '../../http/envelope.js';
-import { enterpriseOf } from '../channel/channelRules.js';
-import { actorOf } from '../syslog/writeSysLog.js';
+import { enterpriseOf } from '../../core/enterpriseOf.js';
+import { actorOf } from '../../core/writeSysLog.js';
 import { gisTypes, userTypesWithStates } from './gisTypeService.js';
 
 const security = [{ bearerAuth: [] }];

@@ -10,8 +10,8 @@ import {
 } from '@intercom/contract';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
-import { writeSysLog, type SysLogEntry } from '../syslog/writeSysLog.js';
-import { DEFAULT_USER_TYPE, listUserTypes } from '../userinfo/userTypes.js';
+import { writeSysLog, type SysLogEntry } from '../../core/writeSysLog.js';
+import { DEFAULT_USER_TYPE, listUserTypes } from './userTypes.js';
 
 type Actor = Pick<SysLogEntry, 'A_ID' | 'Operator' | 'IP'>;
 

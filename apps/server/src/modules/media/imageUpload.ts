@@ -16,8 +16,8 @@ import {
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import { AppError } from '../../http/AppError.js';
-import { getSysConfigValue, setSysConfigValue } from '../account/sysConfigRepository.js';
-import { logChange, type ServiceContext } from '../enterprises/serviceContext.js';
+import { getSysConfigValue, setSysConfigValue } from '../../core/sysConfigRepository.js';
+import { logChange, type ServiceContext } from '../../core/serviceContext.js';
 import { probeImage } from './imageProbe.js';
 
 /** Where uploaded subject images live: DATA_DIR/media, flat, under generated names only. */

@@ -16,13 +16,11 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { authOf } from '../../auth/authPlugin.js';
-import { registerEntityRoutes } from '../../generic/entityRoutes.js';
 import { AppError } from '../../http/AppError.js';
 import { ok } from '../../http/envelope.js';
-import { serviceContext } from '../enterprises/serviceContext.js';
+import { serviceContext } from '../../core/serviceContext.js';
 import { mediaDir, tooLarge, uploadImage } from './imageUpload.js';
 import { sessionAlive, signTicket, verifyTicket } from './playTicket.js';
-import { recordingEntity } from './recordingEntity.js';
 import { recordingById, recordingInScope, sendRecording } from './recordingFile.js';
 
 const tags = ['Media'];
@@ -32,7 +30,7 @@ const CONTENT_TYPES: Record<string, string> = Object.fromEntries(
 );
 
 /** Subject images and recording files (prefix /api/Media). */
-const mediaRoutes: FastifyPluginAsyncZod = async (app) => {
+export const mediaRoutes: FastifyPluginAsyncZod = async (app) => {
   const { dataDir } = app.deps.config;
 
   // The upload body is the raw image. Only this plugin reads these types; the size is counted
@@ -150,10 +148,4 @@ const mediaRoutes: FastifyPluginAsyncZod = async (app) => {
       return sendRecording(request, reply, dataDir, recording);
     },
   );
-};
-
-/** Media and recording history (issue 4): one registration in app.ts. */
-export const mediaModule: FastifyPluginAsyncZod = async (app) => {
-  await app.register(mediaRoutes, { prefix: '/api/Media' });
-  registerEntityRoutes(app, recordingEntity);
 };

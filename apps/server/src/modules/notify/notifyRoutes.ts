@@ -7,10 +7,9 @@ import {
 } from '@intercom/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { EntityDefinition } from '../../generic/EntityDefinition.js';
-import { registerEntityRoutes } from '../../generic/entityRoutes.js';
 import { textSearchField } from '../../generic/textSearch.js';
 import { ok } from '../../http/envelope.js';
-import { serviceContext } from '../enterprises/serviceContext.js';
+import { serviceContext } from '../../core/serviceContext.js';
 import { handleNotifications } from './notifyService.js';
 
 const tags = ['Notification'];
@@ -50,7 +49,7 @@ export const notifyEntity: EntityDefinition = {
   rowSchema: notifyRowSchema,
 };
 
-const notifyRoutes: FastifyPluginAsyncZod = async (app) => {
+export const notifyRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/Acknowledge',
     {
@@ -80,10 +79,4 @@ const notifyRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) =>
       ok(await handleNotifications(serviceContext(request), app.deps.realtime.live, 'resolve', request.body)),
   );
-};
-
-/** Alarm records (issue 4): one registration in app.ts. */
-export const notifyModule: FastifyPluginAsyncZod = async (app) => {
-  await app.register(notifyRoutes, { prefix: '/api/Notification' });
-  registerEntityRoutes(app, notifyEntity);
 };

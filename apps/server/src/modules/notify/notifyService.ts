@@ -1,7 +1,7 @@
 import { Code, MessageKeys, NotifyLogActions, NotifyStates, type NotifyRow } from '@intercom/contract';
 import type { AppDeps } from '../../appDeps.js';
 import { AppError } from '../../http/AppError.js';
-import { logChange, type ServiceContext } from '../enterprises/serviceContext.js';
+import { logChange, type ServiceContext } from '../../core/serviceContext.js';
 import { findNotifications, hubNotification, updateNotifications } from './notifyRepository.js';
 
 type Step = 'acknowledge' | 'resolve';

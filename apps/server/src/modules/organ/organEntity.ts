@@ -1,6 +1,6 @@
 import { organRowSchema, organSaveSchema, type OrganSave } from '@intercom/contract';
 import type { EntityDefinition } from '../../generic/EntityDefinition.js';
-import { serviceContext } from '../enterprises/serviceContext.js';
+import { serviceContext } from '../../core/serviceContext.js';
 import { removeOrgan, saveOrgan } from './organService.js';
 
 /** Departments: QueryData / ExportData, Save (create or edit) and Delete (only when empty). */

@@ -9,7 +9,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { authOf } from '../../auth/authPlugin.js';
 import { list, ok } from '../../http/envelope.js';
-import { serviceContext } from '../enterprises/serviceContext.js';
+import { serviceContext } from '../../core/serviceContext.js';
 import { organDetail } from './organService.js';
 import { organizeList } from './organTree.js';
 

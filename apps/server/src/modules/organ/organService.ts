@@ -2,8 +2,8 @@ import { MessageKeys, SysLogActions, type OrganDetail, type OrganRow, type Organ
 import { isUniqueViolation } from '../../db/uniqueViolation.js';
 import { AppError } from '../../http/AppError.js';
 import { inScope } from '../../tenancy/scope.js';
-import { changesOf, logChange, type ServiceContext } from '../enterprises/serviceContext.js';
-import { assertUserType } from '../userinfo/userTypes.js';
+import { changesOf, logChange, type ServiceContext } from '../../core/serviceContext.js';
+import { assertUserType } from '../gisType/index.js';
 import {
   countChildren,
   countDirectUsers,

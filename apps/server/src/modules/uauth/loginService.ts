@@ -5,7 +5,7 @@ import { checkLoginClock, consumeNonce, openLoginEnvelope } from '../../auth/log
 import { verifyPassword } from '../../auth/passwords.js';
 import { openSession, type IssuedTokens } from '../../auth/sessions.js';
 import { announceSessionsEnded } from '../../realtime/sessionEvents.js';
-import { writeSysLog } from '../syslog/writeSysLog.js';
+import { writeSysLog } from '../../core/writeSysLog.js';
 
 const wrongCredentials = () => new AppError(Code.Forbidden, MessageKeys.loginWrongCredentials);
 

@@ -8,7 +8,7 @@ import {
 } from '@intercom/contract';
 import type { z } from 'zod';
 import { AppError } from '../../http/AppError.js';
-import { logChange, type ServiceContext } from '../enterprises/serviceContext.js';
+import { logChange, type ServiceContext } from '../../core/serviceContext.js';
 import { findUser, findUserByPhone, findUsers, updateUser } from './userRepository.js';
 import { departmentFor } from './userRules.js';
 

@@ -12,12 +12,12 @@ import {
 import { hashPassword } from '../../auth/passwords.js';
 import { AppError } from '../../http/AppError.js';
 import { inScope } from '../../tenancy/scope.js';
-import { bindIccid } from '../device/simBinding.js';
-import { assertLicences, reserveLicences } from '../enterprises/licence.js';
-import { logChange, type ServiceContext } from '../enterprises/serviceContext.js';
+import { bindIccid } from './simBinding.js';
+import { assertLicences, reserveLicences } from '../enterprise/index.js';
+import { logChange, type ServiceContext } from '../../core/serviceContext.js';
 import { iccidsTaken, insertUsers, namesTaken, phonesTaken } from './userRepository.js';
 import { departmentFor, withUserConflicts } from './userRules.js';
-import { assertUserType } from './userTypes.js';
+import { assertUserType } from '../gisType/index.js';
 
 type Shared = Pick<UserBatch, 'E_ID' | 'OS_ID' | 'UType' | 'PriorityLevel' | 'ExpireAt'>;
 

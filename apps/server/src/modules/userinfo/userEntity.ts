@@ -8,7 +8,7 @@ import { textSearchField } from '../../generic/textSearch.js';
 export { containsPattern } from '../../generic/textSearch.js';
 import { AppError } from '../../http/AppError.js';
 import type { Scope } from '../../tenancy/scope.js';
-import { serviceContext } from '../enterprises/serviceContext.js';
+import { serviceContext } from '../../core/serviceContext.js';
 import { removeUser, saveUser } from './userService.js';
 
 function equalsOnly(c: Condition): string | number {

@@ -23,12 +23,12 @@ import { authOf } from '../../auth/authPlugin.js';
 import { AppError } from '../../http/AppError.js';
 import { done, list, ok } from '../../http/envelope.js';
 import { inScope } from '../../tenancy/scope.js';
-import { serviceContext } from '../enterprises/serviceContext.js';
+import { serviceContext } from '../../core/serviceContext.js';
 import { batchChangeUsers, freezeUser, saveUserLocationConfig, switchCaps } from './userActionsService.js';
 import { batchAdd, listAdd } from './userBatchService.js';
 import { findUser, userBriefs } from './userRepository.js';
 import { saveUser } from './userService.js';
-import { listUserTypes } from './userTypes.js';
+import { listUserTypes } from '../gisType/index.js';
 
 const tags = ['UserInfo'];
 const security = [{ bearerAuth: [] }];

@@ -3,9 +3,9 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import { isUniqueViolation } from '../../db/uniqueViolation.js';
 import { AppError } from '../../http/AppError.js';
-import type { ServiceContext } from '../enterprises/serviceContext.js';
-import { findOrgan } from '../organ/organRepository.js';
-import { assertIccidFree } from '../device/simBinding.js';
+import type { ServiceContext } from '../../core/serviceContext.js';
+import { findOrgan } from '../organ/index.js';
+import { assertIccidFree } from './simBinding.js';
 import { namesTaken, phonesTaken } from './userRepository.js';
 
 /**

@@ -4,12 +4,12 @@ import { hashPassword } from '../../auth/passwords.js';
 import type { UserTable } from '../../db/schema.js';
 import { AppError } from '../../http/AppError.js';
 import { inScope } from '../../tenancy/scope.js';
-import { assertIccidFree, bindIccid, unbindIccid } from '../device/simBinding.js';
-import { assertLicences, reserveLicences } from '../enterprises/licence.js';
-import { changesOf, logChange, type ServiceContext } from '../enterprises/serviceContext.js';
+import { assertIccidFree, bindIccid, unbindIccid } from './simBinding.js';
+import { assertLicences, reserveLicences } from '../enterprise/index.js';
+import { changesOf, logChange, type ServiceContext } from '../../core/serviceContext.js';
 import { deleteUser, findUser, insertUsers, namesTaken, phonesTaken, updateUser } from './userRepository.js';
 import { conflictOf, departmentFor, withUserConflicts } from './userRules.js';
-import { assertUserType } from './userTypes.js';
+import { assertUserType } from '../gisType/index.js';
 
 /** `POST /api/UserInfo/Save` and `UpdateUser`: creates (UserID 0) or edits one terminal user. */
 export async function saveUser(ctx: ServiceContext, input: UserSave): Promise<UserRow> {

@@ -8,8 +8,8 @@ import {
 } from '@intercom/contract';
 import { AppError } from '../../http/AppError.js';
 import { inScope } from '../../tenancy/scope.js';
-import { logChange, type ServiceContext } from '../enterprises/serviceContext.js';
-import { iccidsTaken } from '../userinfo/userRepository.js';
+import { logChange, type ServiceContext } from '../../core/serviceContext.js';
+import { iccidsTaken } from './userRepository.js';
 
 type Duplicate = IccidImportReport['duplicates'][number];
 type Invalid = IccidImportReport['invalid'][number];

@@ -11,7 +11,7 @@ import { AppError } from '../../http/AppError.js';
 import { ok } from '../../http/envelope.js';
 import { enterpriseDetail } from './enterpriseRepository.js';
 import { switchWorking, workingInfo } from './enterpriseService.js';
-import { serviceContext } from './serviceContext.js';
+import { serviceContext } from '../../core/serviceContext.js';
 
 const tags = ['Enterprise'];
 const security = [{ bearerAuth: [] }];

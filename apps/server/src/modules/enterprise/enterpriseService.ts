@@ -20,7 +20,7 @@ import {
   setWorkingEnterprise,
   updateEnterprise,
 } from './enterpriseRepository.js';
-import { changesOf, logChange, type ServiceContext } from './serviceContext.js';
+import { changesOf, logChange, type ServiceContext } from '../../core/serviceContext.js';
 
 /**
  * Creates or edits a sub-enterprise. Only enterprises below the account's own can be saved: an

@@ -11,7 +11,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError } from '../../http/AppError.js';
 import { done, ok } from '../../http/envelope.js';
-import { serviceContext } from '../enterprises/serviceContext.js';
+import { serviceContext } from '../../core/serviceContext.js';
 import { findAccount } from './accountsRepository.js';
 import { disableAccount, profileOf, resetPassword, saveProfile } from './accountsService.js';
 

@@ -1,7 +1,7 @@
 import { enterpriseRowSchema, enterpriseSaveSchema, type EnterpriseSave } from '@intercom/contract';
 import type { EntityDefinition } from '../../generic/EntityDefinition.js';
 import { saveEnterprise } from './enterpriseService.js';
-import { serviceContext } from './serviceContext.js';
+import { serviceContext } from '../../core/serviceContext.js';
 
 /** Enterprises of the scope (admin only): QueryData / ExportData, and Save for sub-enterprises. */
 export const enterpriseEntity: EntityDefinition = {

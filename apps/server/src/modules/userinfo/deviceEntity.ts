@@ -2,7 +2,7 @@ import { MessageKeys, deviceRowSchema, deviceSaveSchema, type DeviceSave } from 
 import type { EntityDefinition, VirtualField } from '../../generic/EntityDefinition.js';
 import { textSearchField } from '../../generic/textSearch.js';
 import { AppError } from '../../http/AppError.js';
-import { serviceContext } from '../enterprises/serviceContext.js';
+import { serviceContext } from '../../core/serviceContext.js';
 import { removeDevice, saveDevice } from './deviceService.js';
 
 /** One search box: ICCID, device code, nickname, or the mapped user's phone or name. */

@@ -1,7 +1,7 @@
 import { SYS_CONFIG_CODES, SYS_CONFIG_DEFAULTS, type SysConfigEntry } from '@intercom/contract';
 import type { Kysely } from 'kysely';
-import type { DB } from '../../db/schema.js';
-import type { Scope } from '../../tenancy/scope.js';
+import type { DB } from '../db/schema.js';
+import type { Scope } from '../tenancy/scope.js';
 
 /** The enterprise's config entries, defaults filled in for codes never set. */
 export async function listSysConfig(db: Kysely<DB>, scope: Scope): Promise<SysConfigEntry[]> {

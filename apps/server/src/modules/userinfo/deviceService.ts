@@ -4,10 +4,10 @@ import type { DeviceTable } from '../../db/schema.js';
 import { isUniqueViolation } from '../../db/uniqueViolation.js';
 import { AppError } from '../../http/AppError.js';
 import { inScope } from '../../tenancy/scope.js';
-import { changesOf, logChange, type ServiceContext } from '../enterprises/serviceContext.js';
-import { iccidsTaken, updateUser } from '../userinfo/userRepository.js';
-import { departmentFor } from '../userinfo/userRules.js';
-import { assertUserType } from '../userinfo/userTypes.js';
+import { changesOf, logChange, type ServiceContext } from '../../core/serviceContext.js';
+import { iccidsTaken, updateUser } from './userRepository.js';
+import { departmentFor } from './userRules.js';
+import { assertUserType } from '../gisType/index.js';
 import { deleteDevice, findDevice, insertDevice, updateDevice } from './deviceRepository.js';
 
 async function withIccidConflict<T>(work: () => Promise<T>): Promise<T> {

@@ -17,7 +17,7 @@ import { authOf } from '../../auth/authPlugin.js';
 import { queryEntity } from '../../generic/queryEntity.js';
 import { AppError } from '../../http/AppError.js';
 import { done, list, ok } from '../../http/envelope.js';
-import { serviceContext } from '../enterprises/serviceContext.js';
+import { serviceContext } from '../../core/serviceContext.js';
 import { deviceEntity } from './deviceEntity.js';
 import { findDevice } from './deviceRepository.js';
 import { fastMapIccids, mapIccid, mapPairs, recoverDevice } from './iccidMapping.js';

@@ -1,6 +1,6 @@
 import { consoleAccountRowSchema, accountSaveSchema, type AccountSave } from '@intercom/contract';
 import type { EntityDefinition } from '../../generic/EntityDefinition.js';
-import { serviceContext } from '../enterprises/serviceContext.js';
+import { serviceContext } from '../../core/serviceContext.js';
 import { removeAccount, saveAccount } from './accountsService.js';
 
 /** Console accounts of the scope (admin only): QueryData / ExportData, Save, Delete. Never the hash. */

@@ -1,11 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { AuthContext } from '../../appDeps.js';
-import { authOf } from '../../auth/authPlugin.js';
-import type { DB } from '../../db/schema.js';
-import type { Scope } from '../../tenancy/scope.js';
-import { actorOf, writeSysLog, type SysLogEntry } from '../syslog/writeSysLog.js';
-import type { TerminalEvents } from '../userinfo/terminalEvents.js';
+import type { AuthContext } from '../auth/authContext.js';
+import { authOf } from '../auth/authPlugin.js';
+import type { DB } from '../db/schema.js';
+import type { Scope } from '../tenancy/scope.js';
+import { actorOf, writeSysLog, type SysLogEntry } from './writeSysLog.js';
+import type { TerminalEvents } from './terminalEvents.js';
 
 /** Everything a service of issue 3 needs from the request, so services never see Fastify. */
 export interface ServiceContext {

@@ -10,7 +10,7 @@ import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import { AppError } from '../../http/AppError.js';
 import { ok } from '../../http/envelope.js';
-import { serviceContext } from '../enterprises/serviceContext.js';
+import { serviceContext } from '../../core/serviceContext.js';
 import { importIccids } from './iccidImport.js';
 
 /** Reads a body up to `limit` bytes; one byte more refuses the whole file (4000 device.file_too_large). */

@@ -13,8 +13,8 @@ import { isUniqueViolation } from '../../db/uniqueViolation.js';
 import { AppError } from '../../http/AppError.js';
 import { inScope } from '../../tenancy/scope.js';
 import type { Kysely } from 'kysely';
-import { lockEnterprise } from '../enterprises/enterpriseRepository.js';
-import { changesOf, logChange, type ServiceContext } from '../enterprises/serviceContext.js';
+import { lockEnterprise } from '../enterprise/index.js';
+import { changesOf, logChange, type ServiceContext } from '../../core/serviceContext.js';
 import {
   deleteAccount,
   findAccount,

@@ -14,9 +14,9 @@ import {
 import type { z } from 'zod';
 import { AppError } from '../../http/AppError.js';
 import { inScope } from '../../tenancy/scope.js';
-import { logChange, type ServiceContext } from '../enterprises/serviceContext.js';
-import { findUser, findUserByPhone, updateUser, usersByPhone } from '../userinfo/userRepository.js';
-import { departmentFor } from '../userinfo/userRules.js';
+import { logChange, type ServiceContext } from '../../core/serviceContext.js';
+import { findUser, findUserByPhone, updateUser, usersByPhone } from './userRepository.js';
+import { departmentFor } from './userRules.js';
 import { assertIccidFree, bindIccid, unbindIccid } from './simBinding.js';
 
 type Pair = MapResult['pairs'][number];

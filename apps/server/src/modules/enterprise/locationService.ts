@@ -11,8 +11,8 @@ import {
 import type { z } from 'zod';
 import { isUniqueViolation } from '../../db/uniqueViolation.js';
 import { AppError } from '../../http/AppError.js';
-import { enterpriseOf } from '../channel/channelRules.js';
-import { logChange, type ServiceContext } from '../enterprises/serviceContext.js';
+import { enterpriseOf } from '../../core/enterpriseOf.js';
+import { logChange, type ServiceContext } from '../../core/serviceContext.js';
 import {
   countProfiles,
   currentProfile,
@@ -73,6 +73,7 @@ export async function saveProfile(ctx: ServiceContext, input: SaveInput): Promis
       });
       return id;
     });
+    if (existing?.IsCurrent) ctx.events.notify('locationProfileChanged', { E_ID });
     return { SC_ID, E_ID, SCName: input.scName, SCValue: input.scValue, IsCurrent: existing?.IsCurrent ?? 0 };
   } catch (error) {
     if (isUniqueViolation(error)) throw AppError.conflict(MessageKeys.nameExists, { name: input.scName });
@@ -94,6 +95,7 @@ export async function setCurrentProfile(ctx: ServiceContext, id: number): Promis
         Summary: { before: before?.SC_ID ?? 0, after: profile.SC_ID },
       });
     });
+    ctx.events.notify('locationProfileChanged', { E_ID: profile.E_ID });
   }
   return locrptSet(ctx, profile.E_ID);
 }

@@ -11,8 +11,8 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { authOf } from '../../auth/authPlugin.js';
 import { done, list, ok } from '../../http/envelope.js';
-import { enterpriseOf } from '../channel/channelRules.js';
-import { serviceContext } from '../enterprises/serviceContext.js';
+import { enterpriseOf } from '../../core/enterpriseOf.js';
+import { serviceContext } from '../../core/serviceContext.js';
 import { profilesOf } from './locationRepository.js';
 import { locrptSet, removeProfile, saveProfile, setCurrentProfile } from './locationService.js';
 

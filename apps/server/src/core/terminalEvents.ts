@@ -1,0 +1,55 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { EventBus, RealtimeEvent } from '../realtime/eventBus.js';
+
+export type { TerminalEndReason, TerminalSessionEnd } from '../realtime/eventBus.js';
+
+/** The bus events about terminal users and their configuration, by kind. */
+export type TerminalEventKind = 'endSessions' | 'usersChanged' | 'locationProfileChanged';
+type EventOf<K extends TerminalEventKind> = Extract<RealtimeEvent, { kind: K }>;
+/** An event without its `kind`, as publishers give it and listeners receive it. */
+export type TerminalEventPayload<K extends TerminalEventKind> = Omit<EventOf<K>, 'kind'>;
+type Listener<K extends TerminalEventKind> = (payload: TerminalEventPayload<K>) => void;
+
+/**
+ * What user and location management tell the real-time side after a change has committed. Every
+ * event travels on the EventBus, so with REDIS_URL the terminal gateway of every instance reacts
+ * (a frozen user is closed wherever its terminal is connected). A listener that throws is
+ * reported by the bus and never undoes the change.
+ */
+export class TerminalEvents {
+  private readonly subscriptions = new Map<Listener<never>, () => void>();
+
+  constructor(private readonly bus: EventBus) {}
+
+  notify<K extends TerminalEventKind>(kind: K, payload: TerminalEventPayload<K>): void {
+    this.bus.publish({ kind, ...payload } as RealtimeEvent);
+  }
+
+  /** Calls `listener` with every event of `kind`, published here or on another instance. */
+  on<K extends TerminalEventKind>(kind: K, listener: Listener<K>): () => void {
+    const unsubscribe = this.bus.subscribe((event) => {
+      if (event.kind !== kind) return;
+      const { kind: _kind, ...payload } = event;
+      listener(payload as unknown as TerminalEventPayload<K>);
+    });
+    this.subscriptions.set(listener as Listener<never>, unsubscribe);
+    return () => this.off(kind, listener);
+  }
+
+  off<K extends TerminalEventKind>(_kind: K, listener: Listener<K>): void {
+    this.subscriptions.get(listener as Listener<never>)?.();
+    this.subscriptions.delete(listener as Listener<never>);
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    terminalEvents: TerminalEvents;
+  }
+}
+
+/** Decorates `app.terminalEvents` over the app's EventBus (`deps.realtime.bus`). */
+export const terminalEventsPlugin = fp(async (app: FastifyInstance) => {
+  app.decorate('terminalEvents', new TerminalEvents(app.deps.realtime.bus));
+});

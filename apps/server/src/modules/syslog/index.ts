@@ -1,0 +1,8 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { registerEntityRoutes } from '../../generic/entityRoutes.js';
+import { sysLogEntity } from './sysLogEntity.js';
+
+/** `/api/SysLog/*`: the system log (rows are written by core/writeSysLog.ts). */
+export const syslogModule: FastifyPluginAsyncZod = async (app) => {
+  registerEntityRoutes(app, sysLogEntity);
+};
