@@ -5,9 +5,16 @@ import { AppError } from '../http/AppError.js';
 import { inScope, type Scope } from '../tenancy/scope.js';
 import { getSysConfigValue } from './sysConfigRepository.js';
 
-/** A config entry of one enterprise (not of the caller's working one), default filled in. */
-export async function enterpriseConfig(db: Kysely<DB>, enterpriseId: number, code: SysConfigCode): Promise<string> {
-  const value = await getSysConfigValue(db, { rootId: enterpriseId, enterpriseIds: [enterpriseId] }, code);
+/**
+ * A config entry of one enterprise of the scope (not necessarily the caller's working one),
+ * default filled in; an enterprise outside the scope is 4004.
+ */
+export async function enterpriseConfig(
+  ctx: { db: Kysely<DB>; scope: Scope },
+  enterpriseId: number,
+  code: SysConfigCode,
+): Promise<string> {
+  const value = await getSysConfigValue(ctx.db, ctx.scope, code, enterpriseOf(ctx.scope, enterpriseId));
   return value ?? SYS_CONFIG_DEFAULTS[code];
 }
 

@@ -1,7 +1,7 @@
 import { SYS_CONFIG_CODES, SYS_CONFIG_DEFAULTS, type SysConfigEntry } from '@intercom/contract';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
-import type { Scope } from '../tenancy/scope.js';
+import { inScope, type Scope } from '../tenancy/scope.js';
 
 /** The enterprise's config entries, defaults filled in for codes never set. */
 export async function listSysConfig(db: Kysely<DB>, scope: Scope): Promise<SysConfigEntry[]> {
@@ -12,11 +12,18 @@ export async function listSysConfig(db: Kysely<DB>, scope: Scope): Promise<SysCo
   return [...known, ...extra];
 }
 
-export async function getSysConfigValue(db: Kysely<DB>, scope: Scope, code: string): Promise<string | undefined> {
+/** A stored value of the working enterprise, or of `enterpriseId` when given (nothing outside the scope). */
+export async function getSysConfigValue(
+  db: Kysely<DB>,
+  scope: Scope,
+  code: string,
+  enterpriseId = scope.rootId,
+): Promise<string | undefined> {
+  if (!inScope(scope, enterpriseId)) return undefined;
   const row = await db
     .selectFrom('sys_config')
     .select('Value')
-    .where('E_ID', '=', scope.rootId)
+    .where('E_ID', '=', enterpriseId)
     .where('Code', '=', code)
     .executeTakeFirst();
   return row?.Value;

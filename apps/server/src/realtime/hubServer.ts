@@ -9,27 +9,10 @@ import type { DB } from '../db/schema.js';
 import type { EventBus } from './eventBus.js';
 import { HubConnection, type ConnectionHost } from './hubConnection.js';
 import { hubOptionsOf, type HubOptions, type TransportKind } from './hubOptions.js';
-import { MessageType, PING, completionRecord, type HubMessage } from './hubProtocol.js';
-import { ServerStream } from './serverStream.js';
+import { HubMethods, type HubMethod } from './hubMethods.js';
+import { MessageType, PING, type HubMessage } from './hubProtocol.js';
 import { checkHubSessions } from './sessionWatch.js';
 import { LongPollingSink } from './transports.js';
-
-/** A failure whose message the client may see; anything else is reported as unexpected. */
-export class HubError extends Error {
-  override name = 'HubError';
-}
-
-export interface HubCallContext {
-  connection: HubConnection;
-  invocationId: string | undefined;
-}
-
-export interface HubMethod {
-  /** `invoke` (with an id: the result or error goes back in a Completion) and `send` (no reply). */
-  invoke?: (context: HubCallContext, args: unknown[]) => unknown;
-  /** `stream`: write items to `stream`; it ends on complete, on the client's cancel or with the connection. */
-  stream?: (context: HubCallContext, args: unknown[], stream: ServerStream) => void;
-}
 
 export interface HubEvents {
   connected: [HubConnection];
@@ -61,15 +44,17 @@ function newId(bytes: number): string {
   return randomBytes(bytes).toString('base64url');
 }
 
+export { HubError, type HubCallContext, type HubMethod } from './hubMethods.js';
+
 /**
- * The hub: every connection by its secret token, the dispatcher of hub messages to methods, the
- * timers of the protocol (handshake, keep-alive, dead long-polling clients) and the link between
+ * The hub: every connection by its secret token, the dispatcher of hub messages (methods are run
+ * by hubMethods.ts), the timers of the protocol (handshake, keep-alive, dead long-polling clients) and the link between
  * hub connections and the sessions behind them.
  */
 export class HubServer extends EventEmitter<HubEvents> implements ConnectionHost {
   readonly options: HubOptions;
   private readonly byToken = new Map<string, HubConnection>();
-  private readonly methods = new Map<string, HubMethod>();
+  private readonly methods: HubMethods;
   private readonly perSession = new Map<number, number>();
   private readonly scanTimer: NodeJS.Timeout;
   private readonly sessionTimer: NodeJS.Timeout;
@@ -83,6 +68,7 @@ export class HubServer extends EventEmitter<HubEvents> implements ConnectionHost
   ) {
     super();
     this.options = hubOptionsOf(options);
+    this.methods = new HubMethods(deps.log);
     const { keepAliveMs, handshakeTimeoutMs, disconnectTimeoutMs } = this.options;
     const shortest = Math.min(keepAliveMs > 0 ? keepAliveMs : Infinity, handshakeTimeoutMs, disconnectTimeoutMs);
     this.scanTimer = setInterval(() => this.scan(), Math.max(20, Math.min(1000, shortest / 2)));
@@ -103,7 +89,7 @@ export class HubServer extends EventEmitter<HubEvents> implements ConnectionHost
   }
 
   addMethod(name: string, method: HubMethod): void {
-    this.methods.set(name.toLowerCase(), method);
+    this.methods.add(name, method);
   }
 
   /**
@@ -213,13 +199,15 @@ export class HubServer extends EventEmitter<HubEvents> implements ConnectionHost
     switch (message.type) {
       case MessageType.Invocation:
         if (message.streamIds?.length) {
-          this.reply(connection, message.invocationId, { error: 'Client-to-server streaming is not supported.' });
+          this.methods.reply(connection, message.invocationId, {
+            error: 'Client-to-server streaming is not supported.',
+          });
         } else {
-          this.invoke(connection, message.target, message.arguments, message.invocationId);
+          this.methods.invoke(connection, message.target, message.arguments, message.invocationId);
         }
         break;
       case MessageType.StreamInvocation:
-        this.startStream(connection, message.target, message.arguments, message.invocationId);
+        this.methods.startStream(connection, message.target, message.arguments, message.invocationId);
         break;
       case MessageType.CancelInvocation:
         connection.streams.get(message.invocationId)?.cancel();
@@ -232,70 +220,6 @@ export class HubServer extends EventEmitter<HubEvents> implements ConnectionHost
         // answer features this hub never uses.
         break;
     }
-  }
-
-  // ---- invocations ----
-
-  private invoke(connection: HubConnection, target: string, args: unknown[], invocationId: string | undefined): void {
-    const method = this.methods.get(target.toLowerCase());
-    if (!method?.invoke) {
-      const error = method
-        ? `The client attempted to invoke the streaming '${target}' method with a non-streaming invocation.`
-        : `Unknown hub method '${target}'`;
-      this.reply(connection, invocationId, { error });
-      return;
-    }
-    let result: unknown;
-    try {
-      result = method.invoke({ connection, invocationId }, args);
-    } catch (error) {
-      this.reply(connection, invocationId, { error: this.errorText(target, error) });
-      return;
-    }
-    if (result instanceof Promise) {
-      result.then(
-        (value: unknown) => this.reply(connection, invocationId, { result: value }),
-        (error: unknown) => this.reply(connection, invocationId, { error: this.errorText(target, error) }),
-      );
-    } else {
-      this.reply(connection, invocationId, { result });
-    }
-  }
-
-  private startStream(connection: HubConnection, target: string, args: unknown[], invocationId: string): void {
-    const method = this.methods.get(target.toLowerCase());
-    if (!method?.stream) {
-      const error = method
-        ? `The client attempted to invoke the non-streaming '${target}' method with a streaming invocation.`
-        : `Unknown hub method '${target}'`;
-      this.reply(connection, invocationId, { error });
-      return;
-    }
-    if (connection.streams.has(invocationId)) {
-      this.reply(connection, invocationId, { error: `Invocation ID '${invocationId}' is already in use.` });
-      return;
-    }
-    const stream = new ServerStream(connection, invocationId);
-    connection.streams.set(invocationId, stream);
-    try {
-      method.stream({ connection, invocationId }, args, stream);
-    } catch (error) {
-      stream.complete(this.errorText(target, error));
-    }
-  }
-
-  private reply(
-    connection: HubConnection,
-    invocationId: string | undefined,
-    outcome: { result: unknown } | { error: string },
-  ): void {
-    if (invocationId !== undefined) connection.send(completionRecord(invocationId, outcome));
-  }
-
-  private errorText(target: string, error: unknown): string {
-    if (error instanceof HubError) return error.message;
-    this.deps.log.error({ err: error, target }, 'hub method failed');
-    return `An unexpected error occurred invoking '${target}' on the server.`;
   }
 
   // ---- timers ----

@@ -7,9 +7,12 @@ import { enterpriseConfig } from '../../core/enterpriseOf.js';
 import { findUsers } from '../userinfo/index.js';
 import { findChannel, nameTaken, type ChannelRecord } from './channelRepository.js';
 
+/** The database and the caller's scope: what the rules that read enterprise settings need. */
+type ScopedDb = { db: Kysely<DB>; scope: Scope };
+
 /** Channel types the enterprise allows (its ChannelTypeID list; 106 by default). */
-export async function allowedTypes(db: Kysely<DB>, enterpriseId: number): Promise<number[]> {
-  const text = await enterpriseConfig(db, enterpriseId, 'ChannelTypeID');
+export async function allowedTypes(ctx: ScopedDb, enterpriseId: number): Promise<number[]> {
+  const text = await enterpriseConfig(ctx, enterpriseId, 'ChannelTypeID');
   const known: readonly number[] = Limits.audioTypes;
   const types = text
     .split(',')
@@ -19,8 +22,8 @@ export async function allowedTypes(db: Kysely<DB>, enterpriseId: number): Promis
 }
 
 /** The type of a new or edited channel: given and allowed, or the first allowed one when absent. */
-export async function channelType(db: Kysely<DB>, enterpriseId: number, typeId: number | undefined, field: string) {
-  const allowed = await allowedTypes(db, enterpriseId);
+export async function channelType(ctx: ScopedDb, enterpriseId: number, typeId: number | undefined, field: string) {
+  const allowed = await allowedTypes(ctx, enterpriseId);
   if (typeId === undefined) return allowed[0] as number;
   if (!allowed.includes(typeId)) throw AppError.field(field, MessageKeys.channelTypeNotAllowed);
   return typeId;
@@ -28,14 +31,14 @@ export async function channelType(db: Kysely<DB>, enterpriseId: number, typeId: 
 
 /** Turning video or recording on needs the enterprise's VideoEnable / RecordEnable to be TRUE. */
 export async function assertSwitchAllowed(
-  db: Kysely<DB>,
+  ctx: ScopedDb,
   enterpriseId: number,
   switches: { video?: boolean; record?: boolean; videoField?: string; recordField?: string },
 ): Promise<void> {
-  if (switches.video && (await enterpriseConfig(db, enterpriseId, 'VideoEnable')) !== 'TRUE') {
+  if (switches.video && (await enterpriseConfig(ctx, enterpriseId, 'VideoEnable')) !== 'TRUE') {
     throw AppError.field(switches.videoField ?? 'videoEnable', MessageKeys.channelVideoDisabled);
   }
-  if (switches.record && (await enterpriseConfig(db, enterpriseId, 'RecordEnable')) !== 'TRUE') {
+  if (switches.record && (await enterpriseConfig(ctx, enterpriseId, 'RecordEnable')) !== 'TRUE') {
     throw AppError.field(switches.recordField ?? 'record', MessageKeys.channelRecordDisabled);
   }
 }

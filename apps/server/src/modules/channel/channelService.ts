@@ -48,8 +48,8 @@ async function reload(ctx: ServiceContext, id: number): Promise<ChannelRow> {
  */
 export async function createChannel(ctx: ServiceContext, input: SaveChannel | CreateWebChannel): Promise<ChannelRow> {
   const E_ID = enterpriseOf(ctx.scope, input.eid);
-  const CTypeID = await channelType(ctx.db, E_ID, input.ctypeid, 'ctypeid');
-  await assertSwitchAllowed(ctx.db, E_ID, { video: input.videoEnable, record: input.record });
+  const CTypeID = await channelType(ctx, E_ID, input.ctypeid, 'ctypeid');
+  await assertSwitchAllowed(ctx, E_ID, { video: input.videoEnable, record: input.record });
   await assertNameFree(ctx.db, E_ID, input.cname);
   const members = 'uids' in input ? await channelUsers(ctx.db, ctx.scope, E_ID, input.uids) : new Map<number, number>();
   const memberPriority = 'memberPriority' in input ? input.memberPriority : undefined;
@@ -92,9 +92,9 @@ export async function updateChannel(ctx: ServiceContext, input: UpdateChannel): 
     Record: bit(input.record),
   };
   if (input.ctypeid !== undefined && input.ctypeid !== before.CTypeID) {
-    set.CTypeID = await channelType(ctx.db, before.E_ID, input.ctypeid, 'ctypeid');
+    set.CTypeID = await channelType(ctx, before.E_ID, input.ctypeid, 'ctypeid');
   }
-  await assertSwitchAllowed(ctx.db, before.E_ID, {
+  await assertSwitchAllowed(ctx, before.E_ID, {
     video: input.videoEnable === true && before.VideoEnable === 0,
     record: input.record === true && before.Record === 0,
   });
@@ -138,7 +138,7 @@ export async function switchRecord(ctx: ServiceContext, input: { eid?: number; c
   const channel = await channelInScope(ctx.db, ctx.scope, input.cid, input.eid);
   const Record = input.record ? 1 : 0;
   if (Record !== channel.Record) {
-    await assertSwitchAllowed(ctx.db, channel.E_ID, { record: input.record });
+    await assertSwitchAllowed(ctx, channel.E_ID, { record: input.record });
     await ctx.db.transaction().execute(async (trx) => {
       await updateChannels(trx, [channel.CID], { Record });
       await logChange(trx, ctx, {
@@ -159,7 +159,7 @@ export async function batchChangeRooms(ctx: ServiceContext, input: z.infer<typeo
   const byEnterprise = new Map<number, ChannelRow[]>();
   for (const c of channels) byEnterprise.set(c.E_ID, [...(byEnterprise.get(c.E_ID) ?? []), c]);
   if (input.typeid !== undefined) {
-    for (const E_ID of byEnterprise.keys()) await channelType(ctx.db, E_ID, input.typeid, 'typeid');
+    for (const E_ID of byEnterprise.keys()) await channelType(ctx, E_ID, input.typeid, 'typeid');
   }
   const set: Updateable<ChannelTable> = {};
   if (input.priority !== undefined) set.Priority = input.priority;

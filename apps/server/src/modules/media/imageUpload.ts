@@ -82,12 +82,11 @@ export async function uploadImage(
   await fs.mkdir(dir, { recursive: true });
   await fs.writeFile(temp, image.bytes, { flag: 'wx' });
   await fs.rename(temp, file);
-  const enterpriseScope = { rootId: ctx.scope.rootId, enterpriseIds: [ctx.scope.rootId] };
   let before: string | undefined;
   try {
     before = await ctx.db.transaction().execute(async (trx) => {
-      const previous = await getSysConfigValue(trx, enterpriseScope, code);
-      await setSysConfigValue(trx, enterpriseScope, code, name);
+      const previous = await getSysConfigValue(trx, ctx.scope, code);
+      await setSysConfigValue(trx, ctx.scope, code, name);
       await logChange(trx, ctx, {
         E_ID: ctx.scope.rootId,
         Action: MediaLogActions.subjectImage,
