@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { EventBus, RealtimeEvent } from '../realtime/eventBus.js';
+import type { EventBus, RealtimeEvent, TerminalEndReason, TerminalSessionEnd } from '../realtime/eventBus.js';
 
 export type { TerminalEndReason, TerminalSessionEnd } from '../realtime/eventBus.js';
 
@@ -24,6 +24,12 @@ export class TerminalEvents {
 
   notify<K extends TerminalEventKind>(kind: K, payload: TerminalEventPayload<K>): void {
     this.bus.publish({ kind, ...payload } as RealtimeEvent);
+  }
+
+  /** The user's terminal must log in again (frozen, deleted, recovered, new password), on every instance. */
+  endSessions(user: Omit<TerminalSessionEnd, 'reason'>, reason: TerminalEndReason): void {
+    const { E_ID, UserID, MobilePhone } = user;
+    this.notify('endSessions', { E_ID, UserID, MobilePhone, reason });
   }
 
   /** Calls `listener` with every event of `kind`, published here or on another instance. */

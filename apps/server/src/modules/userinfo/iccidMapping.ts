@@ -191,11 +191,6 @@ export async function recoverDevice(ctx: ServiceContext, phone: string): Promise
       Summary: { ICCID: [user.ICCID, null], GPSConfig: [user.GPSConfig, ''], Caps: [user.Caps, USER_CAPS_DEFAULT] },
     });
   });
-  ctx.events.notify('endSessions', {
-    E_ID: user.E_ID,
-    UserID: user.UserID,
-    MobilePhone: user.MobilePhone,
-    reason: 'recovered',
-  });
+  ctx.events.endSessions(user, 'recovered');
   ctx.events.notify('usersChanged', { E_ID: user.E_ID, UserIDs: [user.UserID] });
 }

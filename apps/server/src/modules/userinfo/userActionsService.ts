@@ -27,12 +27,7 @@ export async function freezeUser(ctx: ServiceContext, input: z.infer<typeof free
     });
   });
   if (input.isLock) {
-    ctx.events.notify('endSessions', {
-      E_ID: user.E_ID,
-      UserID: user.UserID,
-      MobilePhone: user.MobilePhone,
-      reason: 'frozen',
-    });
+    ctx.events.endSessions(user, 'frozen');
   }
   ctx.events.notify('usersChanged', { E_ID: user.E_ID, UserIDs: [user.UserID] });
 }

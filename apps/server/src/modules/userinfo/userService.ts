@@ -137,12 +137,7 @@ async function editUser(ctx: ServiceContext, input: UserSave): Promise<number> {
     }),
   );
   if (newHash !== undefined || changed('MobilePhone', input.MobilePhone)) {
-    ctx.events.notify('endSessions', {
-      E_ID: before.E_ID,
-      UserID: before.UserID,
-      MobilePhone: before.MobilePhone,
-      reason: 'password',
-    });
+    ctx.events.endSessions(before, 'password');
   }
   ctx.events.notify('usersChanged', { E_ID: before.E_ID, UserIDs: [before.UserID] });
   return before.UserID;
@@ -161,6 +156,6 @@ export async function removeUser(ctx: ServiceContext, id: number): Promise<void>
       Summary: { UserID: id, UserName: user.UserName, ICCID: user.ICCID, OS_ID: user.OS_ID },
     });
   });
-  ctx.events.notify('endSessions', { E_ID: user.E_ID, UserID: id, MobilePhone: user.MobilePhone, reason: 'deleted' });
+  ctx.events.endSessions(user, 'deleted');
   ctx.events.notify('usersChanged', { E_ID: user.E_ID, UserIDs: [id] });
 }
