@@ -4,7 +4,7 @@ import { Alert, Button, Empty, Flex, Input, Modal, Table, Typography } from 'ant
 import type { ColumnsType } from 'antd/es/table/interface';
 import { useMemo, useState, type UIEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isApiError } from '../../shared/api/ApiError';
+import { wasShown } from '../../shared/api/ApiError';
 import { useErrorMessage } from '../../shared/api/useErrorMessage';
 import { useIsMobile } from '../../shared/ui/useIsMobile';
 import { DepartmentSelect } from '../organ/DepartmentSelect';
@@ -93,7 +93,7 @@ function PickerBody({
     try {
       change(await fetchAll(), true);
     } catch (error) {
-      if (!isApiError(error) || (!error.connectionFailed && !error.sessionEnded)) setFailure(errorMessage(error));
+      if (!wasShown(error)) setFailure(errorMessage(error));
     } finally {
       setSelectingAll(false);
     }

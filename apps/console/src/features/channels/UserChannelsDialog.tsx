@@ -5,7 +5,7 @@ import type { ColumnsType } from 'antd/es/table/interface';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { isApiError } from '../../shared/api/ApiError';
+import { wasShown } from '../../shared/api/ApiError';
 import { useErrorMessage } from '../../shared/api/useErrorMessage';
 import { contractErrors } from '../../shared/form/contractErrors';
 import { useConfirm } from '../../shared/ui/ConfirmContext';
@@ -134,7 +134,7 @@ export function UserChannelsDialog({ user, onClose }: { user: UserRow | null; on
       );
       onClose();
     } catch (error) {
-      if (isApiError(error) && (error.connectionFailed || error.sessionEnded)) return;
+      if (wasShown(error)) return;
       setFailure(errorMessage(error) || t(MessageKeys.failed));
     }
   };

@@ -2,7 +2,7 @@ import { batchNumbers, Limits, MessageKeys, UserLimits, userBatchSchema } from '
 import { Alert, Button, Col, Form, Input, InputNumber, Row, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isApiError } from '../../../shared/api/ApiError';
+import { wasShown } from '../../../shared/api/ApiError';
 import { applyServerErrors, fieldPath } from '../../../shared/form/applyServerErrors';
 import { contractErrors } from '../../../shared/form/contractErrors';
 import { useBatchAddUsers } from '../api';
@@ -73,7 +73,7 @@ export function BatchForm({
       const result = await add.mutateAsync(body);
       setCreation(result ? { state: 'done', result } : { state: 'idle' });
     } catch (error) {
-      if (isApiError(error) && (error.connectionFailed || error.sessionEnded)) {
+      if (wasShown(error)) {
         setCreation({ state: 'idle' });
         return;
       }

@@ -3,7 +3,7 @@ import { Limits, MessageKeys, UserLimits, userListSchema, type FieldError } from
 import { Alert, Button, Col, Form, Input, Row, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError, isApiError } from '../../../shared/api/ApiError';
+import { ApiError, isApiError, wasShown } from '../../../shared/api/ApiError';
 import { applyServerErrors, fieldPath } from '../../../shared/form/applyServerErrors';
 import { contractErrors } from '../../../shared/form/contractErrors';
 import { useListAddUsers } from '../api';
@@ -80,7 +80,7 @@ export function ListForm({ enterpriseId, onBack }: { enterpriseId: number | unde
       const result = await add.mutateAsync(body);
       setCreation(result ? { state: 'done', result } : { state: 'idle' });
     } catch (error) {
-      if (isApiError(error) && (error.connectionFailed || error.sessionEnded)) {
+      if (wasShown(error)) {
         setCreation({ state: 'idle' });
         return;
       }
