@@ -10,7 +10,7 @@ import { useRunAction } from '../../shared/api/useRunAction';
 import { ListShell } from '../../shared/list/ListShell';
 import type { Condition } from '../../shared/list/listParams';
 import { useConfirm } from '../../shared/ui/ConfirmContext';
-import { ROLE_LABELS } from '../account/roleLabels';
+import { ROLE_LABELS } from '../account';
 import { accountResource, useDeleteAccount, useDisableAccount } from './api';
 import { AccountDrawer } from './AccountDrawer';
 import { ResetPasswordDialog } from './ResetPasswordDialog';

@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { wasShown } from '../../shared/api/ApiError';
 import { useErrorMessage } from '../../shared/api/useErrorMessage';
 import { useIsMobile } from '../../shared/ui/useIsMobile';
-import { DepartmentSelect } from '../organ/DepartmentSelect';
+import { DepartmentSelect } from '../organ';
 import type { PickedUser, PickerSource } from './api';
 import { useDebounced, usePickerCandidates } from './usePickerCandidates';
 

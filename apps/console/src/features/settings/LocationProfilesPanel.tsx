@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { useErrorMessage } from '../../shared/api/useErrorMessage';
 import { useRunAction } from '../../shared/api/useRunAction';
 import { useConfirm } from '../../shared/ui/ConfirmContext';
-import { useWorkingEnterprise } from '../enterprises/api';
+import { useWorkingEnterprise } from '../enterprises';
 import { useDeleteLocationProfile, useLocationProfiles, useLocrptSet, useSetCurrentLocationProfile } from './api';
 import { LocationProfileDrawer, type ProfileTarget } from './LocationProfileDrawer';
 import { describeValue, MODE_LABELS } from './locationProfile';
