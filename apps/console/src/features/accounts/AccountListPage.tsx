@@ -2,7 +2,6 @@ import { EllipsisOutlined, PlusOutlined } from '@ant-design/icons';
 import { ROLES, type ConsoleAccountRow, type Role } from '@intercom/contract';
 import { Button, Dropdown, Flex, Form, Input, Select, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table/interface';
-import dayjs from 'dayjs';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../app/session/SessionContext';
@@ -14,6 +13,7 @@ import { ROLE_LABELS } from '../account';
 import { accountResource, useDeleteAccount, useDisableAccount } from './api';
 import { AccountDrawer } from './AccountDrawer';
 import { ResetPasswordDialog } from './ResetPasswordDialog';
+import { dateTimeColumn } from '../../shared/list/dateTimeColumn';
 
 interface AccountFilterValues {
   LoginName?: string;
@@ -99,13 +99,7 @@ export default function AccountListPage() {
         render: (value: number) =>
           value ? <Tag color="red">{t('accounts.disabled')}</Tag> : <Tag color="green">{t('accounts.active')}</Tag>,
       },
-      {
-        key: 'CreatedAt',
-        dataIndex: 'CreatedAt',
-        title: t('users.created'),
-        sorter: true,
-        render: (value: number) => dayjs(value).format('YYYY-MM-DD HH:mm'),
-      },
+      dateTimeColumn('CreatedAt', t('users.created'), { sorter: true }),
       {
         key: 'actions',
         title: t('common.actions'),

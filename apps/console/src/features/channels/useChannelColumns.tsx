@@ -2,10 +2,10 @@ import { DeleteOutlined, EditOutlined, TeamOutlined } from '@ant-design/icons';
 import type { ChannelRow } from '@intercom/contract';
 import { Button, Flex, Switch, Tag, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table/interface';
-import dayjs from 'dayjs';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { channelTypeLabel } from './channelTypes';
+import { dateTimeColumn } from '../../shared/list/dateTimeColumn';
 
 export interface ChannelRowActions {
   edit: (channel: ChannelRow) => void;
@@ -79,13 +79,7 @@ export function useChannelColumns(actions: ChannelRowActions, switching: Readonl
         ellipsis: true,
         render: (value: string) => value || <Typography.Text type="secondary">—</Typography.Text>,
       },
-      {
-        key: 'CreatedAt',
-        dataIndex: 'CreatedAt',
-        title: t('users.created'),
-        sorter: true,
-        render: (value: number) => dayjs(value).format('YYYY-MM-DD HH:mm'),
-      },
+      dateTimeColumn('CreatedAt', t('users.created'), { sorter: true }),
       {
         key: 'actions',
         title: t('common.actions'),

@@ -3,7 +3,6 @@ import type { DeviceRow } from '@intercom/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Dropdown, Flex, Form, Input, Select, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table/interface';
-import dayjs from 'dayjs';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useRunAction } from '../../shared/api/useRunAction';
@@ -16,6 +15,7 @@ import { deviceResource, useDeleteDevice, useRecoverDevice } from './api';
 import { DeviceDrawer, type DeviceTarget } from './DeviceDrawer';
 import { IccidImportDialog } from './IccidImportDialog';
 import { MapIccidDrawer, type MapMode } from './MapIccidDrawer';
+import { dateTimeColumn } from '../../shared/list/dateTimeColumn';
 
 interface DeviceFilterValues {
   Search?: string;
@@ -101,13 +101,7 @@ export default function DeviceListPage() {
         render: (value: number) => userTypeName(t, types.data, value),
       },
       { key: 'Remark', dataIndex: 'Remark', title: t('users.remark') },
-      {
-        key: 'CreatedAt',
-        dataIndex: 'CreatedAt',
-        title: t('users.created'),
-        sorter: true,
-        render: (value: number) => dayjs(value).format('YYYY-MM-DD HH:mm'),
-      },
+      dateTimeColumn('CreatedAt', t('users.created'), { sorter: true }),
       {
         key: 'actions',
         title: t('common.actions'),

@@ -2,7 +2,6 @@ import { PlusOutlined, SwapOutlined } from '@ant-design/icons';
 import type { EnterpriseRow } from '@intercom/contract';
 import { Button, Flex, Form, Input, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table/interface';
-import dayjs from 'dayjs';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useRunAction } from '../../shared/api/useRunAction';
@@ -10,6 +9,8 @@ import { ListShell } from '../../shared/list/ListShell';
 import type { Condition } from '../../shared/list/listParams';
 import { enterpriseResource, useSwitchWorking, useWorkingEnterprise } from './api';
 import { EnterpriseDrawer } from './EnterpriseDrawer';
+import { formatDateTime } from '../../shared/format/formatDateTime';
+import { dateTimeColumn } from '../../shared/list/dateTimeColumn';
 
 interface EnterpriseFilterValues {
   E_Name?: string;
@@ -42,7 +43,7 @@ export default function EnterpriseListPage() {
             t('users.never')
           ) : (
             <span>
-              {dayjs(value).format('YYYY-MM-DD')}
+              {formatDateTime(value, 'day')}
               {value < Date.now() && (
                 <Tag color="orange" style={{ marginInlineStart: 8 }}>
                   {t('users.state_expired')}
@@ -59,13 +60,7 @@ export default function EnterpriseListPage() {
         render: (value: number) =>
           value ? <Tag color="red">{t('accounts.disabled')}</Tag> : <Tag color="green">{t('accounts.active')}</Tag>,
       },
-      {
-        key: 'CreatedAt',
-        dataIndex: 'CreatedAt',
-        title: t('users.created'),
-        sorter: true,
-        render: (value: number) => dayjs(value).format('YYYY-MM-DD'),
-      },
+      dateTimeColumn('CreatedAt', t('users.created'), { precision: 'day', sorter: true }),
       {
         key: 'actions',
         title: t('common.actions'),

@@ -2,7 +2,6 @@ import { CheckCircleOutlined, EyeOutlined } from '@ant-design/icons';
 import type { NotifyRow, NotifyState } from '@intercom/contract';
 import { Badge, Button, Flex, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table/interface';
-import dayjs from 'dayjs';
 import { useMemo, useState, type Key } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ListShell } from '../../shared/list/ListShell';
@@ -12,9 +11,9 @@ import { NotifyFilters, notifyCondition, type NotifyFilterValues } from './Notif
 import { HandlingText } from './HandlingText';
 import { canTake, STATE_COLORS, stateLabel, TYPE_COLORS, typeLabel } from './notifyText';
 import { useLiveAlarmRefresh } from './useLiveAlarmRefresh';
+import { dateTimeColumn } from '../../shared/list/dateTimeColumn';
 
 const none = <Typography.Text type="secondary">—</Typography.Text>;
-const time = (value: number) => dayjs(value).format('YYYY-MM-DD HH:mm:ss');
 
 /** /System/notify (every role): alarms with who handled them; acknowledge and resolve, one or many. */
 export default function AlarmRecordsPage() {
@@ -25,7 +24,7 @@ export default function AlarmRecordsPage() {
 
   const columns = useMemo<ColumnsType<NotifyRow>>(
     () => [
-      { key: 'CreatedAt', dataIndex: 'CreatedAt', title: t('alarms.time'), sorter: true, width: 170, render: time },
+      dateTimeColumn('CreatedAt', t('alarms.time'), { precision: 'second', sorter: true, width: 170 }),
       {
         key: 'NType',
         dataIndex: 'NType',

@@ -2,7 +2,6 @@ import { EllipsisOutlined } from '@ant-design/icons';
 import { hasCap, USER_CAP_NAMES, type UserRow } from '@intercom/contract';
 import { Button, Dropdown, Flex, Tag, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table/interface';
-import dayjs from 'dayjs';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useUserTypes } from './api';
@@ -10,6 +9,7 @@ import { gpsSummary } from './gpsConfig';
 import { CAP_LABELS } from './UserCapsDialog';
 import { userTypeName } from './UserTypeSelect';
 import { USER_STATE_COLORS, USER_STATE_LABELS, userState } from './userState';
+import { dateTimeColumn } from '../../shared/list/dateTimeColumn';
 
 export interface UserRowActions {
   edit: (user: UserRow) => void;
@@ -64,13 +64,7 @@ export function useUserColumns(actions: UserRowActions): ColumnsType<UserRow> {
           return <Tag color={USER_STATE_COLORS[state]}>{t(USER_STATE_LABELS[state])}</Tag>;
         },
       },
-      {
-        key: 'ExpireAt',
-        dataIndex: 'ExpireAt',
-        title: t('users.expire'),
-        sorter: true,
-        render: (value: number | null) => (value === null ? t('users.never') : dayjs(value).format('YYYY-MM-DD')),
-      },
+      dateTimeColumn('ExpireAt', t('users.expire'), { precision: 'day', sorter: true, empty: t('users.never') }),
       {
         key: 'Caps',
         dataIndex: 'Caps',
@@ -95,13 +89,7 @@ export function useUserColumns(actions: UserRowActions): ColumnsType<UserRow> {
         },
       },
       { key: 'Remark', dataIndex: 'Remark', title: t('users.remark') },
-      {
-        key: 'CreatedAt',
-        dataIndex: 'CreatedAt',
-        title: t('users.created'),
-        sorter: true,
-        render: (value: number) => dayjs(value).format('YYYY-MM-DD HH:mm'),
-      },
+      dateTimeColumn('CreatedAt', t('users.created'), { sorter: true }),
       {
         key: 'actions',
         title: t('common.actions'),
