@@ -44,7 +44,18 @@ export default defineConfig({
         test: {
           name: 'console',
           root: './apps/console',
-          include: ['src/**/*.test.{ts,tsx}', 'test/**/*.test.{ts,tsx}'],
+          include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          // Components, rendered in a simulated DOM and read as a person would (roles, labels, text).
+          name: 'console-dom',
+          root: './apps/console',
+          include: ['src/**/*.test.tsx', 'test/**/*.test.tsx'],
+          environment: 'happy-dom',
+          setupFiles: ['./test/setupDom.ts'],
         },
       },
     ],

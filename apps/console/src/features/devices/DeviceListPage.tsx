@@ -1,7 +1,7 @@
-import { EllipsisOutlined, ImportOutlined, LinkOutlined, PlusOutlined } from '@ant-design/icons';
+import { ImportOutlined, LinkOutlined, PlusOutlined } from '@ant-design/icons';
 import type { DeviceRow } from '@intercom/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Dropdown, Flex, Form, Input, Select, Tag, Typography } from 'antd';
+import { Button, Form, Input, Select, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table/interface';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -16,6 +16,7 @@ import { DeviceDrawer, type DeviceTarget } from './DeviceDrawer';
 import { IccidImportDialog } from './IccidImportDialog';
 import { MapIccidDrawer, type MapMode } from './MapIccidDrawer';
 import { dateTimeColumn } from '../../shared/list/dateTimeColumn';
+import { rowActionsColumn } from '../../shared/list/RowActions';
 
 interface DeviceFilterValues {
   Search?: string;
@@ -102,46 +103,20 @@ export default function DeviceListPage() {
       },
       { key: 'Remark', dataIndex: 'Remark', title: t('users.remark') },
       dateTimeColumn('CreatedAt', t('users.created'), { sorter: true }),
-      {
-        key: 'actions',
-        title: t('common.actions'),
-        fixed: 'right',
-        render: (_value, device) => (
-          <Flex wrap={false}>
-            <Button type="link" size="small" onClick={() => setEditing({ mode: 'edit', id: device.D_ID })}>
-              {t('common.edit')}
-            </Button>
-            {device.UserID ? (
-              <Button type="link" size="small" danger onClick={() => askRecover(device)}>
-                {t('devices.recover')}
-              </Button>
-            ) : (
-              <Button
-                type="link"
-                size="small"
-                onClick={() => setMapping({ mode: 'single', iccid: device.ICCID, eid: device.E_ID })}
-              >
-                {t('devices.map')}
-              </Button>
-            )}
-            <Dropdown
-              trigger={['click']}
-              menu={{
-                items: [{ key: 'delete', label: t('common.delete'), danger: true }],
-                onClick: () => askDelete(device),
-              }}
-            >
-              <Button
-                type="link"
-                size="small"
-                icon={<EllipsisOutlined />}
-                title={t('common.more')}
-                aria-label={t('common.more_for', { name: device.ICCID })}
-              />
-            </Dropdown>
-          </Flex>
-        ),
-      },
+      rowActionsColumn<DeviceRow>(t('common.actions'), (device) => ({
+        name: device.ICCID,
+        actions: [
+          { key: 'edit', label: t('common.edit'), onClick: () => setEditing({ mode: 'edit', id: device.D_ID }) },
+          device.UserID
+            ? { key: 'recover', label: t('devices.recover'), danger: true, onClick: () => askRecover(device) }
+            : {
+                key: 'map',
+                label: t('devices.map'),
+                onClick: () => setMapping({ mode: 'single', iccid: device.ICCID, eid: device.E_ID }),
+              },
+        ],
+        more: [{ key: 'delete', label: t('common.delete'), danger: true, onClick: () => askDelete(device) }],
+      })),
     ];
   }, [t, types.data, confirm, run, recover, remove]);
 

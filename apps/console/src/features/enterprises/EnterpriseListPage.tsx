@@ -1,6 +1,6 @@
 import { PlusOutlined, SwapOutlined } from '@ant-design/icons';
 import type { EnterpriseRow } from '@intercom/contract';
-import { Button, Flex, Form, Input, Tag } from 'antd';
+import { Button, Form, Input, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table/interface';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,6 +11,7 @@ import { enterpriseResource, useSwitchWorking, useWorkingEnterprise } from './ap
 import { EnterpriseDrawer } from './EnterpriseDrawer';
 import { formatDateTime } from '../../shared/format/formatDateTime';
 import { dateTimeColumn } from '../../shared/list/dateTimeColumn';
+import { rowActionsColumn } from '../../shared/list/RowActions';
 
 interface EnterpriseFilterValues {
   E_Name?: string;
@@ -61,31 +62,21 @@ export default function EnterpriseListPage() {
           value ? <Tag color="red">{t('accounts.disabled')}</Tag> : <Tag color="green">{t('accounts.active')}</Tag>,
       },
       dateTimeColumn('CreatedAt', t('users.created'), { precision: 'day', sorter: true }),
-      {
-        key: 'actions',
-        title: t('common.actions'),
-        fixed: 'right',
-        render: (_value, enterprise) => (
-          <Flex wrap={false}>
-            <Button type="link" size="small" onClick={() => setEditing({ id: enterprise.E_ID })}>
-              {t('common.edit')}
-            </Button>
-            <Button
-              type="link"
-              size="small"
-              icon={<SwapOutlined />}
-              onClick={() =>
-                void run(
-                  () => switchWorking.mutateAsync(enterprise.E_ID),
-                  t('enterprises.switched', { name: enterprise.E_Name }),
-                )
-              }
-            >
-              {t('enterprises.work_in')}
-            </Button>
-          </Flex>
-        ),
-      },
+      rowActionsColumn<EnterpriseRow>(t('common.actions'), (enterprise) => ({
+        actions: [
+          { key: 'edit', label: t('common.edit'), onClick: () => setEditing({ id: enterprise.E_ID }) },
+          {
+            key: 'work',
+            label: t('enterprises.work_in'),
+            icon: <SwapOutlined />,
+            onClick: () =>
+              void run(
+                () => switchWorking.mutateAsync(enterprise.E_ID),
+                t('enterprises.switched', { name: enterprise.E_Name }),
+              ),
+          },
+        ],
+      })),
     ],
     [t, run, switchWorking],
   );

@@ -12,6 +12,7 @@ import { HandlingText } from './HandlingText';
 import { canTake, STATE_COLORS, stateLabel, TYPE_COLORS, typeLabel } from './notifyText';
 import { useLiveAlarmRefresh } from './useLiveAlarmRefresh';
 import { dateTimeColumn } from '../../shared/list/dateTimeColumn';
+import { rowActionsColumn } from '../../shared/list/RowActions';
 
 const none = <Typography.Text type="secondary">—</Typography.Text>;
 
@@ -88,32 +89,18 @@ export default function AlarmRecordsPage() {
         title: t('alarms.handling'),
         render: (_value, row) => <HandlingText alarm={row} />,
       },
-      {
-        key: 'actions',
-        title: t('common.actions'),
-        fixed: 'right',
-        width: 170,
-        render: (_value, row) => (
-          <Flex wrap={false}>
-            <Button
-              type="link"
-              size="small"
-              disabled={!canTake('acknowledge', row)}
-              onClick={() => setAction({ step: 'acknowledge', alarms: [row] })}
-            >
-              {t('alarms.acknowledge')}
-            </Button>
-            <Button
-              type="link"
-              size="small"
-              disabled={!canTake('resolve', row)}
-              onClick={() => setAction({ step: 'resolve', alarms: [row] })}
-            >
-              {t('alarms.resolve')}
-            </Button>
-          </Flex>
-        ),
-      },
+      rowActionsColumn<NotifyRow>(
+        t('common.actions'),
+        (row) => ({
+          actions: (['acknowledge', 'resolve'] as const).map((step) => ({
+            key: step,
+            label: t(`alarms.${step}`),
+            disabled: !canTake(step, row),
+            onClick: () => setAction({ step, alarms: [row] }),
+          })),
+        }),
+        { width: 170 },
+      ),
     ],
     [t, i18n],
   );

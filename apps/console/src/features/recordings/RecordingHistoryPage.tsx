@@ -1,6 +1,6 @@
 import { PlayCircleOutlined } from '@ant-design/icons';
 import type { RecordingRow } from '@intercom/contract';
-import { Button, Tag, Typography } from 'antd';
+import { Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table/interface';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -16,6 +16,7 @@ import { formatDuration, formatSize } from './recordingFormat';
 import { RecordingPlayer } from './RecordingPlayer';
 import { formatDateTime } from '../../shared/format/formatDateTime';
 import { dateTimeColumn } from '../../shared/list/dateTimeColumn';
+import { rowActionsColumn } from '../../shared/list/RowActions';
 
 const none = <Typography.Text type="secondary">—</Typography.Text>;
 
@@ -82,23 +83,21 @@ export default function RecordingHistoryPage() {
         width: 110,
         render: (value: number) => formatSize(value),
       },
-      {
-        key: 'actions',
-        title: t('common.actions'),
-        fixed: 'right',
-        width: 100,
-        render: (_value, row) => (
-          <Button
-            type="link"
-            size="small"
-            icon={<PlayCircleOutlined />}
-            aria-label={t('recordings.play_one', { time: formatDateTime(row.StartAt, 'second') })}
-            onClick={() => setPlaying(row)}
-          >
-            {t('recordings.play')}
-          </Button>
-        ),
-      },
+      rowActionsColumn<RecordingRow>(
+        t('common.actions'),
+        (row) => ({
+          actions: [
+            {
+              key: 'play',
+              label: t('recordings.play'),
+              icon: <PlayCircleOutlined />,
+              ariaLabel: t('recordings.play_one', { time: formatDateTime(row.StartAt, 'second') }),
+              onClick: () => setPlaying(row),
+            },
+          ],
+        }),
+        { width: 100 },
+      ),
     ],
     [t],
   );
