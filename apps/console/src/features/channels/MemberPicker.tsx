@@ -6,6 +6,7 @@ import { useMemo, useState, type UIEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { wasShown } from '../../shared/api/ApiError';
 import { useErrorMessage } from '../../shared/api/useErrorMessage';
+import { SelectionTable } from '../../shared/list/SelectionTable';
 import { useIsMobile } from '../../shared/ui/useIsMobile';
 import { DepartmentSelect } from '../organ';
 import type { PickedUser, PickerSource } from './api';
@@ -190,40 +191,17 @@ function PickerBody({
               {t('channels.picker_select_all', { count: Math.min(total, ChannelLimits.membersMax) })}
             </Button>
           </Flex>
-          <Table<PickedUser>
-            virtual
-            size="small"
+          <SelectionTable<PickedUser>
             rowKey="UserID"
             columns={columns}
-            dataSource={rows}
+            rows={rows}
+            selectedKeys={[...chosen.keys()]}
+            onChange={change}
+            rowLabel={(user) => `${user.UserName} ${user.MobilePhone}`}
             loading={query.isFetching && !query.isFetchingNextPage}
-            pagination={false}
+            emptyText={query.isError ? t('list.load_failed') : t('list.no_match')}
             scroll={{ y: mobile ? LIST_HEIGHT - 80 : LIST_HEIGHT, x: mobile ? 310 : 520 }}
             onScroll={onScroll}
-            rowSelection={{
-              selectedRowKeys: [...chosen.keys()],
-              preserveSelectedRowKeys: true,
-              columnWidth: 40,
-              onSelect: (user, selected) => change([user], selected),
-              onSelectAll: (selected, _rows, changed) => change(changed, selected),
-              getCheckboxProps: (user) => ({ 'aria-label': `${user.UserName} ${user.MobilePhone}` }),
-            }}
-            onRow={(user) => ({
-              // A click anywhere on the row ticks it; the check box itself already did.
-              onClick: (event) => {
-                if (!(event.target as HTMLElement).closest('.ant-table-selection-column')) {
-                  change([user], !chosen.has(user.UserID));
-                }
-              },
-            })}
-            locale={{
-              emptyText: (
-                <Empty
-                  image={Empty.PRESENTED_IMAGE_SIMPLE}
-                  description={query.isError ? t('list.load_failed') : t('list.no_match')}
-                />
-              ),
-            }}
           />
         </Flex>
         <Flex vertical gap={8} style={{ flex: 2, minWidth: 0 }} data-testid="picker-chosen">

@@ -1,6 +1,6 @@
 import { SearchOutlined } from '@ant-design/icons';
 import { ChannelLimits, MessageKeys, roomChangeSchema, type ChannelBrief, type UserRow } from '@intercom/contract';
-import { Alert, Button, Empty, Flex, Form, Input, InputNumber, Modal, Table, Tag, Typography } from 'antd';
+import { Alert, Button, Empty, Flex, Form, Input, InputNumber, Modal, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table/interface';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,6 +8,7 @@ import { useNavigate } from 'react-router';
 import { wasShown } from '../../shared/api/ApiError';
 import { useErrorMessage } from '../../shared/api/useErrorMessage';
 import { contractErrors } from '../../shared/form/contractErrors';
+import { SelectionTable } from '../../shared/list/SelectionTable';
 import { useConfirm } from '../../shared/ui/ConfirmContext';
 import { useToast } from '../../shared/ui/ToastContext';
 import { useIsMobile } from '../../shared/ui/useIsMobile';
@@ -224,34 +225,16 @@ export function UserChannelsDialog({ user, onClose }: { user: UserRow | null; on
                   ? t('common.loading')
                   : t('channels.user_channels_ticked', { count: ticked.size, total: rows.length })}
               </Typography.Text>
-              <Table<ChannelBrief>
-                virtual
-                size="small"
+              <SelectionTable<ChannelBrief>
                 rowKey="CID"
                 columns={columns}
-                dataSource={shown}
+                rows={shown}
+                selectedKeys={[...ticked]}
+                onChange={change}
+                rowLabel={(channel) => channel.CName}
                 loading={query.isFetching}
-                pagination={false}
+                emptyText={t('list.no_match')}
                 scroll={{ y: LIST_HEIGHT, x: mobile ? 280 : 600 }}
-                rowSelection={{
-                  selectedRowKeys: [...ticked],
-                  preserveSelectedRowKeys: true,
-                  columnWidth: 40,
-                  onSelect: (channel, on) => change([channel], on),
-                  onSelectAll: (on, _rows, changed) => change(changed, on),
-                  getCheckboxProps: (channel) => ({ 'aria-label': channel.CName }),
-                }}
-                onRow={(channel) => ({
-                  // A click anywhere on the row ticks it; the check box itself already did.
-                  onClick: (event) => {
-                    if (!(event.target as HTMLElement).closest('.ant-table-selection-column')) {
-                      change([channel], !ticked.has(channel.CID));
-                    }
-                  },
-                })}
-                locale={{
-                  emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('list.no_match')} />,
-                }}
               />
               <Form layout="vertical" component="div">
                 <Form.Item
