@@ -1,12 +1,13 @@
-import { CloseOutlined, SearchOutlined } from '@ant-design/icons';
+import { CloseOutlined } from '@ant-design/icons';
 import { ChannelLimits } from '@intercom/contract';
-import { Alert, Button, Empty, Flex, Input, Modal, Table, Typography } from 'antd';
+import { Alert, Button, Empty, Flex, Modal, Table, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table/interface';
 import { useMemo, useState, type UIEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { wasShown } from '../../shared/api/ApiError';
 import { useErrorMessage } from '../../shared/api/useErrorMessage';
 import { SelectionTable } from '../../shared/list/SelectionTable';
+import { SearchBox } from '../../shared/ui/SearchBox';
 import { useIsMobile } from '../../shared/ui/useIsMobile';
 import { DepartmentSelect } from '../organ';
 import type { PickedUser, PickerSource } from './api';
@@ -160,17 +161,7 @@ function PickerBody({
   return (
     <Flex vertical gap={12} data-testid="member-picker">
       <Flex gap={8} wrap>
-        <Input
-          value={text}
-          onChange={(event) => setText(event.target.value)}
-          allowClear
-          autoFocus
-          maxLength={64}
-          prefix={<SearchOutlined />}
-          placeholder={t('channels.picker_search')}
-          aria-label={t('channels.picker_search')}
-          style={{ flex: '1 1 220px' }}
-        />
+        <SearchBox value={text} onChange={setText} label={t('channels.picker_search')} style={{ flex: '1 1 220px' }} />
         <div style={{ flex: '1 1 200px' }}>
           <DepartmentSelect
             enterpriseId={enterpriseId}

@@ -1,6 +1,5 @@
-import { SearchOutlined } from '@ant-design/icons';
 import { ChannelLimits, MessageKeys, roomChangeSchema, type ChannelBrief, type UserRow } from '@intercom/contract';
-import { Alert, Button, Empty, Flex, Form, Input, InputNumber, Modal, Tag, Typography } from 'antd';
+import { Alert, Button, Empty, Flex, Form, InputNumber, Modal, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table/interface';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,6 +10,7 @@ import { contractErrors } from '../../shared/form/contractErrors';
 import { SelectionTable } from '../../shared/list/SelectionTable';
 import { useConfirm } from '../../shared/ui/ConfirmContext';
 import { useToast } from '../../shared/ui/ToastContext';
+import { SearchBox } from '../../shared/ui/SearchBox';
 import { useIsMobile } from '../../shared/ui/useIsMobile';
 import { useChangeUserChannels, useUserChannels } from './api';
 import { channelTypeLabel } from './channelTypes';
@@ -210,16 +210,7 @@ export function UserChannelsDialog({ user, onClose }: { user: UserRow | null; on
         ) : (
           !query.isError && (
             <Flex vertical gap={12}>
-              <Input
-                value={text}
-                onChange={(event) => setText(event.target.value)}
-                allowClear
-                autoFocus
-                maxLength={64}
-                prefix={<SearchOutlined />}
-                placeholder={t('channels.user_channels_search')}
-                aria-label={t('channels.user_channels_search')}
-              />
+              <SearchBox value={text} onChange={setText} label={t('channels.user_channels_search')} />
               <Typography.Text type="secondary" aria-live="polite" data-testid="user-channels-count">
                 {query.isPending
                   ? t('common.loading')
