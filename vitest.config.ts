@@ -56,6 +56,8 @@ export default defineConfig({
           include: ['src/**/*.test.tsx', 'test/**/*.test.tsx'],
           environment: 'happy-dom',
           setupFiles: ['./test/setupDom.ts'],
+          // The first antd render of a file builds its styles: seconds on a busy 2-core machine.
+          testTimeout: 20_000,
         },
       },
     ],

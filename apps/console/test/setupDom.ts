@@ -1,5 +1,8 @@
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
+
+// antd answers a click within a render or two, but a busy machine may take seconds for those.
+configure({ asyncUtilTimeout: 5000 });
 
 // Each test renders into a fresh document.
 afterEach(() => cleanup());
