@@ -44,7 +44,20 @@ export default defineConfig({
         test: {
           name: 'console',
           root: './apps/console',
-          include: ['src/**/*.test.{ts,tsx}', 'test/**/*.test.{ts,tsx}'],
+          include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          // Components, rendered in a simulated DOM and read as a person would (roles, labels, text).
+          name: 'console-dom',
+          root: './apps/console',
+          include: ['src/**/*.test.tsx', 'test/**/*.test.tsx'],
+          environment: 'happy-dom',
+          setupFiles: ['./test/setupDom.ts'],
+          // The first antd render of a file builds its styles: seconds on a busy 2-core machine.
+          testTimeout: 20_000,
         },
       },
     ],

@@ -17,6 +17,7 @@ export * from './device.js';
 export * from './account.js';
 export * from './channel.js';
 export * from './media.js';
+export * from './imageNames.js';
 export * from './locationConfig.js';
 export * from './notification.js';
 export * from './gisType.js';

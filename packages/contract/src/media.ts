@@ -27,9 +27,6 @@ export const ImageFormats = {
 } as const;
 export type ImageFormat = keyof typeof ImageFormats;
 
-/** Stored image names: `<kind>-<32 hex>.<ext>`; nothing else is ever served. */
-export const STORED_IMAGE_NAME = /^(bg|logo)-[0-9a-f]{32}\.(png|jpg|webp)$/;
-
 /**
  * The `fileName` of an upload is only a label for the log: a plain name, no directory part, no
  * control characters. Returns the i18n key of the failure or null.
@@ -65,11 +62,6 @@ export const uploadImageResultSchema = z.object({
   size: z.number().int(),
 });
 export type UploadImageResult = z.infer<typeof uploadImageResultSchema>;
-
-/** The public path of a stored image. */
-export function imageUrl(name: string): string {
-  return `/api/Media/Image/${name}`;
-}
 
 export const MediaLogActions = { subjectImage: 'subject_image' } as const;
 

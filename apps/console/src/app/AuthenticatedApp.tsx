@@ -1,7 +1,7 @@
 import { useEffect, useMemo } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
-import { useLoginInfo, useSysConfig } from '../features/account/api';
-import NotFoundPage from '../features/errors/NotFoundPage';
+import { useLoginInfo, useSysConfig } from '../features/account';
+import { NotFoundPage } from '../features/errors';
 import { syncDateLocale } from '../i18n/i18n';
 import { AppLayout } from '../layout/AppLayout';
 import { LiveHubConnection } from '../shared/hub/LiveHubConnection';

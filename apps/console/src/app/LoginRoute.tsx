@@ -1,10 +1,9 @@
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import { Navigate, useLocation } from 'react-router';
+import { LoginPage } from '../features/auth';
 import { FullPageSpin } from '../shared/ui/FullPageSpin';
 import { clearTokens, hasAccessToken } from '../shared/storage/tokenStore';
 import { holdLoginLink } from './loginLink';
-
-const LoginPage = lazy(() => import('../features/auth/LoginPage'));
 
 /**
  * /login. A login link first clears the stored token, keeps its credentials in memory and drops

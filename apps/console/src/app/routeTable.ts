@@ -1,18 +1,24 @@
 import { ApartmentOutlined, DashboardOutlined, PhoneOutlined, SettingOutlined } from '@ant-design/icons';
+import { accountRoute } from '../features/accounts';
 import { channelRoutes } from '../features/channels';
 import { dashboardRoute } from '../features/dashboard';
+import { deviceRoute } from '../features/devices';
 import { enterpriseRoute } from '../features/enterprises';
 import { mapRoutes } from '../features/map';
+import { notifyRoute } from '../features/notify';
+import { pluginRoute } from '../features/plugin';
 import { profileRoute } from '../features/profile';
+import { recordingRoute } from '../features/recordings';
+import { subjectRoute } from '../features/settings';
 import { sysLogRoute } from '../features/syslog';
-import { notifyRoute, pluginRoute, subjectRoute } from '../features/system';
 import { userRoutes } from '../features/users';
 import { tk } from '../i18n/tk';
 import type { AppRoute } from './routing/AppRoute';
 
 /**
- * The route table of SPEC.md section 2: the base routes, then the System/map set. Features bring
- * their pages; this file only arranges them into the groups the sidebar shows.
+ * The route table of SPEC.md section 2: the base routes, then the System/map set. Each feature
+ * declares its own routes (path, page, menu title and icon, roles, hiding) in its index.ts; this
+ * file only arranges them into the groups the sidebar shows, in the sidebar's order.
  */
 export const routeTable: AppRoute[] = [
   { path: '/', title: tk('route.dashboard'), icon: DashboardOutlined, redirect: dashboardRoute.path },
@@ -21,14 +27,14 @@ export const routeTable: AppRoute[] = [
     title: tk('managent.title'),
     icon: ApartmentOutlined,
     redirect: '/Managent/User',
-    children: [dashboardRoute, ...userRoutes, enterpriseRoute],
+    children: [dashboardRoute, ...userRoutes, deviceRoute, accountRoute, enterpriseRoute],
   },
   {
     path: '/Channel',
     title: tk('route.channel_group'),
     icon: PhoneOutlined,
     redirect: '/Channel/Channel',
-    children: channelRoutes,
+    children: [...channelRoutes, recordingRoute],
   },
   {
     path: '/System',

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 // The contract's source, not its build: the check must see the keys as they are now.
 import { MessageKeys } from '../../../../packages/contract/src/index.ts';
-import { LOG_ACTIONS } from '../features/syslog/sysLogText';
+import { LOG_ACTIONS } from '../features/syslog';
 import { LANGUAGES } from './languages';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

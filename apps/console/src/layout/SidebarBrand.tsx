@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useSession } from '../app/session/SessionContext';
-import { subjectImageUrl } from '../features/settings/brandingStore';
+import { subjectImageUrl } from '../features/settings';
 import { AppLogo } from '../shared/ui/AppLogo';
 
 /**

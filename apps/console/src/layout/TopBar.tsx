@@ -2,7 +2,7 @@ import { MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
 import { Button, Layout, theme } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../app/session/SessionContext';
-import { WorkingEnterpriseSwitch } from '../features/enterprises/WorkingEnterpriseSwitch';
+import { WorkingEnterpriseSwitch } from '../features/enterprises';
 import { AlarmBell } from './AlarmBell';
 import { LanguageSwitch } from './LanguageSwitch';
 import { AppBreadcrumb } from './AppBreadcrumb';

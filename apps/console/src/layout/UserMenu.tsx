@@ -14,7 +14,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { loginPathFor } from '../app/redirects';
 import { useSession } from '../app/session/SessionContext';
-import { useLogout } from '../features/account/api';
+import { useLogout } from '../features/account';
 import { useLayoutActions } from './LayoutActions';
 
 /**

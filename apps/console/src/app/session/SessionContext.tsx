@@ -1,6 +1,6 @@
 import type { LoginInfo } from '@intercom/contract';
 import { createContext, useContext } from 'react';
-import type { SysConfig } from '../../features/account/api';
+import type { SysConfig } from '../../features/account';
 import type { ResolvedRoute } from '../routing/AppRoute';
 
 /** Session state 4 of SPEC.md section 4: the account is known and its routes are generated. */

@@ -11,7 +11,7 @@ import { Form, Input, Radio } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { contractErrors } from '../../shared/form/contractErrors';
 import { EditDrawer } from '../../shared/form/EditDrawer';
-import { ROLE_LABELS } from '../account/roleLabels';
+import { ROLE_LABELS } from '../account';
 import { useConsoleAccount, useSaveAccount } from './api';
 
 interface AccountValues {

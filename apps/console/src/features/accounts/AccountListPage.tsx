@@ -1,8 +1,7 @@
-import { EllipsisOutlined, PlusOutlined } from '@ant-design/icons';
+import { PlusOutlined } from '@ant-design/icons';
 import { ROLES, type ConsoleAccountRow, type Role } from '@intercom/contract';
-import { Button, Dropdown, Flex, Form, Input, Select, Tag, Typography } from 'antd';
+import { Button, Form, Input, Select, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table/interface';
-import dayjs from 'dayjs';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../app/session/SessionContext';
@@ -10,10 +9,12 @@ import { useRunAction } from '../../shared/api/useRunAction';
 import { ListShell } from '../../shared/list/ListShell';
 import type { Condition } from '../../shared/list/listParams';
 import { useConfirm } from '../../shared/ui/ConfirmContext';
-import { ROLE_LABELS } from '../account/roleLabels';
+import { ROLE_LABELS } from '../account';
 import { accountResource, useDeleteAccount, useDisableAccount } from './api';
 import { AccountDrawer } from './AccountDrawer';
 import { ResetPasswordDialog } from './ResetPasswordDialog';
+import { dateTimeColumn } from '../../shared/list/dateTimeColumn';
+import { rowActionsColumn } from '../../shared/list/RowActions';
 
 interface AccountFilterValues {
   LoginName?: string;
@@ -99,55 +100,33 @@ export default function AccountListPage() {
         render: (value: number) =>
           value ? <Tag color="red">{t('accounts.disabled')}</Tag> : <Tag color="green">{t('accounts.active')}</Tag>,
       },
-      {
-        key: 'CreatedAt',
-        dataIndex: 'CreatedAt',
-        title: t('users.created'),
-        sorter: true,
-        render: (value: number) => dayjs(value).format('YYYY-MM-DD HH:mm'),
-      },
-      {
-        key: 'actions',
-        title: t('common.actions'),
-        fixed: 'right',
-        render: (_value, account) => {
-          const self = account.A_ID === info.A_ID;
-          return (
-            <Flex wrap={false}>
-              <Button type="link" size="small" onClick={() => setEditing({ id: account.A_ID })}>
-                {t('common.edit')}
-              </Button>
-              <Button
-                type="link"
-                size="small"
-                danger={!account.Disabled}
-                disabled={self}
-                onClick={() => toggle(account)}
-              >
-                {account.Disabled ? t('accounts.enable') : t('accounts.disable')}
-              </Button>
-              <Dropdown
-                trigger={['click']}
-                menu={{
-                  items: [
-                    { key: 'reset', label: t('accounts.reset') },
-                    { key: 'delete', label: t('common.delete'), danger: true, disabled: self },
-                  ],
-                  onClick: ({ key }) => (key === 'reset' ? setResetting(account) : askDelete(account)),
-                }}
-              >
-                <Button
-                  type="link"
-                  size="small"
-                  icon={<EllipsisOutlined />}
-                  title={t('common.more')}
-                  aria-label={t('common.more_for', { name: account.LoginName })}
-                />
-              </Dropdown>
-            </Flex>
-          );
-        },
-      },
+      dateTimeColumn('CreatedAt', t('users.created'), { sorter: true }),
+      rowActionsColumn<ConsoleAccountRow>(t('common.actions'), (account) => {
+        const self = account.A_ID === info.A_ID;
+        return {
+          name: account.LoginName,
+          actions: [
+            { key: 'edit', label: t('common.edit'), onClick: () => setEditing({ id: account.A_ID }) },
+            {
+              key: 'toggle',
+              label: account.Disabled ? t('accounts.enable') : t('accounts.disable'),
+              danger: !account.Disabled,
+              disabled: self,
+              onClick: () => toggle(account),
+            },
+          ],
+          more: [
+            { key: 'reset', label: t('accounts.reset'), onClick: () => setResetting(account) },
+            {
+              key: 'delete',
+              label: t('common.delete'),
+              danger: true,
+              disabled: self,
+              onClick: () => askDelete(account),
+            },
+          ],
+        };
+      }),
     ];
   }, [t, info.A_ID, confirm, run, disable, remove]);
 

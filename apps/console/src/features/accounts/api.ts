@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest, getObject, type QueryValues } from '../../shared/api/apiClient';
 import { invalidateResources } from '../../shared/api/invalidate';
 import { entityResource } from '../../shared/list/entityResource';
-import { loginInfoKey } from '../account/api';
+import { loginInfoKey } from '../account';
 
 /** `/api/Account/QueryData` (admin): the console accounts of the scope. */
 export const accountResource = entityResource<ConsoleAccountRow>({

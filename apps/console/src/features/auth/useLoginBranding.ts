@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { rememberedSubjectImages } from '../settings/brandingStore';
+import { rememberedSubjectImages } from '../settings';
 
 /** Background and logo of the login page. */
 export interface LoginBranding {

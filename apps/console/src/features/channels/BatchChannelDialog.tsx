@@ -3,7 +3,7 @@ import { Form, InputNumber, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { contractErrors } from '../../shared/form/contractErrors';
 import { FormDialog } from '../../shared/form/FormDialog';
-import { useSysConfig } from '../account/api';
+import { useSysConfig } from '../account';
 import { useBatchChangeChannels } from './api';
 import { allowedChannelTypes, channelTypeLabel } from './channelTypes';
 

@@ -9,7 +9,7 @@ import { Form, Input, InputNumber, Select, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { contractErrors } from '../../shared/form/contractErrors';
 import { EditDrawer } from '../../shared/form/EditDrawer';
-import { useSysConfig } from '../account/api';
+import { useSysConfig } from '../account';
 import { useChannel, useCreateChannel, useUpdateChannel, type PickedUser } from './api';
 import { allowedChannelTypes, channelTypeLabel } from './channelTypes';
 import { MembersField } from './MembersField';

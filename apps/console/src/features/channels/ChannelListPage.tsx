@@ -9,7 +9,7 @@ import { useRunAction } from '../../shared/api/useRunAction';
 import { ListShell } from '../../shared/list/ListShell';
 import type { Condition } from '../../shared/list/listParams';
 import { useConfirm } from '../../shared/ui/ConfirmContext';
-import { useWorkingEnterprise } from '../enterprises/api';
+import { useWorkingEnterprise } from '../enterprises';
 import { channelResource, useDeleteChannel, useSwitchRecord } from './api';
 import { BatchChannelDialog } from './BatchChannelDialog';
 import { ChannelDrawer, type ChannelTarget } from './ChannelDrawer';

@@ -1,6 +1,6 @@
 import { DeleteOutlined, EditOutlined, UsergroupAddOutlined } from '@ant-design/icons';
 import type { ChannelMemberRow } from '@intercom/contract';
-import { Badge, Button, Card, Form, Input, Result, Skeleton, Tag, Tooltip, Typography } from 'antd';
+import { Badge, Button, Card, Form, Input, Result, Skeleton, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table/interface';
 import { useState, type Key } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,11 +10,12 @@ import { ListShell } from '../../shared/list/ListShell';
 import type { Condition } from '../../shared/list/listParams';
 import { useConfirm } from '../../shared/ui/ConfirmContext';
 import { useIsMobile } from '../../shared/ui/useIsMobile';
-import { DepartmentSelect } from '../organ/DepartmentSelect';
+import { DepartmentSelect } from '../organ';
 import { memberResource, useChangeMembers, useChannel } from './api';
 import { channelTypeLabel } from './channelTypes';
 import { MemberPicker } from './MemberPicker';
 import { MemberPriorityDialog, type PriorityTarget } from './MemberPriorityDialog';
+import { rowActionsColumn } from '../../shared/list/RowActions';
 
 interface MemberFilterValues {
   search?: string;
@@ -113,23 +114,19 @@ export function MemberList({ cid }: { cid: number }) {
       render: (value: number) =>
         value ? <Tag color="red">{t('users.state_locked')}</Tag> : <Tag color="green">{t('users.state_normal')}</Tag>,
     },
-    {
-      key: 'actions',
-      title: t('common.actions'),
-      fixed: 'right',
-      render: (_value, member) => (
-        <Tooltip title={t('channels.remove_member')}>
-          <Button
-            type="link"
-            size="small"
-            danger
-            icon={<DeleteOutlined />}
-            aria-label={t('channels.remove_named', { name: member.UserName })}
-            onClick={() => askRemove([member])}
-          />
-        </Tooltip>
-      ),
-    },
+    rowActionsColumn<ChannelMemberRow>(t('common.actions'), (member) => ({
+      actions: [
+        {
+          key: 'remove',
+          label: t('channels.remove_member'),
+          icon: <DeleteOutlined />,
+          iconOnly: true,
+          danger: true,
+          ariaLabel: t('channels.remove_named', { name: member.UserName }),
+          onClick: () => askRemove([member]),
+        },
+      ],
+    })),
   ];
 
   function askRemove(members: { UserID: number; UserName: string }[]) {

@@ -1,13 +1,15 @@
-import { CloseOutlined, SearchOutlined } from '@ant-design/icons';
+import { CloseOutlined } from '@ant-design/icons';
 import { ChannelLimits } from '@intercom/contract';
-import { Alert, Button, Empty, Flex, Input, Modal, Table, Typography } from 'antd';
+import { Alert, Button, Empty, Flex, Modal, Table, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table/interface';
 import { useMemo, useState, type UIEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isApiError } from '../../shared/api/ApiError';
+import { wasShown } from '../../shared/api/ApiError';
 import { useErrorMessage } from '../../shared/api/useErrorMessage';
+import { SelectionTable } from '../../shared/list/SelectionTable';
+import { SearchBox } from '../../shared/ui/SearchBox';
 import { useIsMobile } from '../../shared/ui/useIsMobile';
-import { DepartmentSelect } from '../organ/DepartmentSelect';
+import { DepartmentSelect } from '../organ';
 import type { PickedUser, PickerSource } from './api';
 import { useDebounced, usePickerCandidates } from './usePickerCandidates';
 
@@ -93,7 +95,7 @@ function PickerBody({
     try {
       change(await fetchAll(), true);
     } catch (error) {
-      if (!isApiError(error) || (!error.connectionFailed && !error.sessionEnded)) setFailure(errorMessage(error));
+      if (!wasShown(error)) setFailure(errorMessage(error));
     } finally {
       setSelectingAll(false);
     }
@@ -159,17 +161,7 @@ function PickerBody({
   return (
     <Flex vertical gap={12} data-testid="member-picker">
       <Flex gap={8} wrap>
-        <Input
-          value={text}
-          onChange={(event) => setText(event.target.value)}
-          allowClear
-          autoFocus
-          maxLength={64}
-          prefix={<SearchOutlined />}
-          placeholder={t('channels.picker_search')}
-          aria-label={t('channels.picker_search')}
-          style={{ flex: '1 1 220px' }}
-        />
+        <SearchBox value={text} onChange={setText} label={t('channels.picker_search')} style={{ flex: '1 1 220px' }} />
         <div style={{ flex: '1 1 200px' }}>
           <DepartmentSelect
             enterpriseId={enterpriseId}
@@ -190,40 +182,17 @@ function PickerBody({
               {t('channels.picker_select_all', { count: Math.min(total, ChannelLimits.membersMax) })}
             </Button>
           </Flex>
-          <Table<PickedUser>
-            virtual
-            size="small"
+          <SelectionTable<PickedUser>
             rowKey="UserID"
             columns={columns}
-            dataSource={rows}
+            rows={rows}
+            selectedKeys={[...chosen.keys()]}
+            onChange={change}
+            rowLabel={(user) => `${user.UserName} ${user.MobilePhone}`}
             loading={query.isFetching && !query.isFetchingNextPage}
-            pagination={false}
+            emptyText={query.isError ? t('list.load_failed') : t('list.no_match')}
             scroll={{ y: mobile ? LIST_HEIGHT - 80 : LIST_HEIGHT, x: mobile ? 310 : 520 }}
             onScroll={onScroll}
-            rowSelection={{
-              selectedRowKeys: [...chosen.keys()],
-              preserveSelectedRowKeys: true,
-              columnWidth: 40,
-              onSelect: (user, selected) => change([user], selected),
-              onSelectAll: (selected, _rows, changed) => change(changed, selected),
-              getCheckboxProps: (user) => ({ 'aria-label': `${user.UserName} ${user.MobilePhone}` }),
-            }}
-            onRow={(user) => ({
-              // A click anywhere on the row ticks it; the check box itself already did.
-              onClick: (event) => {
-                if (!(event.target as HTMLElement).closest('.ant-table-selection-column')) {
-                  change([user], !chosen.has(user.UserID));
-                }
-              },
-            })}
-            locale={{
-              emptyText: (
-                <Empty
-                  image={Empty.PRESENTED_IMAGE_SIMPLE}
-                  description={query.isError ? t('list.load_failed') : t('list.no_match')}
-                />
-              ),
-            }}
           />
         </Flex>
         <Flex vertical gap={8} style={{ flex: 2, minWidth: 0 }} data-testid="picker-chosen">

@@ -1,15 +1,16 @@
-import { SearchOutlined } from '@ant-design/icons';
 import { ChannelLimits, MessageKeys, roomChangeSchema, type ChannelBrief, type UserRow } from '@intercom/contract';
-import { Alert, Button, Empty, Flex, Form, Input, InputNumber, Modal, Table, Tag, Typography } from 'antd';
+import { Alert, Button, Empty, Flex, Form, InputNumber, Modal, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table/interface';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { isApiError } from '../../shared/api/ApiError';
+import { wasShown } from '../../shared/api/ApiError';
 import { useErrorMessage } from '../../shared/api/useErrorMessage';
 import { contractErrors } from '../../shared/form/contractErrors';
+import { SelectionTable } from '../../shared/list/SelectionTable';
 import { useConfirm } from '../../shared/ui/ConfirmContext';
 import { useToast } from '../../shared/ui/ToastContext';
+import { SearchBox } from '../../shared/ui/SearchBox';
 import { useIsMobile } from '../../shared/ui/useIsMobile';
 import { useChangeUserChannels, useUserChannels } from './api';
 import { channelTypeLabel } from './channelTypes';
@@ -134,7 +135,7 @@ export function UserChannelsDialog({ user, onClose }: { user: UserRow | null; on
       );
       onClose();
     } catch (error) {
-      if (isApiError(error) && (error.connectionFailed || error.sessionEnded)) return;
+      if (wasShown(error)) return;
       setFailure(errorMessage(error) || t(MessageKeys.failed));
     }
   };
@@ -209,49 +210,22 @@ export function UserChannelsDialog({ user, onClose }: { user: UserRow | null; on
         ) : (
           !query.isError && (
             <Flex vertical gap={12}>
-              <Input
-                value={text}
-                onChange={(event) => setText(event.target.value)}
-                allowClear
-                autoFocus
-                maxLength={64}
-                prefix={<SearchOutlined />}
-                placeholder={t('channels.user_channels_search')}
-                aria-label={t('channels.user_channels_search')}
-              />
+              <SearchBox value={text} onChange={setText} label={t('channels.user_channels_search')} />
               <Typography.Text type="secondary" aria-live="polite" data-testid="user-channels-count">
                 {query.isPending
                   ? t('common.loading')
                   : t('channels.user_channels_ticked', { count: ticked.size, total: rows.length })}
               </Typography.Text>
-              <Table<ChannelBrief>
-                virtual
-                size="small"
+              <SelectionTable<ChannelBrief>
                 rowKey="CID"
                 columns={columns}
-                dataSource={shown}
+                rows={shown}
+                selectedKeys={[...ticked]}
+                onChange={change}
+                rowLabel={(channel) => channel.CName}
                 loading={query.isFetching}
-                pagination={false}
+                emptyText={t('list.no_match')}
                 scroll={{ y: LIST_HEIGHT, x: mobile ? 280 : 600 }}
-                rowSelection={{
-                  selectedRowKeys: [...ticked],
-                  preserveSelectedRowKeys: true,
-                  columnWidth: 40,
-                  onSelect: (channel, on) => change([channel], on),
-                  onSelectAll: (on, _rows, changed) => change(changed, on),
-                  getCheckboxProps: (channel) => ({ 'aria-label': channel.CName }),
-                }}
-                onRow={(channel) => ({
-                  // A click anywhere on the row ticks it; the check box itself already did.
-                  onClick: (event) => {
-                    if (!(event.target as HTMLElement).closest('.ant-table-selection-column')) {
-                      change([channel], !ticked.has(channel.CID));
-                    }
-                  },
-                })}
-                locale={{
-                  emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('list.no_match')} />,
-                }}
               />
               <Form layout="vertical" component="div">
                 <Form.Item

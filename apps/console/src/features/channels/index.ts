@@ -1,21 +1,15 @@
-import { AudioOutlined, CustomerServiceOutlined, UsergroupAddOutlined } from '@ant-design/icons';
+import { CustomerServiceOutlined, UsergroupAddOutlined } from '@ant-design/icons';
 import { lazy } from 'react';
 import type { AppRoute } from '../../app/routing/AppRoute';
 import { tk } from '../../i18n/tk';
 
-/** Talk channels, recording history and channel members (children of /Channel). */
+/** Talk channels and a channel's members (children of /Channel). */
 export const channelRoutes: AppRoute[] = [
   {
     path: '/Channel/Channel',
     title: tk('route.channels'),
     icon: CustomerServiceOutlined,
     page: lazy(() => import('./ChannelListPage')),
-  },
-  {
-    path: '/Channel/RecdHis',
-    title: tk('route.recordings'),
-    icon: AudioOutlined,
-    page: lazy(() => import('./RecordingHistoryPage')),
   },
   {
     path: '/Channel/cmember',
@@ -27,6 +21,7 @@ export const channelRoutes: AppRoute[] = [
   },
 ];
 
-// The channel tree (ChannelTree.tsx, reused by the live map) and the member picker
-// (MemberPicker.tsx) are imported from their own files, so the route table stays out of their way
-// and they load with the page that shows them.
+// The channel tree (the live map shows it) and a user's channels (from the user list). Only the
+// pages that render them import them, so they load with those pages.
+export { ChannelTree } from './ChannelTree';
+export { UserChannelsDialog } from './UserChannelsDialog';

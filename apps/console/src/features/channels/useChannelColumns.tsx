@@ -1,11 +1,12 @@
 import { DeleteOutlined, EditOutlined, TeamOutlined } from '@ant-design/icons';
 import type { ChannelRow } from '@intercom/contract';
-import { Button, Flex, Switch, Tag, Tooltip, Typography } from 'antd';
+import { Button, Switch, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table/interface';
-import dayjs from 'dayjs';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { channelTypeLabel } from './channelTypes';
+import { dateTimeColumn } from '../../shared/list/dateTimeColumn';
+import { rowActionsColumn } from '../../shared/list/RowActions';
 
 export interface ChannelRowActions {
   edit: (channel: ChannelRow) => void;
@@ -79,44 +80,34 @@ export function useChannelColumns(actions: ChannelRowActions, switching: Readonl
         ellipsis: true,
         render: (value: string) => value || <Typography.Text type="secondary">—</Typography.Text>,
       },
-      {
-        key: 'CreatedAt',
-        dataIndex: 'CreatedAt',
-        title: t('users.created'),
-        sorter: true,
-        render: (value: number) => dayjs(value).format('YYYY-MM-DD HH:mm'),
-      },
-      {
-        key: 'actions',
-        title: t('common.actions'),
-        fixed: 'right',
-        render: (_value, channel) => (
-          <Flex gap={0} wrap={false}>
-            <Tooltip title={t('common.edit')}>
-              <Button
-                type="link"
-                size="small"
-                icon={<EditOutlined />}
-                aria-label={t('channels.edit_named', { name: channel.CName })}
-                onClick={() => actions.edit(channel)}
-              />
-            </Tooltip>
-            <Button type="link" size="small" icon={<TeamOutlined />} onClick={() => actions.members(channel)}>
-              {t('channels.members')}
-            </Button>
-            <Tooltip title={t('common.delete')}>
-              <Button
-                type="link"
-                size="small"
-                danger
-                icon={<DeleteOutlined />}
-                aria-label={t('channels.delete_named', { name: channel.CName })}
-                onClick={() => actions.remove(channel)}
-              />
-            </Tooltip>
-          </Flex>
-        ),
-      },
+      dateTimeColumn('CreatedAt', t('users.created'), { sorter: true }),
+      rowActionsColumn<ChannelRow>(t('common.actions'), (channel) => ({
+        actions: [
+          {
+            key: 'edit',
+            label: t('common.edit'),
+            icon: <EditOutlined />,
+            iconOnly: true,
+            ariaLabel: t('channels.edit_named', { name: channel.CName }),
+            onClick: () => actions.edit(channel),
+          },
+          {
+            key: 'members',
+            label: t('channels.members'),
+            icon: <TeamOutlined />,
+            onClick: () => actions.members(channel),
+          },
+          {
+            key: 'delete',
+            label: t('common.delete'),
+            icon: <DeleteOutlined />,
+            iconOnly: true,
+            danger: true,
+            ariaLabel: t('channels.delete_named', { name: channel.CName }),
+            onClick: () => actions.remove(channel),
+          },
+        ],
+      })),
     ],
     [t, actions, switching],
   );

@@ -3,7 +3,7 @@ import { Badge, Button, Card, Flex, Skeleton, Tag, Tooltip, Typography } from 'a
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../app/session/SessionContext';
-import { ROLE_LABELS } from '../account/roleLabels';
+import { ROLE_LABELS } from '../account';
 import { useLiveStatistics } from './api';
 import { StatisticCards } from './StatisticCards';
 

@@ -3,8 +3,8 @@ import { Alert, Form, Input, InputNumber } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { contractErrors } from '../../shared/form/contractErrors';
 import { EditDrawer } from '../../shared/form/EditDrawer';
-import { DepartmentSelect } from '../organ/DepartmentSelect';
-import { UserTypeSelect } from '../users/UserTypeSelect';
+import { DepartmentSelect } from '../organ';
+import { UserTypeSelect } from '../users';
 import { useDevice, useSaveDevice } from './api';
 
 interface DeviceValues {

@@ -1,22 +1,22 @@
-import { EllipsisOutlined, ImportOutlined, LinkOutlined, PlusOutlined } from '@ant-design/icons';
+import { ImportOutlined, LinkOutlined, PlusOutlined } from '@ant-design/icons';
 import type { DeviceRow } from '@intercom/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Dropdown, Flex, Form, Input, Select, Tag, Typography } from 'antd';
+import { Button, Form, Input, Select, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table/interface';
-import dayjs from 'dayjs';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useRunAction } from '../../shared/api/useRunAction';
 import { ListShell } from '../../shared/list/ListShell';
 import type { Condition } from '../../shared/list/listParams';
 import { useConfirm } from '../../shared/ui/ConfirmContext';
-import { orgChildrenQuery } from '../organ/api';
-import { useUserTypes } from '../users/api';
-import { userTypeName } from '../users/UserTypeSelect';
+import { orgChildrenQuery } from '../organ';
+import { userTypeName, useUserTypes } from '../users';
 import { deviceResource, useDeleteDevice, useRecoverDevice } from './api';
 import { DeviceDrawer, type DeviceTarget } from './DeviceDrawer';
 import { IccidImportDialog } from './IccidImportDialog';
 import { MapIccidDrawer, type MapMode } from './MapIccidDrawer';
+import { dateTimeColumn } from '../../shared/list/dateTimeColumn';
+import { rowActionsColumn } from '../../shared/list/RowActions';
 
 interface DeviceFilterValues {
   Search?: string;
@@ -102,53 +102,21 @@ export default function DeviceListPage() {
         render: (value: number) => userTypeName(t, types.data, value),
       },
       { key: 'Remark', dataIndex: 'Remark', title: t('users.remark') },
-      {
-        key: 'CreatedAt',
-        dataIndex: 'CreatedAt',
-        title: t('users.created'),
-        sorter: true,
-        render: (value: number) => dayjs(value).format('YYYY-MM-DD HH:mm'),
-      },
-      {
-        key: 'actions',
-        title: t('common.actions'),
-        fixed: 'right',
-        render: (_value, device) => (
-          <Flex wrap={false}>
-            <Button type="link" size="small" onClick={() => setEditing({ mode: 'edit', id: device.D_ID })}>
-              {t('common.edit')}
-            </Button>
-            {device.UserID ? (
-              <Button type="link" size="small" danger onClick={() => askRecover(device)}>
-                {t('devices.recover')}
-              </Button>
-            ) : (
-              <Button
-                type="link"
-                size="small"
-                onClick={() => setMapping({ mode: 'single', iccid: device.ICCID, eid: device.E_ID })}
-              >
-                {t('devices.map')}
-              </Button>
-            )}
-            <Dropdown
-              trigger={['click']}
-              menu={{
-                items: [{ key: 'delete', label: t('common.delete'), danger: true }],
-                onClick: () => askDelete(device),
-              }}
-            >
-              <Button
-                type="link"
-                size="small"
-                icon={<EllipsisOutlined />}
-                title={t('common.more')}
-                aria-label={t('common.more_for', { name: device.ICCID })}
-              />
-            </Dropdown>
-          </Flex>
-        ),
-      },
+      dateTimeColumn('CreatedAt', t('users.created'), { sorter: true }),
+      rowActionsColumn<DeviceRow>(t('common.actions'), (device) => ({
+        name: device.ICCID,
+        actions: [
+          { key: 'edit', label: t('common.edit'), onClick: () => setEditing({ mode: 'edit', id: device.D_ID }) },
+          device.UserID
+            ? { key: 'recover', label: t('devices.recover'), danger: true, onClick: () => askRecover(device) }
+            : {
+                key: 'map',
+                label: t('devices.map'),
+                onClick: () => setMapping({ mode: 'single', iccid: device.ICCID, eid: device.E_ID }),
+              },
+        ],
+        more: [{ key: 'delete', label: t('common.delete'), danger: true, onClick: () => askDelete(device) }],
+      })),
     ];
   }, [t, types.data, confirm, run, recover, remove]);
 

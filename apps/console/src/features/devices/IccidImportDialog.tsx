@@ -3,7 +3,7 @@ import { DeviceLimits, MessageKeys, type IccidImportReport } from '@intercom/con
 import { Alert, Button, Flex, Modal, Progress, Typography, Upload } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isApiError } from '../../shared/api/ApiError';
+import { isApiError, wasShown } from '../../shared/api/ApiError';
 import { useErrorMessage } from '../../shared/api/useErrorMessage';
 import { useIsMobile } from '../../shared/ui/useIsMobile';
 import { useImportIccids } from './api';
@@ -37,7 +37,7 @@ export function IccidImportDialog({ open, onClose }: { open: boolean; onClose: (
     try {
       setReport((await importIccids.mutateAsync(file)) ?? null);
     } catch (error) {
-      if (isApiError(error) && (error.connectionFailed || error.sessionEnded)) return;
+      if (wasShown(error)) return;
       const field = isApiError(error) ? error.fields[0] : undefined;
       setFailure(field ? t(field.key) : errorMessage(error) || t(MessageKeys.failed));
     }

@@ -2,13 +2,13 @@ import { DeviceLimits, MessageKeys, mapIccidSchema, type MapResult } from '@inte
 import { Alert, Button, Drawer, Form, Input, Tabs, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isApiError } from '../../shared/api/ApiError';
+import { isApiError, wasShown } from '../../shared/api/ApiError';
 import { useErrorMessage } from '../../shared/api/useErrorMessage';
 import { applyServerErrors } from '../../shared/form/applyServerErrors';
 import { contractErrors } from '../../shared/form/contractErrors';
 import { useIsMobile } from '../../shared/ui/useIsMobile';
-import { DepartmentSelect } from '../organ/DepartmentSelect';
-import { UserPicker } from '../users/UserPicker';
+import { DepartmentSelect } from '../organ';
+import { UserPicker } from '../users';
 import { useFastMapIccids, useMapIccid, usePairsMap } from './api';
 import { lineProblems, parseIccidLines, parsePairLines, type LineProblem } from './mapLines';
 import { LineProblems, MapResultView } from './MapResultView';
@@ -20,7 +20,7 @@ type Outcome = { result: MapResult } | { problems: LineProblem[] } | { message: 
 function useFailure() {
   const errorMessage = useErrorMessage();
   return (error: unknown, lines?: Parameters<typeof lineProblems>[1]): Outcome => {
-    if (isApiError(error) && (error.connectionFailed || error.sessionEnded)) return null;
+    if (wasShown(error)) return null;
     if (lines && isApiError(error) && error.fields.length > 0) return { problems: lineProblems(error.fields, lines) };
     return { message: errorMessage(error) };
   };

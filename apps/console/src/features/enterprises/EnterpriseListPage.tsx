@@ -1,8 +1,7 @@
 import { PlusOutlined, SwapOutlined } from '@ant-design/icons';
 import type { EnterpriseRow } from '@intercom/contract';
-import { Button, Flex, Form, Input, Tag } from 'antd';
+import { Button, Form, Input, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table/interface';
-import dayjs from 'dayjs';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useRunAction } from '../../shared/api/useRunAction';
@@ -10,6 +9,9 @@ import { ListShell } from '../../shared/list/ListShell';
 import type { Condition } from '../../shared/list/listParams';
 import { enterpriseResource, useSwitchWorking, useWorkingEnterprise } from './api';
 import { EnterpriseDrawer } from './EnterpriseDrawer';
+import { formatDateTime } from '../../shared/format/formatDateTime';
+import { dateTimeColumn } from '../../shared/list/dateTimeColumn';
+import { rowActionsColumn } from '../../shared/list/RowActions';
 
 interface EnterpriseFilterValues {
   E_Name?: string;
@@ -42,7 +44,7 @@ export default function EnterpriseListPage() {
             t('users.never')
           ) : (
             <span>
-              {dayjs(value).format('YYYY-MM-DD')}
+              {formatDateTime(value, 'day')}
               {value < Date.now() && (
                 <Tag color="orange" style={{ marginInlineStart: 8 }}>
                   {t('users.state_expired')}
@@ -59,38 +61,22 @@ export default function EnterpriseListPage() {
         render: (value: number) =>
           value ? <Tag color="red">{t('accounts.disabled')}</Tag> : <Tag color="green">{t('accounts.active')}</Tag>,
       },
-      {
-        key: 'CreatedAt',
-        dataIndex: 'CreatedAt',
-        title: t('users.created'),
-        sorter: true,
-        render: (value: number) => dayjs(value).format('YYYY-MM-DD'),
-      },
-      {
-        key: 'actions',
-        title: t('common.actions'),
-        fixed: 'right',
-        render: (_value, enterprise) => (
-          <Flex wrap={false}>
-            <Button type="link" size="small" onClick={() => setEditing({ id: enterprise.E_ID })}>
-              {t('common.edit')}
-            </Button>
-            <Button
-              type="link"
-              size="small"
-              icon={<SwapOutlined />}
-              onClick={() =>
-                void run(
-                  () => switchWorking.mutateAsync(enterprise.E_ID),
-                  t('enterprises.switched', { name: enterprise.E_Name }),
-                )
-              }
-            >
-              {t('enterprises.work_in')}
-            </Button>
-          </Flex>
-        ),
-      },
+      dateTimeColumn('CreatedAt', t('users.created'), { precision: 'day', sorter: true }),
+      rowActionsColumn<EnterpriseRow>(t('common.actions'), (enterprise) => ({
+        actions: [
+          { key: 'edit', label: t('common.edit'), onClick: () => setEditing({ id: enterprise.E_ID }) },
+          {
+            key: 'work',
+            label: t('enterprises.work_in'),
+            icon: <SwapOutlined />,
+            onClick: () =>
+              void run(
+                () => switchWorking.mutateAsync(enterprise.E_ID),
+                t('enterprises.switched', { name: enterprise.E_Name }),
+              ),
+          },
+        ],
+      })),
     ],
     [t, run, switchWorking],
   );

@@ -15,3 +15,6 @@ export const enterpriseRoute: AppRoute = {
   hidden: (context) => !context.hasChildren,
   page: lazy(() => import('./EnterpriseListPage')),
 };
+
+export { useEnterprise, useWorkingEnterprise } from './api';
+export { WorkingEnterpriseSwitch } from './WorkingEnterpriseSwitch';

@@ -2,7 +2,6 @@ import { CheckCircleOutlined, EyeOutlined } from '@ant-design/icons';
 import type { NotifyRow, NotifyState } from '@intercom/contract';
 import { Badge, Button, Flex, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table/interface';
-import dayjs from 'dayjs';
 import { useMemo, useState, type Key } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ListShell } from '../../shared/list/ListShell';
@@ -12,9 +11,10 @@ import { NotifyFilters, notifyCondition, type NotifyFilterValues } from './Notif
 import { HandlingText } from './HandlingText';
 import { canTake, STATE_COLORS, stateLabel, TYPE_COLORS, typeLabel } from './notifyText';
 import { useLiveAlarmRefresh } from './useLiveAlarmRefresh';
+import { dateTimeColumn } from '../../shared/list/dateTimeColumn';
+import { rowActionsColumn } from '../../shared/list/RowActions';
 
 const none = <Typography.Text type="secondary">—</Typography.Text>;
-const time = (value: number) => dayjs(value).format('YYYY-MM-DD HH:mm:ss');
 
 /** /System/notify (every role): alarms with who handled them; acknowledge and resolve, one or many. */
 export default function AlarmRecordsPage() {
@@ -25,7 +25,7 @@ export default function AlarmRecordsPage() {
 
   const columns = useMemo<ColumnsType<NotifyRow>>(
     () => [
-      { key: 'CreatedAt', dataIndex: 'CreatedAt', title: t('alarms.time'), sorter: true, width: 170, render: time },
+      dateTimeColumn('CreatedAt', t('alarms.time'), { precision: 'second', sorter: true, width: 170 }),
       {
         key: 'NType',
         dataIndex: 'NType',
@@ -89,32 +89,18 @@ export default function AlarmRecordsPage() {
         title: t('alarms.handling'),
         render: (_value, row) => <HandlingText alarm={row} />,
       },
-      {
-        key: 'actions',
-        title: t('common.actions'),
-        fixed: 'right',
-        width: 170,
-        render: (_value, row) => (
-          <Flex wrap={false}>
-            <Button
-              type="link"
-              size="small"
-              disabled={!canTake('acknowledge', row)}
-              onClick={() => setAction({ step: 'acknowledge', alarms: [row] })}
-            >
-              {t('alarms.acknowledge')}
-            </Button>
-            <Button
-              type="link"
-              size="small"
-              disabled={!canTake('resolve', row)}
-              onClick={() => setAction({ step: 'resolve', alarms: [row] })}
-            >
-              {t('alarms.resolve')}
-            </Button>
-          </Flex>
-        ),
-      },
+      rowActionsColumn<NotifyRow>(
+        t('common.actions'),
+        (row) => ({
+          actions: (['acknowledge', 'resolve'] as const).map((step) => ({
+            key: step,
+            label: t(`alarms.${step}`),
+            disabled: !canTake(step, row),
+            onClick: () => setAction({ step, alarms: [row] }),
+          })),
+        }),
+        { width: 170 },
+      ),
     ],
     [t, i18n],
   );

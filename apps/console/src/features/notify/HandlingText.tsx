@@ -1,9 +1,7 @@
 import type { NotifyRow } from '@intercom/contract';
 import { Flex, Typography } from 'antd';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
-
-const time = (value: number) => dayjs(value).format('YYYY-MM-DD HH:mm');
+import { formatDateTime } from '../../shared/format/formatDateTime';
 
 /** Who acknowledged and who resolved an alarm, when, and what they wrote. */
 export function HandlingText({ alarm }: { alarm: NotifyRow }) {
@@ -12,14 +10,14 @@ export function HandlingText({ alarm }: { alarm: NotifyRow }) {
     alarm.AckAt !== null
       ? {
           key: 'ack',
-          text: t('alarms.acknowledged_by', { name: alarm.AckName, time: time(alarm.AckAt) }),
+          text: t('alarms.acknowledged_by', { name: alarm.AckName, time: formatDateTime(alarm.AckAt) }),
           comment: alarm.AckComment,
         }
       : null,
     alarm.HandledAt !== null
       ? {
           key: 'resolved',
-          text: t('alarms.resolved_by', { name: alarm.HandledName, time: time(alarm.HandledAt) }),
+          text: t('alarms.resolved_by', { name: alarm.HandledName, time: formatDateTime(alarm.HandledAt) }),
           comment: alarm.Comment,
         }
       : null,

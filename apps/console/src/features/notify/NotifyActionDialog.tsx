@@ -1,11 +1,11 @@
 import { acknowledgeSchema, NotifyLimits, resolveSchema, type NotifyRow } from '@intercom/contract';
 import { Form, Input, Typography } from 'antd';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { contractErrors } from '../../shared/form/contractErrors';
 import { FormDialog } from '../../shared/form/FormDialog';
 import { useChangeNotifications, type NotifyStep } from './api';
 import { typeLabel } from './notifyText';
+import { formatDateTime } from '../../shared/format/formatDateTime';
 
 export interface NotifyAction {
   step: NotifyStep;
@@ -49,7 +49,7 @@ export function NotifyActionDialog({
             ? t('alarms.action_one', {
                 type: typeLabel(i18n, first.NType),
                 name: first.UserName ?? first.Phone,
-                time: dayjs(first.CreatedAt).format('YYYY-MM-DD HH:mm'),
+                time: formatDateTime(first.CreatedAt),
               })
             : t('alarms.action_many', { count })}
         </Typography.Paragraph>

@@ -3,7 +3,7 @@ import { Form, Input, InputNumber } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { contractErrors } from '../../shared/form/contractErrors';
 import { EditDrawer } from '../../shared/form/EditDrawer';
-import { UserTypeSelect } from '../users/UserTypeSelect';
+import { UserTypeSelect } from '../users';
 import { useOrgan, useSaveOrgan } from './api';
 import { DepartmentSelect } from './DepartmentSelect';
 

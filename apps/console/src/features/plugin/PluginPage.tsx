@@ -3,7 +3,7 @@ import { Alert, Button, Card, Descriptions, Flex, Skeleton, Typography } from 'a
 import { useTranslation } from 'react-i18next';
 import { translateMessage } from '../../i18n/translateMessage';
 import { useErrorMessage } from '../../shared/api/useErrorMessage';
-import { formatSize } from '../recordings/recordingFormat';
+import { formatSize } from '../recordings';
 import { usePluginInfo } from './api';
 
 const LOCALHOST = '127.0.0.1';

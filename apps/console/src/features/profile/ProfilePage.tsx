@@ -6,8 +6,8 @@ import { useSession } from '../../app/session/SessionContext';
 import { useLayoutActions } from '../../layout/LayoutActions';
 import { contractErrors } from '../../shared/form/contractErrors';
 import { EditFormShell } from '../../shared/form/EditFormShell';
-import { ROLE_LABELS } from '../account/roleLabels';
-import { useProfile, useSaveProfile } from '../accounts/api';
+import { ROLE_LABELS } from '../account';
+import { useProfile, useSaveProfile } from '../accounts';
 
 interface ProfileValues {
   Name: string;

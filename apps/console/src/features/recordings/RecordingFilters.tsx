@@ -4,7 +4,7 @@ import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { tk } from '../../i18n/tk';
 import { timeRangeCondition, type Condition } from '../../shared/list/listParams';
-import { UserPicker } from '../users/UserPicker';
+import { UserPicker } from '../users';
 import { ChannelPicker } from './ChannelPicker';
 
 export interface RecordingFilterValues {

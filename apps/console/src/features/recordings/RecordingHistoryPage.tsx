@@ -1,8 +1,7 @@
 import { PlayCircleOutlined } from '@ant-design/icons';
 import type { RecordingRow } from '@intercom/contract';
-import { Button, Tag, Typography } from 'antd';
+import { Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table/interface';
-import dayjs from 'dayjs';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ListShell } from '../../shared/list/ListShell';
@@ -15,6 +14,9 @@ import {
 } from './RecordingFilters';
 import { formatDuration, formatSize } from './recordingFormat';
 import { RecordingPlayer } from './RecordingPlayer';
+import { formatDateTime } from '../../shared/format/formatDateTime';
+import { dateTimeColumn } from '../../shared/list/dateTimeColumn';
+import { rowActionsColumn } from '../../shared/list/RowActions';
 
 const none = <Typography.Text type="secondary">—</Typography.Text>;
 
@@ -25,14 +27,7 @@ export default function RecordingHistoryPage() {
 
   const columns = useMemo<ColumnsType<RecordingRow>>(
     () => [
-      {
-        key: 'StartAt',
-        dataIndex: 'StartAt',
-        title: t('recordings.time'),
-        sorter: true,
-        width: 180,
-        render: (value: number) => dayjs(value).format('YYYY-MM-DD HH:mm:ss'),
-      },
+      dateTimeColumn('StartAt', t('recordings.time'), { precision: 'second', sorter: true, width: 180 }),
       {
         key: 'RType',
         dataIndex: 'RType',
@@ -88,23 +83,21 @@ export default function RecordingHistoryPage() {
         width: 110,
         render: (value: number) => formatSize(value),
       },
-      {
-        key: 'actions',
-        title: t('common.actions'),
-        fixed: 'right',
-        width: 100,
-        render: (_value, row) => (
-          <Button
-            type="link"
-            size="small"
-            icon={<PlayCircleOutlined />}
-            aria-label={t('recordings.play_one', { time: dayjs(row.StartAt).format('YYYY-MM-DD HH:mm:ss') })}
-            onClick={() => setPlaying(row)}
-          >
-            {t('recordings.play')}
-          </Button>
-        ),
-      },
+      rowActionsColumn<RecordingRow>(
+        t('common.actions'),
+        (row) => ({
+          actions: [
+            {
+              key: 'play',
+              label: t('recordings.play'),
+              icon: <PlayCircleOutlined />,
+              ariaLabel: t('recordings.play_one', { time: formatDateTime(row.StartAt, 'second') }),
+              onClick: () => setPlaying(row),
+            },
+          ],
+        }),
+        { width: 100 },
+      ),
     ],
     [t],
   );

@@ -1,7 +1,6 @@
 import { DownloadOutlined } from '@ant-design/icons';
 import type { RecordingRow } from '@intercom/contract';
 import { Alert, Button, Descriptions, Drawer, Flex, Spin } from 'antd';
-import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../shared/api/ApiError';
@@ -10,6 +9,7 @@ import { useIsMobile } from '../../shared/ui/useIsMobile';
 import { downloadUrl, probePlayUrl, useRecordingUrl } from './api';
 import { RECORDING_TYPE_LABELS } from './RecordingFilters';
 import { formatDuration, formatSize } from './recordingFormat';
+import { formatDateTime } from '../../shared/format/formatDateTime';
 
 /** Why the audio does not play: the server's message, or the browser could not decode the file. */
 type PlayProblem = { kind: 'server'; message: string } | { kind: 'decode' } | null;
@@ -71,7 +71,7 @@ function PlayerBody({ recording }: { recording: RecordingRow }) {
           {
             key: 'time',
             label: t('recordings.time'),
-            children: dayjs(recording.StartAt).format('YYYY-MM-DD HH:mm:ss'),
+            children: formatDateTime(recording.StartAt, 'second'),
           },
           {
             key: 'type',

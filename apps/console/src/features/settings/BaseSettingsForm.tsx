@@ -2,7 +2,7 @@ import { Limits, mapHidden } from '@intercom/contract';
 import { Card, Descriptions, Flex, Form, Input, Select, Switch, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { EditFormShell } from '../../shared/form/EditFormShell';
-import { useSysConfig, type SysConfig } from '../account/api';
+import { type SysConfig, useSysConfig } from '../account';
 import { useModifyConfig } from './api';
 import {
   baseConfigChanges,

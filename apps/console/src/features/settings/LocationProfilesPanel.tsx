@@ -1,16 +1,17 @@
 import { CheckCircleOutlined, DeleteOutlined, EditOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { parseLocationValue, type LocationProfileRow } from '@intercom/contract';
-import { Alert, Button, Card, Empty, Flex, Space, Table, Tag, Tooltip, Typography } from 'antd';
+import { Alert, Button, Card, Empty, Flex, Space, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useErrorMessage } from '../../shared/api/useErrorMessage';
 import { useRunAction } from '../../shared/api/useRunAction';
 import { useConfirm } from '../../shared/ui/ConfirmContext';
-import { useWorkingEnterprise } from '../enterprises/api';
+import { useWorkingEnterprise } from '../enterprises';
 import { useDeleteLocationProfile, useLocationProfiles, useLocrptSet, useSetCurrentLocationProfile } from './api';
 import { LocationProfileDrawer, type ProfileTarget } from './LocationProfileDrawer';
 import { describeValue, MODE_LABELS } from './locationProfile';
+import { rowActionsColumn } from '../../shared/list/RowActions';
 
 const byName = (a: LocationProfileRow, b: LocationProfileRow) => a.SCName.localeCompare(b.SCName);
 const valueOf = (row: LocationProfileRow) => parseLocationValue(row.SCValue);
@@ -80,56 +81,49 @@ export function LocationProfilesPanel() {
       sorter: (a, b) => (valueOf(a)?.distance ?? 0) - (valueOf(b)?.distance ?? 0),
       render: (_, row) => t('settings.metres_value', { value: valueOf(row)?.distance ?? 0 }),
     },
-    {
-      key: 'actions',
-      title: t('common.actions'),
-      render: (_, row) => (
-        <Space size={4} wrap>
-          {row.IsCurrent !== 1 && (
-            <Button
-              size="small"
-              type="link"
-              onClick={() =>
-                confirm({
-                  title: t('settings.make_current_confirm', { name: row.SCName }),
-                  content: t('settings.make_current_note'),
-                  onOk: () => run(() => makeCurrent.mutateAsync(row.SC_ID)),
-                })
-              }
-            >
-              {t('settings.make_current')}
-            </Button>
-          )}
-          <Tooltip title={t('common.edit')}>
-            <Button
-              size="small"
-              type="text"
-              icon={<EditOutlined />}
-              aria-label={t('settings.edit_named', { name: row.SCName })}
-              onClick={() => setTarget(row)}
-            />
-          </Tooltip>
-          <Tooltip title={row.IsCurrent === 1 ? t('location.current_delete') : t('common.delete')}>
-            <Button
-              size="small"
-              type="text"
-              danger
-              icon={<DeleteOutlined />}
-              disabled={row.IsCurrent === 1}
-              aria-label={t('settings.delete_named', { name: row.SCName })}
-              onClick={() =>
-                confirm({
-                  title: t('settings.profile_delete_confirm', { name: row.SCName }),
-                  okText: t('common.delete'),
-                  danger: true,
-                  onOk: () => run(() => remove.mutateAsync(row.SC_ID)),
-                })
-              }
-            />
-          </Tooltip>
-        </Space>
-      ),
-    },
+    rowActionsColumn<LocationProfileRow>(
+      t('common.actions'),
+      (row) => ({
+        actions: [
+          {
+            key: 'current',
+            label: t('settings.make_current'),
+            hidden: row.IsCurrent === 1,
+            onClick: () =>
+              confirm({
+                title: t('settings.make_current_confirm', { name: row.SCName }),
+                content: t('settings.make_current_note'),
+                onOk: () => run(() => makeCurrent.mutateAsync(row.SC_ID)),
+              }),
+          },
+          {
+            key: 'edit',
+            label: t('common.edit'),
+            icon: <EditOutlined />,
+            iconOnly: true,
+            ariaLabel: t('settings.edit_named', { name: row.SCName }),
+            onClick: () => setTarget(row),
+          },
+          {
+            key: 'delete',
+            label: row.IsCurrent === 1 ? t('location.current_delete') : t('common.delete'),
+            icon: <DeleteOutlined />,
+            iconOnly: true,
+            danger: true,
+            disabled: row.IsCurrent === 1,
+            ariaLabel: t('settings.delete_named', { name: row.SCName }),
+            onClick: () =>
+              confirm({
+                title: t('settings.profile_delete_confirm', { name: row.SCName }),
+                okText: t('common.delete'),
+                danger: true,
+                onOk: () => run(() => remove.mutateAsync(row.SC_ID)),
+              }),
+          },
+        ],
+      }),
+      { fixed: false },
+    ),
   ];
 
   return (

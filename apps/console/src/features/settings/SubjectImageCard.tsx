@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useSession } from '../../app/session/SessionContext';
 import { translateMessage } from '../../i18n/translateMessage';
 import { tk } from '../../i18n/tk';
-import { isApiError } from '../../shared/api/ApiError';
+import { wasShown } from '../../shared/api/ApiError';
 import { useErrorMessage } from '../../shared/api/useErrorMessage';
 import { useRunAction } from '../../shared/api/useRunAction';
 import { useConfirm } from '../../shared/ui/ConfirmContext';
@@ -53,7 +53,7 @@ export function SubjectImageCard({ kind }: { kind: ImageKind }) {
       {
         onSuccess: () => message.success(t(MessageKeys.ok)),
         onError: (error) => {
-          if (isApiError(error) && (error.connectionFailed || error.sessionEnded)) return;
+          if (wasShown(error)) return;
           setProblem(errorMessage(error));
         },
       },

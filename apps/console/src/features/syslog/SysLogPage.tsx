@@ -1,13 +1,13 @@
 import type { SysLogRow } from '@intercom/contract';
 import { Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table/interface';
-import dayjs from 'dayjs';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ListShell } from '../../shared/list/ListShell';
 import { sysLogResource } from './api';
 import { SysLogFilters, sysLogCondition, type SysLogFilterValues } from './SysLogFilters';
 import { actionLabel, summaryText } from './sysLogText';
+import { dateTimeColumn } from '../../shared/list/dateTimeColumn';
 
 const ACTION_COLORS: Record<string, string> = {
   login: 'green',
@@ -22,14 +22,7 @@ export default function SysLogPage() {
   const { t, i18n } = useTranslation();
   const columns = useMemo<ColumnsType<SysLogRow>>(
     () => [
-      {
-        key: 'CreatedAt',
-        dataIndex: 'CreatedAt',
-        title: t('syslog.time'),
-        sorter: true,
-        width: 180,
-        render: (value: number) => dayjs(value).format('YYYY-MM-DD HH:mm:ss'),
-      },
+      dateTimeColumn('CreatedAt', t('syslog.time'), { precision: 'second', sorter: true, width: 180 }),
       { key: 'Operator', dataIndex: 'Operator', title: t('syslog.operator'), sorter: true, width: 130 },
       {
         key: 'Action',

@@ -11,3 +11,6 @@ export const sysLogRoute: AppRoute = {
   roles: ['admin'],
   page: lazy(() => import('./SysLogPage')),
 };
+
+// The system log's action names (the locale test checks each has a text).
+export { LOG_ACTIONS } from './sysLogText';

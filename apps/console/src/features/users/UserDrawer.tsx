@@ -4,7 +4,7 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { contractErrors } from '../../shared/form/contractErrors';
 import { EditDrawer } from '../../shared/form/EditDrawer';
-import { DepartmentSelect } from '../organ/DepartmentSelect';
+import { DepartmentSelect } from '../organ';
 import { useSaveUser, useUser } from './api';
 import { GpsConfigFields } from './GpsConfigFields';
 import { gpsConfigText, gpsFormValues, type GpsFormValues } from './gpsConfig';

@@ -1,9 +1,9 @@
-import { MobileOutlined, SafetyCertificateOutlined, TeamOutlined, UsergroupAddOutlined } from '@ant-design/icons';
+import { TeamOutlined, UsergroupAddOutlined } from '@ant-design/icons';
 import { lazy } from 'react';
 import type { AppRoute } from '../../app/routing/AppRoute';
 import { tk } from '../../i18n/tk';
 
-/** Users, batch creation, devices and manager accounts (children of /Managent). */
+/** Users and their batch creation (children of /Managent). */
 export const userRoutes: AppRoute[] = [
   {
     path: '/Managent/User',
@@ -19,18 +19,9 @@ export const userRoutes: AppRoute[] = [
     activeMenu: '/Managent/User',
     page: lazy(() => import('./create/BatchCreatePage')),
   },
-  {
-    path: '/Managent/Resource',
-    title: tk('route.resources'),
-    icon: MobileOutlined,
-    page: lazy(() => import('../devices/DeviceListPage')),
-  },
-  {
-    path: '/Managent/Account',
-    title: tk('route.accounts'),
-    icon: SafetyCertificateOutlined,
-    hidden: true,
-    roles: ['admin'],
-    page: lazy(() => import('../accounts/AccountListPage')),
-  },
 ];
+
+// Pickers other features put in their forms and filters.
+export { useUserTypes } from './api';
+export { UserPicker } from './UserPicker';
+export { UserTypeSelect, userTypeName } from './UserTypeSelect';

@@ -1,8 +1,6 @@
-import { EllipsisOutlined } from '@ant-design/icons';
 import { hasCap, USER_CAP_NAMES, type UserRow } from '@intercom/contract';
-import { Button, Dropdown, Flex, Tag, Tooltip, Typography } from 'antd';
+import { Flex, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table/interface';
-import dayjs from 'dayjs';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useUserTypes } from './api';
@@ -10,6 +8,8 @@ import { gpsSummary } from './gpsConfig';
 import { CAP_LABELS } from './UserCapsDialog';
 import { userTypeName } from './UserTypeSelect';
 import { USER_STATE_COLORS, USER_STATE_LABELS, userState } from './userState';
+import { dateTimeColumn } from '../../shared/list/dateTimeColumn';
+import { rowActionsColumn } from '../../shared/list/RowActions';
 
 export interface UserRowActions {
   edit: (user: UserRow) => void;
@@ -64,13 +64,7 @@ export function useUserColumns(actions: UserRowActions): ColumnsType<UserRow> {
           return <Tag color={USER_STATE_COLORS[state]}>{t(USER_STATE_LABELS[state])}</Tag>;
         },
       },
-      {
-        key: 'ExpireAt',
-        dataIndex: 'ExpireAt',
-        title: t('users.expire'),
-        sorter: true,
-        render: (value: number | null) => (value === null ? t('users.never') : dayjs(value).format('YYYY-MM-DD')),
-      },
+      dateTimeColumn('ExpireAt', t('users.expire'), { precision: 'day', sorter: true, empty: t('users.never') }),
       {
         key: 'Caps',
         dataIndex: 'Caps',
@@ -95,51 +89,25 @@ export function useUserColumns(actions: UserRowActions): ColumnsType<UserRow> {
         },
       },
       { key: 'Remark', dataIndex: 'Remark', title: t('users.remark') },
-      {
-        key: 'CreatedAt',
-        dataIndex: 'CreatedAt',
-        title: t('users.created'),
-        sorter: true,
-        render: (value: number) => dayjs(value).format('YYYY-MM-DD HH:mm'),
-      },
-      {
-        key: 'actions',
-        title: t('common.actions'),
-        fixed: 'right',
-        render: (_value, user) => (
-          <Flex gap={0} wrap={false}>
-            <Button type="link" size="small" onClick={() => actions.edit(user)}>
-              {t('common.edit')}
-            </Button>
-            <Tooltip title={user.IsLock ? t('users.unfreeze_hint') : t('users.freeze_hint')}>
-              <Button type="link" size="small" danger={!user.IsLock} onClick={() => actions.freeze(user)}>
-                {user.IsLock ? t('users.unfreeze') : t('users.freeze')}
-              </Button>
-            </Tooltip>
-            <Button type="link" size="small" onClick={() => actions.channels(user)}>
-              {t('channels.user_channels')}
-            </Button>
-            <Dropdown
-              trigger={['click']}
-              menu={{
-                items: [
-                  { key: 'caps', label: t('users.caps') },
-                  { key: 'location', label: t('users.gps') },
-                ],
-                onClick: ({ key }) => (key === 'caps' ? actions.caps(user) : actions.location(user)),
-              }}
-            >
-              <Button
-                type="link"
-                size="small"
-                icon={<EllipsisOutlined />}
-                title={t('common.more')}
-                aria-label={t('common.more_for', { name: user.UserName })}
-              />
-            </Dropdown>
-          </Flex>
-        ),
-      },
+      dateTimeColumn('CreatedAt', t('users.created'), { sorter: true }),
+      rowActionsColumn<UserRow>(t('common.actions'), (user) => ({
+        name: user.UserName,
+        actions: [
+          { key: 'edit', label: t('common.edit'), onClick: () => actions.edit(user) },
+          {
+            key: 'freeze',
+            label: user.IsLock ? t('users.unfreeze') : t('users.freeze'),
+            tooltip: user.IsLock ? t('users.unfreeze_hint') : t('users.freeze_hint'),
+            danger: !user.IsLock,
+            onClick: () => actions.freeze(user),
+          },
+          { key: 'channels', label: t('channels.user_channels'), onClick: () => actions.channels(user) },
+        ],
+        more: [
+          { key: 'caps', label: t('users.caps'), onClick: () => actions.caps(user) },
+          { key: 'location', label: t('users.gps'), onClick: () => actions.location(user) },
+        ],
+      })),
     ],
     [t, types.data, actions],
   );

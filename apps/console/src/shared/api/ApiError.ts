@@ -53,8 +53,21 @@ export class ApiError extends Error {
   get connectionFailed(): boolean {
     return this.kind !== 'api';
   }
+
+  /**
+   * The API client already told the user (a connection toast or the re-login dialog), so the
+   * caller says nothing more.
+   */
+  get alreadyShown(): boolean {
+    return this.connectionFailed || this.sessionEnded;
+  }
 }
 
 export function isApiError(error: unknown): error is ApiError {
   return error instanceof ApiError;
+}
+
+/** Whether `error` is an API failure the user has already been told about (see `alreadyShown`). */
+export function wasShown(error: unknown): boolean {
+  return isApiError(error) && error.alreadyShown;
 }

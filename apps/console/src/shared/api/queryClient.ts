@@ -17,7 +17,7 @@ export const queryClient = new QueryClient({
     onError: (error, query) => {
       if (query.meta?.errorToast === false) return;
       // Connection failures and ended sessions were already reported by the API client.
-      if (isApiError(error) && !error.connectionFailed && !error.sessionEnded) emitApiEvent({ type: 'query', error });
+      if (isApiError(error) && !error.alreadyShown) emitApiEvent({ type: 'query', error });
     },
   }),
   defaultOptions: {

@@ -2,7 +2,7 @@ import { MessageKeys } from '@intercom/contract';
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useToast } from '../ui/ToastContext';
-import { isApiError } from './ApiError';
+import { wasShown } from './ApiError';
 import { useErrorMessage } from './useErrorMessage';
 
 /**
@@ -21,7 +21,7 @@ export function useRunAction() {
         message.success(successText ?? t(MessageKeys.ok));
         return true;
       } catch (error) {
-        if (!isApiError(error) || (!error.connectionFailed && !error.sessionEnded)) {
+        if (!wasShown(error)) {
           message.error({ content: errorMessage(error) || t(MessageKeys.failed), duration: 5 });
         }
         return false;

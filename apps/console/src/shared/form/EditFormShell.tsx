@@ -3,7 +3,7 @@ import { Button, Card, Flex, Form, Result, Skeleton, type FormInstance } from 'a
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { isApiError } from '../api/ApiError';
+import { wasShown } from '../api/ApiError';
 import { useErrorMessage } from '../api/useErrorMessage';
 import { useToast } from '../ui/ToastContext';
 import { applyServerErrors, fieldPath } from './applyServerErrors';
@@ -129,7 +129,7 @@ function EditFormBody<T extends object>({
       leave(true);
     } catch (error) {
       if (applyServerErrors(form, error, translate, fieldNames, messageFields)) return;
-      if (isApiError(error) && (error.connectionFailed || error.sessionEnded)) return;
+      if (wasShown(error)) return;
       message.error({ content: errorMessage(error) || t(MessageKeys.failed), duration: 5 });
     } finally {
       setSaving(false);

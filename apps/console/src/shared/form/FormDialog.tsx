@@ -2,7 +2,7 @@ import { MessageKeys, type FieldError } from '@intercom/contract';
 import { Alert, Form, Modal, type FormInstance } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isApiError } from '../api/ApiError';
+import { wasShown } from '../api/ApiError';
 import { useErrorMessage } from '../api/useErrorMessage';
 import { useToast } from '../ui/ToastContext';
 import { applyServerErrors, fieldPath } from './applyServerErrors';
@@ -112,7 +112,7 @@ export function FormDialog<T extends object, R = unknown>({
       onSaved(answer);
     } catch (error) {
       if (applyServerErrors(form, error, translate, fieldNames, messageFields)) return;
-      if (isApiError(error) && (error.connectionFailed || error.sessionEnded)) return;
+      if (wasShown(error)) return;
       fail(errorMessage(error) || t(MessageKeys.failed));
     } finally {
       setSaving(false);

@@ -3,7 +3,7 @@ import { Button, Space } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { tk } from '../../i18n/tk';
-import { isApiError } from '../api/ApiError';
+import { wasShown } from '../api/ApiError';
 import { useErrorMessage } from '../api/useErrorMessage';
 import { exportEntity, type EntityResource, type ExportFormat } from './entityResource';
 import type { ListParams } from './listParams';
@@ -32,7 +32,7 @@ export function ListExportButtons<T>({
       await exportEntity(resource, params, format);
     } catch (error) {
       // Connection failures and ended sessions were already shown by the API client.
-      if (!isApiError(error) || (!error.connectionFailed && !error.sessionEnded)) {
+      if (!wasShown(error)) {
         message.error({ content: errorMessage(error), duration: 5 });
       }
     } finally {

@@ -4,8 +4,8 @@ import { Button, Card, Segmented, Statistic, Flex } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { useEnterprise } from '../../enterprises/api';
-import { orgChildrenQuery } from '../../organ/api';
+import { useEnterprise } from '../../enterprises';
+import { orgChildrenQuery } from '../../organ';
 import { BatchForm } from './BatchForm';
 import { ListForm } from './ListForm';
 

@@ -2,11 +2,10 @@ import { batchNumbers, Limits, MessageKeys, UserLimits, userBatchSchema } from '
 import { Alert, Button, Col, Form, Input, InputNumber, Row, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isApiError } from '../../../shared/api/ApiError';
-import { applyServerErrors, fieldPath } from '../../../shared/form/applyServerErrors';
 import { contractErrors } from '../../../shared/form/contractErrors';
 import { useBatchAddUsers } from '../api';
-import { CreationDone, CreationFailure, CreationProgress, type Creation } from './CreationStatus';
+import { CreationDone, CreationState } from './CreationStatus';
+import { useCreationFlow } from './useCreationFlow';
 import { PasswordStrength } from './PasswordStrength';
 import { SharedUserFields } from './SharedUserFields';
 import { SHARED_DEFAULTS, sharedBody, type SharedValues } from './sharedValues';
@@ -44,7 +43,7 @@ export function BatchForm({
   const { t } = useTranslation();
   const [form] = Form.useForm<BatchValues>();
   const add = useBatchAddUsers();
-  const [creation, setCreation] = useState<Creation>({ state: 'idle' });
+  const { creation, running, passes, create, again } = useCreationFlow(form);
   const [sent, setSent] = useState<{ prefix: string; numbers: string[] }>({ prefix: '', numbers: [] });
   const prefix = Form.useWatch('prefix', form) ?? '';
   const start = Form.useWatch('start', form);
@@ -62,40 +61,15 @@ export function BatchForm({
       Password: values.Password ?? '',
       ConfirmPassword: values.ConfirmPassword ?? '',
     };
-    const errors = contractErrors(userBatchSchema, body);
-    if (errors.length > 0) {
-      form.setFields(errors.map((e) => ({ name: fieldPath(e.field) as never, errors: [t(e.key)] })));
-      return;
-    }
+    if (!passes(contractErrors(userBatchSchema, body))) return;
     setSent({ prefix: body.prefix, numbers: planned(body.start, Number(body.count)) });
-    setCreation({ state: 'running', count: Number(body.count), startedAt: Date.now() });
-    try {
-      const result = await add.mutateAsync(body);
-      setCreation(result ? { state: 'done', result } : { state: 'idle' });
-    } catch (error) {
-      if (isApiError(error) && (error.connectionFailed || error.sessionEnded)) {
-        setCreation({ state: 'idle' });
-        return;
-      }
-      applyServerErrors(form, error, (key) => t(key));
-      setCreation({ state: 'failed', error });
-    }
+    await create(Number(body.count), () => add.mutateAsync(body));
   };
 
   if (creation.state === 'done') {
-    return (
-      <CreationDone
-        result={creation.result}
-        onBack={onBack}
-        onAgain={() => {
-          form.resetFields();
-          setCreation({ state: 'idle' });
-        }}
-      />
-    );
+    return <CreationDone result={creation.result} onBack={onBack} onAgain={again} />;
   }
 
-  const running = creation.state === 'running';
   return (
     <Form<BatchValues>
       form={form}
@@ -181,19 +155,10 @@ export function BatchForm({
           data-testid="account-shortage"
         />
       )}
-      {creation.state === 'failed' && (
-        <div style={{ marginBottom: 16 }}>
-          <CreationFailure
-            error={creation.error}
-            rowLabel={(i) => `${sent.prefix}${sent.numbers[i] ?? ''} · ${sent.numbers[i] ?? ''}`}
-          />
-        </div>
-      )}
-      {creation.state === 'running' && (
-        <div style={{ marginBottom: 16 }}>
-          <CreationProgress count={creation.count} startedAt={creation.startedAt} />
-        </div>
-      )}
+      <CreationState
+        creation={creation}
+        rowLabel={(i) => `${sent.prefix}${sent.numbers[i] ?? ''} · ${sent.numbers[i] ?? ''}`}
+      />
       <Button type="primary" htmlType="submit" loading={running} disabled={short}>
         {t('batch.submit', { count: numbers.length || count || 0 })}
       </Button>

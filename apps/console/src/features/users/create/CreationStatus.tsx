@@ -133,3 +133,17 @@ export function CreationDone({
     </Result>
   );
 }
+
+/** Under the form: the progress while the request runs, or why nothing was created. */
+export function CreationState({ creation, rowLabel }: { creation: Creation; rowLabel: (index: number) => string }) {
+  if (creation.state !== 'failed' && creation.state !== 'running') return null;
+  return (
+    <div style={{ marginBottom: 16 }}>
+      {creation.state === 'failed' ? (
+        <CreationFailure error={creation.error} rowLabel={rowLabel} />
+      ) : (
+        <CreationProgress count={creation.count} startedAt={creation.startedAt} />
+      )}
+    </div>
+  );
+}

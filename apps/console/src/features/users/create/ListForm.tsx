@@ -1,13 +1,12 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { Limits, MessageKeys, UserLimits, userListSchema, type FieldError } from '@intercom/contract';
 import { Alert, Button, Col, Form, Input, Row, Table, Typography } from 'antd';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, isApiError } from '../../../shared/api/ApiError';
-import { applyServerErrors, fieldPath } from '../../../shared/form/applyServerErrors';
 import { contractErrors } from '../../../shared/form/contractErrors';
 import { useListAddUsers } from '../api';
-import { CreationDone, CreationFailure, CreationProgress, type Creation } from './CreationStatus';
+import { CreationDone, CreationState } from './CreationStatus';
+import { useCreationFlow } from './useCreationFlow';
 import { PasswordStrength } from './PasswordStrength';
 import { SharedUserFields } from './SharedUserFields';
 import { SHARED_DEFAULTS, sharedBody, type SharedValues } from './sharedValues';
@@ -44,7 +43,7 @@ export function ListForm({ enterpriseId, onBack }: { enterpriseId: number | unde
   const { t } = useTranslation();
   const [form] = Form.useForm<ListValues>();
   const add = useListAddUsers();
-  const [creation, setCreation] = useState<Creation>({ state: 'idle' });
+  const { creation, running, passes, create, again } = useCreationFlow(form);
   const password = Form.useWatch('Password', form);
   const rows = Form.useWatch('rows', form) ?? [];
 
@@ -70,52 +69,29 @@ export function ListForm({ enterpriseId, onBack }: { enterpriseId: number | unde
         Password: row.Password || undefined,
       })),
     };
-    const errors = remap(contractErrors(userListSchema, body), sent);
-    if (errors.length > 0) {
-      form.setFields(errors.map((e) => ({ name: fieldPath(e.field) as never, errors: [t(e.key)] })));
-      return;
-    }
-    setCreation({ state: 'running', count: kept.length, startedAt: Date.now() });
-    try {
-      const result = await add.mutateAsync(body);
-      setCreation(result ? { state: 'done', result } : { state: 'idle' });
-    } catch (error) {
-      if (isApiError(error) && (error.connectionFailed || error.sessionEnded)) {
-        setCreation({ state: 'idle' });
-        return;
-      }
-      if (isApiError(error)) {
-        const moved = new ApiError({
-          kind: error.kind,
-          code: error.code,
-          key: error.key,
-          params: error.params,
-          fields: remap(error.fields, sent),
-          status: error.status,
-          requestId: error.requestId,
-        });
-        applyServerErrors(form, moved, (key) => t(key));
-        setCreation({ state: 'failed', error: moved });
-      } else {
-        setCreation({ state: 'failed', error });
-      }
-    }
+    if (!passes(remap(contractErrors(userListSchema, body), sent))) return;
+    await create(
+      kept.length,
+      () => add.mutateAsync(body),
+      (error) =>
+        isApiError(error)
+          ? new ApiError({
+              kind: error.kind,
+              code: error.code,
+              key: error.key,
+              params: error.params,
+              fields: remap(error.fields, sent),
+              status: error.status,
+              requestId: error.requestId,
+            })
+          : error,
+    );
   };
 
   if (creation.state === 'done') {
-    return (
-      <CreationDone
-        result={creation.result}
-        onBack={onBack}
-        onAgain={() => {
-          form.resetFields();
-          setCreation({ state: 'idle' });
-        }}
-      />
-    );
+    return <CreationDone result={creation.result} onBack={onBack} onAgain={again} />;
   }
 
-  const running = creation.state === 'running';
   return (
     <Form<ListValues>
       form={form}
@@ -220,19 +196,10 @@ export function ListForm({ enterpriseId, onBack }: { enterpriseId: number | unde
         </Col>
       </Row>
       <SharedUserFields enterpriseId={enterpriseId} />
-      {creation.state === 'failed' && (
-        <div style={{ marginBottom: 16 }}>
-          <CreationFailure
-            error={creation.error}
-            rowLabel={(i) => (rows[i] ? `${rows[i].UserName ?? ''} · ${rows[i].MobilePhone ?? ''}` : '')}
-          />
-        </div>
-      )}
-      {creation.state === 'running' && (
-        <div style={{ marginBottom: 16 }}>
-          <CreationProgress count={creation.count} startedAt={creation.startedAt} />
-        </div>
-      )}
+      <CreationState
+        creation={creation}
+        rowLabel={(i) => (rows[i] ? `${rows[i].UserName ?? ''} · ${rows[i].MobilePhone ?? ''}` : '')}
+      />
       <Button type="primary" htmlType="submit" loading={running}>
         {t('batch.submit_list')}
       </Button>

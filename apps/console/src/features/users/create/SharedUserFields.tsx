@@ -1,7 +1,7 @@
 import { UserLimits } from '@intercom/contract';
 import { Col, DatePicker, Form, InputNumber, Row } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { DepartmentSelect } from '../../organ/DepartmentSelect';
+import { DepartmentSelect } from '../../organ';
 import { UserTypeSelect } from '../UserTypeSelect';
 
 /** What every user of a batch or a list shares: department, type, priority, expiry. */

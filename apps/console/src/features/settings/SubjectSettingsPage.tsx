@@ -1,10 +1,10 @@
 import { Card, Col, Row, Tabs } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { BaseSettingsForm } from '../settings/BaseSettingsForm';
-import { LocationProfilesPanel } from '../settings/LocationProfilesPanel';
-import { SubjectImageCard } from '../settings/SubjectImageCard';
-import { TypeConfigsPanel } from '../settings/TypeConfigsPanel';
+import { BaseSettingsForm } from './BaseSettingsForm';
+import { LocationProfilesPanel } from './LocationProfilesPanel';
+import { SubjectImageCard } from './SubjectImageCard';
+import { TypeConfigsPanel } from './TypeConfigsPanel';
 import { useIsMobile } from '../../shared/ui/useIsMobile';
 
 const TABS = ['images', 'base', 'gps', 'types'] as const;

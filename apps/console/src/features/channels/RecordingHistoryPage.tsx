@@ -1,2 +1,0 @@
-/** The route's page lives with the rest of the recording feature. */
-export { default } from '../recordings/RecordingHistoryPage';

@@ -1,2 +1,0 @@
-/** The route's page lives with the rest of the plugin feature. */
-export { default } from '../plugin/PluginPage';
