@@ -1,6 +1,7 @@
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
+import intercom from './scripts/eslint/publicEntryRule.js';
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', '.e2e/**', 'coverage/**'] },
@@ -28,6 +29,29 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // Type-aware rules: a promise is awaited, returned or deliberately voided, never dropped.
+    files: ['**/*.{ts,tsx,mts}'],
+    languageOptions: {
+      parserOptions: {
+        projectService: { allowDefaultProject: ['*.ts', 'scripts/eslint/*.ts'] },
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/await-thenable': 'error',
+    },
+  },
+  {
+    // A server module or console feature is used by others only through its index.ts.
+    files: ['apps/server/src/**/*.ts', 'apps/console/src/**/*.{ts,tsx}'],
+    plugins: { intercom },
+    rules: {
+      'intercom/public-entry': ['error', { roots: ['apps/server/src/modules', 'apps/console/src/features'] }],
     },
   },
   {

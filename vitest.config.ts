@@ -40,6 +40,13 @@ export default defineConfig({
         },
       },
       {
+        test: {
+          name: 'tools',
+          root: './scripts',
+          include: ['**/*.test.ts'],
+        },
+      },
+      {
         resolve: { alias },
         test: {
           name: 'console',
