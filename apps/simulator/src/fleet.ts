@@ -64,7 +64,7 @@ export async function startFleet(options: SimulatorOptions, log: (line: string) 
   return {
     stats,
     async stop() {
-      await Promise.all(stops.map((stop) => stop()));
+      await Promise.all(stops.map(async (stop) => stop()));
     },
   };
 }

@@ -15,7 +15,7 @@ export function AlarmBell() {
       <Button
         type="text"
         icon={<BellOutlined />}
-        onClick={() => navigate('/System/notify')}
+        onClick={() => void navigate('/System/notify')}
         aria-label={label}
         title={label}
         data-testid="alarm-bell"

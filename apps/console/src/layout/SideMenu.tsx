@@ -44,7 +44,7 @@ export function SideMenu({ collapsed }: { collapsed: boolean }) {
       items={items}
       selectedKeys={selection.selected}
       {...(collapsed ? {} : { openKeys, onOpenChange: setOpenKeys })}
-      onClick={({ key }) => navigate(key)}
+      onClick={({ key }) => void navigate(key)}
       style={{ borderInlineEnd: 'none' }}
     />
   );

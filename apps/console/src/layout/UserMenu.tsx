@@ -44,15 +44,15 @@ export function UserMenu({ compact }: { compact: boolean }) {
     { key: 'logout', icon: <LogoutOutlined />, label: t('layout.logout'), danger: true },
   ];
   const onClick: MenuProps['onClick'] = ({ key }) => {
-    if (key === 'home') navigate('/');
-    else if (key === 'profile') navigate('/profile');
+    if (key === 'home') void navigate('/');
+    else if (key === 'profile') void navigate('/profile');
     else if (key === 'password') openChangePassword();
-    else if (key === 'plugin') navigate('/System/plugin');
-    else if (key === 'accounts') navigate('/Managent/Account');
-    else if (key === 'enterprises') navigate('/Managent/Enterprise');
+    else if (key === 'plugin') void navigate('/System/plugin');
+    else if (key === 'accounts') void navigate('/Managent/Account');
+    else if (key === 'enterprises') void navigate('/Managent/Enterprise');
     else if (key === 'logout') {
       const back = loginPathFor(location.pathname + location.search);
-      logout.mutate(undefined, { onSettled: () => navigate(back, { replace: true }) });
+      logout.mutate(undefined, { onSettled: () => void navigate(back, { replace: true }) });
     }
   };
 

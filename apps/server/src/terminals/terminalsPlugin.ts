@@ -83,7 +83,7 @@ export const terminalsPlugin = fp(
         service.usersChanged(event.UserIDs);
         gateway.pushConfig({ userIds: event.UserIDs }).catch(logFailure);
       }),
-      events.on('locationProfileChanged', (event) => terminals.profileChanged([event.E_ID]).catch(logFailure)),
+      events.on('locationProfileChanged', (event) => void terminals.profileChanged([event.E_ID]).catch(logFailure)),
     ];
 
     // Connections and logins are logged by the gateway; one line per upgrade would drown them.

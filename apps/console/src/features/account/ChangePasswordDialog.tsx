@@ -48,7 +48,7 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
       save={(values) => change.mutateAsync({ oldPassword: values.LPsd, newPassword: values.Psd })}
       onSaved={() => {
         onClose();
-        navigate('/login', { replace: true });
+        void navigate('/login', { replace: true });
       }}
       onCancel={onClose}
     >

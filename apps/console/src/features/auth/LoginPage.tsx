@@ -35,7 +35,7 @@ export default function LoginPage() {
     login.mutate(values, {
       onSuccess: () => {
         writePreference(COMPANY_CODE_KEY, values.companyCode.trim());
-        navigate(redirect, { replace: true });
+        void navigate(redirect, { replace: true });
       },
       onError: (error) => {
         // Connection failures are already a toast; server answers are shown at the form.

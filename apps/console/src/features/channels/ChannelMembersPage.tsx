@@ -23,7 +23,7 @@ export default function ChannelMembersPage() {
   return (
     <Flex vertical gap={16}>
       <div>
-        <Button type="link" icon={<ArrowLeftOutlined />} onClick={() => navigate('/Channel/Channel')}>
+        <Button type="link" icon={<ArrowLeftOutlined />} onClick={() => void navigate('/Channel/Channel')}>
           {t('channels.back_to_list')}
         </Button>
       </div>

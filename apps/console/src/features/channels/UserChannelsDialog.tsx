@@ -201,7 +201,7 @@ export function UserChannelsDialog({ user, onClose }: { user: UserRow | null; on
               type="primary"
               onClick={() => {
                 onClose();
-                navigate('/Channel/Channel');
+                void navigate('/Channel/Channel');
               }}
             >
               {t('channels.user_channels_open_list')}

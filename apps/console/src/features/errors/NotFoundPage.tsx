@@ -12,7 +12,7 @@ export default function NotFoundPage() {
       title="404"
       subTitle={t('error.page_not_found')}
       extra={
-        <Button type="primary" onClick={() => navigate('/')}>
+        <Button type="primary" onClick={() => void navigate('/')}>
           {t('common.back_home')}
         </Button>
       }

@@ -51,7 +51,7 @@ export function SubjectImageCard({ kind }: { kind: ImageKind }) {
     upload.mutate(
       { kind, file },
       {
-        onSuccess: () => message.success(t(MessageKeys.ok)),
+        onSuccess: () => void message.success(t(MessageKeys.ok)),
         onError: (error) => {
           if (wasShown(error)) return;
           setProblem(errorMessage(error));

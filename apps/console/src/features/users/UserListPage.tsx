@@ -96,7 +96,7 @@ export default function UserListPage() {
       >
         {t('users.create')}
       </Button>
-      <Button icon={<UsergroupAddOutlined />} onClick={() => navigate('/Managent/BatchUser')}>
+      <Button icon={<UsergroupAddOutlined />} onClick={() => void navigate('/Managent/BatchUser')}>
         {t('batch.title')}
       </Button>
       <Badge count={selected.length} size="small">
@@ -124,7 +124,11 @@ export default function UserListPage() {
           }
           extra={
             info.IsAdmin ? (
-              <Button type="link" icon={<SafetyCertificateOutlined />} onClick={() => navigate('/Managent/Account')}>
+              <Button
+                type="link"
+                icon={<SafetyCertificateOutlined />}
+                onClick={() => void navigate('/Managent/Account')}
+              >
                 {t('route.accounts')}
               </Button>
             ) : undefined

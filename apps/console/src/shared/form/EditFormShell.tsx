@@ -68,7 +68,7 @@ export function EditFormShell<T extends object>(props: EditFormShellProps<T>) {
           <Button key="retry" type="primary" onClick={() => void load.refetch()}>
             {t('common.retry')}
           </Button>,
-          <Button key="back" onClick={() => (onClose ? onClose(false) : backTo && navigate(backTo))}>
+          <Button key="back" onClick={() => (onClose ? onClose(false) : backTo && void navigate(backTo))}>
             {t('common.back')}
           </Button>,
         ]}
@@ -107,7 +107,7 @@ function EditFormBody<T extends object>({
 
   const leave = (saved: boolean) => {
     if (onClose) onClose(saved);
-    else if (backTo) navigate(backTo);
+    else if (backTo) void navigate(backTo);
   };
 
   const submit = async (values: T) => {

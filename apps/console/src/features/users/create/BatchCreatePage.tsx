@@ -19,7 +19,7 @@ export default function BatchCreatePage() {
   const root = useQuery(orgChildrenQuery(undefined)).data?.[0];
   const enterpriseId = root?.eid;
   const enterprise = useEnterprise(enterpriseId);
-  const back = () => navigate('/Managent/User');
+  const back = () => void navigate('/Managent/User');
 
   return (
     <Card
