@@ -44,6 +44,8 @@ import { locationConfigRoutes } from './modules/locationConfig/locationConfigRou
 import { gisTypeRoutes } from './modules/gisType/gisTypeRoutes.js';
 import { notifyModule } from './modules/notify/notifyRoutes.js';
 import { pluginRoutes } from './modules/plugin/pluginRoutes.js';
+import { basemapModule } from './modules/basemap/index.js';
+import { geocodeModule } from './modules/geocode/index.js';
 
 export interface RouteInfo {
   method: string;
@@ -173,6 +175,8 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await app.register(terminalsPlugin, { options: options.terminals });
   registerEntityRoutes(app, gisLocationEntity);
   await app.register(gisLocationRoutes, { prefix: '/api/GISLocation' });
+  await app.register(basemapModule);
+  await app.register(geocodeModule);
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
