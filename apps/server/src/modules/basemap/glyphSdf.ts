@@ -5,7 +5,7 @@ export const GLYPH_SIZE = 24;
 const BUFFER = 3;
 const RADIUS = 8;
 const CUTOFF = 0.25;
-const CURVE_STEPS = 8;
+const CURVE_STEPS = 4;
 
 /** One glyph of a glyph PBF: a signed distance field of (width + 6) x (height + 6) bytes. */
 export interface SdfGlyph {
@@ -65,25 +65,31 @@ function segmentsOf(commands: readonly PathCommand[]): Segment[] {
   return segments;
 }
 
-function distanceSquared(px: number, py: number, [x1, y1, x2, y2]: Segment): number {
-  const dx = x2 - x1;
-  const dy = y2 - y1;
-  const lengthSquared = dx * dx + dy * dy;
-  const t = lengthSquared === 0 ? 0 : Math.max(0, Math.min(1, ((px - x1) * dx + (py - y1) * dy) / lengthSquared));
-  const ex = x1 + t * dx - px;
-  const ey = y1 + t * dy - py;
-  return ex * ex + ey * ey;
-}
-
-/** Non-zero winding number of the outline around a point (TrueType's fill rule). */
-function winding(px: number, py: number, segments: readonly Segment[]): number {
-  let count = 0;
-  for (const [x1, y1, x2, y2] of segments) {
+/**
+ * Signed distance (pixels, negative inside) from a point to the outline: the nearest segment, and
+ * the non-zero winding number (TrueType's fill rule) for the sign, in one pass over flat coordinates.
+ */
+function signedDistance(px: number, py: number, flat: Float64Array): number {
+  let best = Infinity;
+  let winding = 0;
+  for (let k = 0; k < flat.length; k += 4) {
+    const x1 = flat[k] as number;
+    const y1 = flat[k + 1] as number;
+    const dx = (flat[k + 2] as number) - x1;
+    const dy = (flat[k + 3] as number) - y1;
+    const lengthSquared = dx * dx + dy * dy;
+    let t = lengthSquared === 0 ? 0 : ((px - x1) * dx + (py - y1) * dy) / lengthSquared;
+    t = t < 0 ? 0 : t > 1 ? 1 : t;
+    const ex = x1 + t * dx - px;
+    const ey = y1 + t * dy - py;
+    const d = ex * ex + ey * ey;
+    if (d < best) best = d;
+    const cross = dx * (py - y1) - (px - x1) * dy;
     if (y1 <= py) {
-      if (y2 > py && (x2 - x1) * (py - y1) - (px - x1) * (y2 - y1) > 0) count++;
-    } else if (y2 <= py && (x2 - x1) * (py - y1) - (px - x1) * (y2 - y1) < 0) count--;
+      if (y1 + dy > py && cross > 0) winding++;
+    } else if (y1 + dy <= py && cross < 0) winding--;
   }
-  return count;
+  return winding !== 0 ? -Math.sqrt(best) : Math.sqrt(best);
 }
 
 /**
@@ -109,13 +115,12 @@ export function sdfGlyph(id: number, glyph: Glyph, unitsPerEm: number, ascender:
   const w = width + 2 * BUFFER;
   const h = height + 2 * BUFFER;
   const bitmap = new Uint8Array(w * h);
+  const flat = Float64Array.from(segments.flat());
   for (let j = 0; j < h; j++) {
     const py = topY - BUFFER + j + 0.5;
     for (let i = 0; i < w; i++) {
       const px = left - BUFFER + i + 0.5;
-      let best = Infinity;
-      for (const segment of segments) best = Math.min(best, distanceSquared(px, py, segment));
-      const distance = Math.sqrt(best) * (winding(px, py, segments) !== 0 ? -1 : 1);
+      const distance = signedDistance(px, py, flat);
       bitmap[j * w + i] = Math.max(0, Math.min(255, Math.round(255 - 255 * (distance / RADIUS + CUTOFF))));
     }
   }
