@@ -32,6 +32,8 @@ import { pluginModule } from './modules/plugin/index.js';
 import { syslogModule } from './modules/syslog/index.js';
 import { uauthModule } from './modules/uauth/index.js';
 import { userinfoModule } from './modules/userinfo/index.js';
+import { basemapModule } from './modules/basemap/index.js';
+import { geocodeModule } from './modules/geocode/index.js';
 
 /** One entry per API area; each module owns its URL prefixes (README "Where things live"). */
 const modules = [
@@ -47,6 +49,8 @@ const modules = [
   notifyModule,
   pluginModule,
   gisLocationModule,
+  basemapModule,
+  geocodeModule,
 ];
 
 export interface RouteInfo {

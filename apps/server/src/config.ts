@@ -37,6 +37,14 @@ const envSchema = z
     OSMAND_PORT: z.coerce.number().int().min(1).max(65535).optional(),
     HEART_RATE_LOW: z.coerce.number().int().min(1).max(300).default(40),
     HEART_RATE_HIGH: z.coerce.number().int().min(1).max(300).default(160),
+    BASEMAP_PMTILES: z.string().max(1024).optional(),
+    GEOCODER_URL: z
+      .string()
+      .max(512)
+      .regex(/^https?:\/\/[^\s]+$/, 'must be an http:// or https:// URL')
+      .optional(),
+    GEOCODER_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
+    GEOCODER_RATE_PER_SECOND: z.coerce.number().int().min(1).max(1000).default(1),
   })
   .refine((env) => Boolean(env.TLS_CERT) === Boolean(env.TLS_KEY), {
     message: 'TLS_CERT and TLS_KEY must be set together',
@@ -69,6 +77,10 @@ export interface Config {
   osmandPort: number | undefined;
   /** Heart rates outside [low, high] beats per minute raise an alarm. */
   heartRate: { low: number; high: number };
+  /** A PMTiles archive served at /basemap/tiles.pmtiles (DefaultMap PMTILES); unset: none. */
+  basemapPmtiles: string | undefined;
+  /** Nominatim-compatible reverse geocoder; unset: addresses are not resolved. */
+  geocoder: { url: string | undefined; timeoutMs: number; ratePerSecond: number };
   /** Directory of the built console; absent in API-only test runs. */
   consoleDir: string | undefined;
 }
@@ -102,6 +114,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, consoleDir?: st
     trustProxy: e.TRUST_PROXY === 'true',
     osmandPort: e.OSMAND_PORT,
     heartRate: { low: e.HEART_RATE_LOW, high: e.HEART_RATE_HIGH },
+    basemapPmtiles: e.BASEMAP_PMTILES ? path.resolve(e.BASEMAP_PMTILES) : undefined,
+    geocoder: { url: e.GEOCODER_URL, timeoutMs: e.GEOCODER_TIMEOUT_MS, ratePerSecond: e.GEOCODER_RATE_PER_SECOND },
     consoleDir,
   };
 }

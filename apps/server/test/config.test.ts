@@ -31,6 +31,8 @@ describe('loadConfig', () => {
       trustProxy: false,
       osmandPort: undefined,
       heartRate: { low: 40, high: 160 },
+      basemapPmtiles: undefined,
+      geocoder: { url: undefined, timeoutMs: 5000, ratePerSecond: 1 },
       consoleDir: undefined,
     });
   });
@@ -55,6 +57,10 @@ describe('loadConfig', () => {
         OSMAND_PORT: '5055',
         HEART_RATE_LOW: '45',
         HEART_RATE_HIGH: '150',
+        BASEMAP_PMTILES: '/srv/maps/world.pmtiles',
+        GEOCODER_URL: 'http://nominatim.lan:8080',
+        GEOCODER_TIMEOUT_MS: '2000',
+        GEOCODER_RATE_PER_SECOND: '5',
       },
       '/srv/console',
     );
@@ -74,6 +80,8 @@ describe('loadConfig', () => {
       trustProxy: true,
       osmandPort: 5055,
       heartRate: { low: 45, high: 150 },
+      basemapPmtiles: '/srv/maps/world.pmtiles',
+      geocoder: { url: 'http://nominatim.lan:8080', timeoutMs: 2000, ratePerSecond: 5 },
       consoleDir: '/srv/console',
     });
   });
@@ -97,6 +105,9 @@ describe('loadConfig', () => {
     ['LOGIN_IP_LIMIT_PER_MINUTE', { LOGIN_IP_LIMIT_PER_MINUTE: '-3' }],
     ['TRUST_PROXY', { TRUST_PROXY: 'yes' }],
     ['OSMAND_PORT', { OSMAND_PORT: '0' }],
+    ['GEOCODER_URL', { GEOCODER_URL: 'ftp://geo' }],
+    ['GEOCODER_TIMEOUT_MS', { GEOCODER_TIMEOUT_MS: '5' }],
+    ['GEOCODER_RATE_PER_SECOND', { GEOCODER_RATE_PER_SECOND: '0' }],
     ['OSMAND_PORT', { OSMAND_PORT: '8080' }],
     ['HEART_RATE_LOW', { HEART_RATE_LOW: '170' }],
     ['HEART_RATE_HIGH', { HEART_RATE_HIGH: 'fast' }],

@@ -1,8 +1,11 @@
 import { z } from 'zod';
 import { Limits } from './limits.js';
 
-/** Basemaps of DESIGN.md section 8; any other value must be an XYZ URL template. */
-export const BUILTIN_MAPS = ['OFFLINE', 'OSM', 'AMAP', 'NONE'] as const;
+/**
+ * Basemaps of DESIGN.md section 8; any other value must be an XYZ URL template. PMTILES draws the
+ * archive the operator names in BASEMAP_PMTILES (the offline outlines when there is none).
+ */
+export const BUILTIN_MAPS = ['OFFLINE', 'OSM', 'AMAP', 'PMTILES', 'NONE'] as const;
 
 const booleanText = z.enum(['TRUE', 'FALSE']);
 const xyzUrl = z

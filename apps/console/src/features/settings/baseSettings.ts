@@ -28,6 +28,7 @@ export const MAP_LABELS: Record<MapChoice, string> = {
   OFFLINE: tk('settings.map_offline'),
   OSM: tk('settings.map_osm'),
   AMAP: tk('settings.map_amap'),
+  PMTILES: tk('settings.map_pmtiles'),
   NONE: tk('settings.map_none'),
   CUSTOM: tk('settings.map_custom'),
 };

@@ -1,0 +1,169 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { reverseGeocodeSchema } from '@intercom/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertUsers } from '../channelFixtures.js';
+import { authed, buildTestApp, enterpriseWithAccount, expectFailure, expectSuccess, type TestApp } from '../helper.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+let geocoder: ChildProcess;
+let geocoderUrl: string;
+let t: TestApp;
+
+async function startGeocoder(): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [path.join(here, 'fakeNominatim.mjs')], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const [chunk] = (await once(child.stdout as NodeJS.ReadableStream, 'data')) as [Buffer];
+  return { child, url: `http://127.0.0.1:${chunk.toString().trim()}` };
+}
+
+async function stats(): Promise<{ requests: number; userAgent: string }> {
+  return (await (await fetch(`${geocoderUrl}/stats`)).json()) as { requests: number; userAgent: string };
+}
+
+beforeAll(async () => {
+  const started = await startGeocoder();
+  geocoder = started.child;
+  geocoderUrl = started.url;
+  t = await buildTestApp({
+    env: { GEOCODER_URL: geocoderUrl, GEOCODER_TIMEOUT_MS: '500', GEOCODER_RATE_PER_SECOND: '1000' },
+  });
+});
+afterAll(async () => {
+  await t.close();
+  geocoder.kill();
+});
+
+async function tenantWithUser(app: TestApp, parentId?: number) {
+  const tenant = await enterpriseWithAccount(app, { role: 'editor', ...(parentId ? { parentId } : {}) });
+  const [U_ID] = await insertUsers(app, tenant.E_ID, 1);
+  return { ...tenant, U_ID: U_ID as number, api: authed(app.app, tenant.token) };
+}
+
+const geocode = async (api: ReturnType<typeof authed>, query: string) =>
+  reverseGeocodeSchema.parse(expectSuccess(await api.get(`/api/Map/ReverseGeocode?${query}`)).BaseData);
+
+describe('GET /api/Map/ReverseGeocode', () => {
+  it("resolves the user's live position through the geocoder, with a proper User-Agent and the caller's language", async () => {
+    const { api, E_ID, U_ID } = await tenantWithUser(t);
+    t.deps.realtime.live.reportPosition({ E_ID, U_ID, lat: 22.54321, lon: 114.05678, time: Date.now() });
+    const res = await api.inject({
+      method: 'GET',
+      url: `/api/Map/ReverseGeocode?U_ID=${U_ID}`,
+      headers: { 'accept-language': 'zh-CN,zh;q=0.9' },
+    });
+    expect(reverseGeocodeSchema.parse(expectSuccess(res).BaseData)).toEqual({
+      address: 'Addr 22.5432,114.0568 (zh-CN)',
+      lat: 22.54321,
+      lon: 114.05678,
+    });
+    expect((await stats()).userAgent).toMatch(/^IntercomPlatform\/[\d.]+ \(/);
+  });
+
+  it('geocodes a point of the track (lat, lon) and answers a nearby point from the cache', async () => {
+    const { api, U_ID } = await tenantWithUser(t);
+    const first = await geocode(api, `U_ID=${U_ID}&lat=31.23041&lon=121.47370`);
+    expect(first).toMatchObject({ address: 'Addr 31.2304,121.4737 (en)', lat: 31.23041, lon: 121.4737 });
+    const before = (await stats()).requests;
+    // 4 m away: the same rounded key, so no second request.
+    const second = await geocode(api, `U_ID=${U_ID}&lat=31.23043&lon=121.47371`);
+    expect(second.address).toBe('Addr 31.2304,121.4737 (en)');
+    expect((await stats()).requests).toBe(before);
+  });
+
+  it('says no_position for a user without a fix, without asking the geocoder', async () => {
+    const { api, U_ID } = await tenantWithUser(t);
+    const before = (await stats()).requests;
+    expect(await geocode(api, `U_ID=${U_ID}`)).toEqual({ address: null, lat: null, lon: null, reason: 'no_position' });
+    expect((await stats()).requests).toBe(before);
+  });
+
+  it('answers failed (HTTP 200, never 500) on a geocoder error, a non-JSON body, open sea and a timeout', async () => {
+    const { api, U_ID } = await tenantWithUser(t);
+    for (const [lat, lon] of [
+      [20, 1],
+      [30, 1],
+      [0, 0],
+    ]) {
+      expect(await geocode(api, `U_ID=${U_ID}&lat=${lat}&lon=${lon}`)).toEqual({
+        address: null,
+        lat,
+        lon,
+        reason: 'failed',
+      });
+    }
+    const started = Date.now();
+    expect(await geocode(api, `U_ID=${U_ID}&lat=10&lon=1`)).toMatchObject({ address: null, reason: 'failed' });
+    expect(Date.now() - started).toBeLessThan(2500);
+  });
+
+  it('is scoped: a user of another enterprise is 4004, a sub-enterprise user is visible to the parent', async () => {
+    const parent = await tenantWithUser(t);
+    const child = await tenantWithUser(t, parent.E_ID);
+    const stranger = await tenantWithUser(t);
+    expectFailure(await stranger.api.get(`/api/Map/ReverseGeocode?U_ID=${parent.U_ID}&lat=1&lon=1`), 404, 4004);
+    expectFailure(await child.api.get(`/api/Map/ReverseGeocode?U_ID=${parent.U_ID}`), 404, 4004);
+    expectFailure(await parent.api.get('/api/Map/ReverseGeocode?U_ID=999999'), 404, 4004);
+    expect((await geocode(parent.api, `U_ID=${child.U_ID}&lat=1.5&lon=2.5`)).address).toBe('Addr 1.5,2.5 (en)');
+  });
+
+  it.each([
+    'U_ID=1&lat=91&lon=0',
+    'U_ID=1&lat=-90.5&lon=0',
+    'U_ID=1&lat=0&lon=180.01',
+    'U_ID=1&lat=abc&lon=1',
+    'U_ID=1&lat=&lon=1',
+    'U_ID=1&lat=NaN&lon=1',
+    'U_ID=1&lat=1e1&lon=1',
+    'U_ID=1&lat=1',
+    'U_ID=1&lon=1',
+    'U_ID=0',
+    'U_ID=abc',
+    'lat=1&lon=1',
+  ])('refuses bad input with 4000: %s', async (query) => {
+    const { api } = await tenantWithUser(t);
+    const before = (await stats()).requests;
+    expectFailure(await api.get(`/api/Map/ReverseGeocode?${query}`), 400, 4000);
+    expect((await stats()).requests).toBe(before);
+  });
+
+  it('needs a token', async () => {
+    expectFailure(await t.app.inject({ method: 'GET', url: '/api/Map/ReverseGeocode?U_ID=1' }), 401, 50008);
+  });
+});
+
+describe('ReverseGeocode without or with a rate-limited geocoder', () => {
+  it('says not_configured when no GEOCODER_URL is set', async () => {
+    const bare = await buildTestApp();
+    try {
+      const { api, U_ID } = await tenantWithUser(bare);
+      expect(await geocode(api, `U_ID=${U_ID}&lat=1&lon=1`)).toEqual({
+        address: null,
+        lat: 1,
+        lon: 1,
+        reason: 'not_configured',
+      });
+    } finally {
+      await bare.close();
+    }
+  });
+
+  it('sends at most the configured requests per second: a caller that would wait past the timeout gets failed', async () => {
+    const slow = await buildTestApp({
+      env: { GEOCODER_URL: `${geocoderUrl}/reverse`, GEOCODER_TIMEOUT_MS: '300', GEOCODER_RATE_PER_SECOND: '1' },
+    });
+    try {
+      const { api, U_ID } = await tenantWithUser(slow);
+      const before = (await stats()).requests;
+      const answers = await Promise.all([1, 2, 3].map((n) => geocode(api, `U_ID=${U_ID}&lat=${40 + n}&lon=${n}`)));
+      expect(answers.filter((a) => a.address !== null)).toHaveLength(1);
+      expect(answers.filter((a) => a.reason === 'failed')).toHaveLength(2);
+      expect((await stats()).requests - before).toBe(1);
+    } finally {
+      await slow.close();
+    }
+  });
+});
