@@ -1,8 +1,8 @@
 // Basemap server costs (issue 10): building the Natural Earth tile indexes (first tile), cutting
 // tiles at z 4 and z 10 once built, tile sizes, and generating one glyph range of Noto Sans.
 //   npx tsx --conditions=development bench/basemap.ts
-import { GlyphRanges } from '../apps/server/src/modules/basemap/glyphRanges.js';
-import { OfflineTiles } from '../apps/server/src/modules/basemap/offlineTiles.js';
+import { GlyphRanges } from '../apps/server/src/modules/map/glyphRanges.js';
+import { OfflineTiles } from '../apps/server/src/modules/map/offlineTiles.js';
 
 const ms = (since: number) => Math.round((performance.now() - since) * 10) / 10;
 

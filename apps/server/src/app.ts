@@ -32,8 +32,7 @@ import { pluginModule } from './modules/plugin/index.js';
 import { syslogModule } from './modules/syslog/index.js';
 import { uauthModule } from './modules/uauth/index.js';
 import { userinfoModule } from './modules/userinfo/index.js';
-import { basemapModule } from './modules/basemap/index.js';
-import { geocodeModule } from './modules/geocode/index.js';
+import { mapModule } from './modules/map/index.js';
 
 /** One entry per API area; each module owns its URL prefixes (README "Where things live"). */
 const modules = [
@@ -49,8 +48,7 @@ const modules = [
   notifyModule,
   pluginModule,
   gisLocationModule,
-  basemapModule,
-  geocodeModule,
+  mapModule,
 ];
 
 export interface RouteInfo {

@@ -41,7 +41,7 @@ const wholeNumber = (text: string) => (/^\d{1,7}$/.test(text) ? Number(text) : N
  * Basemaps (DESIGN.md section 8): offline vector tiles and glyphs (public, MapLibre fetches them
  * itself), the operator's PMTiles archive, and `GET /api/Map/Basemap` (signed in).
  */
-export const basemapModule: FastifyPluginAsyncZod = async (app) => {
+export const basemapRoutes: FastifyPluginAsyncZod = async (app) => {
   const tiles = new OfflineTiles();
   const glyphs = new GlyphRanges();
   const glyphCache = new Map<string, Cached>();

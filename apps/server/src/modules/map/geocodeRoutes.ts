@@ -21,7 +21,7 @@ function languageOf(header: string | undefined): string {
  * `GET /api/Map/ReverseGeocode` (DESIGN.md section 8): the address of a user's live position, or of
  * a point of its track (`lat`, `lon`). Only users in the caller's scope (4004 otherwise).
  */
-export const geocodeModule: FastifyPluginAsyncZod = async (app) => {
+export const geocodeRoutes: FastifyPluginAsyncZod = async (app) => {
   const geocoder = new ReverseGeocoder(app.deps.config.geocoder);
   app.decorate('geocoder', geocoder);
 
