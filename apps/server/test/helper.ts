@@ -237,12 +237,13 @@ export async function publicKeyOf(app: FastifyInstance): Promise<string> {
 export async function postLogin(
   app: FastifyInstance,
   form: Record<string, string>,
-  options: { ip?: string } = {},
+  options: { ip?: string; forwardedFor?: string } = {},
 ): Promise<LightMyRequestResponse> {
+  const forwarded = options.forwardedFor ? { 'x-forwarded-for': options.forwardedFor } : {};
   return call(app, {
     method: 'POST',
     url: '/api/UAuth/Login',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...forwarded },
     payload: new URLSearchParams(form).toString(),
     remoteAddress: options.ip ?? TEST_IP,
   });
@@ -252,7 +253,7 @@ export async function postLogin(
 export async function loginRaw(
   app: FastifyInstance,
   input: LoginPayloadInput,
-  options: { ip?: string; companyId?: string } = {},
+  options: { ip?: string; companyId?: string; forwardedFor?: string } = {},
 ): Promise<LightMyRequestResponse> {
   const spki = await publicKeyOf(app);
   const envelopeFields = encryptLogin(spki, loginPayload(input));
