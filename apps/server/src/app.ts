@@ -20,6 +20,8 @@ import type { HubOptions } from './realtime/hubOptions.js';
 import { realtimePlugin } from './realtime/realtimePlugin.js';
 import type { TerminalOptions } from './terminals/terminalOptions.js';
 import { terminalsPlugin } from './terminals/terminalsPlugin.js';
+import { talkModule } from './modules/talk/index.js';
+import type { TalkOptions } from './talk/talkService.js';
 import { gisLocationEntity } from './modules/gisLocation/gisLocationEntity.js';
 import { gisLocationRoutes } from './modules/gisLocation/gisLocationRoutes.js';
 import { accountRoutes } from './modules/account/accountRoutes.js';
@@ -64,6 +66,8 @@ export interface BuildOptions {
   hub?: Partial<HubOptions>;
   /** Timings and limits of the terminal gateway (tests shorten them). */
   terminals?: Partial<TerminalOptions>;
+  /** Timings and limits of push-to-talk (tests shorten them). */
+  talk?: Partial<TalkOptions>;
 }
 
 /** Pino options: secrets never logged (DESIGN.md section 4, issue 2). */
@@ -170,6 +174,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await app.register(notifyModule);
   await app.register(pluginRoutes, { prefix: '/api/Plugin' });
   await app.register(realtimePlugin, { hub: options.hub });
+  await app.register(talkModule, { options: options.talk });
   await app.register(terminalsPlugin, { options: options.terminals });
   registerEntityRoutes(app, gisLocationEntity);
   await app.register(gisLocationRoutes, { prefix: '/api/GISLocation' });
