@@ -1,9 +1,10 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
-// Tests run against the contract's TypeScript source, so they never need a build first.
+// Tests run against the packages' TypeScript sources, so they never need a build first.
 const contract = fileURLToPath(new URL('./packages/contract/src/index.ts', import.meta.url));
-const alias = { '@intercom/contract': contract };
+const media = fileURLToPath(new URL('./packages/media/src/index.ts', import.meta.url));
+const alias = { '@intercom/contract': contract, '@intercom/media': media };
 
 /** Unit and API tests of every package; browser tests live in e2e/ and run separately. */
 export default defineConfig({
@@ -14,6 +15,14 @@ export default defineConfig({
         test: {
           name: 'contract',
           root: './packages/contract',
+          include: ['test/**/*.test.ts'],
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: 'media',
+          root: './packages/media',
           include: ['test/**/*.test.ts'],
         },
       },

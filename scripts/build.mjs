@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Builds the contract, the server and the console when missing or stale; `--force` rebuilds all.
+// Builds the contract, the media package, the server and the console when missing or stale; `--force` rebuilds all.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -41,12 +41,14 @@ const vite = path.join(root, 'node_modules/.bin/vite');
 
 const serverSources = [
   'packages/contract/src',
+  'packages/media/src',
   'apps/server/src',
   'apps/server/tsconfig.json',
   'packages/contract/tsconfig.json',
+  'packages/media/tsconfig.json',
 ];
 if (force || newestMtime(serverSources) > mtimeOf('apps/server/dist/main.js')) {
-  run('build server', tsc, ['-b', 'packages/contract', 'apps/server', ...(force ? ['--force'] : [])]);
+  run('build server', tsc, ['-b', 'packages/contract', 'packages/media', 'apps/server', ...(force ? ['--force'] : [])]);
   // tsc -b leaves outputs untouched when nothing changed; mark the build as current.
   const now = new Date();
   fs.utimesSync(path.join(root, 'apps/server/dist/main.js'), now, now);

@@ -1,3 +1,4 @@
+import { OggOpusWriter, speechPackets } from '@intercom/media';
 import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -18,58 +19,13 @@ const speakerB = `Rec speaker B ${stamp}`;
 const channelA = `Rec A ${stamp}`;
 const channelB = `Rec B ${stamp}`;
 
-// ---- Ogg Opus files, built byte by byte as apps/server/test/mediaFixtures.ts does ----
+// ---- a burst of real speech, muxed as the talk server does it ----
 
-const OGG_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n << 24;
-  for (let k = 0; k < 8; k++) c = c & 0x80000000 ? (c << 1) ^ 0x04c11db7 : c << 1;
-  return c >>> 0;
-});
-
-function oggCrc(bytes: Buffer): number {
-  let crc = 0;
-  for (const byte of bytes) crc = ((crc << 8) ^ (OGG_TABLE[((crc >>> 24) ^ byte) & 0xff] ?? 0)) >>> 0;
-  return crc;
-}
-
-function oggPage(packet: Buffer, sequence: number, granule: bigint, flags: number): Buffer {
-  const lacing: number[] = [];
-  let left = packet.length;
-  for (; left >= 255; left -= 255) lacing.push(255);
-  lacing.push(left);
-  const header = Buffer.alloc(27 + lacing.length);
-  header.write('OggS', 0, 'latin1');
-  header[5] = flags;
-  header.writeBigInt64LE(granule, 6);
-  header.writeUInt32LE(0x5eed0001, 14);
-  header.writeUInt32LE(sequence, 18);
-  header[26] = lacing.length;
-  Buffer.from(lacing).copy(header, 27);
-  const page = Buffer.concat([header, packet]);
-  page.writeUInt32LE(oggCrc(page), 22);
-  return page;
-}
-
-/** A mono Ogg Opus stream: OpusHead, OpusTags and `packets` silent 20 ms frames. */
-function oggOpus(packets: number): Buffer {
-  const head = Buffer.alloc(19);
-  head.write('OpusHead', 0, 'latin1');
-  head[8] = 1;
-  head[9] = 1;
-  head.writeUInt16LE(312, 10);
-  head.writeUInt32LE(48_000, 12);
-  const vendor = Buffer.from('intercom-e2e', 'latin1');
-  const tags = Buffer.alloc(16 + vendor.length);
-  tags.write('OpusTags', 0, 'latin1');
-  tags.writeUInt32LE(vendor.length, 8);
-  vendor.copy(tags, 12);
-  const pages = [oggPage(head, 0, 0n, 0x02), oggPage(tags, 1, 0n, 0)];
-  for (let i = 0; i < packets; i++) {
-    const packet = Buffer.alloc(60, 0);
-    packet[0] = 0xf8;
-    pages.push(oggPage(packet, i + 2, BigInt((i + 1) * 960), i === packets - 1 ? 0x04 : 0));
-  }
-  return Buffer.concat(pages);
+/** The fixture's 20 ms Opus packets through the package's OggOpusWriter: what a recording file holds. */
+function speechBurst(): { bytes: Buffer; durationMs: number } {
+  const writer = new OggOpusWriter();
+  const parts = [writer.header(), ...speechPackets('copy').map((packet) => writer.write(packet)), writer.end()];
+  return { bytes: Buffer.concat(parts), durationMs: writer.durationMs };
 }
 
 // ---- set-up through the API and the server's database ----
@@ -133,7 +89,7 @@ interface NewRecording {
  */
 function addRecordings(E_ID: number, recordings: NewRecording[]): void {
   const dataDir = inject('dataDir');
-  const bytes = oggOpus(150);
+  const { bytes, durationMs } = speechBurst();
   const db = new Database(path.join(dataDir, 'intercom.sqlite'), { timeout: 10_000 });
   try {
     const insert = db.prepare(
@@ -154,7 +110,7 @@ function addRecordings(E_ID: number, recordings: NewRecording[]): void {
         ToU_ID: recording.ToU_ID ?? null,
         RType: recording.RType,
         StartAt: Date.now() - recording.minutesAgo * 60_000,
-        Duration: 3_000,
+        Duration: Math.round(durationMs),
         FilePath,
         Size: recording.file ? bytes.length : 0,
       });

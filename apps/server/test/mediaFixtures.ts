@@ -1,3 +1,4 @@
+import { OggOpusWriter } from '@intercom/media';
 import { deflateSync } from 'node:zlib';
 
 /** Small, well-formed files for the upload and recording tests, built byte by byte. */
@@ -95,62 +96,16 @@ export function webpExtended(width: number, height: number): Buffer {
   return riff('VP8X', data);
 }
 
-const OGG_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n << 24;
-  for (let k = 0; k < 8; k++) c = c & 0x80000000 ? (c << 1) ^ 0x04c11db7 : c << 1;
-  return c >>> 0;
-});
-
-/** Ogg's CRC-32 (polynomial 0x04C11DB7, not reflected, no final xor). */
-function oggCrc(bytes: Buffer): number {
-  let crc = 0;
-  for (const byte of bytes) crc = ((crc << 8) ^ (OGG_TABLE[((crc >>> 24) ^ byte) & 0xff] as number)) >>> 0;
-  return crc;
-}
-
-function oggPage(packet: Buffer, sequence: number, granule: bigint, flags: number): Buffer {
-  const lacing: number[] = [];
-  let left = packet.length;
-  while (left >= 255) {
-    lacing.push(255);
-    left -= 255;
-  }
-  lacing.push(left);
-  const header = Buffer.alloc(27 + lacing.length);
-  header.write('OggS', 0, 'latin1');
-  header[5] = flags;
-  header.writeBigInt64LE(granule, 6);
-  header.writeUInt32LE(0x1234abcd, 14);
-  header.writeUInt32LE(sequence, 18);
-  header[26] = lacing.length;
-  Buffer.from(lacing).copy(header, 27);
-  const page = Buffer.concat([header, packet]);
-  page.writeUInt32LE(oggCrc(page), 22);
-  return page;
-}
-
 /**
- * A minimal Ogg Opus stream: OpusHead (BOS), OpusTags, then `packets` audio pages of 20 ms each
- * (48 kHz granules), the last one flagged end of stream. The audio packets are silence frames.
+ * An Ogg Opus stream of `packets` silent 20 ms frames (CELT fullband TOC, `packetBytes` each),
+ * muxed by the media package as the talk server does it.
  */
 export function oggOpus(packets = 50, packetBytes = 60): Buffer {
-  const head = Buffer.alloc(19);
-  head.write('OpusHead', 0, 'latin1');
-  head[8] = 1; // version
-  head[9] = 1; // mono
-  head.writeUInt16LE(312, 10); // pre-skip
-  head.writeUInt32LE(48_000, 12);
-  const vendor = Buffer.from('intercom-test', 'latin1');
-  const tags = Buffer.alloc(8 + 4 + vendor.length + 4);
-  tags.write('OpusTags', 0, 'latin1');
-  tags.writeUInt32LE(vendor.length, 8);
-  vendor.copy(tags, 12);
-  const pages = [oggPage(head, 0, 0n, 0x02), oggPage(tags, 1, 0n, 0)];
-  for (let i = 0; i < packets; i++) {
-    const packet = Buffer.alloc(packetBytes, 0);
-    packet[0] = 0xf8; // TOC: CELT fullband 20 ms, one frame
-    const last = i === packets - 1;
-    pages.push(oggPage(packet, i + 2, BigInt((i + 1) * 960), last ? 0x04 : 0));
-  }
-  return Buffer.concat(pages);
+  const writer = new OggOpusWriter({ serial: 0x1234abcd, vendor: 'intercom-test' });
+  const packet = Buffer.alloc(packetBytes, 0);
+  packet[0] = 0xf8; // TOC: CELT fullband 20 ms, one frame
+  const parts = [writer.header()];
+  for (let i = 0; i < packets; i++) parts.push(writer.write(packet));
+  parts.push(writer.end());
+  return Buffer.concat(parts);
 }

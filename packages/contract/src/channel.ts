@@ -4,6 +4,7 @@ import {
   formId,
   formInt,
   formText,
+  idList,
   optionalFormBool,
   optionalFormInt,
   optionalFormText,
@@ -42,34 +43,6 @@ export const ChannelLogActions = {
 
 function blank(value: unknown): boolean {
   return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
-}
-
-/**
- * A list of ids: a JSON array, a JSON array as text, or text separated by commas (a form's `uids`).
- * Duplicates collapse. `emptyKey` makes an empty list a failure with that key; without it an
- * empty list (or blank) is allowed.
- */
-export function idList(max: number, emptyKey?: string) {
-  return z.preprocess(
-    (value) => {
-      if (typeof value === 'number') return [value];
-      if (typeof value !== 'string') return value;
-      const text = value.trim();
-      if (text.startsWith('[')) {
-        try {
-          return JSON.parse(text) as unknown;
-        } catch {
-          return value;
-        }
-      }
-      return text === '' ? [] : text.split(',').map((p) => p.trim());
-    },
-    z
-      .array(formId(), { error: (issue) => (issue.input === undefined ? MessageKeys.required : MessageKeys.invalid) })
-      .max(max, { error: MessageKeys.tooManyItems })
-      .refine((ids) => emptyKey === undefined || ids.length > 0, { error: emptyKey ?? MessageKeys.required })
-      .transform((ids) => [...new Set(ids)]),
-  );
 }
 
 /** Channel name: trimmed, not empty, at most 20 characters (code points: Chinese names count right). */

@@ -125,21 +125,29 @@ export const optionalFormDate = () =>
   );
 
 /**
- * A list of ids: a JSON array, or text separated by commas (how a form sends `uids`).
- * Between 1 and `max` distinct ids.
+ * A list of ids, the one parser of every call that takes them: a JSON array, a JSON array as text
+ * (`uids=[8]` in a form), one number, or text separated by commas (`uids=8,9`). Duplicates collapse. `emptyKey` makes an empty list a failure with that key; without it an
+ * empty list (or blank) is allowed.
  */
-export function formIdList(max: number) {
+export function idList(max: number, emptyKey?: string) {
   return z.preprocess(
     (value) => {
       if (typeof value === 'number') return [value];
       if (typeof value !== 'string') return value;
-      const parts = value.split(',').map((p) => p.trim());
-      return parts.filter((p) => p !== '').map((p) => (/^\d+$/.test(p) ? Number(p) : p));
+      const text = value.trim();
+      if (text.startsWith('[')) {
+        try {
+          return JSON.parse(text) as unknown;
+        } catch {
+          return value;
+        }
+      }
+      return text === '' ? [] : text.split(',').map((p) => p.trim());
     },
     z
-      .array(intSchema(1, INT32_MAX), requiredOr(MessageKeys.invalid))
-      .min(1, keyed(MessageKeys.required))
-      .max(max, keyed(MessageKeys.tooManyItems))
+      .array(formId(), { error: (issue) => (issue.input === undefined ? MessageKeys.required : MessageKeys.invalid) })
+      .max(max, { error: MessageKeys.tooManyItems })
+      .refine((ids) => emptyKey === undefined || ids.length > 0, { error: emptyKey ?? MessageKeys.required })
       .transform((ids) => [...new Set(ids)]),
   );
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { formText } from './formFields.js';
-import { idList } from './channel.js';
+import { idList } from './formFields.js';
 import { MessageKeys } from './messages.js';
 
 /**

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import {
   formBool,
-  formIdList,
   formIdOrZero,
   formInt,
   formJsonArray,
   formText,
+  idList,
   optionalFormDate,
   optionalFormInt,
   optionalFormText,
@@ -283,7 +283,7 @@ export const userLocationConfigSchema = z.object({
  */
 export const batchChangeUsersSchema = z
   .object({
-    uids: formIdList(UserLimits.batchChangeMax),
+    uids: idList(UserLimits.batchChangeMax, MessageKeys.required),
     priValue: priorityField(),
     mValue: optionalDepartmentField(),
   })

@@ -33,7 +33,15 @@ export interface EntityDefinition<TRow extends Record<string, unknown> = Record<
   /** Deletes one row in scope; absent means the entity has no generic Delete. */
   remove?: (ctx: EntityContext, id: number) => Promise<void>;
   /** Creates or updates one row from a form; absent means no generic Save. */
-  save?: { body: z.ZodType; handler: (ctx: EntityContext, body: unknown) => Promise<unknown> };
+  save?: {
+    body: z.ZodType;
+    handler: (ctx: EntityContext, body: unknown) => Promise<unknown>;
+    /**
+     * Runs on the raw body before validation: refuses ids outside the caller's scope first, so the
+     * answer never depends on whether another enterprise's record exists or its form is valid.
+     */
+    scopeFirst?: (ctx: EntityContext, rawBody: unknown) => Promise<void>;
+  };
   /**
    * Filters that are not columns (a department with its descendants, one search box over several
    * columns): allowed in a jsonCondition, never returned, sorted or exported.

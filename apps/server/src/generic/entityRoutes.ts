@@ -6,7 +6,7 @@ import {
   objectEnvelope,
   queryParamsSchema,
 } from '@intercom/contract';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { authOf } from '../auth/authPlugin.js';
@@ -101,6 +101,10 @@ export function registerEntityRoutes(parent: FastifyInstance, def: EntityDefinit
           body: save.body,
           response: { 200: objectEnvelope(z.unknown()) },
         },
+        ...(save.scopeFirst && {
+          preValidation: async (request: FastifyRequest) =>
+            save.scopeFirst?.({ db: app.deps.db, auth: authOf(request), request }, request.body),
+        }),
       },
       async (request) => ok(await save.handler({ db: app.deps.db, auth: authOf(request), request }, request.body)),
     );

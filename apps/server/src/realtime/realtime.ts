@@ -14,8 +14,11 @@ import { connectRedisEventBus } from './redisEventBus.js';
 export interface Realtime {
   bus: EventBus;
   live: LiveState;
-  /** The wrong-password lock of terminal logins: in memory, or shared in Redis with `REDIS_URL`. */
-  loginThrottle(limits: LoginThrottleLimits, log: ThrottleLog): LoginThrottle;
+  /**
+   * A wrong-password lock (terminal logins; console logins of unknown names): in memory, or shared in
+   * Redis with `REDIS_URL` under `<prefix>:<name>:*` (default name `terminal-login`).
+   */
+  loginThrottle(limits: LoginThrottleLimits, log: ThrottleLog, name?: string): LoginThrottle;
   /** Where failures inside listeners and the backplane are reported (the app logger, once it exists). */
   reportErrorsTo(sink: ErrorSink): void;
   close(): Promise<void>;
@@ -48,9 +51,9 @@ export async function createRealtime(config: Config, db: Kysely<DB>, options: Re
   return {
     bus,
     live,
-    loginThrottle(limits, log) {
+    loginThrottle(limits, log, name = 'terminal-login') {
       return throttleRedis
-        ? new RedisLoginThrottle(throttleRedis, `${prefix}:terminal-login`, limits, log)
+        ? new RedisLoginThrottle(throttleRedis, `${prefix}:${name}`, limits, log)
         : new MemoryLoginThrottle(limits);
     },
     reportErrorsTo(next) {

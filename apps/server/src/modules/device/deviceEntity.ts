@@ -3,7 +3,7 @@ import type { EntityDefinition, VirtualField } from '../../generic/EntityDefinit
 import { textSearchField } from '../../generic/textSearch.js';
 import { AppError } from '../../http/AppError.js';
 import { serviceContext } from '../enterprises/serviceContext.js';
-import { removeDevice, saveDevice } from './deviceService.js';
+import { assertDeviceSaveScope, removeDevice, saveDevice } from './deviceService.js';
 
 /** One search box: ICCID, device code, nickname, or the mapped user's phone or name. */
 const Search = textSearchField(['ICCID', 'DeviceCode', 'NickName', 'MobilePhone', 'UserName']);
@@ -46,6 +46,7 @@ export const deviceEntity: EntityDefinition = {
   save: {
     body: deviceSaveSchema,
     handler: (ctx, body) => saveDevice(serviceContext(ctx.request), body as DeviceSave),
+    scopeFirst: (ctx, rawBody) => assertDeviceSaveScope(serviceContext(ctx.request), rawBody),
   },
   remove: (ctx, id) => removeDevice(serviceContext(ctx.request), id),
 };

@@ -19,6 +19,25 @@ async function withIccidConflict<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+/** A positive id as a form or JSON body carries it, or null (validation will speak about it). */
+function rawId(value: unknown): number | null {
+  const id = typeof value === 'string' && /^\s*\d{1,10}\s*$/.test(value) ? Number(value) : value;
+  return typeof id === 'number' && Number.isInteger(id) && id > 0 && id < 2 ** 31 ? id : null;
+}
+
+/**
+ * `POST /api/Device/Save`, before validation: another enterprise's `E_ID` or device (`D_ID`) is
+ * 4004 whatever else the form holds, exactly as an id that does not exist (issue 16).
+ */
+export async function assertDeviceSaveScope(ctx: ServiceContext, rawBody: unknown): Promise<void> {
+  if (typeof rawBody !== 'object' || rawBody === null) return;
+  const { E_ID, D_ID } = rawBody as Record<string, unknown>;
+  const enterprise = rawId(E_ID);
+  if (enterprise !== null && !inScope(ctx.scope, enterprise)) throw AppError.notFound();
+  const device = rawId(D_ID);
+  if (device !== null && !(await findDevice(ctx.db, ctx.scope, device))) throw AppError.notFound();
+}
+
 /**
  * `POST /api/Device/Save`: creates (D_ID 0) or edits an inventory record. A new ICCID must be
  * unused (4009 user.iccid_exists); on a mapped record the user's ICCID follows.

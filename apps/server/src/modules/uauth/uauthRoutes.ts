@@ -11,12 +11,16 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ok } from '../../http/envelope.js';
 import { publicKeyOf } from '../../auth/loginCrypto.js';
 import { refreshSession } from '../../auth/sessions.js';
+import { dummyHash } from './loginFailures.js';
 import { login } from './loginService.js';
 
 const tags = ['UAuth'];
 
 /** Login-related calls that answer without a token (the auth hook lists them as public). */
 export const uauthRoutes: FastifyPluginAsyncZod = async (app) => {
+  // Made now, so the first login of an unknown name costs what every later one does.
+  void dummyHash(app.deps.passwordLogN);
+
   app.get(
     '/PublicKey',
     {

@@ -1,0 +1,198 @@
+import { Redis } from 'ioredis';
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashPassword } from '../src/auth/passwords.js';
+import {
+  buildTestApp,
+  createAccount,
+  createEnterprise,
+  expectFailure,
+  login,
+  loginRaw,
+  type TestApp,
+} from './helper.js';
+
+/** Issue 16: nothing in a login's answer, its time or its lock tells which accounts exist. */
+
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await buildTestApp();
+});
+
+afterAll(async () => {
+  await t.close();
+});
+
+async function freshAccount() {
+  const enterprise = await createEnterprise(t.db);
+  const account = await createAccount(t.db, { E_ID: enterprise.E_ID });
+  return { ...enterprise, ...account };
+}
+
+const unknownName = () => `nobody${randomBytes(4).toString('hex')}`;
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+async function timed(attempt: () => Promise<unknown>): Promise<number> {
+  const start = performance.now();
+  await attempt();
+  return performance.now() - start;
+}
+
+describe('login timing', () => {
+  it('answers a known account with a wrong password as slowly as an unknown name or company (medians within 25 %)', async () => {
+    // A real cost (2^14, tens of ms), so the scrypt check is what the time is made of, as in production.
+    const logN = 14;
+    const restore = t.deps.passwordLogN;
+    t.deps.passwordLogN = logN;
+    try {
+      const a = await freshAccount();
+      await t.db
+        .updateTable('account')
+        .set({ PasswordHash: await hashPassword(a.password, logN) })
+        .where('A_ID', '=', a.A_ID)
+        .execute();
+      const known = () => loginRaw(t.app, { username: a.username, password: 'Wrong#pass1', code: a.code });
+      const unknown = () => loginRaw(t.app, { username: unknownName(), password: 'Wrong#pass1', code: a.code });
+      const noCompany = () =>
+        loginRaw(t.app, { username: a.username, password: 'Wrong#pass1', code: `NO${unknownName()}` });
+      await unknown(); // warm-up: the dummy hash of this cost is made on first use
+      const times = { known: [] as number[], unknown: [] as number[], noCompany: [] as number[] };
+      for (let i = 0; i < 20; i++) {
+        // Below the lock: the known account's failures are reset between tries (the lock answers without hashing).
+        await t.db.updateTable('account').set({ FailedCount: 0 }).where('A_ID', '=', a.A_ID).execute();
+        times.known.push(await timed(known));
+        times.unknown.push(await timed(unknown));
+        times.noCompany.push(await timed(noCompany));
+      }
+      const known50 = median(times.known);
+      for (const other of [median(times.unknown), median(times.noCompany)]) {
+        expect(Math.abs(other - known50) / known50, JSON.stringify({ known50, other })).toBeLessThanOrEqual(0.25);
+      }
+    } finally {
+      t.deps.passwordLogN = restore;
+    }
+  });
+});
+
+describe('lock state of unknown names', () => {
+  /** Status, code, message and params of six wrong logins in a row. */
+  async function sixWrong(username: string, code: string) {
+    const answers = [];
+    for (let i = 0; i < 6; i++) {
+      const res = await loginRaw(t.app, { username, password: 'Wrong#pass1', code });
+      const body = res.json() as { Code: number; Message: string; BaseResult: { Params?: unknown } };
+      answers.push([res.statusCode, body.Code, body.Message, body.BaseResult.Params ?? null]);
+    }
+    return answers;
+  }
+
+  it('locks an unknown name or company after five failures, answering exactly as for a known account', async () => {
+    const a = await freshAccount();
+    const knownAnswers = await sixWrong(a.username, a.code);
+    expect(knownAnswers.map(([status]) => status)).toEqual([403, 403, 403, 403, 429, 429]);
+    expect(knownAnswers[4]).toEqual([429, 4029, 'login.locked', { minutes: 15 }]);
+    expect(await sixWrong(unknownName(), a.code)).toEqual(knownAnswers);
+    expect(await sixWrong(a.username, `NO${unknownName()}`)).toEqual(knownAnswers);
+  });
+
+  it('keeps each unknown name apart, and the right password of a real account still works', async () => {
+    const a = await freshAccount();
+    await sixWrong(unknownName(), a.code);
+    const other = await loginRaw(t.app, { username: unknownName(), password: 'Wrong#pass1', code: a.code });
+    expectFailure(other, 403, 4003, 'login.wrong_credentials');
+    const real = await loginRaw(t.app, { username: a.username, password: a.password, code: a.code });
+    expect(real.statusCode, real.body).toBe(200);
+  });
+
+  it('logs the failures of unknown names under the known enterprise, the lock included', async () => {
+    const a = await freshAccount();
+    const name = unknownName();
+    await sixWrong(name, a.code);
+    const rows = await t.db
+      .selectFrom('sys_log')
+      .select(['Operator', 'Summary'])
+      .where('E_ID', '=', a.E_ID)
+      .where('Action', '=', 'login_failed')
+      .orderBy('L_ID')
+      .execute();
+    expect(rows.map((r) => [r.Operator, (JSON.parse(r.Summary) as { reason: string }).reason])).toEqual([
+      ...Array.from({ length: 5 }, () => [name, 'unknown_account']),
+      [name, 'locked'],
+    ]);
+  });
+});
+
+describe('atomic bookkeeping', () => {
+  it('counts every one of simultaneous wrong passwords', async () => {
+    const a = await freshAccount();
+    const wrong = () => loginRaw(t.app, { username: a.username, password: 'Wrong#pass1', code: a.code });
+    const answers = await Promise.all([wrong(), wrong(), wrong(), wrong()]);
+    expect(answers.map((r) => r.statusCode)).toEqual([403, 403, 403, 403]);
+    const row = await t.db
+      .selectFrom('account')
+      .select('FailedCount')
+      .where('A_ID', '=', a.A_ID)
+      .executeTakeFirstOrThrow();
+    expect(Number(row.FailedCount)).toBe(4);
+    const fifth = await wrong();
+    expectFailure(fifth, 429, 4029, 'login.locked');
+  });
+
+  it('leaves exactly one live session after two simultaneous logins of one account', async () => {
+    const a = await freshAccount();
+    const input = { username: a.username, password: a.password, code: a.code };
+    const tokens = await Promise.all([login(t.app, input), login(t.app, input), login(t.app, input)]);
+    expect(new Set(tokens.map((x) => x.access_token)).size).toBe(3);
+    const live = await t.db
+      .selectFrom('session')
+      .select('S_ID')
+      .where('A_ID', '=', a.A_ID)
+      .where('EndedAt', 'is', null)
+      .execute();
+    expect(live).toHaveLength(1);
+    const ended = await t.db
+      .selectFrom('session')
+      .select('EndReason')
+      .where('A_ID', '=', a.A_ID)
+      .where('EndedAt', 'is not', null)
+      .execute();
+    expect(ended.map((r) => r.EndReason)).toEqual(['replaced', 'replaced']);
+  });
+});
+
+describe('unknown names with REDIS_URL', () => {
+  const url = process.env.REDIS_URL_TEST ?? 'redis://127.0.0.1:6379';
+  let shared: TestApp;
+  let redis: Redis;
+
+  beforeAll(async () => {
+    shared = await buildTestApp({ env: { REDIS_URL: url } });
+    redis = new Redis(url);
+  });
+
+  afterAll(async () => {
+    await shared.close();
+    await redis.quit();
+  });
+
+  it('counts them in Redis (INCR), where every instance sees the lock', async () => {
+    const enterprise = await createEnterprise(shared.db);
+    const name = unknownName();
+    const key = `intercom:console-login:fail:${enterprise.code}\u0000${name}`;
+    const wrong = () => loginRaw(shared.app, { username: name, password: 'Wrong#pass1', code: enterprise.code });
+    await Promise.all([wrong(), wrong(), wrong()]);
+    expect(await redis.get(key)).toBe('3');
+    expect(await redis.pttl(key)).toBeGreaterThan(14 * 60_000);
+    await wrong();
+    expectFailure(await wrong(), 429, 4029, 'login.locked');
+    const lock = `intercom:console-login:lock:${enterprise.code}\u0000${name}`;
+    expect(await redis.pttl(lock)).toBeGreaterThan(14 * 60_000);
+    await redis.del(lock);
+  });
+});
