@@ -5,6 +5,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AuthCodes } from '../../talk/authCodes.js';
 import { DEFAULT_TALK_OPTIONS, TalkService, type TalkOptions } from '../../talk/talkService.js';
 import { ok } from '../../http/envelope.js';
+import { fileRecorder } from '../../talk/fileRecorder.js';
 
 /** The talk server of this instance: floors and relay, and the dispatcher seats' one-time codes. */
 export interface Talk {
@@ -49,6 +50,7 @@ const talkRoutes: FastifyPluginAsyncZod = async (app) => {
 export const talkModule = fp(
   async (app: FastifyInstance, opts: TalkModuleOptions) => {
     const service = new TalkService(app.deps, { ...DEFAULT_TALK_OPTIONS, ...opts.options }, app.log);
+    service.recorder = fileRecorder(app.deps, app.log);
     app.decorate('talk', { service, authCodes: new AuthCodes() });
     await app.register(talkRoutes, { prefix: '/api/Talk' });
     app.addHook('onClose', async () => service.close());
