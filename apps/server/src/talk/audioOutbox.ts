@@ -10,6 +10,8 @@ export interface BinarySink {
  * own frames and never holds up the talker or the other listeners.
  */
 export class AudioOutbox {
+  // Defaults: 32 frames in the socket and 100 (2 s of speech) waiting; a listener further behind
+  // than that hears the newest 2.6 s, not a growing delay.
   private readonly queue: (Buffer | undefined)[];
   private head = 0;
   private size = 0;
@@ -25,8 +27,8 @@ export class AudioOutbox {
 
   constructor(
     private readonly sink: BinarySink,
-    private readonly maxInFlight = 16,
-    maxQueued = 50,
+    private readonly maxInFlight = 32,
+    maxQueued = 100,
   ) {
     this.queue = new Array<Buffer | undefined>(maxQueued);
   }
