@@ -49,7 +49,10 @@ export const sysConfigValueSchemas = {
     .max(256)
     .regex(/^$|^[A-Za-z0-9.:/_-]+$/),
   /** Push-to-talk: seconds one talker may hold a floor before it is revoked (`timeout`), 5-600. */
-  TalkMaxSeconds: z.string().regex(/^\d{1,3}$/).refine((v) => Number(v) >= 5 && Number(v) <= 600),
+  TalkMaxSeconds: z
+    .string()
+    .regex(/^\d{1,3}$/)
+    .refine((v) => Number(v) >= 5 && Number(v) <= 600),
   /** Push-to-talk: the floor priority of the enterprise's dispatcher seats, 0-7 (larger is higher). */
   DispatchPriority: z.string().regex(/^[0-7]$/),
 } as const;

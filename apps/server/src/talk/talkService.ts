@@ -109,7 +109,8 @@ export class TalkService {
     } else if (peer.user && channel?.E_ID === peer.E_ID) {
       priority = await memberPriority(this.deps.db, cid, peer.user);
     }
-    if (!channel || priority === undefined) return peer.error(seq, TalkErrors.notMember, 'not a member of this channel');
+    if (!channel || priority === undefined)
+      return peer.error(seq, TalkErrors.notMember, 'not a member of this channel');
     const room = this.rooms.get(cid) ?? (await this.openRoom(cid));
     const state = this.peers.get(peer);
     if (!state || !room) return; // disconnected meanwhile
@@ -218,7 +219,14 @@ export class TalkService {
     const existing = this.rooms.get(cid);
     if (existing) return existing;
     const limits = floorLimits(settings.maxTalkMs, this.options.floor);
-    const room = new TalkRoom(cid, channel.E_ID, 'group', limits, channel.Record && settings.recordEnable, channel.CName);
+    const room = new TalkRoom(
+      cid,
+      channel.E_ID,
+      'group',
+      limits,
+      channel.Record && settings.recordEnable,
+      channel.CName,
+    );
     this.rooms.set(cid, room);
     return room;
   }
@@ -250,7 +258,9 @@ export class TalkService {
     const channel = await channelInfo(this.deps.db, cid);
     const member = peer.seat
       ? channel !== undefined && inScope(peer.seat.scope, channel.E_ID)
-      : channel?.E_ID === peer.E_ID && peer.user !== null && (await memberPriority(this.deps.db, cid, peer.user)) !== undefined;
+      : channel?.E_ID === peer.E_ID &&
+        peer.user !== null &&
+        (await memberPriority(this.deps.db, cid, peer.user)) !== undefined;
     if (member) peer.error(seq, TalkErrors.notJoined, 'join the channel first');
     else peer.error(seq, TalkErrors.notMember, 'not a member of this channel');
   }

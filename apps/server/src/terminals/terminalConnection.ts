@@ -94,7 +94,7 @@ export class TerminalConnection implements TalkPeer {
     this.lastMessageAt = now;
     try {
       if (isBinary) return this.audio(data, now);
-      const frame = this.parse(data, isBinary);
+      const frame = this.parse(data);
       if (!this.take(now)) return this.refuse(frame.seq);
       if (frame.fault) return this.error(frame.seq, frame.fault[0], frame.fault[1]);
       const { raw, seq } = frame;
@@ -115,7 +115,7 @@ export class TerminalConnection implements TalkPeer {
   }
 
   /** The frame as a JSON object and its seq, or why it is not one (checked before decoding). */
-  private parse(data: RawData, isBinary: boolean): Frame {
+  private parse(data: RawData): Frame {
     const size = Array.isArray(data) ? data.reduce((n, b) => n + b.length, 0) : data.byteLength;
     if (size > this.host.options.maxMessageBytes) return fault(TerminalErrors.tooLarge, 'message too large');
     const buffer = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);

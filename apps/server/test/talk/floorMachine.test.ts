@@ -12,7 +12,12 @@ import {
 
 // Every transition of the floor (3GPP TS 24.380 arbitration: idle, taken, pending revoke), one row each.
 const limits: FloorLimits = { maxTalkMs: 60_000, silenceMs: 2_000, revokeGraceMs: 100 };
-const talker = (key: string, priority: number): Talker => ({ key, uid: Number(key.slice(1)) || 0, name: key, priority });
+const talker = (key: string, priority: number): Talker => ({
+  key,
+  uid: Number(key.slice(1)) || 0,
+  name: key,
+  priority,
+});
 const A = talker('U1', 3);
 const B = talker('U2', 3);
 const C = talker('U3', 5);
@@ -47,7 +52,13 @@ const rows: Row[] = [
     to: taken(A),
     effects: [{ kind: 'granted', request: req(A) }],
   },
-  { name: 'idle + release: stays idle', from: IDLE, event: { kind: 'release', key: 'U1', now: T0 }, to: IDLE, effects: [] },
+  {
+    name: 'idle + release: stays idle',
+    from: IDLE,
+    event: { kind: 'release', key: 'U1', now: T0 },
+    to: IDLE,
+    effects: [],
+  },
   { name: 'idle + audio: dropped', from: IDLE, event: { kind: 'audio', key: 'U1', now: T0 }, to: IDLE, effects: [] },
   { name: 'idle + flood: nothing', from: IDLE, event: { kind: 'flood', key: 'U1', now: T0 }, to: IDLE, effects: [] },
   { name: 'idle + tick: nothing', from: IDLE, event: { kind: 'tick', now: T0 }, to: IDLE, effects: [] },

@@ -137,7 +137,11 @@ describe('relay', () => {
     await talk(holder, cid, SPEECH.slice(0, 3));
     await waitFor(() => listener.frames.length >= 3);
     await sleep(100);
-    expect(listener.frames.map((f) => readDown(f).speaker)).toEqual([members[0]?.U_ID, members[0]?.U_ID, members[0]?.U_ID]);
+    expect(listener.frames.map((f) => readDown(f).speaker)).toEqual([
+      members[0]?.U_ID,
+      members[0]?.U_ID,
+      members[0]?.U_ID,
+    ]);
     for (const m of [holder, other, listener]) m.close();
   });
 
@@ -171,7 +175,11 @@ describe('relay', () => {
     if (!flooder || !listener) throw new Error('two members');
     await flooder.request({ type: 'floorRequest', cid });
     const packet = SPEECH[0] as Buffer;
-    await talk(flooder, cid, Array.from({ length: 400 }, () => packet));
+    await talk(
+      flooder,
+      cid,
+      Array.from({ length: 400 }, () => packet),
+    );
     await flooder.next(isType('error', { code: TerminalErrors.rateLimited }));
     await flooder.next(isType('floorRevoked', { cid, reason: 'flooding' }));
     await listener.next(isType('floorIdle', { cid }));
