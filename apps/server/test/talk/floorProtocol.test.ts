@@ -183,9 +183,11 @@ describe('relay', () => {
     await flooder.next(isType('error', { code: TerminalErrors.rateLimited }));
     await flooder.next(isType('floorRevoked', { cid, reason: 'flooding' }));
     await listener.next(isType('floorIdle', { cid }));
-    // The burst allowance passed, the rest was dropped.
+    // The burst allowance passed, the rest was dropped. Frames still in the listener's queue may
+    // arrive after floorIdle (events do not wait behind audio), so wait for them.
+    await waitFor(() => listener.frames.length >= FAST_TALK.framesBurst - 1);
+    await sleep(100);
     expect(listener.frames.length).toBeLessThanOrEqual(FAST_TALK.framesBurst + 10);
-    expect(listener.frames.length).toBeGreaterThanOrEqual(FAST_TALK.framesBurst - 1);
     flooder.close();
     listener.close();
   });
