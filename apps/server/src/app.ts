@@ -33,6 +33,9 @@ import { syslogModule } from './modules/syslog/index.js';
 import { uauthModule } from './modules/uauth/index.js';
 import { userinfoModule } from './modules/userinfo/index.js';
 import { mapModule } from './modules/map/index.js';
+import { talkModule } from './modules/talk/index.js';
+import { talkPlugin } from './talk/talkPlugin.js';
+import type { TalkOptions } from './talk/talkService.js';
 
 /** One entry per API area; each module owns its URL prefixes (README "Where things live"). */
 const modules = [
@@ -49,6 +52,7 @@ const modules = [
   pluginModule,
   gisLocationModule,
   mapModule,
+  talkModule,
 ];
 
 export interface RouteInfo {
@@ -70,6 +74,8 @@ export interface BuildOptions {
   hub?: Partial<HubOptions>;
   /** Timings and limits of the terminal gateway (tests shorten them). */
   terminals?: Partial<TerminalOptions>;
+  /** Timings and limits of push-to-talk (tests shorten them). */
+  talk?: Partial<TalkOptions>;
 }
 
 /** Pino options: secrets never logged (DESIGN.md section 4, issue 2). */
@@ -160,6 +166,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
 
   for (const module of modules) await app.register(module);
   await app.register(realtimePlugin, { hub: options.hub });
+  await app.register(talkPlugin, { options: options.talk });
   await app.register(terminalsPlugin, { options: options.terminals });
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));

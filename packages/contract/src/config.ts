@@ -51,6 +51,13 @@ export const sysConfigValueSchemas = {
     .string()
     .max(256)
     .regex(/^$|^[A-Za-z0-9.:/_-]+$/),
+  /** Push-to-talk: seconds one talker may hold a floor before it is revoked (`timeout`), 5-600. */
+  TalkMaxSeconds: z
+    .string()
+    .regex(/^\d{1,3}$/)
+    .refine((v) => Number(v) >= 5 && Number(v) <= 600),
+  /** Push-to-talk: the floor priority of the enterprise's dispatcher seats, 0-7 (larger is higher). */
+  DispatchPriority: z.string().regex(/^[0-7]$/),
 } as const;
 
 export type SysConfigCode = keyof typeof sysConfigValueSchemas;
@@ -66,6 +73,8 @@ export const SYS_CONFIG_DEFAULTS: Record<SysConfigCode, string> = {
   SubjectBg: '',
   SubjectLogo: '',
   GPSServer: '',
+  TalkMaxSeconds: '60',
+  DispatchPriority: '7',
 };
 
 export const sysConfigEntrySchema = z.object({ Code: z.string(), Value: z.string() });

@@ -25,4 +25,5 @@ export * from './locationConfig.js';
 export * from './notification.js';
 export * from './gisType.js';
 export * from './plugin.js';
+export * from './talk.js';
 export * from './terminal.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AUTH_CODE_PATTERN, TalkErrors, talkClientMessages, type TalkServerMessage } from './talk.js';
 
 /**
  * Terminal protocols (docs/terminal-protocol.md): the JSON protocol of the WebSocket gateway
@@ -48,10 +49,10 @@ export const TerminalErrors = {
   enterpriseDisabled: 'enterprise_disabled',
   tooManyAttempts: 'too_many_attempts',
   rateLimited: 'rate_limited',
-  /** The history queue is full (database down or overloaded): not stored, send it again later. */
-  busy: 'busy',
+  /** The history queue is full (not stored, send it again later); or the floor is taken (TalkErrors). */
   shuttingDown: 'shutting_down',
   internal: 'internal',
+  ...TalkErrors,
 } as const;
 export type TerminalErrorCode = (typeof TerminalErrors)[keyof typeof TerminalErrors];
 
@@ -110,9 +111,11 @@ export type Fix = z.infer<typeof fixSchema>;
 const message = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) =>
   z.object({ seq, type: z.literal(type), ...shape });
 
+/** A terminal logs in with `phone` and `password`; a dispatcher seat with `authCode` alone. */
 export const terminalLoginSchema = message('login', {
-  phone: z.string().min(1).max(32),
-  password: z.string().min(1).max(64),
+  phone: z.string().min(1).max(32).optional(),
+  password: z.string().min(1).max(64).optional(),
+  authCode: z.string().regex(AUTH_CODE_PATTERN).optional(),
   /** Free text for the log: model, app version. */
   device: z.string().max(64).optional(),
 });
@@ -131,12 +134,10 @@ export const terminalClientMessageSchema = z.discriminatedUnion('type', [
     text: z.string().max(TerminalLimits.sosTextMax).optional(),
   }),
   message('logout', {}),
+  ...talkClientMessages,
 ]);
 export type TerminalClientMessage = z.infer<typeof terminalClientMessageSchema>;
 export type TerminalMessageType = TerminalClientMessage['type'];
-
-/** Types kept for the talk issue (channels, floor control); answered `not_supported` until then. */
-export const RESERVED_TERMINAL_TYPES = ['join', 'leave', 'floorRequest', 'floorRelease', 'audio'] as const;
 
 /** What a terminal reports with: the user's GPS parameter over its enterprise's current profile. */
 export const terminalConfigSchema = z.object({
@@ -171,12 +172,19 @@ export type TerminalServerMessage =
       retryAfterMs?: number;
     }
   | { type: 'config'; config: TerminalConfig }
-  | { type: 'closing'; reason: TerminalCloseReason };
+  | { type: 'closing'; reason: TerminalCloseReason }
+  | TalkServerMessage;
 
 /** The login ack's fields. */
 export interface TerminalLoginAck {
   user: z.infer<typeof terminalUserSchema>;
   config: TerminalConfig;
+  serverTime: number;
+}
+
+/** A dispatcher seat's login ack: its identity and floor priority. */
+export interface SeatLoginAck {
+  seat: { dispatchNo: string; A_ID: number; E_ID: number; name: string; priority: number };
   serverTime: number;
 }
 

@@ -1,5 +1,6 @@
 import {
-  RESERVED_TERMINAL_TYPES,
+  AudioFrame,
+  TalkLimits,
   TerminalErrors,
   terminalClientMessageSchema,
   type TerminalClientMessage,
@@ -11,6 +12,10 @@ import {
 import type { Socket } from 'node:net';
 import type { RawData, WebSocket } from 'ws';
 import type { TerminalLoginStamp } from '../realtime/eventBus.js';
+import { AudioOutbox } from '../talk/audioOutbox.js';
+import type { Talker } from '../talk/floorMachine.js';
+import type { Seat, TalkPeer } from '../talk/talkPeer.js';
+import type { TalkService } from '../talk/talkService.js';
 import type { IngestResult, ReportingUser, TerminalService } from './terminalService.js';
 import type { TerminalOptions } from './terminalOptions.js';
 
@@ -18,12 +23,13 @@ import type { TerminalOptions } from './terminalOptions.js';
 export interface ConnectionHost {
   readonly service: TerminalService;
   readonly options: TerminalOptions;
+  readonly talk: TalkService;
   login(connection: TerminalConnection, message: Extract<TerminalClientMessage, { type: 'login' }>): Promise<void>;
   closed(connection: TerminalConnection): void;
 }
 
 const KNOWN_TYPES: ReadonlySet<string> = new Set(terminalClientMessageSchema.options.map((o) => o.shape.type.value));
-const RESERVED: ReadonlySet<string> = new Set(RESERVED_TERMINAL_TYPES);
+const MAX_AUDIO_FRAME = AudioFrame.upHeaderBytes + TalkLimits.maxOpusBytes;
 /** Unread replies beyond which a terminal that never reads is dropped. */
 const MAX_BUFFERED_BYTES = 1024 * 1024;
 const CONNECTING = 0;
@@ -41,12 +47,18 @@ const fault = (code: TerminalErrorCode, message: string): Frame => ({ seq: null,
  * answers every message with an `ack` or an `error` carrying its `seq`. Nothing a terminal sends
  * can throw out of here, so one bad terminal never disturbs another.
  */
-export class TerminalConnection {
+export class TerminalConnection implements TalkPeer {
   state: 'new' | 'loggingIn' | 'online' | 'closing' = 'new';
   user: ReportingUser | null = null;
   config: TerminalConfig | null = null;
   /** Set at login: orders this login against the same user's logins on other instances. */
   loginStamp: TerminalLoginStamp | null = null;
+  /** Set at login: who this connection is on a floor. */
+  talker: Talker = { key: '', uid: 0, name: '', priority: 0 };
+  /** A dispatcher seat (login with an AuthCode) instead of a terminal user. */
+  seat: Seat | null = null;
+  /** Audio to this listener: bounded, drops its own oldest frames when it falls behind. */
+  readonly outbox: AudioOutbox;
   /** Why the server closed the socket; null when the terminal or the network did. */
   closeReason: TerminalCloseReason | null = null;
   readonly openedAt = Date.now();
@@ -62,6 +74,7 @@ export class TerminalConnection {
     readonly ip: string,
   ) {
     this.tokens = host.options.messagesBurst;
+    this.outbox = new AudioOutbox({ send: (data, done) => socket.send(data, { binary: true }, done) });
     socket.on('message', (data, isBinary) => this.receive(data, isBinary));
     socket.on('close', () => {
       if (this.state !== 'closing') this.state = 'closing';
@@ -71,19 +84,22 @@ export class TerminalConnection {
     socket.on('error', () => undefined);
   }
 
+  get E_ID(): number {
+    return this.seat?.E_ID ?? this.user?.E_ID ?? 0;
+  }
+
   receive(data: RawData, isBinary: boolean): void {
     if (this.state === 'closing') return;
     const now = Date.now();
     this.lastMessageAt = now;
     try {
-      const frame = this.parse(data, isBinary);
+      if (isBinary) return this.audio(data, now);
+      const frame = this.parse(data);
       if (!this.take(now)) return this.refuse(frame.seq);
       if (frame.fault) return this.error(frame.seq, frame.fault[0], frame.fault[1]);
       const { raw, seq } = frame;
       const type = raw.type;
       if (typeof type !== 'string') return this.error(seq, TerminalErrors.invalid, 'type is missing', 'type');
-      if (RESERVED.has(type))
-        return this.error(seq, TerminalErrors.notSupported, `${type} comes with the talk service`);
       if (!KNOWN_TYPES.has(type))
         return this.error(seq, TerminalErrors.unknownType, `unknown type ${type.slice(0, 32)}`);
       const result = terminalClientMessageSchema.safeParse(raw);
@@ -99,10 +115,9 @@ export class TerminalConnection {
   }
 
   /** The frame as a JSON object and its seq, or why it is not one (checked before decoding). */
-  private parse(data: RawData, isBinary: boolean): Frame {
+  private parse(data: RawData): Frame {
     const size = Array.isArray(data) ? data.reduce((n, b) => n + b.length, 0) : data.byteLength;
     if (size > this.host.options.maxMessageBytes) return fault(TerminalErrors.tooLarge, 'message too large');
-    if (isBinary) return fault(TerminalErrors.notSupported, 'binary frames carry audio (not yet)');
     const buffer = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
     let parsed: unknown;
     try {
@@ -116,6 +131,14 @@ export class TerminalConnection {
     const raw = parsed as Record<string, unknown>;
     const seq = typeof raw.seq === 'number' && Number.isSafeInteger(raw.seq) && raw.seq >= 0 ? raw.seq : null;
     return { raw, seq };
+  }
+
+  /** A binary frame: audio (kind 1), with its own rate limit in the talk service, not the message bucket. */
+  private audio(data: RawData, now: number): void {
+    const buffer = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
+    if (this.state !== 'online') return this.error(null, TerminalErrors.notLoggedIn, 'log in first');
+    if (buffer.length > MAX_AUDIO_FRAME) return this.error(null, TerminalErrors.tooLarge, 'audio frame too large');
+    this.host.talk.audio(this, buffer, now);
   }
 
   ack(seq: number, result: Result = {}): void {
@@ -181,13 +204,16 @@ export class TerminalConnection {
       });
       return;
     }
+    if (this.state !== 'online') return this.error(seq, TerminalErrors.notLoggedIn, 'log in first');
+    if (message.type === 'logout') {
+      this.ack(seq);
+      return this.close('logout', 1000);
+    }
+    if (this.talkMessage(message)) return;
     const user = this.user;
-    if (this.state !== 'online' || !user) return this.error(seq, TerminalErrors.notLoggedIn, 'log in first');
+    if (!user) return this.error(seq, TerminalErrors.notSupported, `a dispatcher seat sends no ${message.type}`);
     const service = this.host.service;
     switch (message.type) {
-      case 'logout':
-        this.ack(seq);
-        return this.close('logout', 1000);
       case 'position': {
         const { seq: _seq, type: _type, ...fix } = message;
         return this.ingested(seq, service.recordFixes(user, [fix], now));
@@ -208,6 +234,35 @@ export class TerminalConnection {
         );
         return;
       }
+    }
+  }
+
+  /** Channel, floor and call messages go to the talk service; false for any other message. */
+  private talkMessage(message: TerminalClientMessage): boolean {
+    const talk = this.host.talk;
+    const { seq } = message;
+    const failed = () => this.error(seq, TerminalErrors.internal, 'internal error; send it again');
+    switch (message.type) {
+      case 'join':
+        talk.join(this, message.cid, seq).catch(failed);
+        return true;
+      case 'leave':
+        talk.leave(this, message.cid, seq);
+        return true;
+      case 'floorRequest':
+        talk.floorRequest(this, message.cid, seq).catch(failed);
+        return true;
+      case 'floorRelease':
+        talk.floorRelease(this, message.cid, seq);
+        return true;
+      case 'call':
+        talk.call(this, message.uid, seq).catch(failed);
+        return true;
+      case 'hangup':
+        talk.hangup(this, message.cid, seq);
+        return true;
+      default:
+        return false;
     }
   }
 

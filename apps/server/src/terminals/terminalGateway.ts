@@ -10,6 +10,9 @@ import type { AppDeps } from '../appDeps.js';
 import { verifyPassword } from '../auth/passwords.js';
 import type { TerminalSessionEnd } from '../core/terminalEvents.js';
 import type { RealtimeEvent, TerminalLoginStamp } from '../realtime/eventBus.js';
+import type { TalkService } from '../talk/talkService.js';
+import type { AuthCodes } from '../talk/authCodes.js';
+import { talkSettings } from '../talk/talkRepository.js';
 import { LoginClock, isNewerLogin } from './loginClock.js';
 import type { LoginThrottle } from './loginThrottle.js';
 import { TerminalConnection, type ConnectionHost } from './terminalConnection.js';
@@ -58,6 +61,8 @@ export class TerminalGateway implements ConnectionHost {
     readonly service: TerminalService,
     readonly options: TerminalOptions,
     private readonly log: FastifyBaseLogger,
+    readonly talk: TalkService,
+    private readonly authCodes: AuthCodes,
   ) {
     this.throttle = deps.realtime.loginThrottle(
       { maxFailures: options.loginMaxFailures, lockMs: options.loginLockMs },
@@ -85,6 +90,12 @@ export class TerminalGateway implements ConnectionHost {
   }
 
   async login(connection: TerminalConnection, message: LoginMessage): Promise<void> {
+    if (message.authCode !== undefined) return this.loginSeat(connection, message.seq, message.authCode);
+    if (message.phone === undefined || message.password === undefined) {
+      if (connection.state === 'loggingIn') connection.state = 'new';
+      const field = message.phone === undefined ? 'phone' : 'password';
+      return connection.error(message.seq, TerminalErrors.invalid, `${field} is required`, field);
+    }
     const phone = message.phone.trim();
     const { seq } = message;
     const refuse = (
@@ -124,7 +135,9 @@ export class TerminalGateway implements ConnectionHost {
     this.endGrace(ref.U_ID);
     connection.user = ref;
     connection.config = config;
+    connection.talker = { key: `U${ref.U_ID}`, uid: ref.U_ID, name: ref.UserName, priority: 0 };
     connection.state = 'online';
+    this.talk.attach(connection);
     this.deps.realtime.live.setOnline(ref, true);
     this.announce(ref, stamp);
     const { interval: _interval, ...shown } = ref;
@@ -135,8 +148,33 @@ export class TerminalGateway implements ConnectionHost {
     );
   }
 
+  /**
+   * A dispatcher seat: a one-time AuthCode from `POST /api/Talk/AuthCode` opens seat `D<A_ID>`,
+   * which may join any channel and call any user of the account's scope. Not a terminal user:
+   * no GPS, no online state, no Offline alarm.
+   */
+  private async loginSeat(connection: TerminalConnection, seq: number, authCode: string): Promise<void> {
+    const grant = this.authCodes.redeem(authCode);
+    if (!grant) {
+      if (connection.state === 'loggingIn') connection.state = 'new';
+      return connection.error(seq, TerminalErrors.badAuthCode, 'unknown, used or expired AuthCode');
+    }
+    const { dispatchPriority } = await talkSettings(this.deps.db, grant.E_ID);
+    if (connection.state !== 'loggingIn') return;
+    const dispatchNo = `D${grant.A_ID}`;
+    const seat = { ...grant, dispatchNo, priority: dispatchPriority };
+    connection.seat = seat;
+    connection.talker = { key: dispatchNo, uid: 0, name: grant.name, priority: dispatchPriority };
+    connection.state = 'online';
+    this.talk.attach(connection);
+    const { A_ID, E_ID, name, priority } = seat;
+    connection.ack(seq, { seat: { dispatchNo, A_ID, E_ID, name, priority }, serverTime: Date.now() });
+    this.log.info({ A_ID, E_ID, ip: connection.ip }, 'dispatcher seat logged in');
+  }
+
   closed(connection: TerminalConnection): void {
     this.sockets.delete(connection);
+    this.talk.detach(connection);
     const user = connection.user;
     if (!user || this.online.get(user.U_ID) !== connection) return;
     this.online.delete(user.U_ID);

@@ -42,7 +42,7 @@ export const terminalsPlugin = fp(
   async (app: FastifyInstance, opts: TerminalsPluginOptions) => {
     const options = terminalOptionsOf(opts.options);
     const service = new TerminalService(app.deps, options, app.log);
-    const gateway = new TerminalGateway(app.deps, service, options, app.log);
+    const gateway = new TerminalGateway(app.deps, service, options, app.log, app.talk.service, app.talk.authCodes);
     let osmandServer: FastifyInstance | undefined;
     let closed: Promise<void> | undefined;
     const logFailure = (error: unknown) => app.log.error({ err: error }, 'configuration push failed');
@@ -98,5 +98,5 @@ export const terminalsPlugin = fp(
       await terminals.close();
     });
   },
-  { name: 'terminals', dependencies: ['@fastify/websocket'] },
+  { name: 'terminals', dependencies: ['@fastify/websocket', 'talk'] },
 );

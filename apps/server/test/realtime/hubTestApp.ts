@@ -18,6 +18,7 @@ import type { HubServer } from '../../src/realtime/hubServer.js';
 import type { LiveState } from '../../src/realtime/liveState.js';
 import type { RealtimeOptions } from '../../src/realtime/realtime.js';
 import type { TerminalOptions } from '../../src/terminals/terminalOptions.js';
+import type { TalkOptions } from '../../src/talk/talkService.js';
 import {
   ADMIN_PASSWORD,
   TEST_LOG_N,
@@ -55,6 +56,7 @@ export async function startHubApp(
   hub: Partial<HubOptions> = FAST_HUB,
   more: {
     terminals?: Partial<TerminalOptions>;
+    talk?: Partial<TalkOptions>;
     env?: Record<string, string>;
     realtime?: RealtimeOptions;
     /** A PostgreSQL database shared with other apps (made and dropped by the caller). */
@@ -80,7 +82,11 @@ export async function startHubApp(
     ...(more.realtime ? { realtime: more.realtime } : {}),
   });
   await seedFirstRun(deps.db, config.adminPassword, deps.passwordLogN);
-  const app = await buildApp(deps, { hub, ...(more.terminals ? { terminals: more.terminals } : {}) });
+  const app = await buildApp(deps, {
+    hub,
+    ...(more.terminals ? { terminals: more.terminals } : {}),
+    ...(more.talk ? { talk: more.talk } : {}),
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;

@@ -31,14 +31,14 @@ const user = (input: Parameters<typeof createTerminalUser>[1] = { E_ID: 0 }) =>
   createTerminalUser(t, { ...input, E_ID: input.E_ID || t.demo.E_ID });
 
 describe('framing and validation', () => {
-  it('answers malformed JSON, non-objects and binary frames with an error and keeps the socket', async () => {
+  it('answers malformed JSON, non-objects and audio before login with an error and keeps the socket', async () => {
     const terminal = await TestTerminal.connect(t);
     terminal.socket.send('{"seq":1,"type":');
     await terminal.next((m) => m.type === 'error' && m.code === TerminalErrors.badJson && m.seq === null);
     terminal.socket.send('[1,2,3]');
     await terminal.next((m) => m.type === 'error' && m.code === TerminalErrors.invalid);
     terminal.socket.send(Buffer.from([1, 2, 3]), { binary: true });
-    await terminal.next((m) => m.type === 'error' && m.code === TerminalErrors.notSupported);
+    await terminal.next((m) => m.type === 'error' && m.code === TerminalErrors.notLoggedIn);
     const beat = await terminal.request({ type: 'heartbeat' });
     expect(beat).toMatchObject({ type: 'ack', serverTime: expect.any(Number) });
     terminal.close();
@@ -53,7 +53,7 @@ describe('framing and validation', () => {
     expect(await terminal.closed).toBe(TerminalCloseCodes.tooBig);
   });
 
-  it('names unknown and reserved types, missing types and invalid fields with the seq', async () => {
+  it('names unknown types, missing types and invalid fields with the seq', async () => {
     const terminal = await TestTerminal.connect(t);
     expect(await terminal.request({ type: 'teleport' })).toMatchObject({
       type: 'error',
@@ -61,7 +61,8 @@ describe('framing and validation', () => {
     });
     expect(await terminal.request({ type: 'floorRequest' })).toMatchObject({
       type: 'error',
-      code: TerminalErrors.notSupported,
+      code: TerminalErrors.invalid,
+      field: 'cid',
     });
     expect(await terminal.request({ nothing: true })).toMatchObject({ code: TerminalErrors.invalid, field: 'type' });
     expect(await terminal.request({ type: 'login', phone: 5 })).toMatchObject({

@@ -88,6 +88,8 @@ export type ServerMessage = TerminalServerMessage & Record<string, unknown>;
 /** A terminal driven by a test: numbered requests, every server message recorded, the close code kept. */
 export class TestTerminal {
   readonly received: ServerMessage[] = [];
+  /** Binary frames (audio) as they arrived. */
+  readonly frames: Buffer[] = [];
   closeCode: number | undefined;
   private seq = 0;
   private readonly opened: Promise<void>;
@@ -104,7 +106,10 @@ export class TestTerminal {
         resolve(code);
       }),
     );
-    socket.on('message', (data) => this.received.push(JSON.parse(String(data)) as ServerMessage));
+    socket.on('message', (data, isBinary) => {
+      if (isBinary) this.frames.push(data as Buffer);
+      else this.received.push(JSON.parse(String(data)) as ServerMessage);
+    });
   }
 
   static async connect(t: TerminalTestApp): Promise<TestTerminal> {

@@ -1,5 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { registerEntityRoutes } from '../../generic/entityRoutes.js';
+
+export { recordingsDir } from './recordingFile.js';
 import { mediaRoutes } from './mediaRoutes.js';
 import { recordingEntity } from './recordingEntity.js';
 

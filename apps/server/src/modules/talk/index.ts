@@ -1,0 +1,29 @@
+import { authCodeSchema, objectEnvelope } from '@intercom/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ok } from '../../http/envelope.js';
+
+const talkRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.post(
+    '/AuthCode',
+    {
+      schema: {
+        tags: ['Talk'],
+        security: [{ bearerAuth: [] }],
+        summary: 'A one-time code (60 s) that logs this console account in to /terminal as dispatcher seat D<A_ID>',
+        response: { 200: objectEnvelope(authCodeSchema) },
+      },
+    },
+    async (request) => {
+      const auth = request.auth;
+      if (!auth) throw new Error('the /api scope authenticates every route');
+      const { A_ID, E_ID, Name } = auth.account;
+      // app.talk is the talk server (talk/talkPlugin.ts), decorated on the root after the modules.
+      return ok(request.server.talk.authCodes.issue({ A_ID, E_ID, name: Name, scope: auth.scope }));
+    },
+  );
+};
+
+/** `/api/Talk/*`: what the console needs from the talk server (a dispatcher seat's one-time code). */
+export const talkModule: FastifyPluginAsyncZod = async (app) => {
+  await app.register(talkRoutes, { prefix: '/api/Talk' });
+};

@@ -1,0 +1,78 @@
+/** What an outbox writes to: a WebSocket's `send` with its completion callback. */
+export interface BinarySink {
+  send(data: Buffer, callback: (error?: Error) => void): void;
+}
+
+/**
+ * One listener's audio queue. Up to `maxInFlight` frames are handed to the socket at once; behind
+ * those, at most `maxQueued` frames wait. When that queue is full the listener's OLDEST waiting
+ * frame is dropped (late speech is worth less than current speech), so a slow listener loses its
+ * own frames and never holds up the talker or the other listeners.
+ */
+export class AudioOutbox {
+  // Defaults: 32 frames in the socket and 100 (2 s of speech) waiting; a listener further behind
+  // than that hears the newest 2.6 s, not a growing delay.
+  private readonly queue: (Buffer | undefined)[];
+  private head = 0;
+  private size = 0;
+  private inFlight = 0;
+  /** Frames this listener lost to its full queue. */
+  dropped = 0;
+  private closed = false;
+  private readonly written = (error?: Error) => {
+    this.inFlight -= 1;
+    if (error) this.closed = true;
+    this.drain();
+  };
+
+  constructor(
+    private readonly sink: BinarySink,
+    private readonly maxInFlight = 32,
+    maxQueued = 100,
+  ) {
+    this.queue = new Array<Buffer | undefined>(maxQueued);
+  }
+
+  get queued(): number {
+    return this.size;
+  }
+
+  push(frame: Buffer): void {
+    if (this.closed) return;
+    if (this.inFlight < this.maxInFlight && this.size === 0) return this.write(frame);
+    const capacity = this.queue.length;
+    if (this.size === capacity) {
+      this.head = (this.head + 1) % capacity;
+      this.size -= 1;
+      this.dropped += 1;
+    }
+    this.queue[(this.head + this.size) % capacity] = frame;
+    this.size += 1;
+  }
+
+  close(): void {
+    this.closed = true;
+    this.queue.fill(undefined);
+    this.size = 0;
+  }
+
+  private drain(): void {
+    while (!this.closed && this.size > 0 && this.inFlight < this.maxInFlight) {
+      const frame = this.queue[this.head] as Buffer;
+      this.queue[this.head] = undefined;
+      this.head = (this.head + 1) % this.queue.length;
+      this.size -= 1;
+      this.write(frame);
+    }
+  }
+
+  private write(frame: Buffer): void {
+    this.inFlight += 1;
+    try {
+      this.sink.send(frame, this.written);
+    } catch {
+      this.inFlight -= 1;
+      this.closed = true;
+    }
+  }
+}

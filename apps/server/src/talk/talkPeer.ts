@@ -1,0 +1,29 @@
+import type { TerminalErrorCode, TerminalServerMessage } from '@intercom/contract';
+import type { Scope } from '../tenancy/scope.js';
+import type { AudioOutbox } from './audioOutbox.js';
+import type { Talker } from './floorMachine.js';
+
+/** A dispatcher seat: a console account's audio connection (`{type:"login", authCode}`). */
+export interface Seat {
+  A_ID: number;
+  E_ID: number;
+  dispatchNo: string;
+  name: string;
+  priority: number;
+  /** The enterprises whose channels it may join and whose users it may call. */
+  scope: Scope;
+}
+
+/** One connection that talks and listens: a terminal or a dispatcher seat (TerminalConnection). */
+export interface TalkPeer {
+  /** Who it is on a floor; `priority` here is a seat's, a terminal's comes from its membership. */
+  readonly talker: Talker;
+  readonly E_ID: number;
+  /** A terminal user's id and phone (for GpsRecord.talking); null for a seat. */
+  readonly user: { U_ID: number; E_ID: number; Phone: string; UserName: string } | null;
+  readonly seat: Seat | null;
+  readonly outbox: AudioOutbox;
+  send(message: TerminalServerMessage): void;
+  ack(seq: number, result?: Record<string, unknown>): void;
+  error(seq: number | null, code: TerminalErrorCode, message: string): void;
+}

@@ -1,0 +1,46 @@
+import { TalkLimits } from '@intercom/contract';
+import { IDLE, type FloorLimits, type FloorState, type Talker } from './floorMachine.js';
+import type { TalkPeer } from './talkPeer.js';
+
+/** A recording in progress: packets of one burst. */
+export interface Burst {
+  write(opus: Buffer): void;
+  end(now: number): void;
+}
+
+/** Starts a burst's recording, or returns null when the room does not record. */
+export type BurstRecorder = (room: TalkRoom, talker: Talker, now: number) => Burst | null;
+
+/** One floor with its listeners: a channel (`group`) or a private call (`private`). */
+export class TalkRoom {
+  floor: FloorState = IDLE;
+  /** Who hears the room, with each one's floor priority in it. */
+  readonly listeners = new Map<TalkPeer, number>();
+  burst: Burst | null = null;
+  /** The two parties of a private call. */
+  parties: [TalkPeer, TalkPeer] | null = null;
+
+  constructor(
+    readonly cid: number,
+    readonly E_ID: number,
+    readonly kind: 'group' | 'private',
+    readonly limits: FloorLimits,
+    /** Channel record switch AND enterprise RecordEnable (calls: RecordEnable). */
+    readonly record: boolean,
+    readonly name: string,
+  ) {}
+
+  peerOf(key: string): TalkPeer | undefined {
+    for (const peer of this.listeners.keys()) if (peer.talker.key === key) return peer;
+    return undefined;
+  }
+
+  /** Sends a floor event to every listener. */
+  tell(message: Parameters<TalkPeer['send']>[0]): void {
+    for (const peer of this.listeners.keys()) peer.send(message);
+  }
+}
+
+export function floorLimits(maxTalkMs: number, overrides: Partial<FloorLimits> = {}): FloorLimits {
+  return { maxTalkMs, silenceMs: TalkLimits.silenceMs, revokeGraceMs: TalkLimits.revokeGraceMs, ...overrides };
+}

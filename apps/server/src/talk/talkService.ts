@@ -1,0 +1,348 @@
+import { CALL_ID_BASE, TalkErrors, TalkLimits, TerminalErrors } from '@intercom/contract';
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppDeps } from '../appDeps.js';
+import { inScope } from '../tenancy/scope.js';
+import { downFrame, readUpFrame } from './audioFrame.js';
+import { holds, stepFloor, type FloorEffect, type FloorEvent, type FloorLimits } from './floorMachine.js';
+import { channelInfo, memberPriority, talkSettings } from './talkRepository.js';
+import { floorLimits, TalkRoom, type BurstRecorder } from './talkRoom.js';
+import type { TalkPeer } from './talkPeer.js';
+
+/** Timings and limits of the talk service; tests shorten them. */
+export interface TalkOptions {
+  /** How often floors are checked for maximum talk time, silence and the pre-emption grace. */
+  tickMs: number;
+  /** Overrides of the per-enterprise floor limits (tests). */
+  floor: Partial<FloorLimits>;
+  framesPerSecond: number;
+  framesBurst: number;
+  floodCutAfter: number;
+}
+
+export const DEFAULT_TALK_OPTIONS: TalkOptions = {
+  tickMs: 50,
+  floor: {},
+  framesPerSecond: TalkLimits.framesPerSecond,
+  framesBurst: TalkLimits.framesBurst,
+  floodCutAfter: TalkLimits.floodCutAfter,
+};
+
+/** Per connection: the rooms it hears and its audio rate limit. */
+interface PeerState {
+  rooms: Set<TalkRoom>;
+  /** A terminal's current channel (a seat may hear many). */
+  channel: TalkRoom | null;
+  tokens: number;
+  refilledAt: number;
+  overInRow: number;
+  /** Floors it holds now (GpsRecord.talking while above 0). */
+  holding: number;
+}
+
+/** Counters for tests, metrics and the benchmark. */
+export interface TalkCounters {
+  relayed: number;
+  notHolder: number;
+  badFrames: number;
+  rateLimited: number;
+}
+
+/**
+ * Channels, floors, private calls and the audio relay of one server instance. Floor transitions
+ * live in floorMachine.ts; this class applies their effects (acks, pushes, talking, recordings).
+ */
+export class TalkService {
+  private readonly rooms = new Map<number, TalkRoom>();
+  private readonly peers = new Map<TalkPeer, PeerState>();
+  /** Terminals by U_ID, to place private calls. */
+  private readonly users = new Map<number, TalkPeer>();
+  private readonly active = new Set<TalkRoom>();
+  private nextCall = 0;
+  private readonly timer: NodeJS.Timeout;
+  readonly counters: TalkCounters = { relayed: 0, notHolder: 0, badFrames: 0, rateLimited: 0 };
+  recorder: BurstRecorder = () => null;
+
+  constructor(
+    private readonly deps: AppDeps,
+    readonly options: TalkOptions,
+    private readonly log: FastifyBaseLogger,
+  ) {
+    this.timer = setInterval(() => this.tick(Date.now()), options.tickMs);
+    this.timer.unref();
+  }
+
+  attach(peer: TalkPeer): void {
+    const now = Date.now();
+    this.peers.set(peer, {
+      rooms: new Set(),
+      channel: null,
+      tokens: this.options.framesBurst,
+      refilledAt: now,
+      overInRow: 0,
+      holding: 0,
+    });
+    if (peer.user) this.users.set(peer.user.U_ID, peer);
+  }
+
+  /** Disconnect (or freeze, or replacement): releases its floors, ends its calls, leaves its channels. */
+  detach(peer: TalkPeer): void {
+    const state = this.peers.get(peer);
+    if (!state) return;
+    for (const room of [...state.rooms]) {
+      if (room.kind === 'private') this.endCall(room);
+      else this.leaveRoom(peer, room);
+    }
+    this.peers.delete(peer);
+    if (peer.user && this.users.get(peer.user.U_ID) === peer) this.users.delete(peer.user.U_ID);
+    peer.outbox.close();
+  }
+
+  get roomCount(): number {
+    return this.rooms.size;
+  }
+
+  async join(peer: TalkPeer, cid: number, seq: number): Promise<void> {
+    const channel = cid < CALL_ID_BASE ? await channelInfo(this.deps.db, cid) : undefined;
+    let priority: number | undefined;
+    if (peer.seat) {
+      if (channel && inScope(peer.seat.scope, channel.E_ID)) priority = peer.seat.priority;
+    } else if (peer.user && channel?.E_ID === peer.E_ID) {
+      priority = await memberPriority(this.deps.db, cid, peer.user);
+    }
+    if (!channel || priority === undefined)
+      return peer.error(seq, TalkErrors.notMember, 'not a member of this channel');
+    const room = this.rooms.get(cid) ?? (await this.openRoom(cid));
+    const state = this.peers.get(peer);
+    if (!state || !room) return; // disconnected meanwhile
+    if (!room.listeners.has(peer) && peer.seat && state.rooms.size >= TalkLimits.seatChannels) {
+      return peer.error(seq, TerminalErrors.invalid, `a seat hears at most ${TalkLimits.seatChannels} channels`);
+    }
+    if (!peer.seat && state.channel && state.channel !== room) this.leaveRoom(peer, state.channel);
+    room.listeners.set(peer, priority);
+    state.rooms.add(room);
+    if (!peer.seat) state.channel = room;
+    peer.ack(seq, { cid, priority });
+    const floor = room.floor;
+    if (floor.name !== 'idle') {
+      const { uid, name, priority: held } = floor.holder;
+      peer.send({ type: 'floorTaken', cid, uid, name, priority: held });
+    }
+  }
+
+  leave(peer: TalkPeer, cid: number, seq: number): void {
+    const room = this.rooms.get(cid);
+    if (!room || room.kind !== 'group' || !room.listeners.has(peer)) {
+      return peer.error(seq, TalkErrors.notJoined, 'not joined to this channel');
+    }
+    this.leaveRoom(peer, room);
+    peer.ack(seq);
+  }
+
+  async floorRequest(peer: TalkPeer, cid: number, seq: number): Promise<void> {
+    const room = this.rooms.get(cid);
+    const priority = room?.listeners.get(peer);
+    if (!room || priority === undefined) return this.refuseNotJoined(peer, cid, seq);
+    this.step(room, { kind: 'request', request: { talker: { ...peer.talker, priority }, seq }, now: Date.now() });
+  }
+
+  floorRelease(peer: TalkPeer, cid: number, seq: number): void {
+    const room = this.rooms.get(cid);
+    if (!room?.listeners.has(peer)) return peer.error(seq, TalkErrors.notJoined, 'not joined to this channel');
+    peer.ack(seq);
+    this.step(room, { kind: 'release', key: peer.talker.key, now: Date.now() });
+  }
+
+  /** A private call to a connected terminal user of the same enterprise (a seat: of its scope). */
+  async call(peer: TalkPeer, uid: number, seq: number): Promise<void> {
+    const settings = await talkSettings(this.deps.db, peer.E_ID);
+    const callee = this.users.get(uid);
+    const reachable =
+      callee && callee !== peer && (peer.seat ? inScope(peer.seat.scope, callee.E_ID) : callee.E_ID === peer.E_ID);
+    if (!callee || !reachable) return peer.error(seq, TalkErrors.unavailable, 'that user is not reachable');
+    const calleeState = this.peers.get(callee);
+    const callerState = this.peers.get(peer);
+    if (!calleeState || !callerState) return peer.error(seq, TalkErrors.unavailable, 'that user is not reachable');
+    const cid = this.callId();
+    const limits = floorLimits(settings.maxTalkMs, this.options.floor);
+    const room = new TalkRoom(cid, peer.E_ID, 'private', limits, settings.recordEnable, '');
+    room.parties = [peer, callee];
+    room.listeners.set(peer, peer.seat?.priority ?? 0);
+    room.listeners.set(callee, 0);
+    this.rooms.set(cid, room);
+    callerState.rooms.add(room);
+    calleeState.rooms.add(room);
+    peer.ack(seq, { cid });
+    callee.send({ type: 'callStart', cid, from: peer.talker.uid, name: peer.talker.name });
+  }
+
+  hangup(peer: TalkPeer, cid: number, seq: number): void {
+    const room = this.rooms.get(cid);
+    if (room?.kind !== 'private' || !room.listeners.has(peer)) {
+      return peer.error(seq, TalkErrors.notFound, 'no such call');
+    }
+    peer.ack(seq);
+    this.endCall(room, peer);
+  }
+
+  /** One binary frame from a terminal or seat: checked, rate limited, relayed when it holds the floor. */
+  audio(peer: TalkPeer, data: Buffer, now = Date.now()): void {
+    const state = this.peers.get(peer);
+    if (!state) return;
+    if (!this.take(state, now)) return this.overLimit(peer, state, now);
+    const frame = readUpFrame(data);
+    if (!frame) {
+      this.counters.badFrames += 1;
+      return peer.error(null, TalkErrors.badFrame, 'an audio frame is kind 1 · cid u32 · seq u16 · one Opus packet');
+    }
+    const room = this.rooms.get(frame.cid);
+    if (!room || !holds(room.floor, peer.talker.key)) {
+      this.counters.notHolder += 1;
+      return;
+    }
+    this.step(room, { kind: 'audio', key: peer.talker.key, now });
+    const opus = data.subarray(7);
+    const out = downFrame(room.cid, peer.talker.uid, frame.seq, opus);
+    for (const listener of room.listeners.keys()) if (listener !== peer) listener.outbox.push(out);
+    room.burst?.write(opus);
+    this.counters.relayed += 1;
+  }
+
+  close(): void {
+    clearInterval(this.timer);
+    for (const peer of [...this.peers.keys()]) this.detach(peer);
+  }
+
+  private async openRoom(cid: number): Promise<TalkRoom | undefined> {
+    const channel = await channelInfo(this.deps.db, cid);
+    if (!channel) return undefined;
+    const settings = await talkSettings(this.deps.db, channel.E_ID);
+    const existing = this.rooms.get(cid);
+    if (existing) return existing;
+    const limits = floorLimits(settings.maxTalkMs, this.options.floor);
+    const room = new TalkRoom(
+      cid,
+      channel.E_ID,
+      'group',
+      limits,
+      channel.Record && settings.recordEnable,
+      channel.CName,
+    );
+    this.rooms.set(cid, room);
+    return room;
+  }
+
+  private leaveRoom(peer: TalkPeer, room: TalkRoom): void {
+    this.step(room, { kind: 'release', key: peer.talker.key, now: Date.now() });
+    room.listeners.delete(peer);
+    const state = this.peers.get(peer);
+    state?.rooms.delete(room);
+    if (state?.channel === room) state.channel = null;
+    if (room.listeners.size === 0 && room.floor.name === 'idle') this.rooms.delete(room.cid);
+  }
+
+  private endCall(room: TalkRoom, by?: TalkPeer): void {
+    for (const party of room.parties ?? []) {
+      this.step(room, { kind: 'release', key: party.talker.key, now: Date.now() });
+    }
+    for (const party of room.parties ?? []) {
+      if (party !== by) party.send({ type: 'callEnd', cid: room.cid });
+      this.peers.get(party)?.rooms.delete(room);
+    }
+    room.listeners.clear();
+    this.rooms.delete(room.cid);
+    this.active.delete(room);
+  }
+
+  private async refuseNotJoined(peer: TalkPeer, cid: number, seq: number): Promise<void> {
+    if (cid >= CALL_ID_BASE) return peer.error(seq, TalkErrors.notFound, 'no such call');
+    const channel = await channelInfo(this.deps.db, cid);
+    const member = peer.seat
+      ? channel !== undefined && inScope(peer.seat.scope, channel.E_ID)
+      : channel?.E_ID === peer.E_ID &&
+        peer.user !== null &&
+        (await memberPriority(this.deps.db, cid, peer.user)) !== undefined;
+    if (member) peer.error(seq, TalkErrors.notJoined, 'join the channel first');
+    else peer.error(seq, TalkErrors.notMember, 'not a member of this channel');
+  }
+
+  private step(room: TalkRoom, event: FloorEvent): void {
+    const { state, effects } = stepFloor(room.floor, event, room.limits);
+    room.floor = state;
+    if (state.name === 'idle') this.active.delete(room);
+    else this.active.add(room);
+    for (const effect of effects) this.apply(room, effect, event.now);
+    if (state.name === 'idle' && room.kind === 'group' && room.listeners.size === 0) this.rooms.delete(room.cid);
+  }
+
+  private apply(room: TalkRoom, effect: FloorEffect, now: number): void {
+    switch (effect.kind) {
+      case 'granted': {
+        const { talker, seq } = effect.request;
+        const peer = room.peerOf(talker.key);
+        peer?.ack(seq, { granted: true, cid: room.cid });
+        if (effect.again || !peer) return;
+        room.tell({ type: 'floorTaken', cid: room.cid, uid: talker.uid, name: talker.name, priority: talker.priority });
+        this.setHolding(peer, 1);
+        room.burst = this.recorder(room, talker, now);
+        return;
+      }
+      case 'busy':
+        return room.peerOf(effect.request.talker.key)?.error(effect.request.seq, TalkErrors.busy, 'the floor is taken');
+      case 'revoked':
+        return room.peerOf(effect.talker.key)?.send({ type: 'floorRevoked', cid: room.cid, reason: effect.reason });
+      case 'ended': {
+        room.burst?.end(now);
+        room.burst = null;
+        const peer = room.peerOf(effect.talker.key);
+        if (peer) this.setHolding(peer, -1);
+        return;
+      }
+      case 'idle':
+        return room.tell({ type: 'floorIdle', cid: room.cid });
+    }
+  }
+
+  private setHolding(peer: TalkPeer, delta: number): void {
+    const state = this.peers.get(peer);
+    if (!state) return;
+    const before = state.holding > 0;
+    state.holding = Math.max(0, state.holding + delta);
+    const after = state.holding > 0;
+    if (before !== after && peer.user) this.deps.realtime.live.reportStatus({ ...peer.user, talking: after });
+  }
+
+  private tick(now: number): void {
+    for (const room of [...this.active]) this.step(room, { kind: 'tick', now });
+  }
+
+  /** Audio token bucket: `framesPerSecond` on average, `framesBurst` at once. */
+  private take(state: PeerState, now: number): boolean {
+    const { framesPerSecond, framesBurst } = this.options;
+    state.tokens = Math.min(framesBurst, state.tokens + ((now - state.refilledAt) / 1000) * framesPerSecond);
+    state.refilledAt = now;
+    if (state.tokens < 1) return false;
+    state.tokens -= 1;
+    state.overInRow = 0;
+    return true;
+  }
+
+  /** Frames over the rate are dropped; a talker that keeps flooding loses its floors. */
+  private overLimit(peer: TalkPeer, state: PeerState, now: number): void {
+    this.counters.rateLimited += 1;
+    state.overInRow += 1;
+    if (state.overInRow === 1) peer.error(null, TerminalErrors.rateLimited, 'too many audio frames');
+    if (state.overInRow < this.options.floodCutAfter) return;
+    state.overInRow = 0;
+    for (const room of [...state.rooms]) {
+      if (holds(room.floor, peer.talker.key)) this.step(room, { kind: 'flood', key: peer.talker.key, now });
+    }
+    this.log.warn({ talker: peer.talker.key }, 'talker flooding: floor revoked');
+  }
+
+  private callId(): number {
+    do {
+      this.nextCall = (this.nextCall + 1) % 0x7fff_ffff;
+    } while (this.rooms.has(CALL_ID_BASE + this.nextCall));
+    return CALL_ID_BASE + this.nextCall;
+  }
+}

@@ -1,0 +1,216 @@
+import { TalkErrors, TerminalErrors } from '@intercom/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEnterprise } from '../helper.js';
+import { FAST_HUB, sleep } from '../realtime/hubTestApp.js';
+import {
+  FAST_TERMINALS,
+  createTerminalUser,
+  loggedIn,
+  startTerminalApp,
+  type TerminalTestApp,
+} from '../terminals/terminalTestApp.js';
+import { upFrame } from '../../src/talk/audioFrame.js';
+import { FAST_TALK, SPEECH, channelOf, isType, joinAll, readDown, talk, waitFor } from './talkFixtures.js';
+
+// Channels, floor control and the audio relay over real sockets (DESIGN.md section 7).
+let t: TerminalTestApp;
+
+beforeAll(async () => {
+  // Listeners stay silent for seconds here: a longer heartbeat timeout than the terminal suite's.
+  t = await startTerminalApp({ ...FAST_TERMINALS, heartbeatTimeoutMs: 30_000 }, FAST_HUB, {}, { talk: FAST_TALK });
+});
+afterAll(async () => {
+  await t.close();
+});
+
+describe('join and floor requests', () => {
+  it('refuses join by a non-member and floorRequest before join, and tells joined members who talks', async () => {
+    const { cid, members } = await channelOf(t, t.demo.E_ID, [0, 0]);
+    const outsider = await loggedIn(t, (await createTerminalUser(t, { E_ID: t.demo.E_ID })).phone);
+    const [a, b] = members.map((m) => m.terminal);
+    if (!a || !b) throw new Error('two members');
+    expect(await outsider.request({ type: 'join', cid })).toMatchObject({ code: TalkErrors.notMember });
+    expect(await outsider.request({ type: 'floorRequest', cid })).toMatchObject({ code: TalkErrors.notMember });
+    expect(await a.request({ type: 'floorRequest', cid })).toMatchObject({ code: TalkErrors.notJoined });
+    expect(await a.request({ type: 'join', cid: 999_999 })).toMatchObject({ code: TalkErrors.notMember });
+    expect(await a.request({ type: 'join', cid: 0 })).toMatchObject({ code: TerminalErrors.invalid, field: 'cid' });
+    await joinAll(members, cid);
+    expect(await a.request({ type: 'floorRequest', cid })).toMatchObject({ type: 'ack', granted: true });
+    const uid = members[0]?.U_ID;
+    await b.next(isType('floorTaken', { cid, uid }));
+    expect(await b.request({ type: 'floorRequest', cid })).toMatchObject({ type: 'error', code: TalkErrors.busy });
+    expect((await a.request({ type: 'floorRelease', cid })).type).toBe('ack');
+    await b.next(isType('floorIdle', { cid }));
+    expect(await b.request({ type: 'floorRequest', cid })).toMatchObject({ granted: true });
+    for (const m of [...members.map((x) => x.terminal), outsider]) m.close();
+  });
+
+  it('pre-empts only at strictly higher priority: the loser is revoked, everyone hears who took it', async () => {
+    const { cid, members } = await channelOf(t, t.demo.E_ID, [3, 3, 5]);
+    const [low, equal, high] = members.map((m) => m.terminal);
+    if (!low || !equal || !high) throw new Error('three members');
+    await joinAll(members, cid);
+    expect(await low.request({ type: 'floorRequest', cid })).toMatchObject({ granted: true });
+    expect(await equal.request({ type: 'floorRequest', cid })).toMatchObject({ code: TalkErrors.busy });
+    expect(await high.request({ type: 'floorRequest', cid })).toMatchObject({ granted: true });
+    await low.next(isType('floorRevoked', { cid, reason: 'preempted' }));
+    const highUid = members[2]?.U_ID;
+    for (const m of [low, equal, high]) await m.next(isType('floorTaken', { cid, uid: highUid, priority: 5 }));
+    // The loser's frames are dropped from now on.
+    await talk(low, cid, SPEECH.slice(0, 5));
+    await sleep(100);
+    expect(equal.frames).toHaveLength(0);
+    for (const m of [low, equal, high]) m.close();
+  });
+
+  it('revokes after the silence time and after the maximum talk time, and on disconnect goes idle', async () => {
+    const { cid, members } = await channelOf(t, t.demo.E_ID, [0, 0]);
+    const [a, b] = members.map((m) => m.terminal);
+    if (!a || !b) throw new Error('two members');
+    await joinAll(members, cid);
+    await a.request({ type: 'floorRequest', cid });
+    await a.next(isType('floorRevoked', { cid, reason: 'silence' }), 2_000);
+    await b.next(isType('floorIdle', { cid }));
+
+    await a.request({ type: 'floorRequest', cid });
+    const started = Date.now();
+    // Keep talking (a frame every 100 ms) past the maximum talk time of 1.5 s.
+    const sending = talk(a, cid, SPEECH.slice(0, 25), 100);
+    await a.next(isType('floorRevoked', { cid, reason: 'timeout' }), 4_000);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_400);
+    await sending;
+
+    b.received.length = 0;
+    expect(await a.request({ type: 'floorRequest', cid })).toMatchObject({ granted: true });
+    await waitFor(() => t.live.user(t.demo.E_ID, members[0]?.U_ID ?? 0)?.talking === true);
+    a.close();
+    await b.next(isType('floorIdle', { cid }));
+    await waitFor(() => t.live.user(t.demo.E_ID, members[0]?.U_ID ?? 0)?.talking === false);
+    b.close();
+  });
+
+  it('leave releases the floor and stops the audio', async () => {
+    const { cid, members } = await channelOf(t, t.demo.E_ID, [0, 0]);
+    const [a, b] = members.map((m) => m.terminal);
+    if (!a || !b) throw new Error('two members');
+    await joinAll(members, cid);
+    await a.request({ type: 'floorRequest', cid });
+    expect((await a.request({ type: 'leave', cid })).type).toBe('ack');
+    await b.next(isType('floorIdle', { cid }));
+    expect(await a.request({ type: 'leave', cid })).toMatchObject({ code: TalkErrors.notJoined });
+    a.close();
+    b.close();
+  });
+});
+
+describe('relay', () => {
+  it('delivers every frame in order to every listener, never back to the talker, and marks the talker', async () => {
+    const { cid, members } = await channelOf(t, t.demo.E_ID, [0, 0, 0, 0]);
+    await joinAll(members, cid);
+    const [talker, ...listeners] = members;
+    if (!talker) throw new Error('a talker');
+    await talker.terminal.request({ type: 'floorRequest', cid });
+    await waitFor(() => t.live.user(t.demo.E_ID, talker.U_ID)?.talking === true);
+    const packets = SPEECH.slice(0, 50);
+    await talk(talker.terminal, cid, packets, 2);
+    for (const listener of listeners) {
+      await waitFor(() => listener.terminal.frames.length === packets.length);
+      const frames = listener.terminal.frames.map(readDown);
+      expect(frames.map((f) => f.seq)).toEqual(packets.map((_, i) => i));
+      frames.forEach((f, i) => {
+        expect(f).toMatchObject({ kind: 1, cid, speaker: talker.U_ID });
+        expect(f.opus.equals(packets[i] as Buffer)).toBe(true);
+      });
+    }
+    expect(talker.terminal.frames).toHaveLength(0);
+    for (const m of members) m.terminal.close();
+  });
+
+  it('drops frames from a non-holder and for another channel', async () => {
+    const { cid, members } = await channelOf(t, t.demo.E_ID, [0, 0, 0]);
+    await joinAll(members, cid);
+    const [holder, other, listener] = members.map((m) => m.terminal);
+    if (!holder || !other || !listener) throw new Error('three members');
+    await holder.request({ type: 'floorRequest', cid });
+    await talk(other, cid, SPEECH.slice(0, 10));
+    await talk(holder, cid + 1, SPEECH.slice(0, 10));
+    await talk(holder, cid, SPEECH.slice(0, 3));
+    await waitFor(() => listener.frames.length >= 3);
+    await sleep(100);
+    expect(listener.frames.map((f) => readDown(f).speaker)).toEqual([
+      members[0]?.U_ID,
+      members[0]?.U_ID,
+      members[0]?.U_ID,
+    ]);
+    for (const m of [holder, other, listener]) m.close();
+  });
+
+  it('answers malformed frames with an error and keeps relaying for everyone', async () => {
+    const { cid, members } = await channelOf(t, t.demo.E_ID, [0, 0]);
+    await joinAll(members, cid);
+    const [holder, listener] = members.map((m) => m.terminal);
+    if (!holder || !listener) throw new Error('two members');
+    await holder.request({ type: 'floorRequest', cid });
+    const packet = SPEECH[0] as Buffer;
+    const wrongKind = upFrame(cid, 0, packet);
+    wrongKind[0] = 2;
+    holder.socket.send(wrongKind, { binary: true });
+    await holder.next(isType('error', { code: TalkErrors.badFrame }));
+    holder.received.length = 0;
+    holder.socket.send(Buffer.from([1, 0, 0]), { binary: true });
+    await holder.next(isType('error', { code: TalkErrors.badFrame }));
+    holder.socket.send(upFrame(cid, 1, Buffer.alloc(1300, 7)), { binary: true });
+    await holder.next(isType('error', { code: TerminalErrors.tooLarge }));
+    await talk(holder, cid, [packet]);
+    await waitFor(() => listener.frames.length === 1);
+    expect((await holder.request({ type: 'heartbeat' })).type).toBe('ack');
+    holder.close();
+    listener.close();
+  });
+
+  it('cuts off a talker that floods: frames over the rate are dropped and the floor is revoked', async () => {
+    const { cid, members } = await channelOf(t, t.demo.E_ID, [0, 0]);
+    await joinAll(members, cid);
+    const [flooder, listener] = members.map((m) => m.terminal);
+    if (!flooder || !listener) throw new Error('two members');
+    await flooder.request({ type: 'floorRequest', cid });
+    const packet = SPEECH[0] as Buffer;
+    await talk(
+      flooder,
+      cid,
+      Array.from({ length: 400 }, () => packet),
+    );
+    await flooder.next(isType('error', { code: TerminalErrors.rateLimited }));
+    await flooder.next(isType('floorRevoked', { cid, reason: 'flooding' }));
+    await listener.next(isType('floorIdle', { cid }));
+    // The burst allowance passed, the rest was dropped. Frames still in the listener's queue may
+    // arrive after floorIdle (events do not wait behind audio), so wait for them.
+    await waitFor(() => listener.frames.length >= FAST_TALK.framesBurst - 1);
+    await sleep(100);
+    expect(listener.frames.length).toBeLessThanOrEqual(FAST_TALK.framesBurst + 10);
+    flooder.close();
+    listener.close();
+  });
+
+  it('a terminal never hears or joins another enterprise', async () => {
+    const other = await createEnterprise(t.db);
+    const { cid: theirs, members: them } = await channelOf(t, other.E_ID, [0, 0]);
+    const { cid: ours, members: us } = await channelOf(t, t.demo.E_ID, [0]);
+    await joinAll(them, theirs);
+    await joinAll(us, ours);
+    const [ourTerminal] = us.map((m) => m.terminal);
+    if (!ourTerminal) throw new Error('one member');
+    expect(await ourTerminal.request({ type: 'join', cid: theirs })).toMatchObject({ code: TalkErrors.notMember });
+    expect(await ourTerminal.request({ type: 'floorRequest', cid: theirs })).toMatchObject({
+      code: TalkErrors.notMember,
+    });
+    const [talker, listener] = them.map((m) => m.terminal);
+    if (!talker || !listener) throw new Error('two members');
+    await talker.request({ type: 'floorRequest', cid: theirs });
+    await talk(talker, theirs, SPEECH.slice(0, 5));
+    await waitFor(() => listener.frames.length === 5);
+    expect(ourTerminal.frames).toHaveLength(0);
+    expect(ourTerminal.received.some((m) => m.type === 'floorTaken')).toBe(false);
+    for (const m of [...them, ...us]) m.terminal.close();
+  });
+});

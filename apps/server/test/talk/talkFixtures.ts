@@ -1,0 +1,115 @@
+import { AudioFrame } from '@intercom/contract';
+import { speechPackets } from '@intercom/media';
+import { upFrame } from '../../src/talk/audioFrame.js';
+import { sleep } from '../realtime/hubTestApp.js';
+import {
+  createTerminalUser,
+  loggedIn,
+  type ServerMessage,
+  type TerminalTestApp,
+  type TestTerminal,
+} from '../terminals/terminalTestApp.js';
+
+/** Short floor timings so silence, timeout and the pre-emption grace happen within a test. */
+export const FAST_TALK = {
+  tickMs: 10,
+  floor: { silenceMs: 400, maxTalkMs: 1_500, revokeGraceMs: 50 },
+  framesPerSecond: 60,
+  framesBurst: 100,
+  floodCutAfter: 40,
+};
+
+/** Real speech: 20 ms Opus packets of a recorded phrase. */
+export const SPEECH = speechPackets('unit-three');
+
+/** A channel with members (each with its priority), straight into the tables. */
+export async function createChannel(
+  t: TerminalTestApp,
+  E_ID: number,
+  members: { U_ID: number; priority?: number }[],
+  record = false,
+): Promise<number> {
+  const row = await t.db
+    .insertInto('channel')
+    .values({
+      E_ID,
+      CName: `C${Date.now() % 100_000}${Math.floor(Math.random() * 1000)}`,
+      CTypeID: 106,
+      Note: '',
+      Priority: 0,
+      VideoEnable: 0,
+      Record: record ? 1 : 0,
+      CreatedAt: Date.now(),
+    })
+    .returning('CID')
+    .executeTakeFirstOrThrow();
+  if (members.length > 0) {
+    await t.db
+      .insertInto('channel_member')
+      .values(members.map((m) => ({ CID: row.CID, UserID: m.U_ID, E_ID, Priority: m.priority ?? 0 })))
+      .execute();
+  }
+  return row.CID;
+}
+
+export interface Member {
+  U_ID: number;
+  terminal: TestTerminal;
+}
+
+/** `count` logged-in terminals of an enterprise, members of one new channel (priorities in order). */
+export async function channelOf(
+  t: TerminalTestApp,
+  E_ID: number,
+  priorities: number[],
+  record = false,
+): Promise<{ cid: number; members: Member[] }> {
+  const users = await Promise.all(priorities.map(() => createTerminalUser(t, { E_ID })));
+  const cid = await createChannel(
+    t,
+    E_ID,
+    users.map((u, i) => ({ U_ID: u.U_ID, priority: priorities[i] })),
+    record,
+  );
+  const members = await Promise.all(users.map(async (u) => ({ U_ID: u.U_ID, terminal: await loggedIn(t, u.phone) })));
+  return { cid, members };
+}
+
+export async function joinAll(members: Member[], cid: number): Promise<void> {
+  for (const { terminal } of members) {
+    const reply = await terminal.request({ type: 'join', cid });
+    if (reply.type !== 'ack') throw new Error(`join refused: ${JSON.stringify(reply)}`);
+  }
+}
+
+/** Sends speech packets as audio frames of `cid`, one every `gapMs` (0: all at once). */
+export async function talk(terminal: TestTerminal, cid: number, packets: Buffer[], gapMs = 0): Promise<void> {
+  for (const [i, packet] of packets.entries()) {
+    terminal.socket.send(upFrame(cid, i, packet), { binary: true });
+    if (gapMs > 0) await sleep(gapMs);
+  }
+}
+
+/** A downstream frame's fields. */
+export function readDown(frame: Buffer) {
+  return {
+    kind: frame[0],
+    cid: frame.readUInt32BE(1),
+    speaker: frame.readUInt32BE(5),
+    seq: frame.readUInt16BE(9),
+    opus: frame.subarray(AudioFrame.downHeaderBytes),
+  };
+}
+
+export async function waitFor(check: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await sleep(5);
+  }
+}
+
+export const isType =
+  (type: string, fields: Record<string, unknown> = {}) =>
+  (m: ServerMessage) =>
+    m.type === type && Object.entries(fields).every(([k, v]) => m[k] === v);
