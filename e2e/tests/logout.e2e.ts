@@ -1,0 +1,50 @@
+import { describe, expect, test } from 'vitest';
+import { seedAccount, seedEnterprise } from '../support/accounts.js';
+import { shot, useBrowserPerFile } from '../support/browser.js';
+import { hamburger, logIn, submitLogin, userMenu, waitForPath } from '../support/console.js';
+import { en } from '../support/texts.js';
+
+const browser = useBrowserPerFile();
+
+declare global {
+  interface Window {
+    seenBefore?: string[];
+  }
+}
+
+describe('logout on a shared PC', () => {
+  test('the next dispatcher, of another enterprise, never sees the first one’s data, not even in the first paint', async () => {
+    const firstName = 'Dispatcher Quillon';
+    const first = await seedAccount({ login: 'e2e_shared_first', password: 'Shared-Pc-2026', name: firstName });
+    seedEnterprise('E2E_OTHER', 'Other Works');
+    const secondName = 'Dispatcher Varga';
+    const second = await seedAccount(
+      { login: 'e2e_shared_second', password: 'Shared-Pc-2027', name: secondName },
+      'E2E_OTHER',
+    );
+
+    const page = await browser.newPage();
+    await logIn(page, first);
+    await expect.poll(() => page.getByTestId('user-menu').innerText()).toContain(firstName);
+    await userMenu(page, en('layout.logout'));
+    await waitForPath(page, '/login');
+
+    // From here on, every change of the page is checked for the first account's name.
+    await page.evaluate((name) => {
+      window.seenBefore = [];
+      const check = () => {
+        if (document.body.innerText.includes(name)) window.seenBefore?.push(location.pathname);
+      };
+      check();
+      new MutationObserver(check).observe(document.body, { subtree: true, childList: true, characterData: true });
+    }, firstName);
+
+    await submitLogin(page, second);
+    await page.waitForURL((url) => url.pathname !== '/login');
+    await hamburger(page).waitFor();
+    await expect.poll(() => page.getByTestId('user-menu').innerText()).toContain(secondName);
+    await shot(page, 'logout-next-dispatcher');
+    expect(await page.evaluate(() => window.seenBefore)).toEqual([]);
+    expect(await page.locator('body').innerText()).not.toContain(firstName);
+  });
+});
