@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { seedAccount, seedEnterprise } from '../support/accounts.js';
 import { shot, useBrowserPerFile } from '../support/browser.js';
-import { hamburger, logIn, submitLogin, userMenu, waitForPath } from '../support/console.js';
+import { hamburger, logIn, loginButton, submitLogin, userMenu, waitForPath } from '../support/console.js';
 import { en } from '../support/texts.js';
 
 const browser = useBrowserPerFile();
@@ -26,18 +26,24 @@ describe('logout on a shared PC', () => {
     const page = await browser.newPage();
     await logIn(page, first);
     await expect.poll(() => page.getByTestId('user-menu').innerText()).toContain(firstName);
+    await expect.poll(() => page.locator('body').innerText()).toContain('Demo Enterprise');
     await userMenu(page, en('layout.logout'));
     await waitForPath(page, '/login');
+    await loginButton(page).waitFor();
+    await expect.poll(() => page.locator('body').innerText()).not.toContain(firstName);
 
-    // From here on, every change of the page is checked for the first account's name.
-    await page.evaluate((name) => {
+    // From the login page on, every change of the page is checked for the first session's data: its
+    // account's name and its enterprise's name (the second account's enterprise is another one).
+    const firstOnly = [firstName, 'Demo Enterprise'];
+    await page.evaluate((texts) => {
       window.seenBefore = [];
       const check = () => {
-        if (document.body.innerText.includes(name)) window.seenBefore?.push(location.pathname);
+        const shown = document.body.innerText;
+        for (const text of texts) if (shown.includes(text)) window.seenBefore?.push(`${location.pathname}: ${text}`);
       };
       check();
       new MutationObserver(check).observe(document.body, { subtree: true, childList: true, characterData: true });
-    }, firstName);
+    }, firstOnly);
 
     await submitLogin(page, second);
     await page.waitForURL((url) => url.pathname !== '/login');
@@ -45,6 +51,8 @@ describe('logout on a shared PC', () => {
     await expect.poll(() => page.getByTestId('user-menu').innerText()).toContain(secondName);
     await shot(page, 'logout-next-dispatcher');
     expect(await page.evaluate(() => window.seenBefore)).toEqual([]);
-    expect(await page.locator('body').innerText()).not.toContain(firstName);
+    const shown = await page.locator('body').innerText();
+    expect(shown).toContain('Other Works');
+    for (const text of firstOnly) expect(shown).not.toContain(text);
   });
 });
