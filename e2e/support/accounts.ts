@@ -45,13 +45,13 @@ async function serverHashPassword(): Promise<HashPassword> {
  * database, so a test that changes a password or locks an account never touches `admin`. Each
  * test file seeds accounts with its own names; the server is shared by all files of a run.
  */
-export async function seedAccount(seed: SeedAccount): Promise<Credentials> {
+export async function seedAccount(seed: SeedAccount, code = COMPANY_CODE): Promise<Credentials> {
   const hash = await (await serverHashPassword())(seed.password, SEED_LOG_N);
   const db = openDatabase();
   try {
-    const enterprise = db.prepare('SELECT E_ID FROM enterprise WHERE E_Code = ?').get(COMPANY_CODE) as
+    const enterprise = db.prepare('SELECT E_ID FROM enterprise WHERE E_Code = ?').get(code) as
       { E_ID: number } | undefined;
-    if (!enterprise) throw new Error(`enterprise ${COMPANY_CODE} is missing from the database`);
+    if (!enterprise) throw new Error(`enterprise ${code} is missing from the database`);
     db.prepare(
       `INSERT INTO account (E_ID, LoginName, Name, Mail, PasswordHash, Role, Disabled, FailedCount, LockedUntil, CreatedAt)
        VALUES (@E_ID, @login, @name, '', @hash, @role, 0, 0, NULL, @now)
@@ -68,7 +68,20 @@ export async function seedAccount(seed: SeedAccount): Promise<Credentials> {
   } finally {
     db.close();
   }
-  return { account: seed.login, password: seed.password, code: COMPANY_CODE };
+  return { account: seed.login, password: seed.password, code };
+}
+
+/** Adds (once) a top-level enterprise of its own, beside DEMO, for tests about another tenant. */
+export function seedEnterprise(code: string, name: string): void {
+  const db = openDatabase();
+  try {
+    db.prepare(
+      `INSERT INTO enterprise (E_Code, E_Name, P_ID, A_ID, Quota, ExpireAt, Disabled, CreatedAt)
+       VALUES (?, ?, NULL, NULL, 10, NULL, 0, ?) ON CONFLICT DO NOTHING`,
+    ).run(code, name, Date.now());
+  } finally {
+    db.close();
+  }
 }
 
 /**

@@ -15,6 +15,7 @@ import type { AppDeps } from './appDeps.js';
 import { authPlugin } from './auth/authPlugin.js';
 import { installErrorHandler } from './http/errorHandler.js';
 import { redactUrl } from './http/redactUrl.js';
+import { RequestLog } from './http/requestLog.js';
 import type { HubOptions } from './realtime/hubOptions.js';
 import { realtimePlugin } from './realtime/realtimePlugin.js';
 import type { TerminalOptions } from './terminals/terminalOptions.js';
@@ -112,6 +113,8 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   const app = Fastify({
     logger: options.logger ?? false,
     genReqId: () => randomUUID(),
+    // One line per request at debug, or info when it fails or is slow (http/requestLog.ts).
+    logController: new RequestLog(),
     // Keep-alive sockets must not hold a shutdown open (main.ts exits after 10 s at most anyway).
     forceCloseConnections: true,
     trustProxy: deps.config.trustProxy,

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, expectFailure, expectSuccess, type TestApp } from './helper.js';
+import { saveChannel } from './channelFixtures.js';
 import { addOrgan, addUser, body, countRows, expectLogged, tenant, uniqueIccid } from './directoryFixtures.js';
 
 let t: TestApp;
@@ -25,6 +26,8 @@ interface Device {
   UserID: number | null;
   UserName: string | null;
   MobilePhone: string | null;
+  rids: number[];
+  ChannelNames: string[];
 }
 
 describe('POST /api/Device/Save', () => {
@@ -138,6 +141,43 @@ describe('device lists', () => {
     const byPhone = expectSuccess(await a.api.get(`/api/UserInfo/QueryDeviceData?${q({ Search: user.MobilePhone })}`));
     expect(byPhone.Total).toBe(1);
     expectFailure(await a.api.get(`/api/UserInfo/QueryDeviceData?${q({ Mapped: 2 })}`), 400, 4000);
+  });
+
+  it('rows and the record carry rids: the channels of the device’s user, read from the memberships', async () => {
+    const a = await tenant(t);
+    const user = await addUser(a.api, { UserName: 'Member', ICCID: uniqueIccid() });
+    const other = await addUser(a.api, { UserName: 'Outsider', ICCID: uniqueIccid() });
+    const free = uniqueIccid();
+    expectSuccess(await a.api.post('/api/Device/Save', { ICCID: free }));
+    const first = await saveChannel(a.api, { cname: 'Dock' });
+    const second = await saveChannel(a.api, { cname: 'Gate' });
+    await t.db
+      .insertInto('channel_member')
+      .values([first, second].map((c) => ({ CID: c.CID, UserID: user.UserID, E_ID: a.E_ID, Priority: 0 })))
+      .execute();
+
+    const list = expectSuccess(await a.api.get('/api/UserInfo/QueryDeviceData?pageIndex=0&pageSize=10'));
+    const byIccid = new Map((list.Data as Device[]).map((d) => [d.ICCID, d]));
+    expect(byIccid.get(user.ICCID as string)).toMatchObject({
+      rids: [first.CID, second.CID],
+      ChannelNames: ['Dock', 'Gate'],
+    });
+    expect(byIccid.get(other.ICCID as string)).toMatchObject({ rids: [], ChannelNames: [] });
+    expect(byIccid.get(free)).toMatchObject({ rids: [], ChannelNames: [] });
+    const generic = expectSuccess(await a.api.get('/api/Device/QueryData?pageIndex=0&pageSize=10'));
+    expect((generic.Data as Device[]).find((d) => d.UserID === user.UserID)?.rids).toEqual([first.CID, second.CID]);
+
+    const record = await t.db
+      .selectFrom('device')
+      .select('D_ID')
+      .where('ICCID', '=', user.ICCID as string)
+      .executeTakeFirstOrThrow();
+    expect(body<Device>(await a.api.get(`/api/Device/Entitys/${record.D_ID}`)).rids).toEqual([first.CID, second.CID]);
+    // Read-only: a Save with rids neither fails nor changes the memberships.
+    const saved = body<Device>(
+      await a.api.post('/api/Device/Save', { D_ID: String(record.D_ID), NickName: 'R1', rids: '[999]' }),
+    );
+    expect(saved.rids).toEqual([first.CID, second.CID]);
   });
 
   it('exports the inventory as CSV', async () => {

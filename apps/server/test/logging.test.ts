@@ -86,3 +86,28 @@ describe('logs', () => {
     }
   });
 });
+
+describe('request lines at the default level', () => {
+  const infoLines: string[] = [];
+  let quiet: TestApp;
+  beforeAll(async () => {
+    const infoStream = { write: (line: string) => void infoLines.push(line) };
+    quiet = await buildTestApp({ logger: { ...(loggerOptions('info') as object), stream: infoStream } });
+  });
+  afterAll(async () => {
+    await quiet.close();
+  });
+
+  it('leaves out quick successes and keeps failures, one line each', async () => {
+    const token = (await login(quiet.app, { username: 'admin', password: quiet.demo.password, code: 'DEMO' }))
+      .access_token;
+    expectSuccess(await authed(quiet.app, token).get('/api/Account/LoginInfo'));
+    expect((await call(quiet.app, { method: 'GET', url: '/api/Account/LoginInfo' })).statusCode).toBe(401);
+    expect((await call(quiet.app, { method: 'GET', url: '/api/NoSuchThing' })).statusCode).toBe(404);
+
+    const requests = infoLines.map((l) => JSON.parse(l) as { msg: string; statusCode?: number; req?: { url: string } });
+    const logged = requests.filter((l) => l.msg === 'request completed').map((l) => `${l.statusCode} ${l.req?.url}`);
+    expect(logged).toEqual(['401 /api/Account/LoginInfo', '404 /api/NoSuchThing']);
+    expect(requests.some((l) => l.msg === 'incoming request')).toBe(false);
+  });
+});

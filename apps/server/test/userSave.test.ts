@@ -427,6 +427,45 @@ describe('read and delete', () => {
     expectFailure(await a.api.get(`/api/UserInfo/Users?eID=${a.E_ID}&userID=${theirs.UserID}`), 404, 4004);
   });
 
+  it('GET Users answers getUserList(E_ID, E_Code) and queryRequest(name, E_ID); a wrong code or a mismatch is 4004', async () => {
+    const a = await tenant(t);
+    const b = await tenant(t);
+    const { E_Code } = await t.db
+      .selectFrom('enterprise')
+      .select('E_Code')
+      .where('E_ID', '=', a.E_ID)
+      .executeTakeFirstOrThrow();
+    const { E_Code: theirCode } = await t.db
+      .selectFrom('enterprise')
+      .select('E_Code')
+      .where('E_ID', '=', b.E_ID)
+      .executeTakeFirstOrThrow();
+    const alice = await addUser(a.api, { UserName: 'Alice_Dock' });
+    const bob = await addUser(a.api, { UserName: 'Bob%Gate' });
+    const ids = (res: Parameters<typeof expectSuccess>[0]) =>
+      (expectSuccess(res).Data as { UserID: number }[]).map((u) => u.UserID);
+
+    const code = encodeURIComponent(E_Code.toLowerCase());
+    expect(ids(await a.api.get(`/api/UserInfo/Users?E_Code=${code}`))).toEqual([alice.UserID, bob.UserID]);
+    expect(ids(await a.api.get(`/api/UserInfo/Users?E_ID=${a.E_ID}&E_Code=${code}`))).toEqual([
+      alice.UserID,
+      bob.UserID,
+    ]);
+    expect(ids(await a.api.get(`/api/UserInfo/Users?E_ID=${a.E_ID}&name=dock`))).toEqual([alice.UserID]);
+    // LIKE's wildcards are plain text: "%" finds the name that has one, "_" only the one with "_".
+    expect(ids(await a.api.get(`/api/UserInfo/Users?name=${encodeURIComponent('b%g')}`))).toEqual([bob.UserID]);
+    expect(ids(await a.api.get(`/api/UserInfo/Users?name=${encodeURIComponent('e_d')}`))).toEqual([alice.UserID]);
+    expect(ids(await a.api.get(`/api/UserInfo/Users?name=nobody`))).toEqual([]);
+
+    expectFailure(await a.api.get(`/api/UserInfo/Users?E_Code=${encodeURIComponent(theirCode)}`), 404, 4004);
+    expectFailure(await a.api.get(`/api/UserInfo/Users?E_Code=NO_SUCH_CODE_X`), 404, 4004);
+    expectFailure(await a.api.get(`/api/UserInfo/Users?E_ID=${b.E_ID}`), 404, 4004);
+    expectFailure(await a.api.get(`/api/UserInfo/Users?eID=${a.E_ID}&E_ID=${b.E_ID}`), 404, 4004);
+    expectFailure(await a.api.get(`/api/UserInfo/Users?E_ID=abc`), 400, 4000);
+    expectFailure(await a.api.get(`/api/UserInfo/Users?E_Code=${'x'.repeat(65)}`), 400, 4000);
+    expectFailure(await a.api.get(`/api/UserInfo/Users?name=${'n'.repeat(33)}`), 400, 4000);
+  });
+
   it('deletes a user: frees a licence, returns the SIM to the inventory, drops memberships; logged', async () => {
     const a = await tenant(t, { quota: 1 });
     const user = await addUser(a.api, { ICCID: uniqueIccid() });

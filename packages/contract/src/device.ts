@@ -33,6 +33,10 @@ export const deviceRowSchema = z.object({
   UserName: z.string().nullable(),
   MobilePhone: z.string().nullable(),
   CreatedAt: z.number().int(),
+  /** The channels (CID) the device's user belongs to, read-only from the memberships (SPEC.md 3). */
+  rids: z.array(z.number().int()),
+  /** The names of those channels, in the same order. */
+  ChannelNames: z.array(z.string()),
 });
 export type DeviceRow = z.infer<typeof deviceRowSchema>;
 

@@ -296,6 +296,12 @@ export const batchChangeUsersSchema = z
 /** `GET /api/UserInfo/Users`: light user list of one enterprise (pickers), or one user. */
 export const usersQuerySchema = z.object({
   eID: optionalFormInt(1, 2 ** 31 - 1),
+  /** The same as eID, as the spec's getUserList(E_ID, E_Code) names it. */
+  E_ID: optionalFormInt(1, 2 ** 31 - 1),
+  /** The enterprise by its company code (case-insensitive); with eID or E_ID both must name it. */
+  E_Code: optionalFormText(64),
+  /** Users whose name contains this text (case-insensitive): queryRequest(name, E_ID). */
+  name: optionalFormText(UserLimits.nameMax),
   userID: optionalFormInt(1, 2 ** 31 - 1),
   OS_ID: optionalFormInt(0, 2 ** 31 - 1),
   pageIndex: optionalFormInt(0, 1_000_000).default(0),

@@ -6,6 +6,7 @@ import { ApiEventBridge } from './ApiEventBridge';
 import { AppProviders } from './AppProviders';
 import { LoginRoute } from './LoginRoute';
 import { RequireToken } from './RequireToken';
+import { GuardBoundary } from './session/GuardBoundary';
 
 /**
  * Everything behind the login: layout, route table, features, and every text of the language.
@@ -26,9 +27,11 @@ export function App() {
             path="*"
             element={
               <RequireToken>
-                <Suspense fallback={<FullPageSpin />}>
-                  <AuthenticatedApp />
-                </Suspense>
+                <GuardBoundary>
+                  <Suspense fallback={<FullPageSpin />}>
+                    <AuthenticatedApp />
+                  </Suspense>
+                </GuardBoundary>
               </RequireToken>
             }
           />

@@ -52,7 +52,12 @@ export function UserMenu({ compact }: { compact: boolean }) {
     else if (key === 'enterprises') void navigate('/Managent/Enterprise');
     else if (key === 'logout') {
       const back = loginPathFor(location.pathname + location.search);
-      logout.mutate(undefined, { onSettled: () => void navigate(back, { replace: true }) });
+      logout.mutate(undefined, {
+        onSettled: () => {
+          void navigate(back, { replace: true });
+          logout.forget();
+        },
+      });
     }
   };
 

@@ -47,6 +47,11 @@ export interface EntityDefinition<TRow extends Record<string, unknown> = Record<
    * columns): allowed in a jsonCondition, never returned, sorted or exported.
    */
   virtualFields?: Record<string, VirtualField>;
+  /**
+   * Read-only values from other tables added to one page of QueryData rows (a device's channels):
+   * never filtered, sorted or exported. Receives the page, returns it completed.
+   */
+  completeRows?: (db: Kysely<DB>, rows: Record<string, unknown>[]) => Promise<Record<string, unknown>[]>;
 }
 
 export interface VirtualField {

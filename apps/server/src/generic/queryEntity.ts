@@ -77,5 +77,6 @@ export async function queryEntity(db: Kysely<DB>, def: EntityDefinition, scope: 
       .execute(),
     base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst(),
   ]);
-  return { rows: rows as Record<string, unknown>[], total: Number(count?.n ?? 0) };
+  const page = rows as Record<string, unknown>[];
+  return { rows: def.completeRows ? await def.completeRows(db, page) : page, total: Number(count?.n ?? 0) };
 }

@@ -2,6 +2,7 @@ import type { LoginInfo, SysConfigCode, SysConfigEntry } from '@intercom/contrac
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest, getList, getObject } from '../../shared/api/apiClient';
 import { useSessionEnded } from '../../shared/api/sessionState';
+import { liveHub } from '../../shared/hub/liveHub';
 import { clearTokens } from '../../shared/storage/tokenStore';
 
 /** How often an open, visible tab asks who it is, so a replaced session shows up while idle. */
@@ -46,15 +47,25 @@ export function useSysConfig(enabled = true) {
 }
 
 /**
- * Log out: ends the session on the server, then forgets the token. Roles and caches go when the
- * login page opens (it empties the query cache), after the signed-in screens have unmounted.
+ * Log out (SPEC.md 4, "Logout clears token, roles and caches"): ends the session on the server, then
+ * forgets the token, closes the hub and empties the live store at once, and stops every request in
+ * flight. The cached answers go once the signed-in screens have unmounted (removing them while they
+ * still show would make those screens fetch again without a token): the caller navigates to /login
+ * and calls `forget` there, before the login page paints.
  */
 export function useLogout() {
-  return useMutation({
+  const queryClient = useQueryClient();
+  const mutation = useMutation({
     mutationFn: () => apiRequest('POST', '/api/Account/Logout', { sessionDialog: false, connectionToast: false }),
     // Whatever the server said (even "already ended"), this browser is logged out.
-    onSettled: () => clearTokens(),
+    onSettled: async () => {
+      clearTokens();
+      liveHub.stop();
+      await queryClient.cancelQueries();
+    },
   });
+  const forget = () => queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== 'UAuth' });
+  return { ...mutation, forget };
 }
 
 export interface ChangePasswordInput {

@@ -33,7 +33,7 @@ export async function login(input: LoginInput): Promise<void> {
   const result = answer.raw as Partial<LoginResult>;
   const accessToken = result.access_token || result.Message;
   if (!accessToken) throw new ApiError({ kind: 'bad_response', key: ClientErrorKeys.badResponse });
-  setTokens({ accessToken, refreshToken: result.refresh_token });
+  setTokens({ accessToken, refreshToken: result.refresh_token, expiresIn: result.expires_in });
 }
 
 export function useLogin() {

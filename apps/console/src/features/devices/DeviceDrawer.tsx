@@ -6,6 +6,7 @@ import { EditDrawer } from '../../shared/form/EditDrawer';
 import { DepartmentSelect } from '../organ';
 import { UserTypeSelect } from '../users';
 import { useDevice, useSaveDevice } from './api';
+import { DeviceChannels } from './DeviceChannels';
 
 interface DeviceValues {
   ICCID: string;
@@ -79,6 +80,11 @@ export function DeviceDrawer({ target, onClose }: { target: DeviceTarget | null;
       <Form.Item name="Remark" label={t('users.remark')}>
         <Input.TextArea maxLength={DeviceLimits.remarkMax} autoSize={{ minRows: 2, maxRows: 4 }} />
       </Form.Item>
+      {device.data ? (
+        <Form.Item label={t('devices.channels')} extra={t('devices.channels_hint')}>
+          <DeviceChannels device={device.data} />
+        </Form.Item>
+      ) : null}
     </EditDrawer>
   );
 }

@@ -12,6 +12,7 @@ import { useConfirm } from '../../shared/ui/ConfirmContext';
 import { orgChildrenQuery } from '../organ';
 import { userTypeName, useUserTypes } from '../users';
 import { deviceResource, useDeleteDevice, useRecoverDevice } from './api';
+import { DeviceChannels } from './DeviceChannels';
 import { DeviceDrawer, type DeviceTarget } from './DeviceDrawer';
 import { IccidImportDialog } from './IccidImportDialog';
 import { MapIccidDrawer, type MapMode } from './MapIccidDrawer';
@@ -85,6 +86,11 @@ export default function DeviceListPage() {
           ) : (
             <Tag>{t('devices.free')}</Tag>
           ),
+      },
+      {
+        key: 'rids',
+        title: t('devices.channels'),
+        render: (_: unknown, device: DeviceRow) => <DeviceChannels device={device} />,
       },
       { key: 'Priority', dataIndex: 'Priority', title: t('users.priority'), sorter: true, align: 'right' },
       {

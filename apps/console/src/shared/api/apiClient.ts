@@ -1,7 +1,8 @@
 import { Code, Limits, type BaseResult, type Envelope, type FieldError } from '@intercom/contract';
-import { getAccessToken } from '../storage/tokenStore';
+import { getAccessToken, noteTokenUsed } from '../storage/tokenStore';
 import { ApiError, ClientErrorKeys } from './ApiError';
 import { emitApiEvent } from './apiEvents';
+import { renewIfDue, renewSession } from './renewSession';
 
 type Scalar = string | number | boolean | null | undefined;
 export type QueryValues = Record<string, Scalar>;
@@ -155,14 +156,53 @@ async function readEnvelope<TData, TBase>(
   };
 }
 
-/** One call of the API envelope; resolves only for Code 8888, otherwise throws an ApiError. */
+type Method = 'GET' | 'POST' | 'DELETE' | 'PUT';
+
+async function requestOnce<TData, TBase>(method: Method, path: string, options: RequestOptions) {
+  const token = getAccessToken();
+  const response = await send(method, path, options, 'application/json');
+  const answer = await readEnvelope<TData, TBase>(response, options);
+  if (token !== undefined && token === getAccessToken()) noteTokenUsed();
+  return answer;
+}
+
+/**
+ * Whether a request refused for its session may go again: after a 50014 once the session was renewed
+ * (unless renewing ahead of it failed already), or when the token changed while it was under way
+ * (another request or tab renewed, so the old token is unknown now).
+ */
+async function mayRetry(error: unknown, sentWith: string | undefined, renewedAhead: boolean | undefined) {
+  if (!isSessionError(error) || sentWith === undefined) return false;
+  if (getAccessToken() !== undefined && getAccessToken() !== sentWith) return true;
+  if (error.code !== Code.TokenExpired || renewedAhead === false) return false;
+  return renewSession();
+}
+
+function isSessionError(error: unknown): error is ApiError {
+  return error instanceof ApiError && error.sessionEnded;
+}
+
+/**
+ * One call of the API envelope; resolves only for Code 8888, otherwise throws an ApiError. An expired
+ * access token is renewed once (SPEC.md 9) and the call repeated; only when that fails does the
+ * re-login dialog open.
+ */
 export async function apiRequest<TData = unknown, TBase = unknown>(
-  method: 'GET' | 'POST' | 'DELETE' | 'PUT',
+  method: Method,
   path: string,
   options: RequestOptions = {},
 ): Promise<ApiAnswer<TData, TBase>> {
-  const response = await send(method, path, options, 'application/json');
-  return readEnvelope<TData, TBase>(response, options);
+  const renewedAhead = await renewIfDue();
+  const sentWith = getAccessToken();
+  try {
+    return await requestOnce<TData, TBase>(method, path, { ...options, sessionDialog: false });
+  } catch (error) {
+    if (!(await mayRetry(error, sentWith, renewedAhead))) {
+      if (isSessionError(error) && options.sessionDialog !== false) emitApiEvent({ type: 'session', error });
+      throw error;
+    }
+  }
+  return requestOnce<TData, TBase>(method, path, options);
 }
 
 /** GET returning `BaseData`. */

@@ -49,6 +49,16 @@ export async function briefsOf(db: Kysely<DB>, ids: readonly number[]): Promise<
     .execute();
 }
 
+/** The enterprise with this company code (case-insensitive), or undefined. */
+export async function enterpriseIdByCode(db: Kysely<DB>, code: string): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('enterprise')
+    .select('E_ID')
+    .where((eb) => eb(eb.fn('lower', ['E_Code']), '=', code.toLowerCase()))
+    .executeTakeFirst();
+  return row?.E_ID;
+}
+
 export async function codeTaken(db: Kysely<DB>, code: string, exceptId = 0): Promise<boolean> {
   const row = await db
     .selectFrom('enterprise')

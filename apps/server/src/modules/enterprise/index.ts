@@ -5,7 +5,7 @@ import { enterpriseRoutes } from './enterpriseRoutes.js';
 import { locationConfigRoutes } from './locationConfigRoutes.js';
 import { statisticsRoutes } from './statisticsRoutes.js';
 
-export { lockEnterprise } from './enterpriseRepository.js';
+export { enterpriseIdByCode, lockEnterprise } from './enterpriseRepository.js';
 export { assertLicences, reserveLicences } from './licence.js';
 export { currentProfile } from './locationRepository.js';
 

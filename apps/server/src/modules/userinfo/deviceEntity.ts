@@ -3,6 +3,7 @@ import type { EntityDefinition, VirtualField } from '../../generic/EntityDefinit
 import { textSearchField } from '../../generic/textSearch.js';
 import { AppError } from '../../http/AppError.js';
 import { serviceContext } from '../../core/serviceContext.js';
+import { withDeviceChannels } from './deviceChannels.js';
 import { assertDeviceSaveScope, removeDevice, saveDevice } from './deviceService.js';
 
 /** One search box: ICCID, device code, nickname, or the mapped user's phone or name. */
@@ -41,6 +42,7 @@ export const deviceEntity: EntityDefinition = {
     CreatedAt: 'time',
   },
   virtualFields: { Search, Mapped },
+  completeRows: withDeviceChannels,
   defaultOrder: { field: 'D_ID', desc: false },
   rowSchema: deviceRowSchema,
   save: {

@@ -2,6 +2,7 @@ import type { DeviceRow } from '@intercom/contract';
 import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { DB, DeviceTable } from '../../db/schema.js';
 import type { Scope } from '../../tenancy/scope.js';
+import { withDeviceChannels } from './deviceChannels.js';
 
 const ROW = [
   'D_ID',
@@ -20,14 +21,20 @@ const ROW = [
   'CreatedAt',
 ] as const;
 
-/** One inventory record of the scope with its user, or undefined (outside the scope is absent). */
+/**
+ * One inventory record of the scope with its user and the user's channels, or undefined (outside the
+ * scope is absent).
+ */
 export async function findDevice(db: Kysely<DB>, scope: Scope, id: number): Promise<DeviceRow | undefined> {
-  return db
+  const row = await db
     .selectFrom('device_view')
     .select(ROW)
     .where('D_ID', '=', id)
     .where('E_ID', 'in', [...scope.enterpriseIds])
     .executeTakeFirst();
+  if (!row) return undefined;
+  const [complete] = await withDeviceChannels(db, [row]);
+  return complete;
 }
 
 export async function insertDevice(db: Kysely<DB>, values: Insertable<DeviceTable>): Promise<number> {

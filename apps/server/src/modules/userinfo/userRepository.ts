@@ -1,6 +1,7 @@
 import type { UserBrief, UserRow } from '@intercom/contract';
-import type { Insertable, Kysely, Updateable } from 'kysely';
+import { sql, type Insertable, type Kysely, type SqlBool, type Updateable } from 'kysely';
 import type { DB, UserTable } from '../../db/schema.js';
+import { containsPattern } from '../../generic/textSearch.js';
 import type { Scope } from '../../tenancy/scope.js';
 
 export const USER_ROW = [
@@ -141,10 +142,14 @@ export async function deleteUser(db: Kysely<DB>, id: number): Promise<void> {
 export async function userBriefs(
   db: Kysely<DB>,
   enterpriseId: number,
-  filter: { userID?: number; OS_ID?: number; pageIndex: number; pageSize: number },
+  filter: { userID?: number; OS_ID?: number; name?: string; pageIndex: number; pageSize: number },
 ): Promise<{ rows: UserBrief[]; total: number }> {
   let base = db.selectFrom('terminal_user').where('E_ID', '=', enterpriseId);
   if (filter.userID !== undefined) base = base.where('UserID', '=', filter.userID);
+  if (filter.name) {
+    const pattern = containsPattern(filter.name);
+    base = base.where(sql<SqlBool>`lower(${sql.ref('UserName')}) like ${pattern} escape '\\'`);
+  }
   if (filter.OS_ID !== undefined) {
     const organId = filter.OS_ID;
     base = base.where((eb) => (organId === 0 ? eb('OS_ID', 'is', null) : eb('OS_ID', '=', organId)));

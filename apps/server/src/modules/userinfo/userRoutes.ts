@@ -26,6 +26,7 @@ import { inScope } from '../../tenancy/scope.js';
 import { serviceContext } from '../../core/serviceContext.js';
 import { batchChangeUsers, freezeUser, saveUserLocationConfig, switchCaps } from './userActionsService.js';
 import { batchAdd, listAdd } from './userBatchService.js';
+import { enterpriseOfUserList } from './userListEnterprise.js';
 import { findUser, userBriefs } from './userRepository.js';
 import { saveUser } from './userService.js';
 import { listUserTypes } from '../gisType/index.js';
@@ -59,16 +60,17 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         security,
-        summary: 'Light list of the users of one enterprise (eID, default the working one), or the user userID',
+        summary:
+          'Light list of the users of one enterprise (eID, E_ID or E_Code; default the working one), optionally by name, or the user userID',
         querystring: usersQuerySchema,
         response: { 200: listEnvelope(userBriefSchema) },
       },
     },
     async (request) => {
       const { scope } = authOf(request);
-      const { eID = scope.rootId, ...filter } = request.query;
-      if (!inScope(scope, eID)) throw AppError.notFound();
-      const { rows, total } = await userBriefs(app.deps.db, eID, filter);
+      const { eID, E_ID, E_Code, ...filter } = request.query;
+      const enterpriseId = await enterpriseOfUserList(app.deps.db, scope, { eID, E_ID, E_Code });
+      const { rows, total } = await userBriefs(app.deps.db, enterpriseId, filter);
       if (filter.userID !== undefined && rows.length === 0) throw AppError.notFound();
       return list(rows, total);
     },
