@@ -1,0 +1,96 @@
+import type { StyleSpecification } from 'maplibre-gl';
+
+/** The basemaps the DefaultMap setting chooses (GET /api/Map/Basemap). */
+export type BasemapKind = 'OFFLINE' | 'OSM' | 'AMAP' | 'XYZ' | 'PMTILES' | 'NONE';
+
+export interface Basemap {
+  kind: BasemapKind;
+  /** Raster tile URL templates (OSM, AMAP, XYZ). */
+  tiles?: string[];
+  tileSize?: number;
+  maxzoom?: number;
+  pmtilesUrl?: string;
+  attribution: string;
+  /** Glyph URL template, served by our own server. */
+  glyphs: string;
+  /** The tiles are GCJ-02 (AMap): every WGS-84 point is shifted before it reaches a source. */
+  gcj02: boolean;
+}
+
+export const FONT_STACK = 'Noto Sans Regular';
+
+/** What the map shows when the server cannot say (the DefaultMap default). */
+export const OFFLINE_BASEMAP: Basemap = {
+  kind: 'OFFLINE',
+  attribution: 'Natural Earth',
+  glyphs: '/basemap/fonts/{fontstack}/{range}.pbf',
+  gcj02: false,
+};
+
+const SEA = '#d4e6f1';
+const LAND = '#f4f1ea';
+const BORDER = '#a39e93';
+
+/** MapLibre wants absolute URLs; the server hands out paths of its own origin. */
+export function absoluteUrl(template: string, origin: string): string {
+  return template.startsWith('/') ? `${origin}${template}` : template;
+}
+
+function offlineLayers(): StyleSpecification['layers'] {
+  return [
+    { id: 'land', type: 'fill', source: 'basemap', 'source-layer': 'land', paint: { 'fill-color': LAND } },
+    {
+      id: 'boundaries',
+      type: 'line',
+      source: 'basemap',
+      'source-layer': 'boundaries',
+      paint: { 'line-color': BORDER, 'line-width': ['interpolate', ['linear'], ['zoom'], 1, 0.5, 8, 1.5] },
+    },
+    {
+      id: 'country-names',
+      type: 'symbol',
+      source: 'basemap',
+      'source-layer': 'countries',
+      minzoom: 2,
+      layout: { 'text-field': ['get', 'name'], 'text-font': [FONT_STACK], 'text-size': 12, 'text-max-width': 8 },
+      paint: { 'text-color': '#6b6b6b', 'text-halo-color': LAND, 'text-halo-width': 1.2 },
+    },
+  ];
+}
+
+/**
+ * The MapLibre style of a basemap: OFFLINE draws the server's own vector tiles (land, borders,
+ * country names), the raster kinds draw their tiles, NONE (and PMTILES until a reader is bundled)
+ * draw the offline outlines so the users still have a map under them.
+ */
+export function basemapStyle(basemap: Basemap, origin: string): StyleSpecification {
+  const background = { id: 'background', type: 'background' as const, paint: { 'background-color': SEA } };
+  const style: StyleSpecification = {
+    version: 8,
+    glyphs: absoluteUrl(basemap.glyphs || OFFLINE_BASEMAP.glyphs, origin),
+    sources: {},
+    layers: [background],
+  };
+  const raster = (basemap.kind === 'OSM' || basemap.kind === 'AMAP' || basemap.kind === 'XYZ') && basemap.tiles?.length;
+  if (raster) {
+    style.sources.basemap = {
+      type: 'raster',
+      tiles: basemap.tiles!.map((tile) => absoluteUrl(tile, origin)),
+      tileSize: basemap.tileSize ?? 256,
+      maxzoom: basemap.maxzoom ?? 19,
+      attribution: basemap.attribution,
+    };
+    style.layers.push({ id: 'raster', type: 'raster', source: 'basemap' });
+    return style;
+  }
+  style.sources.basemap = {
+    type: 'vector',
+    tiles: [`${origin}/basemap/{z}/{x}/{y}.pbf`],
+    minzoom: 0,
+    // The server cuts tiles to z10; MapLibre overzooms them beyond.
+    maxzoom: 10,
+    attribution: basemap.kind === 'OFFLINE' ? basemap.attribution : OFFLINE_BASEMAP.attribution,
+  };
+  style.layers.push(...offlineLayers());
+  return style;
+}
