@@ -41,7 +41,7 @@ function record(i: number) {
 
 /** What the hub pushes for one of those updates (contract GpsRecord): socket.io sends the same. */
 function gpsRecord(i: number) {
-  return { ...record(i), battery: null, signal: null, online: false, talking: false };
+  return { ...record(i), battery: null, signal: null, online: false, talking: false, gpsOnline: true, interval: 1 };
 }
 
 let produce: () => boolean;

@@ -46,6 +46,10 @@ export const gpsRecordSchema = z.object({
   online: z.boolean(),
   /** Holds the floor in a channel. */
   talking: z.boolean(),
+  /** GPS-online: the fix is newer than 1.5 times `interval` (`isGpsOnline`); the hub pushes the change. */
+  gpsOnline: z.boolean(),
+  /** The user's report interval, seconds. */
+  interval: z.number().int(),
 });
 export type GpsRecord = z.infer<typeof gpsRecordSchema>;
 

@@ -7,7 +7,15 @@ export interface LiveUser {
   U_ID: number;
   Phone: string;
   UserName: string;
-  position: { lat: number; lon: number; time: number; speed: number | null; course: number | null } | null;
+  position: {
+    lat: number;
+    lon: number;
+    time: number;
+    speed: number | null;
+    course: number | null;
+    /** The report interval in force for this fix, seconds (GPS-online). */
+    interval: number;
+  } | null;
   battery: number | null;
   signal: number | null;
   online: boolean;

@@ -1,5 +1,8 @@
 import {
+  DEFAULT_LOCATION_VALUE,
   NotificationStates,
+  gpsStaleAt,
+  isGpsOnline,
   type GpsRecord,
   type HeartRate,
   type Notification,
@@ -23,6 +26,8 @@ export interface PositionReport extends UserRef {
   time: number;
   speed?: number | null;
   course?: number | null;
+  /** The user's report interval in force, seconds (GPS-online); the default profile's when left out. */
+  interval?: number;
 }
 
 export interface StatusReport extends UserRef {
@@ -53,16 +58,22 @@ export interface LiveSnapshot {
 export interface LiveStateOptions {
   /** Unhandled alarms kept per enterprise; the oldest go first. */
   maxNotificationsPerEnterprise?: number;
+  /** How often fresh fixes are checked for turning stale (a GPS delta with gpsOnline false), ms. */
+  staleSweepMs?: number;
+  /** The clock (tests). */
+  now?: () => number;
 }
 
 interface UserEntry {
   user: LiveUser;
   gpsJson: string | null;
+  /** While the fix is GPS-online: when it turns stale (epoch ms); otherwise null. */
+  staleAt: number | null;
 }
 
-function gpsRecordOf(user: LiveUser): GpsRecord | null {
+function gpsRecordOf(user: LiveUser, now: number): GpsRecord | null {
   if (!user.position) return null;
-  const { lat, lon, time, speed, course } = user.position;
+  const { lat, lon, time, speed, course, interval } = user.position;
   return {
     U_ID: user.U_ID,
     E_ID: user.E_ID,
@@ -77,6 +88,8 @@ function gpsRecordOf(user: LiveUser): GpsRecord | null {
     signal: user.signal,
     online: user.online,
     talking: user.talking,
+    gpsOnline: isGpsOnline(time, interval, now),
+    interval,
   };
 }
 
@@ -112,15 +125,22 @@ export class LiveState {
   private readonly notifications = new Map<number, Map<number, string>>();
   private readonly heartRates = new Map<number, Map<string, { time: number; json: string }>>();
   private readonly listeners = new Set<(change: LiveChange) => void>();
+  /** Users whose fix is GPS-online now: the stale sweep looks at these only. */
+  private readonly fresh = new Set<UserEntry>();
   private readonly maxNotifications: number;
+  private readonly now: () => number;
   private readonly unsubscribe: () => void;
+  private readonly staleTimer: ReturnType<typeof setInterval>;
 
   constructor(
     private readonly bus: EventBus,
     options: LiveStateOptions = {},
   ) {
     this.maxNotifications = options.maxNotificationsPerEnterprise ?? 500;
+    this.now = options.now ?? Date.now;
     this.unsubscribe = bus.subscribe((event) => this.apply(event));
+    this.staleTimer = setInterval(() => this.sweepStale(), options.staleSweepMs ?? 1000);
+    this.staleTimer.unref();
   }
 
   // ---- what the terminal gateway calls ----
@@ -139,6 +159,7 @@ export class LiveState {
       time: report.time,
       speed: report.speed ?? null,
       course: report.course ?? null,
+      interval: report.interval ?? current?.position?.interval ?? DEFAULT_LOCATION_VALUE.interval,
     };
     this.bus.publish({ kind: 'user', E_ID: report.E_ID, user });
   }
@@ -191,6 +212,7 @@ export class LiveState {
   }
 
   snapshot(enterpriseIds: Iterable<number>): LiveSnapshot {
+    this.sweepStale();
     const snapshot: LiveSnapshot = { gps: [], online: [], notifications: [], heartRates: [] };
     for (const E_ID of enterpriseIds) {
       for (const entry of this.users.get(E_ID)?.values() ?? []) {
@@ -221,7 +243,24 @@ export class LiveState {
     return rows.length;
   }
 
+  /**
+   * Fixes that turned stale since the last sweep: their records are rebuilt with gpsOnline false and
+   * pushed as GPS deltas. Every instance sweeps its own copy of the state, so each hub pushes its own.
+   */
+  sweepStale(now = this.now()): void {
+    for (const entry of this.fresh) {
+      if (entry.staleAt !== null && entry.staleAt > now) continue;
+      this.fresh.delete(entry);
+      const gps = gpsRecordOf(entry.user, now);
+      entry.staleAt = null;
+      if (!gps) continue;
+      entry.gpsJson = JSON.stringify(gps);
+      this.emit({ kind: 'gps', E_ID: gps.E_ID, key: gps.U_ID, json: entry.gpsJson });
+    }
+  }
+
   close(): void {
+    clearInterval(this.staleTimer);
     this.unsubscribe();
     this.listeners.clear();
   }
@@ -253,9 +292,15 @@ export class LiveState {
   private applyUser(user: LiveUser): void {
     const users = bucket(this.users, user.E_ID);
     const previous = users.get(user.U_ID);
-    const gps = gpsRecordOf(user);
+    const gps = gpsRecordOf(user, this.now());
     const gpsJson = gps ? JSON.stringify(gps) : null;
-    users.set(user.U_ID, { user, gpsJson });
+    const entry: UserEntry = { user, gpsJson, staleAt: null };
+    if (previous) this.fresh.delete(previous);
+    if (gps?.gpsOnline) {
+      entry.staleAt = gpsStaleAt(gps.time, gps.interval);
+      this.fresh.add(entry);
+    }
+    users.set(user.U_ID, entry);
     const wasOnline = previous?.user.online ?? false;
     if (wasOnline !== user.online) {
       this.onlineCounts.set(user.E_ID, (this.onlineCounts.get(user.E_ID) ?? 0) + (user.online ? 1 : -1));

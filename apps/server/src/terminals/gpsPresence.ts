@@ -1,5 +1,4 @@
-/** GPS-online: a fix newer than this many report intervals (DESIGN.md section 6). */
-export const GPS_ONLINE_INTERVALS = 1.5;
+import { isGpsOnline } from '@intercom/contract';
 
 interface Entry {
   E_ID: number;
@@ -69,5 +68,5 @@ export class GpsPresence {
 }
 
 function fresh(entry: Entry, now: number): boolean {
-  return now - entry.lastFix <= GPS_ONLINE_INTERVALS * entry.intervalMs;
+  return isGpsOnline(entry.lastFix, entry.intervalMs / 1000, now);
 }

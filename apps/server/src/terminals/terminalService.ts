@@ -63,7 +63,7 @@ export class TerminalService {
     let latest = fixes[0] as Fix;
     for (const fix of fixes) if (fix.time > latest.time) latest = fix;
     const { lat, lon, time, speed, course } = latest;
-    this.live.reportPosition({ ...identity(user), lat, lon, time, speed, course });
+    this.live.reportPosition({ ...identity(user), lat, lon, time, speed, course, interval: user.interval });
     const change = this.gps.fix(user.E_ID, user.U_ID, time, user.interval, now);
     if (change) this.log.debug(change, 'gps-online changed');
     return 'ok';

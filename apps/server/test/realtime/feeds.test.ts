@@ -96,6 +96,8 @@ describe('snapshot', () => {
       signal: 60,
       online: true,
       talking: false,
+      gpsOnline: false,
+      interval: 60,
     };
     expect(msgs).toEqual([
       { type: 'GPSArray', data: [expected] },

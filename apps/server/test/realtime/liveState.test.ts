@@ -1,7 +1,7 @@
 import { NotificationStates, type Notification } from '@intercom/contract';
 import { describe, expect, it } from 'vitest';
 import { InProcessEventBus, type RealtimeEvent } from '../../src/realtime/eventBus.js';
-import { LiveState, type LiveChange } from '../../src/realtime/liveState.js';
+import { LiveState, type LiveChange, type LiveStateOptions } from '../../src/realtime/liveState.js';
 import { RedisEventBus, type RedisClient } from '../../src/realtime/redisEventBus.js';
 import { buildTestApp } from '../helper.js';
 
@@ -9,7 +9,7 @@ const failOnError = (error: unknown) => {
   throw error;
 };
 
-function setup(options: { maxNotificationsPerEnterprise?: number } = {}) {
+function setup(options: LiveStateOptions = {}) {
   const bus = new InProcessEventBus(failOnError);
   const live = new LiveState(bus, options);
   const changes: LiveChange[] = [];
@@ -54,6 +54,43 @@ describe('LiveState', () => {
       [50, false],
       [50, true],
     ]);
+  });
+
+  it('carries GPS-online and the report interval, and pushes a user turning stale as a delta', () => {
+    let now = 1_000_000;
+    const { live, changes } = setup({ now: () => now, staleSweepMs: 60_000 });
+    const gpsOf = () =>
+      changes
+        .filter((c) => c.kind === 'gps')
+        .map((c) => JSON.parse(c.json) as { gpsOnline: boolean; interval: number });
+    live.reportPosition({ E_ID: 1, U_ID: 7, lat: 1, lon: 1, time: now - 1_000, interval: 10 });
+    live.reportPosition({ E_ID: 1, U_ID: 8, lat: 1, lon: 1, time: now, interval: 60 });
+    expect(gpsOf()).toMatchObject([
+      { gpsOnline: true, interval: 10 },
+      { gpsOnline: true, interval: 60 },
+    ]);
+    now += 13_999; // user 7's fix is 14.999 s old: 1.5 x 10 s not yet passed
+    live.sweepStale();
+    expect(gpsOf()).toHaveLength(2);
+    now += 2;
+    live.sweepStale();
+    expect(changes.at(-1)).toMatchObject({ kind: 'gps', key: 7 });
+    expect(gpsOf().at(-1)).toEqual(expect.objectContaining({ gpsOnline: false, interval: 10 }));
+    live.sweepStale();
+    expect(gpsOf()).toHaveLength(3);
+    // The snapshot holds the stale state too, and a new fix makes the user fresh again.
+    expect(JSON.parse(live.snapshot([1]).gps[0] as string)).toMatchObject({ U_ID: 7, gpsOnline: false });
+    live.reportPosition({ E_ID: 1, U_ID: 7, lat: 2, lon: 2, time: now });
+    expect(gpsOf().at(-1)).toMatchObject({ gpsOnline: true, interval: 10 });
+  });
+
+  it('a snapshot taken after a fix went stale says so even before the sweep timer ran', () => {
+    let now = 5_000_000;
+    const { live } = setup({ now: () => now, staleSweepMs: 60_000 });
+    live.reportPosition({ E_ID: 1, U_ID: 7, lat: 1, lon: 1, time: now, interval: 1 });
+    expect(JSON.parse(live.snapshot([1]).gps[0] as string)).toMatchObject({ gpsOnline: true, interval: 1 });
+    now += 1_501;
+    expect(JSON.parse(live.snapshot([1]).gps[0] as string)).toMatchObject({ gpsOnline: false, interval: 1 });
   });
 
   it('counts chat-online users per enterprise and reports only real changes', () => {

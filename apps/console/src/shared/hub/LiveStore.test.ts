@@ -35,6 +35,8 @@ const gps = (U_ID: number, lat = 22.5): GpsRecord => ({
   signal: 70,
   online: true,
   talking: false,
+  gpsOnline: true,
+  interval: 60,
 });
 const user = (U_ID: number, online = true): OnlineUser => ({
   U_ID,
