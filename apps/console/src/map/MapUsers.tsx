@@ -99,10 +99,16 @@ export function MapUsers({ onSelect }: MapUsersProps) {
       const [lon, lat] = project(record.lon, record.lat);
       return { lon, lat, name: record.UserName, state: recordState(record, sos) };
     };
+    let framed = false;
     const replaceAll = (snapshot: LiveSnapshot) => {
       const points: [number, UserPoint][] = [];
       for (const record of snapshot.positions.values()) points.push([record.U_ID, pointOf(record)]);
       void source.setData(index.replace(points));
+      // The first users to arrive frame the view (a dispatcher's fleet, not the whole world).
+      const bounds = index.bounds();
+      if (framed || !bounds) return;
+      framed = true;
+      map.fitBounds(bounds, { padding: 64, maxZoom: 12, duration: 0 });
     };
     const applyChanges = (snapshot: LiveSnapshot, ids: Iterable<number>) => {
       const changes: [number, UserPoint | undefined][] = [];

@@ -1,9 +1,11 @@
 import 'maplibre-gl/dist/maplibre-gl.css';
 import { Alert } from 'antd';
-import { Map as MapLibreMap, NavigationControl, ScaleControl } from 'maplibre-gl';
+import { Map as MapLibreMap, NavigationControl, ScaleControl, setWorkerUrl } from 'maplibre-gl';
+import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { basemapStyle, type Basemap } from './basemapStyle';
+import type { Basemap } from '@intercom/contract';
+import { basemapStyle } from './basemapStyle';
 import { MapContext, type MapHandle } from './mapContext';
 
 export interface MapViewProps {
@@ -14,6 +16,18 @@ export interface MapViewProps {
   globe?: boolean;
   /** Layer components; they mount once the style has loaded. */
   children?: ReactNode;
+}
+
+// MapLibre looks for its worker beside its own module, which the bundler renamed: say where it went.
+setWorkerUrl(workerUrl);
+
+/** MapLibre needs WebGL 2; without it the page says so instead of failing. */
+function hasWebGl(): boolean {
+  try {
+    return document.createElement('canvas').getContext('webgl2') !== null;
+  } catch {
+    return false;
+  }
 }
 
 /** CJK names draw with the browser's own fonts, so no glyph ranges of ideographs are fetched. */
@@ -28,34 +42,28 @@ export function MapView({ basemap, project, globe = false, children }: MapViewPr
   const { t } = useTranslation();
   const container = useRef<HTMLDivElement>(null);
   const [handle, setHandle] = useState<MapHandle | null>(null);
-  const [failed, setFailed] = useState(false);
+  const [webgl] = useState(hasWebGl);
 
   useEffect(() => {
     const element = container.current;
-    if (!element) return;
-    let map: MapLibreMap;
-    try {
-      map = new MapLibreMap({
-        container: element,
-        style: basemapStyle(basemap, window.location.origin),
-        center: [0, 20],
-        zoom: globe ? 1.5 : 1,
-        pitch: globe ? 45 : 0,
-        maxPitch: 75,
-        localIdeographFontFamily: LOCAL_IDEOGRAPHS,
-        attributionControl: { compact: true },
-        dragRotate: globe,
-        touchPitch: globe,
-      });
-    } catch {
-      // No WebGL in this browser.
-      setFailed(true);
-      return;
-    }
+    if (!element || !webgl) return;
+    const map = new MapLibreMap({
+      container: element,
+      style: basemapStyle(basemap, window.location.origin),
+      center: [0, 20],
+      zoom: globe ? 1.5 : 1,
+      pitch: globe ? 45 : 0,
+      maxPitch: 75,
+      localIdeographFontFamily: LOCAL_IDEOGRAPHS,
+      attributionControl: { compact: true },
+      dragRotate: globe,
+      touchPitch: globe,
+    });
     (element as HTMLDivElement & { maplibre?: MapLibreMap }).maplibre = map;
     map.addControl(new NavigationControl({ visualizePitch: globe, showCompass: true }), 'top-right');
     map.addControl(new ScaleControl({}), 'bottom-right');
-    map.on('load', () => {
+    // The layers need the style only, not every tile: a basemap tile that fails must not hide the users.
+    map.once('style.load', () => {
       if (globe) map.setProjection({ type: 'globe' });
       setHandle({ map, project });
     });
@@ -65,7 +73,7 @@ export function MapView({ basemap, project, globe = false, children }: MapViewPr
     };
     // The map is made once per basemap; `project` follows the basemap.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [basemap, globe]);
+  }, [basemap, globe, webgl]);
 
   return (
     <div style={{ position: 'relative', width: '100%', height: '100%' }}>
@@ -77,7 +85,7 @@ export function MapView({ basemap, project, globe = false, children }: MapViewPr
         role="region"
         aria-label={t('map.region')}
       />
-      {failed && <Alert type="error" showIcon title={t('map.no_webgl')} style={{ position: 'absolute', inset: 16 }} />}
+      {!webgl && <Alert type="error" showIcon title={t('map.no_webgl')} style={{ position: 'absolute', inset: 16 }} />}
       {handle && <MapContext.Provider value={handle}>{children}</MapContext.Provider>}
     </div>
   );

@@ -1,23 +1,7 @@
+import { BASEMAP_FONT, OFFLINE_TILE_LAYERS, OFFLINE_TILE_MAXZOOM, type Basemap } from '@intercom/contract';
 import type { StyleSpecification } from 'maplibre-gl';
 
-/** The basemaps the DefaultMap setting chooses (GET /api/Map/Basemap). */
-export type BasemapKind = 'OFFLINE' | 'OSM' | 'AMAP' | 'XYZ' | 'PMTILES' | 'NONE';
-
-export interface Basemap {
-  kind: BasemapKind;
-  /** Raster tile URL templates (OSM, AMAP, XYZ). */
-  tiles?: string[];
-  tileSize?: number;
-  maxzoom?: number;
-  pmtilesUrl?: string;
-  attribution: string;
-  /** Glyph URL template, served by our own server. */
-  glyphs: string;
-  /** The tiles are GCJ-02 (AMap): every WGS-84 point is shifted before it reaches a source. */
-  gcj02: boolean;
-}
-
-export const FONT_STACK = 'Noto Sans Regular';
+export const FONT_STACK = BASEMAP_FONT;
 
 /** What the map shows when the server cannot say (the DefaultMap default). */
 export const OFFLINE_BASEMAP: Basemap = {
@@ -26,6 +10,9 @@ export const OFFLINE_BASEMAP: Basemap = {
   glyphs: '/basemap/fonts/{fontstack}/{range}.pbf',
   gcj02: false,
 };
+
+/** The server's own vector tiles (fixed path). */
+const OFFLINE_TILES = '/basemap/{z}/{x}/{y}.pbf';
 
 const SEA = '#d4e6f1';
 const LAND = '#f4f1ea';
@@ -38,19 +25,25 @@ export function absoluteUrl(template: string, origin: string): string {
 
 function offlineLayers(): StyleSpecification['layers'] {
   return [
-    { id: 'land', type: 'fill', source: 'basemap', 'source-layer': 'land', paint: { 'fill-color': LAND } },
+    {
+      id: 'land',
+      type: 'fill',
+      source: 'basemap',
+      'source-layer': OFFLINE_TILE_LAYERS.land,
+      paint: { 'fill-color': LAND },
+    },
     {
       id: 'boundaries',
       type: 'line',
       source: 'basemap',
-      'source-layer': 'boundaries',
+      'source-layer': OFFLINE_TILE_LAYERS.boundaries,
       paint: { 'line-color': BORDER, 'line-width': ['interpolate', ['linear'], ['zoom'], 1, 0.5, 8, 1.5] },
     },
     {
       id: 'country-names',
       type: 'symbol',
       source: 'basemap',
-      'source-layer': 'countries',
+      'source-layer': OFFLINE_TILE_LAYERS.countries,
       minzoom: 2,
       layout: { 'text-field': ['get', 'name'], 'text-font': [FONT_STACK], 'text-size': 12, 'text-max-width': 8 },
       paint: { 'text-color': '#6b6b6b', 'text-halo-color': LAND, 'text-halo-width': 1.2 },
@@ -85,10 +78,12 @@ export function basemapStyle(basemap: Basemap, origin: string): StyleSpecificati
   }
   style.sources.basemap = {
     type: 'vector',
-    tiles: [`${origin}/basemap/{z}/{x}/{y}.pbf`],
+    tiles: (basemap.kind === 'OFFLINE' && basemap.tiles?.length ? basemap.tiles : [OFFLINE_TILES]).map((tile) =>
+      absoluteUrl(tile, origin),
+    ),
     minzoom: 0,
     // The server cuts tiles to z10; MapLibre overzooms them beyond.
-    maxzoom: 10,
+    maxzoom: OFFLINE_TILE_MAXZOOM,
     attribution: basemap.kind === 'OFFLINE' ? basemap.attribution : OFFLINE_BASEMAP.attribution,
   };
   style.layers.push(...offlineLayers());

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { getObject } from '../shared/api/apiClient';
-import { OFFLINE_BASEMAP, type Basemap } from './basemapStyle';
+import type { Basemap } from '@intercom/contract';
+import { OFFLINE_BASEMAP } from './basemapStyle';
 
 /**
  * The basemap the DefaultMap setting chose (`GET /api/Map/Basemap`). When the server cannot say,

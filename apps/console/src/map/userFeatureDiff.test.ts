@@ -40,7 +40,11 @@ describe('UserFeatureIndex', () => {
       remove: [],
     });
     const sos = index.apply([[2, at(11, 21, 'sos')]]);
-    expect(sos).toEqual({ add: [], update: [{ id: 2, addOrUpdateProperties: [{ key: 'state', value: 'sos' }] }], remove: [] });
+    expect(sos).toEqual({
+      add: [],
+      update: [{ id: 2, addOrUpdateProperties: [{ key: 'state', value: 'sos' }] }],
+      remove: [],
+    });
     expect(index.get(2)?.state).toBe('sos');
   });
 
@@ -69,5 +73,18 @@ describe('UserFeatureIndex', () => {
     const diff = index.apply(few);
     expect(diff).not.toBe('reset');
     expect(diff && diff !== 'reset' ? diff.update.length : 0).toBe(10);
+  });
+
+  test('bounds frame every user, and there are none without users', () => {
+    const index = new UserFeatureIndex();
+    expect(index.bounds()).toBeUndefined();
+    index.replace([
+      [1, at(114.1, 22.5)],
+      [2, at(113.9, 22.7)],
+    ]);
+    expect(index.bounds()).toEqual([
+      [113.9, 22.5],
+      [114.1, 22.7],
+    ]);
   });
 });

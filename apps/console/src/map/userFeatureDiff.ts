@@ -52,6 +52,25 @@ export class UserFeatureIndex {
     return this.collection();
   }
 
+  /** West-south and east-north corners of every user, or undefined when there are none. */
+  bounds(): [[number, number], [number, number]] | undefined {
+    if (this.points.size === 0) return undefined;
+    let west = 180;
+    let south = 90;
+    let east = -180;
+    let north = -90;
+    for (const { lon, lat } of this.points.values()) {
+      west = Math.min(west, lon);
+      east = Math.max(east, lon);
+      south = Math.min(south, lat);
+      north = Math.max(north, lat);
+    }
+    return [
+      [west, south],
+      [east, north],
+    ];
+  }
+
   collection(): FeatureCollection<Point> {
     const features: UserFeature[] = [];
     for (const [id, point] of this.points) features.push(userFeature(id, point));

@@ -11,7 +11,7 @@ const DELTA_MS = 4_000;
 
 function gpsOnlineCount(positions: ReadonlyMap<number, GpsRecord>): number {
   let count = 0;
-  for (const record of positions.values()) if ((record as GpsRecord & { gpsOnline?: boolean }).gpsOnline !== false) count++;
+  for (const record of positions.values()) if (record.gpsOnline) count++;
   return count;
 }
 

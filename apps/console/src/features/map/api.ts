@@ -1,26 +1,19 @@
-import type { OrgTreeNode } from '@intercom/contract';
+import type { OrgTreeNode, ReverseGeocode } from '@intercom/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getList, getObject } from '../../shared/api/apiClient';
-
-/** `GET /api/Map/ReverseGeocode`: `address` is null when the place could not be resolved. */
-export interface ReverseGeocodeAnswer {
-  address: string | null;
-  lat: number | null;
-  lon: number | null;
-  reason?: string;
-}
 
 /** Moves smaller than this (about 10 m) keep the address already fetched. */
 const ADDRESS_PRECISION = 4;
 
-/** The address of a user's latest fix, asked of the server's geocoder proxy (cached there too). */
+/** The address of a user's latest fix (`address` null: it could not be resolved), asked of the server's geocoder proxy (cached there too). */
 export function useReverseGeocode(userId: number | undefined, lat: number | undefined, lon: number | undefined) {
-  const place = lat !== undefined && lon !== undefined ? [lat.toFixed(ADDRESS_PRECISION), lon.toFixed(ADDRESS_PRECISION)] : [];
+  const place =
+    lat !== undefined && lon !== undefined ? [lat.toFixed(ADDRESS_PRECISION), lon.toFixed(ADDRESS_PRECISION)] : [];
   return useQuery({
     enabled: userId !== undefined && place.length === 2,
     queryKey: ['Map', 'ReverseGeocode', userId, ...place],
     queryFn: ({ signal }) =>
-      getObject<ReverseGeocodeAnswer>('/api/Map/ReverseGeocode', {
+      getObject<ReverseGeocode>('/api/Map/ReverseGeocode', {
         query: { U_ID: userId, lat: place[0], lon: place[1] },
         signal,
       }),
