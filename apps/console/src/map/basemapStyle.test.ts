@@ -6,7 +6,10 @@ const origin = 'https://dispatch.example';
 describe('basemapStyle', () => {
   test('OFFLINE reads only the server: its vector tiles to z10 and its glyphs', () => {
     const style = basemapStyle(OFFLINE_BASEMAP, origin);
-    const urls = [style.glyphs, ...Object.values(style.sources).flatMap((source) => ('tiles' in source ? source.tiles : []))];
+    const urls = [
+      style.glyphs,
+      ...Object.values(style.sources).flatMap((source) => ('tiles' in source ? source.tiles : [])),
+    ];
     expect(urls.length).toBeGreaterThan(1);
     for (const url of urls) expect(url?.startsWith(`${origin}/basemap/`)).toBe(true);
     expect(style.sources.basemap).toMatchObject({ type: 'vector', maxzoom: 10, attribution: 'Natural Earth' });

@@ -48,7 +48,12 @@ export default function LiveMapPage() {
           <Tooltip title={t('map.sos_alerts_hint')}>
             <Flex gap={6} align="center">
               <SoundOutlined aria-hidden />
-              <Switch size="small" checked={alertsOn} onChange={(on) => void setAlerts(on)} aria-label={t('map.sos_alerts')} />
+              <Switch
+                size="small"
+                checked={alertsOn}
+                onChange={(on) => void setAlerts(on)}
+                aria-label={t('map.sos_alerts')}
+              />
               <span>{t('map.sos_alerts')}</span>
             </Flex>
           </Tooltip>

@@ -21,7 +21,10 @@ interface Parent {
 }
 
 const keyOf = (node: OrgTreeNode) => node.aid;
-const parentOf = (node: OrgTreeNode): Parent => ({ eid: node.eid, id: node.level === OrgLevel.enterprise ? 0 : node.id });
+const parentOf = (node: OrgTreeNode): Parent => ({
+  eid: node.eid,
+  id: node.level === OrgLevel.enterprise ? 0 : node.id,
+});
 
 function icon(node: OrgTreeNode) {
   if (node.level === OrgLevel.enterprise) return <BankOutlined />;

@@ -50,7 +50,9 @@ export function UserCard({ record, state, following, onFollow, onClose }: UserCa
     <Card
       size="small"
       title={record.UserName}
-      extra={<Button type="text" size="small" icon={<CloseOutlined />} onClick={onClose} aria-label={t('common.close')} />}
+      extra={
+        <Button type="text" size="small" icon={<CloseOutlined />} onClick={onClose} aria-label={t('common.close')} />
+      }
       data-testid="map-user-card"
       style={{ width: 300, maxWidth: 'calc(100vw - 24px)' }}
     >

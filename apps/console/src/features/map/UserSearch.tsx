@@ -49,7 +49,11 @@ export function UserSearch({ onSelectUser }: { onSelectUser: (userId: number) =>
       }}
       notFoundContent={
         deferred ? (
-          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('map.no_matches')} data-testid="map-search-empty" />
+          <Empty
+            image={Empty.PRESENTED_IMAGE_SIMPLE}
+            description={t('map.no_matches')}
+            data-testid="map-search-empty"
+          />
         ) : null
       }
     >

@@ -12,10 +12,13 @@ export function useMapSelection() {
   const [selectedId, setSelectedId] = useState<number | undefined>(undefined);
   const [request, setRequest] = useState(0);
   const [follow, setFollow] = useState(false);
-  const record = useHubSnapshot((snapshot) => (selectedId === undefined ? undefined : snapshot.positions.get(selectedId)));
+  const record = useHubSnapshot((snapshot) =>
+    selectedId === undefined ? undefined : snapshot.positions.get(selectedId),
+  );
   const alarms = useHubSnapshot((snapshot) => snapshot.alarms);
   const selected = record && { record, state: recordState(record, sosUserIds(alarms.values())) };
-  const target: CameraTarget | undefined = record && request > 0 ? { lon: record.lon, lat: record.lat, request } : undefined;
+  const target: CameraTarget | undefined =
+    record && request > 0 ? { lon: record.lon, lat: record.lat, request } : undefined;
 
   const select = useCallback((userId: number) => {
     setSelectedId(userId);

@@ -49,7 +49,11 @@ export function useSosAlerts() {
     if (fresh.length === 0 || !enabled) return;
     playAlarm();
     if ('Notification' in window && Notification.permission === 'granted') {
-      for (const alarm of fresh) new Notification(t('map.sos_title'), { body: t('map.sos_body', { phone: alarm.Phone }), tag: `sos-${alarm.N_ID}` });
+      for (const alarm of fresh)
+        new Notification(t('map.sos_title'), {
+          body: t('map.sos_body', { phone: alarm.Phone }),
+          tag: `sos-${alarm.N_ID}`,
+        });
     }
     // `sos` is derived from `alarms`.
     // eslint-disable-next-line react-hooks/exhaustive-deps
