@@ -205,7 +205,9 @@ async function run(users: number, soak: boolean) {
     // Drawn: the users source holds the snapshot (every terminal that logged in and reported).
     let drawnUsers = 0;
     let snapshotDrawnMs = 0;
+    const deadline = Date.now() + 120_000;
     for (let stable = 0; stable < 20;) {
+      if (Date.now() > deadline) throw new Error(`the map showed ${drawnUsers} users after 120 s`);
       const count = await page.evaluate(
         async () =>
           (await (window as unknown as ProbeWindow).mapOf().getSource('users')?.getData())?.features.length ?? 0,
