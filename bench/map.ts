@@ -175,16 +175,14 @@ async function run(users: number, soak: boolean) {
   try {
     log(`${users} users: seeding`);
     await seedTerminals({ dataDir: server.dataDir }, users, 1);
-    await new Promise<void>((resolve, reject) => {
-      load = helper(
-        'terminalLoad.ts',
-        [JSON.stringify({ url: server.url, first: 0, count: users, window: 1, rate: users, seconds: 0 })],
-        (line) => {
-          if ('loggedIn' in line) resolve();
-        },
-      );
-      load.on('exit', (code) => reject(new Error(`load generator exited with ${code}`)));
-    });
+    // The paced load prints nothing until it ends: give its terminals time to log in (it reports
+    // the count on stderr) before the page opens.
+    load = helper(
+      'terminalLoad.ts',
+      [JSON.stringify({ url: server.url, first: 0, count: users, window: 1, rate: users, seconds: 3600 })],
+      () => undefined,
+    );
+    await sleep(Math.max(10_000, users * 2));
     log(`${users} users: terminals logged in and moving`);
     await sleep(5000);
     const token = await login(server.url, 'admin', BENCH_PASSWORD, 'DEMO');
