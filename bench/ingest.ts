@@ -4,16 +4,15 @@
 //   npx tsc -b packages/contract apps/server && npx tsx bench/ingest.ts
 // BENCH_SECONDS (60), BENCH_LATENCY_SECONDS (30), BENCH_TERMINALS (500), BENCH_PG_URL (the admin
 // URL of a PostgreSQL server; default postgres://postgres@127.0.0.1:5432/postgres, "" skips it).
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import readline from 'node:readline';
+import { helper } from './support/helperProcess.js';
 import { login } from './support/login.js';
 import { Histogram, Receiver, longPollingClient, socketIoCounter, webSocketClient } from './support/hubClients.js';
 import { createDatabase } from './support/seedUsers.js';
 import { SEED_PASSWORD, historyCount, seedTerminals, type SeedTarget } from './support/seedTerminals.js';
-import { root, rssMiB, startServer } from './support/startServer.js';
+import { rssMiB, startServer } from './support/startServer.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
 const LATENCY_SECONDS = Number(process.env.BENCH_LATENCY_SECONDS ?? 30);
@@ -22,23 +21,6 @@ const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/p
 const WINDOW = 8;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
-
-/** Spawns a bench helper under tsx; resolves each JSON line it prints through `onLine`. */
-function helper(script: string, args: string[], onLine: (value: Record<string, unknown>) => void): ChildProcess {
-  // node --import tsx (not the tsx CLI, which forks): the child's pid is the process doing the work.
-  const child = spawn(
-    process.execPath,
-    ['--conditions=development', '--import', 'tsx', path.join(root, 'bench/support', script), ...args],
-    {
-      cwd: root,
-      stdio: ['pipe', 'pipe', 'inherit'],
-    },
-  );
-  readline.createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
-    if (line.startsWith('{')) onLine(JSON.parse(line) as Record<string, unknown>);
-  });
-  return child;
-}
 
 function runLoad(options: Record<string, unknown>): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {

@@ -7,13 +7,21 @@ export const UI_TIMEOUT_MS = 10_000;
 
 const screenshotDir = new URL('../screenshots/', import.meta.url).pathname;
 
+/** WebGL without a GPU: ANGLE on SwiftShader (the map tests assert the renderer string). */
+export const WEBGL_ARGS = ['--use-angle=swiftshader', '--enable-unsafe-swiftshader'];
+
+export interface LaunchOptions {
+  /** Draw WebGL in software (maps); otherwise the GPU is off altogether. */
+  webgl?: boolean;
+}
+
 /** Debian's Chromium; the flags keep it off this machine's closed network. */
-export function launchBrowser(): Promise<Browser> {
+export function launchBrowser(options: LaunchOptions = {}): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: [
       '--no-sandbox',
-      '--disable-gpu',
+      ...(options.webgl ? WEBGL_ARGS : ['--disable-gpu']),
       '--disable-background-networking',
       '--disable-component-update',
       '--no-first-run',
@@ -68,12 +76,12 @@ export interface BrowserSession {
  * One Chromium per test file, a new context per page. Contexts close after each test; when a test
  * fails, every page it had open is saved as e2e/screenshots/failed-<test>-<n>.png first.
  */
-export function useBrowserPerFile(): BrowserSession {
+export function useBrowserPerFile(options: LaunchOptions = {}): BrowserSession {
   let browser: Browser | undefined;
   let open: BrowserContext[] = [];
 
   beforeAll(async () => {
-    browser = await launchBrowser();
+    browser = await launchBrowser(options);
   });
   afterEach(async ({ task }) => {
     const contexts = open;

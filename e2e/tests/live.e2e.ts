@@ -1,75 +1,18 @@
 import type { Page } from 'playwright-core';
-import { afterAll, describe, expect, inject, test } from 'vitest';
-import WebSocket from 'ws';
+import { afterAll, describe, expect, test } from 'vitest';
 import { adminCredentials } from '../support/accounts.js';
 import { callApi, tokenOf } from '../support/apiLogin.js';
 import { shot, useBrowserPerFile } from '../support/browser.js';
 import { DASHBOARD_PATH, openSignedIn, waitForPath } from '../support/console.js';
+import { createTerminalUser, deleteUsers, Terminal } from '../support/terminal.js';
 import { en } from '../support/texts.js';
 
 const browser = useBrowserPerFile();
 
 /** Phones and names carry a stamp so they cannot meet what other files of the run create. */
 const stamp = String(Date.now()).slice(-6);
-const TERMINAL_PASSWORD = 'Live-2026';
 const created: number[] = [];
 let adminToken = '';
-
-interface Answer {
-  BaseResult: { Code: number; Message: string };
-  BaseData?: { UserID: number };
-}
-
-/** A terminal user made through the API, as user management would (POST /api/UserInfo/Save). */
-async function createTerminalUser(token: string, name: string, phone: string): Promise<void> {
-  const response = await fetch(new URL('/api/UserInfo/Save', inject('baseUrl')), {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${token}` },
-    body: new URLSearchParams({ UserID: '0', UserName: name, MobilePhone: phone, Password: TERMINAL_PASSWORD }),
-  });
-  const answer = (await response.json()) as Answer;
-  expect(answer.BaseResult.Code, `create ${name}: ${answer.BaseResult.Message}`).toBe(8888);
-  if (answer.BaseData) created.push(answer.BaseData.UserID);
-}
-
-/** A terminal on the `/terminal` WebSocket (docs/terminal-protocol.md): login, then logout. */
-class Terminal {
-  private seq = 0;
-  private readonly replies = new Map<number, (reply: Record<string, unknown>) => void>();
-
-  private constructor(private readonly socket: WebSocket) {
-    socket.on('message', (data) => {
-      const reply = JSON.parse(String(data)) as Record<string, unknown>;
-      if (typeof reply.seq === 'number') this.replies.get(reply.seq)?.(reply);
-    });
-  }
-
-  static async login(phone: string): Promise<Terminal> {
-    const socket = new WebSocket(new URL('/terminal', inject('baseUrl').replace(/^http/, 'ws')));
-    await new Promise<void>((resolve, reject) => {
-      socket.once('open', () => resolve());
-      socket.once('error', reject);
-    });
-    const terminal = new Terminal(socket);
-    const ack = await terminal.send({ type: 'login', phone, password: TERMINAL_PASSWORD, device: 'live.e2e' });
-    expect(ack.type, `login of ${phone}: ${String(ack.message)}`).toBe('ack');
-    return terminal;
-  }
-
-  send(message: Record<string, unknown>): Promise<Record<string, unknown>> {
-    const seq = ++this.seq;
-    return new Promise((resolve) => {
-      this.replies.set(seq, resolve);
-      this.socket.send(JSON.stringify({ seq, ...message }));
-    });
-  }
-
-  async logout(): Promise<void> {
-    const closed = new Promise((resolve) => this.socket.once('close', resolve));
-    await this.send({ type: 'logout' });
-    await closed;
-  }
-}
 
 /** The number the Online card shows (its text reads "Online\n3"). */
 async function onlineShown(page: Page): Promise<number> {
@@ -118,12 +61,7 @@ async function cutHubSockets(page: Page): Promise<number> {
 }
 
 afterAll(async () => {
-  for (const id of created) {
-    await fetch(new URL(`/api/UserInfo/Delete/${id}`, inject('baseUrl')), {
-      method: 'DELETE',
-      headers: { Authorization: `Bearer ${adminToken}` },
-    });
-  }
+  await deleteUsers(adminToken, created);
 });
 
 describe('live connection', () => {
@@ -135,8 +73,8 @@ describe('live connection', () => {
     adminToken = await tokenOf(page);
     const first = `137${stamp}01`;
     const second = `137${stamp}02`;
-    await createTerminalUser(adminToken, `Live A ${stamp}`, first);
-    await createTerminalUser(adminToken, `Live B ${stamp}`, second);
+    created.push(await createTerminalUser(adminToken, `Live A ${stamp}`, first));
+    created.push(await createTerminalUser(adminToken, `Live B ${stamp}`, second));
 
     // Connected: the live mark shows, and the card agrees with the server.
     const live = page.getByTestId('live-indicator');
@@ -146,7 +84,7 @@ describe('live connection', () => {
     // A marker that a reload would wipe.
     await page.evaluate(() => Object.assign(window, { sameDocument: true }));
 
-    const terminalA = await Terminal.login(first);
+    const terminalA = await Terminal.login(first, 'live.e2e');
     await expect.poll(() => onlineShown(page)).toBe(base + 1);
     await shot(page, 'live-online-en');
     await terminalA.logout();
@@ -161,7 +99,7 @@ describe('live connection', () => {
     await shot(page, 'live-banner-en');
 
     // Meanwhile a terminal comes online; the console learns of it once it is back.
-    const terminalB = await Terminal.login(second);
+    const terminalB = await Terminal.login(second, 'live.e2e');
     await page.unroute('**/FuncService**');
     await banner.waitFor({ state: 'hidden', timeout: 40_000 });
     await live.waitFor();

@@ -12,3 +12,5 @@ export const dashboardRoute: AppRoute = {
   activeMenu: '/',
   page: lazy(() => import('./DashboardPage')),
 };
+
+export { useStatistics } from './api';

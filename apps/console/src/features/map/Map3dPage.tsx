@@ -1,6 +1,46 @@
-import { tk } from '../../i18n/tk';
-import { PlaceholderPage } from '../../shared/ui/PlaceholderPage';
+import { EnvironmentOutlined } from '@ant-design/icons';
+import { Button, Flex } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { LiveCounts } from './LiveCounts';
+import { LiveUsersMap } from './LiveUsersMap';
+import { MAP_PAGE_HEIGHT } from './LiveMapPage';
+import { UserCard } from './UserCard';
+import { useMapSelection } from './useMapSelection';
 
+/** The same live users on a globe, with a pitched camera; drag with the right button (or two fingers) to turn. */
 export default function Map3dPage() {
-  return <PlaceholderPage title={tk('route.map3d')} description={tk('placeholder.map3d')} />;
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const selection = useMapSelection();
+  return (
+    <Flex vertical gap={12} style={{ height: MAP_PAGE_HEIGHT, minHeight: 480 }} data-testid="map-3d-page">
+      <Flex justify="space-between" align="center" wrap gap={8}>
+        <LiveCounts />
+        <Button icon={<EnvironmentOutlined />} onClick={() => void navigate('/main/map')}>
+          {t('route.map')}
+        </Button>
+      </Flex>
+      <div style={{ flex: 1, minHeight: 0, position: 'relative', borderRadius: 8, overflow: 'hidden' }}>
+        <LiveUsersMap
+          globe
+          selected={selection.selected}
+          target={selection.target}
+          follow={selection.follow}
+          onSelect={selection.select}
+        />
+        {selection.selected && (
+          <div style={{ position: 'absolute', left: 12, bottom: 32 }}>
+            <UserCard
+              record={selection.selected.record}
+              state={selection.selected.state}
+              following={selection.follow}
+              onFollow={selection.setFollow}
+              onClose={selection.clear}
+            />
+          </div>
+        )}
+      </div>
+    </Flex>
+  );
 }

@@ -22,6 +22,6 @@ export const userRoutes: AppRoute[] = [
 ];
 
 // Pickers other features put in their forms and filters.
-export { useUserTypes } from './api';
+export { useUser, useUserTypes } from './api';
 export { UserPicker } from './UserPicker';
 export { UserTypeSelect, userTypeName } from './UserTypeSelect';

@@ -1,0 +1,62 @@
+import type { GpsRecord } from '@intercom/contract';
+import { Flex, Statistic, Tag } from 'antd';
+import { useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useHubMessages } from '../../shared/hub/useHubMessages';
+import { useHubSnapshot } from '../../shared/hub/useHubSnapshot';
+import { useStatistics } from '../dashboard';
+
+/** How long the online delta of an OnlineChange stays on screen. */
+const DELTA_MS = 4_000;
+
+function gpsOnlineCount(positions: ReadonlyMap<number, GpsRecord>): number {
+  let count = 0;
+  for (const record of positions.values()) if (record.gpsOnline) count++;
+  return count;
+}
+
+/**
+ * All users, chat-online users and GPS-online users of the caller's scope, live: the total from
+ * the statistics, the others from the hub. When users come or go, the change shows for a moment.
+ */
+export function LiveCounts() {
+  const { t } = useTranslation();
+  const statistics = useStatistics();
+  const online = useHubSnapshot((snapshot) => snapshot.onlineCount);
+  const positions = useHubSnapshot((snapshot) => snapshot.positions);
+  const gpsOnline = useMemo(() => gpsOnlineCount(positions), [positions]);
+  const [delta, setDelta] = useState<{ value: number; at: number } | null>(null);
+
+  useHubMessages((messages) => {
+    let sum = 0;
+    for (const message of messages) if (message.type === 'OnlineChange') sum += message.data.delta;
+    if (sum !== 0) setDelta({ value: sum, at: Date.now() });
+  });
+  useEffect(() => {
+    if (!delta) return;
+    const timer = window.setTimeout(() => setDelta(null), DELTA_MS);
+    return () => window.clearTimeout(timer);
+  }, [delta]);
+
+  const item = (testId: string, title: string, value: number | undefined, extra?: React.ReactNode) => (
+    <div data-testid={testId}>
+      <Statistic title={title} value={value ?? '-'} loading={value === undefined} suffix={extra} />
+    </div>
+  );
+  return (
+    <Flex gap={24} wrap aria-live="polite">
+      {item('map-count-all', t('map.count_all'), statistics.data?.User)}
+      {item(
+        'map-count-online',
+        t('map.count_online'),
+        online,
+        delta && (
+          <Tag color={delta.value > 0 ? 'green' : 'orange'} data-testid="map-online-delta">
+            {delta.value > 0 ? `+${delta.value}` : delta.value}
+          </Tag>
+        ),
+      )}
+      {item('map-count-gps', t('map.count_gps'), online === undefined ? undefined : gpsOnline)}
+    </Flex>
+  );
+}

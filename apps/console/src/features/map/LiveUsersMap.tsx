@@ -1,0 +1,39 @@
+import type { GpsRecord } from '@intercom/contract';
+import { Spin } from 'antd';
+import { useMemo } from 'react';
+import { MapCamera, type CameraTarget } from '../../map/MapCamera';
+import { MapSelectedUser } from '../../map/MapSelectedUser';
+import { MapUsers } from '../../map/MapUsers';
+import { MapView } from '../../map/MapView';
+import { useBasemap } from '../../map/useBasemap';
+import type { UserMapState } from '../../map/userMapState';
+import { projectionOf } from '../../map/projectionOf';
+
+export interface LiveUsersMapProps {
+  globe?: boolean;
+  selected: { record: GpsRecord; state: UserMapState } | undefined;
+  target: CameraTarget | undefined;
+  follow: boolean;
+  onSelect: (userId: number) => void;
+}
+
+/** The live users over the configured basemap: the layers of the 2D map and of the 3D globe. */
+export function LiveUsersMap({ globe = false, selected, target, follow, onSelect }: LiveUsersMapProps) {
+  const basemap = useBasemap();
+  const project = useMemo(() => projectionOf(basemap.data), [basemap.data]);
+  if (!basemap.data) return <Spin style={{ display: 'block', margin: '96px auto' }} />;
+  const user = selected && {
+    id: selected.record.U_ID,
+    lon: selected.record.lon,
+    lat: selected.record.lat,
+    name: selected.record.UserName,
+    state: selected.state,
+  };
+  return (
+    <MapView basemap={basemap.data} project={project} globe={globe}>
+      <MapUsers onSelect={onSelect} />
+      <MapSelectedUser user={user} />
+      <MapCamera target={target} follow={follow} />
+    </MapView>
+  );
+}

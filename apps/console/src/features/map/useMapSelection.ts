@@ -1,0 +1,32 @@
+import { useCallback, useState } from 'react';
+import type { CameraTarget } from '../../map/MapCamera';
+import { recordState } from '../../map/recordState';
+import { sosUserIds } from '../../map/userMapState';
+import { useHubSnapshot } from '../../shared/hub/useHubSnapshot';
+
+/**
+ * The selected user, the camera's target and whether the map follows it. Selecting flies to the
+ * user's latest fix (a user without one is selected but the camera stays).
+ */
+export function useMapSelection() {
+  const [selectedId, setSelectedId] = useState<number | undefined>(undefined);
+  const [request, setRequest] = useState(0);
+  const [follow, setFollow] = useState(false);
+  const record = useHubSnapshot((snapshot) =>
+    selectedId === undefined ? undefined : snapshot.positions.get(selectedId),
+  );
+  const alarms = useHubSnapshot((snapshot) => snapshot.alarms);
+  const selected = record && { record, state: recordState(record, sosUserIds(alarms.values())) };
+  const target: CameraTarget | undefined =
+    record && request > 0 ? { lon: record.lon, lat: record.lat, request } : undefined;
+
+  const select = useCallback((userId: number) => {
+    setSelectedId(userId);
+    setRequest((value) => value + 1);
+  }, []);
+  const clear = useCallback(() => {
+    setSelectedId(undefined);
+    setFollow(false);
+  }, []);
+  return { selectedId, selected, target, follow, setFollow, select, clear };
+}

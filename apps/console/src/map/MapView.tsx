@@ -1,0 +1,92 @@
+import 'maplibre-gl/dist/maplibre-gl.css';
+import { Alert } from 'antd';
+import { Map as MapLibreMap, NavigationControl, ScaleControl, setWorkerUrl } from 'maplibre-gl';
+import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Basemap } from '@intercom/contract';
+import { basemapStyle } from './basemapStyle';
+import { MapContext, type MapHandle } from './mapContext';
+
+export interface MapViewProps {
+  basemap: Basemap;
+  /** WGS-84 to the basemap's datum. */
+  project: MapHandle['project'];
+  /** 3D: a globe with a pitched camera. */
+  globe?: boolean;
+  /** Layer components; they mount once the style has loaded. */
+  children?: ReactNode;
+}
+
+// MapLibre looks for its worker beside its own module, which the bundler renamed: say where it went.
+setWorkerUrl(workerUrl);
+
+/** MapLibre needs WebGL 2; without it the page says so instead of failing. */
+function hasWebGl(): boolean {
+  try {
+    return document.createElement('canvas').getContext('webgl2') !== null;
+  } catch {
+    return false;
+  }
+}
+
+/** CJK names draw with the browser's own fonts, so no glyph ranges of ideographs are fetched. */
+const LOCAL_IDEOGRAPHS = '"Noto Sans CJK SC", "Noto Sans CJK JP", "Microsoft YaHei", "PingFang SC", sans-serif';
+
+/**
+ * The one owner of a MapLibre map (traccar-web MapView): created once per basemap, handed to the
+ * layer components through MapContext, removed on unmount. The element keeps the map instance as
+ * `maplibre` so browser tests and the benchmark can ask it what it draws.
+ */
+export function MapView({ basemap, project, globe = false, children }: MapViewProps) {
+  const { t } = useTranslation();
+  const container = useRef<HTMLDivElement>(null);
+  const [handle, setHandle] = useState<MapHandle | null>(null);
+  const [webgl] = useState(hasWebGl);
+
+  useEffect(() => {
+    const element = container.current;
+    if (!element || !webgl) return;
+    const map = new MapLibreMap({
+      container: element,
+      style: basemapStyle(basemap, window.location.origin),
+      center: [0, 20],
+      zoom: globe ? 1.5 : 1,
+      pitch: globe ? 45 : 0,
+      maxPitch: 75,
+      localIdeographFontFamily: LOCAL_IDEOGRAPHS,
+      attributionControl: { compact: true },
+      dragRotate: globe,
+      touchPitch: globe,
+    });
+    (element as HTMLDivElement & { maplibre?: MapLibreMap }).maplibre = map;
+    map.addControl(new NavigationControl({ visualizePitch: globe, showCompass: true }), 'top-right');
+    map.addControl(new ScaleControl({}), 'bottom-right');
+    // The layers need the style only, not every tile: a basemap tile that fails must not hide the users.
+    map.once('style.load', () => {
+      if (globe) map.setProjection({ type: 'globe' });
+      setHandle({ map, project });
+    });
+    return () => {
+      setHandle(null);
+      map.remove();
+    };
+    // The map is made once per basemap; `project` follows the basemap.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [basemap, globe, webgl]);
+
+  return (
+    <div style={{ position: 'relative', width: '100%', height: '100%' }}>
+      <div
+        ref={container}
+        style={{ position: 'absolute', inset: 0 }}
+        data-testid="map-canvas"
+        data-loaded={handle ? 'true' : 'false'}
+        role="region"
+        aria-label={t('map.region')}
+      />
+      {!webgl && <Alert type="error" showIcon title={t('map.no_webgl')} style={{ position: 'absolute', inset: 16 }} />}
+      {handle && <MapContext.Provider value={handle}>{children}</MapContext.Provider>}
+    </div>
+  );
+}

@@ -1,0 +1,281 @@
+// Live map figures (issue 10) in headless Chromium on SwiftShader: `users` terminals in one
+// enterprise, each moving once a second over /terminal through the real hub, drawn by the console.
+//   node scripts/build.mjs && npx tsx bench/map.ts
+// MAP_BENCH_USERS (comma list, default "5000,50000"), MAP_BENCH_SECONDS (measuring phases, 10),
+// MAP_BENCH_SOAK_SECONDS (memory soak, 120; the issue asks for 600). Prints one JSON object.
+import type { ChildProcess } from 'node:child_process';
+import { chromium, type Page } from 'playwright-core';
+import { helper } from './support/helperProcess.js';
+import { login } from './support/login.js';
+import { seedTerminals } from './support/seedTerminals.js';
+import { BENCH_PASSWORD, startServer } from './support/startServer.js';
+
+const USERS = (process.env.MAP_BENCH_USERS ?? '5000,50000').split(',').map(Number);
+const SECONDS = Number(process.env.MAP_BENCH_SECONDS ?? 10);
+const SOAK_SECONDS = Number(process.env.MAP_BENCH_SOAK_SECONDS ?? 120);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const log = (line: string) => process.stderr.write(`[map] ${line}\n`);
+const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
+
+function percentile(values: number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+/**
+ * Installed before the console loads: records the bytes of the hub frame carrying the GPSArray
+ * snapshot, and for every GPS delta the newest fix time it carried and when it arrived. A string,
+ * so the bench's own transpiler adds no helpers the page lacks.
+ */
+const INSTRUMENT_HUB = `
+  const probe = { snapshotBytes: 0, snapshotAt: 0, arrivals: [] };
+  window.mapProbe = probe;
+  window.mapOf = () => document.querySelector('[data-testid="map-canvas"]').maplibre;
+  const Native = window.WebSocket;
+  window.WebSocket = class extends Native {
+    constructor(url, protocols) {
+      super(url, protocols);
+      this.addEventListener('message', (event) => {
+        if (typeof event.data !== 'string') return;
+        const text = event.data;
+        if (text.includes('"GPSArray"')) {
+          probe.snapshotBytes += new TextEncoder().encode(text).length;
+          probe.snapshotAt = performance.now();
+        } else if (text.includes('"type":"GPS"')) {
+          let newest = 0;
+          for (const match of text.matchAll(/"time":(\\d+)/g)) newest = Math.max(newest, Number(match[1]));
+          probe.arrivals.push({ at: Date.now(), fix: newest });
+        }
+      });
+    }
+  };
+`;
+
+interface MapLike {
+  getSource(id: string): { getData(): Promise<{ features: unknown[] }> } | undefined;
+  on(
+    event: string,
+    listener: (event: { sourceId?: string; isSourceLoaded?: boolean; dataType?: string }) => void,
+  ): void;
+  setLayoutProperty(layer: string, name: string, value: string): void;
+  jumpTo(options: { center?: [number, number]; zoom?: number; bearing?: number }): void;
+  getBearing(): number;
+  triggerRepaint(): void;
+}
+type ProbeWindow = Window & {
+  mapProbe: { snapshotBytes: number; snapshotAt: number; arrivals: { at: number; fix: number }[] };
+  mapOf: () => MapLike;
+};
+
+/** Frames drawn per second while the camera turns a little every frame (MapLibre draws only on change). */
+async function fps(page: Page, seconds: number): Promise<number> {
+  return page.evaluate(async (ms) => {
+    const map = (window as unknown as ProbeWindow).mapOf();
+    let frames = 0;
+    let running = true;
+    map.on('render', () => {
+      if (running) frames++;
+    });
+    const turn = () => {
+      if (!running) return;
+      map.jumpTo({ bearing: (map.getBearing() + 0.2) % 360 });
+      requestAnimationFrame(turn);
+    };
+    requestAnimationFrame(turn);
+    await new Promise((r) => setTimeout(r, ms));
+    running = false;
+    map.jumpTo({ bearing: 0 });
+    return frames / (ms / 1000);
+  }, seconds * 1000);
+}
+
+const USER_LAYERS = ['users-clusters', 'users-cluster-count', 'users-points', 'users-labels'];
+
+async function setUsersVisible(page: Page, visible: boolean): Promise<void> {
+  await page.evaluate(
+    ({ layers, value }) => {
+      const map = (window as unknown as ProbeWindow).mapOf();
+      for (const layer of layers) map.setLayoutProperty(layer, 'visibility', value);
+    },
+    { layers: USER_LAYERS, value: visible ? 'visible' : 'none' },
+  );
+}
+
+/** Main-thread busy time per second (CDP TaskDuration) and the longest task, while updates flow. */
+async function mainThread(page: Page, seconds: number) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Performance.enable');
+  const task = async () =>
+    ((await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'TaskDuration')?.value ?? 0) * 1000;
+  await page.evaluate(() => {
+    const longest = { value: 0, count: 0 };
+    Object.assign(window, { longTasks: longest });
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) {
+        longest.value = Math.max(longest.value, entry.duration);
+        longest.count++;
+      }
+    }).observe({ type: 'longtask', buffered: false });
+  });
+  const before = await task();
+  await sleep(seconds * 1000);
+  const busy = (await task()) - before;
+  const long = await page.evaluate(
+    () => (window as unknown as { longTasks: { value: number; count: number } }).longTasks,
+  );
+  return { msPerSecond: round(busy / seconds), longestTaskMs: round(long.value), longTasks: long.count };
+}
+
+/** Fix time to the first frame drawn after the users source took the delta that carried it. */
+async function latency(page: Page, seconds: number) {
+  return page.evaluate(async (ms) => {
+    const map = (window as unknown as ProbeWindow).mapOf();
+    const probe = (window as unknown as ProbeWindow).mapProbe;
+    const start = Date.now();
+    probe.arrivals = [];
+    const loads: number[] = [];
+    const renders: number[] = [];
+    map.on('data', (event) => {
+      if (event.sourceId === 'users' && event.dataType === 'source') loads.push(Date.now());
+    });
+    map.on('render', () => renders.push(Date.now()));
+    await new Promise((r) => setTimeout(r, ms));
+    const drawn: number[] = [];
+    for (const arrival of probe.arrivals) {
+      if (arrival.at < start) continue;
+      const loaded = loads.find((t) => t >= arrival.at);
+      const frame = loaded === undefined ? undefined : renders.find((t) => t >= loaded);
+      if (frame !== undefined) drawn.push(frame - arrival.fix);
+    }
+    return { samples: drawn.length, arrivals: probe.arrivals.length, drawn };
+  }, seconds * 1000);
+}
+
+async function heapMiB(page: Page): Promise<number> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('HeapProfiler.collectGarbage');
+  const { usedSize } = await cdp.send('Runtime.getHeapUsage');
+  return round(usedSize / 1024 / 1024);
+}
+
+async function run(users: number, soak: boolean) {
+  const server = await startServer({ LOG_LEVEL: 'error' });
+  let load: ChildProcess | undefined;
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--use-angle=swiftshader',
+      '--enable-unsafe-swiftshader',
+      '--disable-background-networking',
+      '--disable-component-update',
+    ],
+  });
+  try {
+    log(`${users} users: seeding`);
+    await seedTerminals({ dataDir: server.dataDir }, users, 1);
+    // The paced load prints nothing until it ends: give its terminals time to log in (it reports
+    // the count on stderr) before the page opens.
+    load = helper(
+      'terminalLoad.ts',
+      [JSON.stringify({ url: server.url, first: 0, count: users, window: 1, rate: users, seconds: 3600 })],
+      () => undefined,
+    );
+    await sleep(Math.max(10_000, users * 2));
+    log(`${users} users: terminals logged in and moving`);
+    await sleep(5000);
+    const token = await login(server.url, 'admin', BENCH_PASSWORD, 'DEMO');
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    await context.addCookies([{ name: 'function_access_token', value: token, url: server.url, sameSite: 'Strict' }]);
+    const page = await context.newPage();
+    await page.addInitScript({ content: INSTRUMENT_HUB });
+    const renderer = await page.evaluate(() => {
+      const gl = document.createElement('canvas').getContext('webgl2');
+      const info = gl?.getExtension('WEBGL_debug_renderer_info');
+      return gl && info ? String(gl.getParameter(info.UNMASKED_RENDERER_WEBGL)) : 'none';
+    });
+    if (!renderer.includes('SwiftShader')) throw new Error(`WebGL renderer is ${renderer}, not SwiftShader`);
+
+    const opened = Date.now();
+    await page.goto(`${server.url}/main/map`);
+    await page.locator('[data-testid="map-canvas"][data-loaded="true"]').waitFor({ timeout: 60_000 });
+    // Drawn: the users source holds the snapshot (every terminal that logged in and reported).
+    let drawnUsers = 0;
+    let snapshotDrawnMs = 0;
+    const deadline = Date.now() + 120_000;
+    for (let stable = 0; stable < 20;) {
+      if (Date.now() > deadline) throw new Error(`the map showed ${drawnUsers} users after 120 s`);
+      const count = await page.evaluate(
+        async () =>
+          (await (window as unknown as ProbeWindow).mapOf().getSource('users')?.getData())?.features.length ?? 0,
+      );
+      if (count > drawnUsers) {
+        drawnUsers = count;
+        snapshotDrawnMs = Date.now() - opened;
+        stable = 0;
+      } else if (count > 0) stable++;
+      await sleep(100);
+    }
+    const snapshotBytes = await page.evaluate(() => (window as unknown as ProbeWindow).mapProbe.snapshotBytes);
+    log(`${users} users: snapshot of ${drawnUsers} users, ${snapshotBytes} bytes, drawn in ${snapshotDrawnMs} ms`);
+
+    const views: Record<string, unknown> = {};
+    for (const [name, camera] of [
+      ['default', null],
+      ['street', { center: [114.05, 22.55] as [number, number], zoom: 16 }],
+    ] as const) {
+      if (camera) await page.evaluate((c) => (window as unknown as ProbeWindow).mapOf().jumpTo(c), camera);
+      await sleep(1000);
+      const withUsers = await fps(page, SECONDS);
+      await setUsersVisible(page, false);
+      await sleep(500);
+      const empty = await fps(page, SECONDS);
+      await setUsersVisible(page, true);
+      views[name] = { fpsWithUsers: round(withUsers), fpsEmpty: round(empty), ratio: round(withUsers / empty, 2) };
+      log(`${users} users, ${name} view: ${JSON.stringify(views[name])}`);
+    }
+    const thread = await mainThread(page, SECONDS);
+    log(`${users} users: main thread ${JSON.stringify(thread)}`);
+    const drawn = await latency(page, SECONDS);
+    const latencyMs = {
+      samples: drawn.samples,
+      p50: percentile(drawn.drawn, 50),
+      p95: percentile(drawn.drawn, 95),
+      max: percentile(drawn.drawn, 100),
+    };
+    log(`${users} users: fix to frame ${JSON.stringify(latencyMs)}`);
+    let memory: Record<string, number> | undefined;
+    if (soak) {
+      const start = await heapMiB(page);
+      await sleep(SOAK_SECONDS * 1000);
+      const end = await heapMiB(page);
+      memory = {
+        seconds: SOAK_SECONDS,
+        heapStartMiB: start,
+        heapEndMiB: end,
+        growthPercent: round(((end - start) / start) * 100),
+      };
+      log(`${users} users: memory ${JSON.stringify(memory)}`);
+    }
+    return {
+      users,
+      drawnUsers,
+      renderer,
+      snapshotBytes,
+      snapshotDrawnMs,
+      views,
+      mainThread: thread,
+      latencyMs,
+      memory,
+    };
+  } finally {
+    load?.kill('SIGTERM');
+    await browser.close();
+    await server.stop();
+  }
+}
+
+const results = [];
+for (const users of USERS) results.push(await run(users, users === Math.max(...USERS)));
+process.stdout.write(`${JSON.stringify({ cpus: (await import('node:os')).cpus().length, results }, null, 2)}\n`);

@@ -1,0 +1,71 @@
+import { expect, inject } from 'vitest';
+import WebSocket from 'ws';
+
+/** The password the browser tests give the terminal users they create. */
+export const TERMINAL_PASSWORD = 'Live-2026';
+
+interface Answer {
+  BaseResult: { Code: number; Message: string };
+  BaseData?: { UserID: number };
+}
+
+/** A terminal user made through the API, as user management would (POST /api/UserInfo/Save); returns its id. */
+export async function createTerminalUser(token: string, name: string, phone: string): Promise<number> {
+  const response = await fetch(new URL('/api/UserInfo/Save', inject('baseUrl')), {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}` },
+    body: new URLSearchParams({ UserID: '0', UserName: name, MobilePhone: phone, Password: TERMINAL_PASSWORD }),
+  });
+  const answer = (await response.json()) as Answer;
+  expect(answer.BaseResult.Code, `create ${name}: ${answer.BaseResult.Message}`).toBe(8888);
+  return answer.BaseData!.UserID;
+}
+
+/** Deletes users the tests made (`DELETE /api/UserInfo/Delete/{id}`). */
+export async function deleteUsers(token: string, ids: readonly number[]): Promise<void> {
+  for (const id of ids) {
+    await fetch(new URL(`/api/UserInfo/Delete/${id}`, inject('baseUrl')), {
+      method: 'DELETE',
+      headers: { Authorization: `Bearer ${token}` },
+    });
+  }
+}
+
+/** A terminal on the `/terminal` WebSocket (docs/terminal-protocol.md): login, messages, logout. */
+export class Terminal {
+  private seq = 0;
+  private readonly replies = new Map<number, (reply: Record<string, unknown>) => void>();
+
+  private constructor(private readonly socket: WebSocket) {
+    socket.on('message', (data) => {
+      const reply = JSON.parse(String(data)) as Record<string, unknown>;
+      if (typeof reply.seq === 'number') this.replies.get(reply.seq)?.(reply);
+    });
+  }
+
+  static async login(phone: string, device = 'e2e'): Promise<Terminal> {
+    const socket = new WebSocket(new URL('/terminal', inject('baseUrl').replace(/^http/, 'ws')));
+    await new Promise<void>((resolve, reject) => {
+      socket.once('open', () => resolve());
+      socket.once('error', reject);
+    });
+    const terminal = new Terminal(socket);
+    const ack = await terminal.send({ type: 'login', phone, password: TERMINAL_PASSWORD, device });
+    expect(ack.type, `login of ${phone}: ${String(ack.message)}`).toBe('ack');
+    return terminal;
+  }
+
+  send(message: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const seq = ++this.seq;
+    return new Promise((resolve) => {
+      this.replies.set(seq, resolve);
+      this.socket.send(JSON.stringify({ seq, ...message }));
+    });
+  }
+
+  async logout(): Promise<void> {
+    const closed = new Promise((resolve) => this.socket.once('close', resolve));
+    await this.send({ type: 'logout' });
+    await closed;
+  }
+}

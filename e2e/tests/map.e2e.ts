@@ -1,0 +1,174 @@
+import type { Page } from 'playwright-core';
+import { afterAll, describe, expect, inject, test } from 'vitest';
+import { adminCredentials } from '../support/accounts.js';
+import { callApi, tokenOf } from '../support/apiLogin.js';
+import { shot, useBrowserPerFile } from '../support/browser.js';
+import { hamburger, openSignedIn, waitForPath } from '../support/console.js';
+import { expectMapUser, waitForMap, waitForMapIdle, webglRenderer } from '../support/mapPage.js';
+import { createTerminalUser, deleteUsers, Terminal } from '../support/terminal.js';
+import { en, text, type Language } from '../support/texts.js';
+
+const browser = useBrowserPerFile({ webgl: true });
+
+const stamp = String(Date.now()).slice(-6);
+const created: number[] = [];
+const terminals: Terminal[] = [];
+let adminToken = '';
+
+afterAll(async () => {
+  for (const terminal of terminals) await terminal.logout().catch(() => undefined);
+  await deleteUsers(adminToken, created);
+});
+
+/** Every request the page makes that leaves the console's own server. */
+function watchOutsideRequests(page: Page): string[] {
+  const origin = new URL(inject('baseUrl')).origin;
+  const outside: string[] = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.protocol.startsWith('http') && url.origin !== origin) outside.push(request.url());
+  });
+  return outside;
+}
+
+/** The number a count of the map's header shows. */
+async function countShown(page: Page, testId: string): Promise<number> {
+  const lines = (await page.getByTestId(testId).innerText()).split('\n');
+  return Number(lines.find((line) => /^\d[\d,]*$/.test(line.trim()))?.replace(/\D/g, '') ?? Number.NaN);
+}
+
+async function statistics(page: Page): Promise<{ User: number; Online: number }> {
+  const { body } = await callApi(await tokenOf(page), 'GET', '/api/Enterprise/Statistics');
+  return body.BaseData as { User: number; Online: number };
+}
+
+/** Two terminal users logged in over /terminal with a fix, battery and signal. */
+async function startTerminals(page: Page) {
+  adminToken = await tokenOf(page);
+  const users = [
+    { name: `Map Alpha ${stamp}`, phone: `136${stamp}01`, lat: 22.5431, lon: 114.0579 },
+    { name: `Map Bravo ${stamp}`, phone: `136${stamp}02`, lat: 22.5531, lon: 114.0679 },
+  ];
+  const ids: number[] = [];
+  for (const user of users) {
+    const id = await createTerminalUser(adminToken, user.name, user.phone);
+    created.push(id);
+    ids.push(id);
+    const terminal = await Terminal.login(user.phone, 'map.e2e');
+    terminals.push(terminal);
+    await terminal.send({ type: 'status', battery: 64, signal: 80 });
+    await terminal.send({ type: 'position', lat: user.lat, lon: user.lon, time: Date.now(), speed: 32, course: 270 });
+  }
+  return { users, ids };
+}
+
+describe('live map', () => {
+  test('terminals appear and move, counts match the server, search and card work, SOS turns red, no request leaves the server', async () => {
+    const page = await browser.newPage();
+    const outside = watchOutsideRequests(page);
+    await openSignedIn(page, adminCredentials(), '/main/map');
+    expect(await webglRenderer(page)).toContain('SwiftShader');
+    const { users, ids } = await startTerminals(page);
+    const [alpha, bravo] = ids as [number, number];
+    // The total of users is fetched when the page opens: open it again now that there are more.
+    await page.reload();
+    await waitForMap(page);
+
+    // Both terminals are drawn where they reported, as online users.
+    await expectMapUser(
+      page,
+      alpha,
+      (f) => f.coordinates[0] === 114.0579 && f.state === 'online',
+      'alpha drawn online',
+    );
+    await expectMapUser(page, bravo, (f) => f.coordinates[1] === 22.5531, 'bravo drawn');
+
+    // A new fix moves the user on the map.
+    await terminals[0]!.send({ type: 'position', lat: 22.6, lon: 114.1, time: Date.now(), speed: 10, course: 90 });
+    await expectMapUser(page, alpha, (f) => f.coordinates[0] === 114.1 && f.coordinates[1] === 22.6, 'alpha moved');
+
+    // The counts are the server's.
+    await expect.poll(async () => countShown(page, 'map-count-online')).toBe((await statistics(page)).Online);
+    await expect.poll(async () => countShown(page, 'map-count-all')).toBe((await statistics(page)).User);
+    expect(await countShown(page, 'map-count-gps')).toBeGreaterThanOrEqual(2);
+
+    // Search by phone finds the user; picking it opens the card with battery and signal.
+    const search = page.getByRole('combobox', { name: en('map.search') });
+    await search.fill(users[1]!.phone);
+    await page.getByTestId('map-search-result').filter({ hasText: users[1]!.name }).click();
+    const card = page.getByTestId('map-user-card');
+    await expect.poll(() => card.innerText()).toContain(users[1]!.name);
+    expect(await card.getByTestId('map-card-battery').innerText()).toContain('64%');
+    expect(await card.getByTestId('map-card-signal').getAttribute('data-bars')).toBe('4');
+    expect(await card.innerText()).toContain(en('map.state_online'));
+    await waitForMapIdle(page);
+    await shot(page, 'map-card-en');
+
+    // Nonsense finds nothing, and says so.
+    await search.fill(`zzqx-${stamp}`);
+    await expect.poll(() => page.getByTestId('map-search-empty').innerText()).toBe(en('map.no_matches'));
+    await search.fill('');
+
+    // SOS: the user turns red on the map, the bell counts it, and the map offers to jump.
+    const bell = page.getByTestId('alarm-bell');
+    const before = Number((await bell.getAttribute('aria-label'))?.match(/\d+/)?.[0] ?? 0);
+    await terminals[0]!.send({ type: 'sos', text: 'map.e2e' });
+    await expectMapUser(page, alpha, (f) => f.state === 'sos', 'alpha in SOS');
+    await expect
+      .poll(async () => Number((await bell.getAttribute('aria-label'))?.match(/\d+/)?.[0] ?? 0))
+      .toBe(before + 1);
+    const banner = page.getByTestId('map-sos-banner');
+    await banner.getByRole('button', { name: en('map.sos_jump') }).click();
+    await expect.poll(() => card.innerText()).toContain(users[0]!.name);
+    expect(await card.innerText()).toContain(en('map.state_sos'));
+    await waitForMapIdle(page);
+    await shot(page, 'map-sos-en');
+
+    // OFFLINE basemap, tiles and glyphs: nothing left the server.
+    expect(outside).toEqual([]);
+
+    // Track opens the trace page for that user.
+    await card.getByRole('button', { name: en('map.track') }).click();
+    await waitForPath(page, '/main/trace');
+    expect(new URL(page.url()).searchParams.get('uid')).toBe(String(alpha));
+  });
+
+  test('the 3D view draws the live users on a pitched globe', async () => {
+    const page = await browser.newPage();
+    await openSignedIn(page, adminCredentials(), '/main/3dmap');
+    await waitForMap(page);
+    const view = await page.evaluate(() => {
+      const element = document.querySelector('[data-testid="map-canvas"]') as HTMLElement & {
+        maplibre: { getPitch(): number; getProjection(): { type: string } };
+      };
+      return { pitch: element.maplibre.getPitch(), projection: element.maplibre.getProjection().type };
+    });
+    expect(view.projection).toBe('globe');
+    expect(view.pitch).toBeGreaterThan(0);
+    await expectMapUser(page, created[0]!, () => true, 'alpha on the globe');
+    await waitForMapIdle(page);
+    await shot(page, 'map-3d-en');
+  });
+
+  for (const language of ['zh', 'ja'] as Language[]) {
+    test(`the map speaks ${language}`, async () => {
+      const page = await browser.newPage({ locale: language });
+      await openSignedIn(page, adminCredentials(), '/main/map', language);
+      await waitForMap(page);
+      await expect.poll(() => page.getByTestId('map-count-all').innerText()).toContain(text(language, 'map.count_all'));
+      expect(await page.getByRole('tab', { name: text(language, 'map.tab_org') }).count()).toBe(1);
+      await shot(page, `map-${language}`);
+    });
+  }
+
+  test('on a phone the trees open in a drawer', async () => {
+    const page = await browser.newPage({ width: 390, height: 844 });
+    await openSignedIn(page, adminCredentials(), '/main/map');
+    await waitForMap(page);
+    expect(await page.getByTestId('map-side-panel').count()).toBe(0);
+    await page.getByRole('button', { name: en('map.users_panel') }).click();
+    await page.getByTestId('map-panel-drawer').getByTestId('map-side-panel').waitFor();
+    await shot(page, 'map-mobile-en');
+    await hamburger(page).waitFor();
+  });
+});
