@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AUTH_CODE_PATTERN, TalkErrors, talkClientMessages, type TalkServerMessage } from './talk.js';
+import { phoneField } from './user.js';
 
 /**
  * Terminal protocols (docs/terminal-protocol.md): the JSON protocol of the WebSocket gateway
@@ -241,7 +242,8 @@ export type LocationPoint = z.infer<typeof locationPointSchema>;
 
 /** `GET /api/GISLocation/HeartRateHis?phone=`: one user's readings, oldest first. */
 export const heartRateHisQuerySchema = z.object({
-  phone: z.string().trim().min(1).max(32),
+  // A phone as users have them (digits): anything else, a NUL byte say, is 4000 before any query.
+  phone: phoneField(),
   H_Time1: z.coerce.number().int().min(0).optional(),
   H_Time2: z.coerce.number().int().min(0).optional(),
   pageSize: z.coerce.number().int().min(1).max(500).default(500),

@@ -161,6 +161,12 @@ describe('GISLocation', () => {
       404,
     );
     expect((await authed(t.app, a.token).get('/api/GISLocation/HeartRateHis')).statusCode).toBe(400);
+    // Not a phone (a NUL byte, letters): a validation error naming the field, never a 500.
+    for (const phone of ['%00', 'abc', '1'.repeat(40)]) {
+      const bad = await authed(t.app, a.token).get(`/api/GISLocation/HeartRateHis?phone=${phone}`);
+      expect(bad.statusCode).toBe(400);
+      expect(new Set(bad.json().Data.map((e: { field: string }) => e.field))).toEqual(new Set(['phone']));
+    }
     terminal.close();
   });
 });
