@@ -8,7 +8,7 @@ import { LiveCounts } from './LiveCounts';
 import { LiveUsersMap } from './LiveUsersMap';
 import { MapSidePanel } from './MapSidePanel';
 import { SosBanner } from './SosBanner';
-import { UserCard } from './UserCard';
+import { SelectedUserCard } from './SelectedUserCard';
 import { useMapSelection } from './useMapSelection';
 import { useSosAlerts } from './useSosAlerts';
 
@@ -80,17 +80,7 @@ export default function LiveMapPage() {
               <SosBanner sos={sos} onJump={pick} />
             </div>
           </div>
-          {selection.selected && (
-            <div style={{ position: 'absolute', left: 12, bottom: 32 }}>
-              <UserCard
-                record={selection.selected.record}
-                state={selection.selected.state}
-                following={selection.follow}
-                onFollow={selection.setFollow}
-                onClose={selection.clear}
-              />
-            </div>
-          )}
+          <SelectedUserCard selection={selection} />
         </div>
       </Flex>
       {mobile && (

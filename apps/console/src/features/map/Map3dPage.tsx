@@ -5,7 +5,7 @@ import { useNavigate } from 'react-router';
 import { LiveCounts } from './LiveCounts';
 import { LiveUsersMap } from './LiveUsersMap';
 import { MAP_PAGE_HEIGHT } from './LiveMapPage';
-import { UserCard } from './UserCard';
+import { SelectedUserCard } from './SelectedUserCard';
 import { useMapSelection } from './useMapSelection';
 
 /** The same live users on a globe, with a pitched camera; drag with the right button (or two fingers) to turn. */
@@ -29,17 +29,7 @@ export default function Map3dPage() {
           follow={selection.follow}
           onSelect={selection.select}
         />
-        {selection.selected && (
-          <div style={{ position: 'absolute', left: 12, bottom: 32 }}>
-            <UserCard
-              record={selection.selected.record}
-              state={selection.selected.state}
-              following={selection.follow}
-              onFollow={selection.setFollow}
-              onClose={selection.clear}
-            />
-          </div>
-        )}
+        <SelectedUserCard selection={selection} />
       </div>
     </Flex>
   );

@@ -1,0 +1,18 @@
+import { UserCard } from './UserCard';
+import type { useMapSelection } from './useMapSelection';
+
+/** The card of the selected user, over the map's lower left corner (the 2D and 3D pages alike). */
+export function SelectedUserCard({ selection }: { selection: ReturnType<typeof useMapSelection> }) {
+  if (!selection.selected) return null;
+  return (
+    <div style={{ position: 'absolute', left: 12, bottom: 32 }}>
+      <UserCard
+        record={selection.selected.record}
+        state={selection.selected.state}
+        following={selection.follow}
+        onFollow={selection.setFollow}
+        onClose={selection.clear}
+      />
+    </div>
+  );
+}
