@@ -163,7 +163,13 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+  await app.register(swaggerUi, {
+    routePrefix: '/api/docs',
+    staticCSP: true,
+    // The product is often served over plain HTTP on a LAN; `upgrade-insecure-requests` would make the
+    // browser fetch the docs' own scripts over https and show a blank page there.
+    transformStaticCSP: (header) => header.replace(/\s*upgrade-insecure-requests;?/g, ''),
+  });
   await app.register(authPlugin);
   await app.register(terminalEventsPlugin);
 

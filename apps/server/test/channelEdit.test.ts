@@ -99,6 +99,18 @@ describe('edit, rename, record switch, delete', () => {
     await expectLogCount(t, a.E_ID, 'channel_delete', 2);
   });
 
+  it('a path id is decimal digits: 1e0 or 0x.. spellings of an id are refused and change nothing', async () => {
+    const a = await org(t);
+    const channel = await saveChannel(a.api);
+    const hex = `0x${channel.CID.toString(16)}`;
+    for (const spelling of [`${channel.CID}e0`, hex, `${channel.CID}.0`, ` ${channel.CID}`, '-1', '99999999999']) {
+      expectFailure(await a.api.delete(`/api/Channel/Delete/${encodeURIComponent(spelling)}`), 400, 4000);
+    }
+    expect(data<ChannelLike>(await a.api.get(`/api/Channel/Entitys/${channel.CID}`))).toMatchObject({
+      CID: channel.CID,
+    });
+  });
+
   it('every channel call answers 4004 for a channel of another enterprise', async () => {
     const a = await org(t);
     const b = await org(t);

@@ -120,6 +120,10 @@ describe('health and docs', () => {
     const res = await call(t.app, { method: 'GET', url: '/api/docs/' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('text/html');
+    const csp = String(res.headers['content-security-policy']);
+    expect(csp).toContain("default-src 'self'");
+    // Served over plain HTTP, an upgrade directive would send the page's own scripts to https.
+    expect(csp).not.toContain('upgrade-insecure-requests');
   });
 });
 

@@ -31,4 +31,14 @@ export const exportParamsSchema = queryParamsSchema.omit({ pageIndex: true, page
   utcOffset: intText(-840, 840, 0),
 });
 
-export const idParamSchema = z.object({ id: z.coerce.number().int().min(1).max(2_147_483_647) });
+/**
+ * A path id is decimal digits only: `Number()` alone would read `1e3` as 1000 and `0x10` as 16, so an
+ * id nobody wrote could be edited or deleted.
+ */
+export const idParamSchema = z.object({
+  id: z
+    .string()
+    .regex(/^[0-9]{1,10}$/)
+    .transform(Number)
+    .pipe(z.number().int().min(1).max(2_147_483_647)),
+});
