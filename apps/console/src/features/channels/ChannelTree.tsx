@@ -6,6 +6,7 @@ import type { DataNode, EventDataNode } from 'antd/es/tree';
 import { useState, type Key, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useErrorMessage } from '../../shared/api/useErrorMessage';
+import { CallButton } from '../../talk';
 import { channelTreeMembersQuery, TREE_PAGE, useChannelTreeRoots } from './api';
 
 /** Images of the tree's `icon` names (docs/api.md "Channel tree"). */
@@ -93,7 +94,15 @@ export function ChannelTree({ selectedCid, onSelectChannel, onSelectMember, heig
       return {
         key: channel.id,
         icon: ICONS[channel.icon] ?? <CustomerServiceOutlined />,
-        title: t('channels.tree_channel', { name: channel.name, count: channel.count }),
+        title: (
+          <Flex justify="space-between" align="center" gap={4}>
+            <span>{t('channels.tree_channel', { name: channel.name, count: channel.count })}</span>
+            <Flex gap={2}>
+              <CallButton kind="group" cid={channel.cid} name={channel.name} />
+              <CallButton kind="listen" cid={channel.cid} name={channel.name} />
+            </Flex>
+          </Flex>
+        ),
         isLeaf: channel.count === 0,
         children,
       };
