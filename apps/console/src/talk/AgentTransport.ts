@@ -13,12 +13,16 @@ import { parseVideoFrame } from './videoFrames';
 /** A command unanswered this long is failed (`command sent failed`); the agent answers at once. */
 const COMMAND_TIMEOUT_MS = 10_000;
 
-type Pending = { resolve: (reply: Record<string, unknown>) => void; reject: (error: Error) => void; timer: number };
+type Pending = {
+  resolve: (reply: Record<string, unknown>) => void;
+  reject: (error: Error) => void;
+  timer: ReturnType<typeof setTimeout>;
+};
 
 /** One of the agent's two WebSocket services, reconnected every TALK_RETRY_MS while it is down. */
 class AgentSocket {
   private socket: WebSocket | null = null;
-  private retry: number | undefined;
+  private retry: ReturnType<typeof setTimeout> | undefined;
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private stopped = true;
@@ -44,7 +48,7 @@ class AgentSocket {
 
   stop(): void {
     this.stopped = true;
-    window.clearTimeout(this.retry);
+    clearTimeout(this.retry);
     const socket = this.socket;
     this.socket = null;
     socket?.close();
@@ -78,6 +82,7 @@ class AgentSocket {
       else this.handlers.text(parsed);
     };
     // A refused connection fires error then close; close alone decides.
+    socket.onerror = () => undefined;
     socket.onclose = () => {
       if (this.socket !== socket) return;
       this.socket = null;
@@ -89,15 +94,15 @@ class AgentSocket {
 
   private scheduleRetry(): void {
     if (this.stopped) return;
-    window.clearTimeout(this.retry);
-    this.retry = window.setTimeout(() => this.connect(), TALK_RETRY_MS);
+    clearTimeout(this.retry);
+    this.retry = setTimeout(() => this.connect(), TALK_RETRY_MS);
   }
 
   private settle(reply: Record<string, unknown>): void {
     const pending = this.pending.get(reply.id as number);
     if (!pending) return;
     this.pending.delete(reply.id as number);
-    window.clearTimeout(pending.timer);
+    clearTimeout(pending.timer);
     const answer = reply as TalkAgentReply;
     if (answer.ok) pending.resolve(reply);
     else pending.reject(new TalkError(answer.code, answer.message));
@@ -105,7 +110,7 @@ class AgentSocket {
 
   private failAll(code: string): void {
     for (const pending of this.pending.values()) {
-      window.clearTimeout(pending.timer);
+      clearTimeout(pending.timer);
       pending.reject(new TalkError(code));
     }
     this.pending.clear();
@@ -119,7 +124,7 @@ class AgentSocket {
     }
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      const timer = window.setTimeout(() => {
+      const timer = setTimeout(() => {
         this.pending.delete(id);
         reject(new TalkError('timeout'));
       }, COMMAND_TIMEOUT_MS);

@@ -14,7 +14,11 @@ import { parseVideoFrame } from './videoFrames';
 const REPLY_TIMEOUT_MS = 10_000;
 const SERVER_EVENTS = new Set(['floorTaken', 'floorIdle', 'floorRevoked', 'callStart', 'callEnd']);
 
-type Pending = { resolve: (ack: Record<string, unknown>) => void; reject: (error: Error) => void; timer: number };
+type Pending = {
+  resolve: (ack: Record<string, unknown>) => void;
+  reject: (error: Error) => void;
+  timer: ReturnType<typeof setTimeout>;
+};
 
 export interface BrowserTransportOptions {
   /** ws(s)://host/terminal; default: this page's origin. */
@@ -38,7 +42,7 @@ export class BrowserTransport implements TalkTransport {
   readonly mode = 'browser' as const;
   private sink: TransportSink | null = null;
   private socket: WebSocket | null = null;
-  private retry: number | undefined;
+  private retry: ReturnType<typeof setTimeout> | undefined;
   private stopped = true;
   private seq = 0;
   private readonly pending = new Map<number, Pending>();
@@ -65,7 +69,7 @@ export class BrowserTransport implements TalkTransport {
 
   stop(): void {
     this.stopped = true;
-    window.clearTimeout(this.retry);
+    clearTimeout(this.retry);
     this.closeSocket();
     void this.audio?.then((audio) => audio.close()).catch(() => undefined);
     this.audio = null;
@@ -87,12 +91,13 @@ export class BrowserTransport implements TalkTransport {
       if (typeof message.data === 'string') this.onText(message.data);
       else this.onBinary(message.data);
     };
+    socket.onerror = () => undefined;
     socket.onclose = () => {
       if (this.socket !== socket) return;
       this.socket = null;
       this.reset();
       this.sink?.connection('disconnected');
-      if (!this.stopped) this.retry = window.setTimeout(() => this.connect(), TALK_RETRY_MS);
+      if (!this.stopped) this.retry = setTimeout(() => this.connect(), TALK_RETRY_MS);
     };
   }
 
@@ -106,7 +111,7 @@ export class BrowserTransport implements TalkTransport {
   /** A lost socket loses the seat, its channels and its floor. */
   private reset(): void {
     for (const pending of this.pending.values()) {
-      window.clearTimeout(pending.timer);
+      clearTimeout(pending.timer);
       pending.reject(new TalkError(TalkAgentErrors.serverUnreachable));
     }
     this.pending.clear();
@@ -128,7 +133,7 @@ export class BrowserTransport implements TalkTransport {
       const pending = this.pending.get(message.seq);
       if (!pending) return;
       this.pending.delete(message.seq);
-      window.clearTimeout(pending.timer);
+      clearTimeout(pending.timer);
       if (type === 'ack') pending.resolve(message);
       else pending.reject(new TalkError(String(message.code), String(message.message ?? '')));
       return;
@@ -160,7 +165,7 @@ export class BrowserTransport implements TalkTransport {
     }
     const seq = ++this.seq;
     return new Promise((resolve, reject) => {
-      const timer = window.setTimeout(() => {
+      const timer = setTimeout(() => {
         this.pending.delete(seq);
         reject(new TalkError('timeout'));
       }, REPLY_TIMEOUT_MS);

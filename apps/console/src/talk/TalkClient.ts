@@ -73,7 +73,7 @@ export class TalkClient {
   private readonly listeners = new Set<Listener>();
   private readonly statusListeners = new Set<(status: TalkStatus) => void>();
   private readonly videoListeners = new Set<(frame: TalkVideoFrame) => void>();
-  private probeTimer: number | undefined;
+  private probeTimer: ReturnType<typeof setTimeout> | undefined;
   /** Logged in on purpose: a transport that comes back logs in again with a fresh AuthCode. */
   private wantSeat = false;
   private started = false;
@@ -126,14 +126,14 @@ export class TalkClient {
     this.started = true;
     void this.deps.browserProblem().then((problem) => this.set({ webCodecs: problem !== 'no_webcodecs' }));
     this.use('agent');
-    this.probeTimer = window.setTimeout(() => {
+    this.probeTimer = setTimeout(() => {
       if (this.state.mode === 'agent' && this.state.connection !== 'connected') this.set({ agent: 'absent' });
     }, AGENT_PROBE_MS);
   }
 
   /** Signed out: drop the seat and every socket. */
   stop(): void {
-    window.clearTimeout(this.probeTimer);
+    clearTimeout(this.probeTimer);
     this.started = false;
     this.wantSeat = false;
     this.transport?.stop();
