@@ -8,9 +8,10 @@ import { TalkError, type TalkConnection, type TalkVideoFrame, type TransportSink
 
 // The Node build of `ws` (the console project would resolve its browser stub); the server side of the
 // agent and, in place of the browser's, the client WebSocket.
-// `Server` names the server class in every ws version the workspace may hoist here.
-const WebSocket = createRequire(import.meta.url)('ws') as typeof import('ws');
-const WebSocketServer = WebSocket.Server;
+// The workspace may hoist ws 7 here (no `WebSocketServer` name, only `Server`) or ws 8.
+type WsModule = typeof import('ws') & { Server?: typeof import('ws').WebSocketServer };
+const WebSocket = createRequire(import.meta.url)('ws') as WsModule;
+const WebSocketServer = WebSocket.WebSocketServer ?? WebSocket.Server!;
 
 beforeAll(() => {
   // The console runs in a browser; here the `ws` client stands in for its WebSocket.

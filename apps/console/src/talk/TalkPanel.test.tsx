@@ -99,7 +99,7 @@ describe('talk panel', () => {
   test('Space held asks for the floor and its release frees it, but never while typing in a field', async () => {
     renderWithProviders(
       <>
-        <input aria-label={"notes"} />
+        <input aria-label={'notes'} />
         <TalkPanel />
       </>,
     );

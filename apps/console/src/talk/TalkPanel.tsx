@@ -4,6 +4,7 @@ import { Alert, Button, Divider, Flex, Progress, Space, Tag, Typography } from '
 import { useState } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
+import { AudioStatsLine } from './AudioStatsLine';
 import { FloorLine } from './FloorLine';
 import { IntercomAccountDialog } from './IntercomAccountDialog';
 import { PushToTalkButton } from './PushToTalkButton';
@@ -157,6 +158,7 @@ export function TalkPanel() {
           ))}
         </Flex>
       )}
+      {state.mode === 'browser' && loggedIn && <AudioStatsLine />}
       <IntercomAccountDialog open={accountOpen} onClose={() => setAccountOpen(false)} />
     </Flex>
   );
