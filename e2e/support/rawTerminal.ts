@@ -13,8 +13,9 @@ export class RawTerminal {
   readonly audio: Array<{ frame: Buffer; at: number }> = [];
 
   private constructor(readonly socket: WebSocket) {
-    socket.on('message', (data: Buffer, binary: boolean) => {
-      if (binary) {
+    // ws 8 passes (Buffer, isBinary); ws 7 (which the workspace may resolve here) a string for text.
+    socket.on('message', (data: Buffer | string, binary?: boolean) => {
+      if (typeof data !== 'string' && binary !== false) {
         this.audio.push({ frame: data, at: Date.now() });
         return;
       }

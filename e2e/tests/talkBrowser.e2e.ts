@@ -87,6 +87,12 @@ async function browserSeatOn(page: Page, cid: number, channel: string, language:
   await panel.getByText(text(language, 'talk.no_agent')).waitFor();
   await panel.getByTestId('talk-use-browser').click();
   await page.getByText(text(language, 'talk.status.login_success')).first().waitFor();
+  // On a phone the panel is a drawer over the page: close it to reach the tree; the call reopens it.
+  const drawer = page.getByTestId('talk-drawer');
+  if (await drawer.isVisible()) {
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByTestId('talk-ptt').isVisible()).toBe(false);
+  }
   await page.getByRole('button', { name: `${text(language, 'talk.group_call')} ${channel}` }).click();
   await panel.getByTestId('talk-current').getByText(channel).waitFor();
   await panel.getByTestId(`talk-floor-${cid}`).getByText(text(language, 'talk.status.idle')).waitFor();
@@ -134,14 +140,15 @@ describe('talking from the browser alone', () => {
     const panel = await browserSeatOn(page, cid, channel, 'en');
 
     // Hold Space for 2.5 s: the terminal hears the seat take the floor, then the speech, then idle.
-    await page.locator('body').click({ position: { x: 5, y: 300 } });
+    // Space on a focused button or menu entry belongs to it; with nothing focused it is push-to-talk.
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     const pressed = Date.now();
     await page.keyboard.down('Space');
     const taken = await terminal.push((m) => m.type === 'floorTaken' && m.cid === cid && m.uid === 0, pressed);
     await panel.getByTestId('talk-level').waitFor();
     await page.waitForTimeout(2500);
-    await page.keyboard.up('Space');
     const released = Date.now();
+    await page.keyboard.up('Space');
     await terminal.push((m) => m.type === 'floorIdle' && m.cid === cid, released);
     await page.getByText(text('en', 'talk.status.mic_release_success')).first().waitFor();
     await page.waitForTimeout(300);
@@ -196,10 +203,11 @@ describe('talking from the browser alone', () => {
     await page.goto(new URL(`/Channel/cmember?cid=${cid}`, inject('baseUrl')).href);
     const panel = await browserSeatOn(page, cid, `Talk ${stamp}`, 'zh');
     await page.getByTestId('talk-drawer').waitFor();
+    expect(await page.getByTestId('talk-dock').count()).toBe(0);
     await panel.getByTestId('talk-ptt').getByText(text('zh', 'talk.ptt_hold')).waitFor();
     const button = panel.getByTestId('talk-ptt');
-    const box = (await button.boundingBox())!;
-    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    // Held like a finger or a mouse would: down, a pause, up (hover waits for the drawer to settle).
+    await button.hover();
     await page.mouse.down();
     await page.getByText(text('zh', 'talk.status.mic_apply_success')).first().waitFor();
     await panel.getByTestId('talk-level').waitFor();

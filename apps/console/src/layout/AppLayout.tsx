@@ -131,7 +131,7 @@ export function AppLayout() {
             styles={{ body: { padding: 0 } }}
             data-testid="talk-drawer"
           >
-            <TalkPanel />
+            <TalkPanel heading={false} />
           </Drawer>
         )}
         <ChangePasswordDialog open={passwordOpen} onClose={() => setPasswordOpen(false)} />

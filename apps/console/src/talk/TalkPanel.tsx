@@ -71,7 +71,7 @@ function nameOf(state: TalkState, cid: number, t: TFunction): string {
  * channel or call and who holds its floor for how long, the monitored channels, a plain notice when
  * the seat was cut off, the level meter and the big push-to-talk button (Space works too).
  */
-export function TalkPanel() {
+export function TalkPanel({ heading = true }: { heading?: boolean }) {
   const { t } = useTranslation();
   const state = useTalk();
   const [accountOpen, setAccountOpen] = useState(false);
@@ -84,9 +84,11 @@ export function TalkPanel() {
   return (
     <Flex vertical gap={12} data-testid="talk-panel" style={{ padding: 12 }}>
       <Flex justify="space-between" align="center" wrap gap={8}>
-        <Typography.Title level={5} style={{ margin: 0 }}>
-          {t('talk.panel_title')}
-        </Typography.Title>
+        {heading && (
+          <Typography.Title level={5} style={{ margin: 0 }}>
+            {t('talk.panel_title')}
+          </Typography.Title>
+        )}
         <ConnectionTag state={state} />
       </Flex>
       {!loggedIn && (

@@ -86,8 +86,9 @@ export class BrowserAudio {
       this.timestamp += FRAME_US;
       encoder.encode(data);
       data.close();
-      // Speech sits around 0.05-0.3 RMS; scaled so normal speech fills most of the meter.
-      this.onLevel?.(Math.min(1, message.data.rms * 4));
+      // A meter in decibels, as people hear loudness: -50 dBFS and below is empty, 0 dBFS full.
+      const db = 20 * Math.log10(Math.max(message.data.rms, 1e-5));
+      this.onLevel?.(Math.min(1, Math.max(0, (db + 50) / 50)));
     };
     this.mic = { stream, node, encoder };
   }

@@ -30,6 +30,14 @@ export interface ChannelTreeProps {
   height?: number;
 }
 
+const CHANNEL_TITLE_STYLE = {
+  display: 'inline-flex',
+  justifyContent: 'space-between',
+  alignItems: 'center',
+  gap: 4,
+  width: 'calc(100% - 28px)',
+} as const;
+
 const moreKey = (cid: number) => `C${cid}-more`;
 
 /**
@@ -95,13 +103,14 @@ export function ChannelTree({ selectedCid, onSelectChannel, onSelectMember, heig
         key: channel.id,
         icon: ICONS[channel.icon] ?? <CustomerServiceOutlined />,
         title: (
-          <Flex justify="space-between" align="center" gap={4}>
+          // Inline, so the talk buttons sit at the end of the node's own line, after its icon.
+          <span style={CHANNEL_TITLE_STYLE}>
             <span>{t('channels.tree_channel', { name: channel.name, count: channel.count })}</span>
-            <Flex gap={2}>
+            <span style={{ whiteSpace: 'nowrap' }}>
               <CallButton kind="group" cid={channel.cid} name={channel.name} />
               <CallButton kind="listen" cid={channel.cid} name={channel.name} />
-            </Flex>
-          </Flex>
+            </span>
+          </span>
         ),
         isLeaf: channel.count === 0,
         children,
