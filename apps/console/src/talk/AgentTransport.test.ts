@@ -98,18 +98,24 @@ afterEach(() => {
   cleanup = [];
 });
 
+/** An agent listening, a transport started on it (the monitor port has nobody) and connected. */
+async function connectedToAgent() {
+  const agent = fakeAgent();
+  await once(agent.server, 'listening');
+  const transport = new AgentTransport({ talkPort: agent.port(), monitorPort: 1 });
+  const recorded = recordingSink();
+  transport.start(recorded.sink);
+  cleanup.push(
+    () => transport.stop(),
+    () => agent.server.close(),
+  );
+  await recorded.until('connected', 3000);
+  return { agent, transport, recorded };
+}
+
 describe('AgentTransport against a talk agent on real sockets', () => {
   test('Login is followed by LoginInfo and VideoList; commands, events and video frames follow the contract', async () => {
-    const agent = fakeAgent();
-    await once(agent.server, 'listening');
-    const transport = new AgentTransport({ talkPort: agent.port(), monitorPort: 1 });
-    const recorded = recordingSink();
-    transport.start(recorded.sink);
-    cleanup.push(
-      () => transport.stop(),
-      () => agent.server.close(),
-    );
-    await recorded.until('connected', 3000);
+    const { agent, transport, recorded } = await connectedToAgent();
 
     const seat = await transport.login(LOGIN);
     expect(seat).toEqual({ dispatchNo: 'D3', A_ID: 3, E_ID: 1, name: 'Admin', priority: 7 });
@@ -146,31 +152,15 @@ describe('AgentTransport against a talk agent on real sockets', () => {
   });
 
   test('a refused command rejects with its code (an expired AuthCode is bad_auth_code)', async () => {
-    const agent = fakeAgent();
-    await once(agent.server, 'listening');
-    const transport = new AgentTransport({ talkPort: agent.port(), monitorPort: 1 });
-    const recorded = recordingSink();
-    transport.start(recorded.sink);
-    cleanup.push(
-      () => transport.stop(),
-      () => agent.server.close(),
-    );
-    await recorded.until('connected', 3000);
+    const { transport } = await connectedToAgent();
     const error = await transport.login({ ...LOGIN, authCode: 'x'.repeat(32) }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(TalkError);
     expect((error as TalkError).code).toBe('bad_auth_code');
   });
 
   test('with no agent a command fails at once, and a restarted agent is found again within the 5 s retry', async () => {
-    const agent = fakeAgent();
-    await once(agent.server, 'listening');
+    const { agent, transport, recorded } = await connectedToAgent();
     const port = agent.port();
-    const transport = new AgentTransport({ talkPort: port, monitorPort: 1 });
-    const recorded = recordingSink();
-    transport.start(recorded.sink);
-    cleanup.push(() => transport.stop());
-    await recorded.until('connected', 3000);
-
     for (const client of agent.server.clients) client.terminate();
     agent.server.close();
     await recorded.until('disconnected', 3000);

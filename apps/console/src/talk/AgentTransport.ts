@@ -8,23 +8,15 @@ import {
   type TalkSeat,
 } from '@intercom/contract';
 import { TalkError, type SeatLogin, type TalkTransport, type TransportSink } from './talkTypes';
+import { PendingReplies } from './PendingReplies';
 import { parseVideoFrame } from './videoFrames';
-
-/** A command unanswered this long is failed (`command sent failed`); the agent answers at once. */
-const COMMAND_TIMEOUT_MS = 10_000;
-
-type Pending = {
-  resolve: (reply: Record<string, unknown>) => void;
-  reject: (error: Error) => void;
-  timer: ReturnType<typeof setTimeout>;
-};
 
 /** One of the agent's two WebSocket services, reconnected every TALK_RETRY_MS while it is down. */
 class AgentSocket {
   private socket: WebSocket | null = null;
   private retry: ReturnType<typeof setTimeout> | undefined;
   private nextId = 1;
-  private readonly pending = new Map<number, Pending>();
+  private readonly pending = new PendingReplies();
   private stopped = true;
 
   constructor(
@@ -52,7 +44,7 @@ class AgentSocket {
     const socket = this.socket;
     this.socket = null;
     socket?.close();
-    this.failAll(TalkAgentErrors.serverUnreachable);
+    this.pending.failAll(TalkAgentErrors.serverUnreachable);
   }
 
   private connect(): void {
@@ -86,7 +78,7 @@ class AgentSocket {
     socket.onclose = () => {
       if (this.socket !== socket) return;
       this.socket = null;
-      this.failAll(TalkAgentErrors.serverUnreachable);
+      this.pending.failAll(TalkAgentErrors.serverUnreachable);
       this.handlers.close();
       this.scheduleRetry();
     };
@@ -99,21 +91,8 @@ class AgentSocket {
   }
 
   private settle(reply: Record<string, unknown>): void {
-    const pending = this.pending.get(reply.id as number);
-    if (!pending) return;
-    this.pending.delete(reply.id as number);
-    clearTimeout(pending.timer);
     const answer = reply as TalkAgentReply;
-    if (answer.ok) pending.resolve(reply);
-    else pending.reject(new TalkError(answer.code, answer.message));
-  }
-
-  private failAll(code: string): void {
-    for (const pending of this.pending.values()) {
-      clearTimeout(pending.timer);
-      pending.reject(new TalkError(code));
-    }
-    this.pending.clear();
+    this.pending.settle(answer.id, reply, answer.ok ? undefined : answer);
   }
 
   /** Sends `{cmd, id, ...args}` and resolves with the reply; rejects with the reply's code. */
@@ -123,14 +102,7 @@ class AgentSocket {
       return Promise.reject(new TalkError(TalkAgentErrors.serverUnreachable));
     }
     const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(id);
-        reject(new TalkError('timeout'));
-      }, COMMAND_TIMEOUT_MS);
-      this.pending.set(id, { resolve, reject, timer });
-      socket.send(JSON.stringify({ cmd, id, ...args }));
-    });
+    return this.pending.wait(id, () => socket.send(JSON.stringify({ cmd, id, ...args })));
   }
 }
 

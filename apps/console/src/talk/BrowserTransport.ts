@@ -9,16 +9,10 @@ import {
 import { packAudioFrame, parseHeardFrame } from './audioFrames';
 import type { BrowserAudio } from './browserAudio';
 import { TalkError, type SeatLogin, type TalkTransport, type TransportSink } from './talkTypes';
+import { PendingReplies } from './PendingReplies';
 import { parseVideoFrame } from './videoFrames';
 
-const REPLY_TIMEOUT_MS = 10_000;
 const SERVER_EVENTS = new Set(['floorTaken', 'floorIdle', 'floorRevoked', 'callStart', 'callEnd']);
-
-type Pending = {
-  resolve: (ack: Record<string, unknown>) => void;
-  reject: (error: Error) => void;
-  timer: ReturnType<typeof setTimeout>;
-};
 
 export interface BrowserTransportOptions {
   /** ws(s)://host/terminal; default: this page's origin. */
@@ -45,7 +39,7 @@ export class BrowserTransport implements TalkTransport {
   private retry: ReturnType<typeof setTimeout> | undefined;
   private stopped = true;
   private seq = 0;
-  private readonly pending = new Map<number, Pending>();
+  private readonly pending = new PendingReplies();
   /** Channels joined on the socket: the current one and the monitored ones. */
   private readonly joined = new Set<number>();
   private current: number | null = null;
@@ -110,11 +104,7 @@ export class BrowserTransport implements TalkTransport {
 
   /** A lost socket loses the seat, its channels and its floor. */
   private reset(): void {
-    for (const pending of this.pending.values()) {
-      clearTimeout(pending.timer);
-      pending.reject(new TalkError(TalkAgentErrors.serverUnreachable));
-    }
-    this.pending.clear();
+    this.pending.failAll(TalkAgentErrors.serverUnreachable);
     this.joined.clear();
     this.current = null;
     this.monitored.clear();
@@ -130,12 +120,9 @@ export class BrowserTransport implements TalkTransport {
     }
     const { type } = message;
     if ((type === 'ack' || type === 'error') && typeof message.seq === 'number') {
-      const pending = this.pending.get(message.seq);
-      if (!pending) return;
-      this.pending.delete(message.seq);
-      clearTimeout(pending.timer);
-      if (type === 'ack') pending.resolve(message);
-      else pending.reject(new TalkError(String(message.code), String(message.message ?? '')));
+      const refused =
+        type === 'error' ? { code: String(message.code), message: String(message.message ?? '') } : undefined;
+      this.pending.settle(message.seq, message, refused);
       return;
     }
     if (typeof type !== 'string' || !SERVER_EVENTS.has(type)) return;
@@ -164,14 +151,7 @@ export class BrowserTransport implements TalkTransport {
       return Promise.reject(new TalkError(TalkAgentErrors.serverUnreachable));
     }
     const seq = ++this.seq;
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(seq);
-        reject(new TalkError('timeout'));
-      }, REPLY_TIMEOUT_MS);
-      this.pending.set(seq, { resolve, reject, timer });
-      socket.send(JSON.stringify({ seq, ...message }));
-    });
+    return this.pending.wait(seq, () => socket.send(JSON.stringify({ seq, ...message })));
   }
 
   /** The audio engine, made once; hearing starts with the seat, so the first speech is not lost. */
