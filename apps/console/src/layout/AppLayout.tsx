@@ -15,7 +15,7 @@ import { HubConnectionBanner } from '../shared/hub/HubConnectionBanner';
 import { ConfirmProvider } from '../shared/ui/ConfirmContext';
 import { useIsMobile } from '../shared/ui/useIsMobile';
 import { useSidebarState } from './useSidebarState';
-import { TalkPanel, useTalk } from '../talk';
+import { PushToTalkKey, TalkPanel, useTalk } from '../talk';
 
 const SIDER_BG = '#001529';
 /** Stays in view under the sticky top bar (56 px) while the page scrolls. */
@@ -134,6 +134,7 @@ export function AppLayout() {
             <TalkPanel heading={false} />
           </Drawer>
         )}
+        <PushToTalkKey />
         <ChangePasswordDialog open={passwordOpen} onClose={() => setPasswordOpen(false)} />
       </ConfirmProvider>
     </LayoutActionsContext>

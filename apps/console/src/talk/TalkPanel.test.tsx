@@ -57,6 +57,7 @@ vi.mock('./talk', async () => {
 
 const { talk } = (await import('./talk')) as { talk: TalkClient };
 const { TalkPanel } = await import('./TalkPanel');
+const { PushToTalkKey } = await import('./PushToTalkKey');
 
 async function loggedInOnChannel(transport: FakeTransport) {
   talk.start();
@@ -101,6 +102,7 @@ describe('talk panel', () => {
       <>
         <input aria-label={'notes'} />
         <TalkPanel />
+        <PushToTalkKey />
       </>,
     );
     await loggedInOnChannel(harness.transport);

@@ -10,7 +10,6 @@ import { IntercomAccountDialog } from './IntercomAccountDialog';
 import { PushToTalkButton } from './PushToTalkButton';
 import { talk as talkClient } from './talk';
 import type { TalkState } from './talkTypes';
-import { usePushToTalkKey } from './usePushToTalkKey';
 import { useTalk } from './useTalk';
 
 const ignore = () => undefined;
@@ -76,7 +75,6 @@ export function TalkPanel({ heading = true }: { heading?: boolean }) {
   const state = useTalk();
   const [accountOpen, setAccountOpen] = useState(false);
   const loggedIn = state.seat !== null;
-  usePushToTalkKey(loggedIn && state.current !== null);
   const current = state.current;
   const currentFloor = current !== null ? state.floors.get(current) : undefined;
   const others = [...state.floors.values()].filter((floor) => floor.cid !== current);

@@ -14,6 +14,7 @@ export { talk } from './talk';
 export { useTalk } from './useTalk';
 export { TalkConnection } from './TalkConnection';
 export { TalkPanel } from './TalkPanel';
+export { PushToTalkKey } from './PushToTalkKey';
 export { IntercomAccountDialog } from './IntercomAccountDialog';
 export { CallButton } from './CallButton';
 export { TalkError } from './talkTypes';
