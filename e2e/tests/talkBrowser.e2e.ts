@@ -8,7 +8,7 @@ import { afterAll, describe, expect, inject, test } from 'vitest';
 import { adminCredentials } from '../support/accounts.js';
 import { callApi, tokenOf } from '../support/apiLogin.js';
 import { shot, useBrowserPerFile } from '../support/browser.js';
-import { openSignedIn } from '../support/console.js';
+import { openSignedIn, userMenu } from '../support/console.js';
 import { RawTerminal } from '../support/rawTerminal.js';
 import { createTerminalUser, deleteUsers } from '../support/terminal.js';
 import { text, type Language } from '../support/texts.js';
@@ -154,9 +154,13 @@ describe('talking from the browser alone', () => {
     await page.getByText(text('en', 'talk.status.mic_release_success')).first().waitFor();
     await page.waitForTimeout(300);
     const frames = terminal.audio.filter(({ at }) => at >= pressed).map(({ frame }) => frame);
-    expect(frames.length, `Space to floor granted at the terminal: ${taken.at - pressed} ms`).toBeGreaterThanOrEqual(
-      100,
-    );
+    // One frame per 20 ms of the time the seat held the floor; a machine under heavy load may lose
+    // some capture time at the start (the fake device and the worklet start late), never most of it.
+    const heldFrames = (released - taken.at) / 20;
+    expect(
+      frames.length,
+      `${frames.length} frames for ${heldFrames} held; Space to floor granted at the terminal: ${taken.at - pressed} ms`,
+    ).toBeGreaterThanOrEqual(Math.floor(heldFrames * 0.6));
     for (const frame of frames) {
       expect(frame.readUInt8(0)).toBe(1);
       expect(frame.readUInt32BE(1)).toBe(cid);
@@ -217,5 +221,29 @@ describe('talking from the browser alone', () => {
     await page.getByText(text('zh', 'talk.status.mic_release_success')).first().waitFor();
     await panel.getByTestId('talk-end-call').click();
     await panel.getByText(text('zh', 'talk.pick_channel')).waitFor();
+  }, 60_000);
+
+  test('the intercom-account dialog (zh) shows the account read-only and its login takes the browser seat', async () => {
+    const page = await browser.newPage({ locale: 'zh-CN' });
+    await openSignedIn(page, adminCredentials(), '/Channel/Channel', 'zh');
+    await userMenu(page, text('zh', 'talk.account_title'));
+    const dialog = page.getByTestId('intercom-account');
+    const field = (key: string) => dialog.getByLabel(text('zh', key), { exact: true });
+    expect(await field('talk.proxy').inputValue()).toBe(new URL(inject('baseUrl')).origin);
+    expect(await field('talk.enterprise_id').inputValue()).toBe('1');
+    expect(await field('talk.account_name').inputValue()).toBe(adminCredentials().account);
+    expect(await field('talk.phone').inputValue()).toMatch(/^D\d+$/);
+    for (const key of ['talk.proxy', 'talk.enterprise_id', 'talk.account_name', 'talk.phone', 'talk.code']) {
+      expect(await field(key).getAttribute('readonly')).not.toBeNull();
+    }
+    // No local talk service here: login waits out the probe, then takes the browser seat.
+    await page.waitForTimeout(1600);
+    await shot(page, 'talk-intercom-account-zh');
+    await page.getByTestId('talk-login').click();
+    await page.getByText(text('zh', 'talk.status.login_success')).first().waitFor();
+    await page.getByTestId('talk-toggle').click();
+    await page.getByTestId('talk-panel').getByText(text('zh', 'talk.mode_browser')).waitFor();
+    await userMenu(page, text('zh', 'talk.account_title'));
+    await expect.poll(() => field('talk.code').inputValue()).toMatch(/^[A-Za-z0-9_-]{32}$/);
   }, 60_000);
 });

@@ -19,7 +19,7 @@ export function TalkToggle({ open }: { open: boolean }) {
         onClick={openTalk}
         aria-label={t('talk.panel_title')}
         aria-pressed={open}
-        title={t('talk.panel_title')}
+        title={talking ? `${t('talk.panel_title')} · ${t('talk.status.user_speaking')}` : t('talk.panel_title')}
         data-testid="talk-toggle"
       />
     </Badge>

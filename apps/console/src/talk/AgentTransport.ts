@@ -159,12 +159,6 @@ export class AgentTransport implements TalkTransport {
     this.sink = null;
   }
 
-  /** The monitor service's `Version` (the plugin page shows it). */
-  async version(): Promise<string | null> {
-    const reply = await this.monitorSocket.command('Version');
-    return typeof reply.version === 'string' ? reply.version : null;
-  }
-
   async login(login: SeatLogin): Promise<TalkSeat> {
     const reply = await this.talk.command('Login', {
       Proxy: login.proxy,

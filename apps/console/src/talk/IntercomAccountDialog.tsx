@@ -51,20 +51,20 @@ export function IntercomAccountDialog({ open, onClose }: { open: boolean; onClos
       ]}
     >
       <Form layout="vertical" data-testid="intercom-account">
-        <Form.Item label={t('talk.proxy')}>
-          <Input readOnly value={account?.proxy ?? ''} />
+        <Form.Item htmlFor="intercom-proxy" label={t('talk.proxy')}>
+          <Input id="intercom-proxy" readOnly value={account?.proxy ?? ''} />
         </Form.Item>
-        <Form.Item label={t('talk.enterprise_id')}>
-          <Input readOnly value={account?.partyId ?? ''} />
+        <Form.Item htmlFor="intercom-enterprise_id" label={t('talk.enterprise_id')}>
+          <Input id="intercom-enterprise_id" readOnly value={account?.partyId ?? ''} />
         </Form.Item>
-        <Form.Item label={t('talk.account_name')}>
-          <Input readOnly value={account?.name ?? ''} />
+        <Form.Item htmlFor="intercom-account_name" label={t('talk.account_name')}>
+          <Input id="intercom-account_name" readOnly value={account?.name ?? ''} />
         </Form.Item>
-        <Form.Item label={t('talk.phone')} extra={t('talk.phone_hint')}>
-          <Input readOnly value={state.seat?.dispatchNo ?? account?.dispatchNo ?? ''} />
+        <Form.Item htmlFor="intercom-phone" label={t('talk.phone')} extra={t('talk.phone_hint')}>
+          <Input id="intercom-phone" readOnly value={state.seat?.dispatchNo ?? account?.dispatchNo ?? ''} />
         </Form.Item>
-        <Form.Item label={t('talk.code')} extra={t('talk.code_hint')}>
-          <Input readOnly value={state.authCode ?? ''} placeholder="—" />
+        <Form.Item htmlFor="intercom-code" label={t('talk.code')} extra={t('talk.code_hint')}>
+          <Input id="intercom-code" readOnly value={state.authCode ?? ''} placeholder="—" />
         </Form.Item>
       </Form>
     </Modal>
