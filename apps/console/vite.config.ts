@@ -44,6 +44,8 @@ export default defineConfig({
     proxy: {
       '/api': { target: apiTarget, changeOrigin: true },
       '/FuncService': { target: apiTarget, changeOrigin: true, ws: true },
+      // Browser talk: the console is a dispatcher seat on the terminal gateway.
+      '/terminal': { target: apiTarget, changeOrigin: true, ws: true },
     },
   },
   build: {

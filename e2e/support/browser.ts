@@ -13,6 +13,8 @@ export const WEBGL_ARGS = ['--use-angle=swiftshader', '--enable-unsafe-swiftshad
 export interface LaunchOptions {
   /** Draw WebGL in software (maps); otherwise the GPU is off altogether. */
   webgl?: boolean;
+  /** More Chromium flags (e.g. a fake microphone fed from a WAV file for the talk tests). */
+  args?: string[];
 }
 
 /** Debian's Chromium; the flags keep it off this machine's closed network. */
@@ -26,6 +28,7 @@ export function launchBrowser(options: LaunchOptions = {}): Promise<Browser> {
       '--disable-component-update',
       '--no-first-run',
       '--disable-sync',
+      ...(options.args ?? []),
     ],
   });
 }

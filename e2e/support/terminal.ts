@@ -31,25 +31,48 @@ export async function deleteUsers(token: string, ids: readonly number[]): Promis
   }
 }
 
-/** A terminal on the `/terminal` WebSocket (docs/terminal-protocol.md): login, messages, logout. */
+/** An open WebSocket to the server's `/terminal`, not logged in yet. */
+export async function openTerminalSocket(): Promise<WebSocket> {
+  const socket = new WebSocket(new URL('/terminal', inject('baseUrl').replace(/^http/, 'ws')));
+  await new Promise<void>((resolve, reject) => {
+    socket.once('open', () => resolve());
+    socket.once('error', reject);
+  });
+  return socket;
+}
+
+/**
+ * A terminal on the `/terminal` WebSocket (docs/terminal-protocol.md): login, messages, logout.
+ * Pushes (messages without `seq`) and binary (audio) frames go to onPush and onBinary, which a
+ * subclass may watch (support/rawTerminal.ts).
+ */
 export class Terminal {
   private seq = 0;
   private readonly replies = new Map<number, (reply: Record<string, unknown>) => void>();
 
-  private constructor(private readonly socket: WebSocket) {
-    socket.on('message', (data) => {
+  constructor(protected readonly socket: WebSocket) {
+    // ws 8 passes (Buffer, isBinary); ws 7 (which the workspace may resolve here) a string for text.
+    socket.on('message', (data: Buffer | string, binary?: boolean) => {
+      if (typeof data !== 'string' && binary !== false) {
+        this.onBinary(data);
+        return;
+      }
       const reply = JSON.parse(String(data)) as Record<string, unknown>;
       if (typeof reply.seq === 'number') this.replies.get(reply.seq)?.(reply);
+      else this.onPush(reply);
     });
   }
 
-  static async login(phone: string, device = 'e2e'): Promise<Terminal> {
-    const socket = new WebSocket(new URL('/terminal', inject('baseUrl').replace(/^http/, 'ws')));
-    await new Promise<void>((resolve, reject) => {
-      socket.once('open', () => resolve());
-      socket.once('error', reject);
-    });
-    const terminal = new Terminal(socket);
+  protected onBinary(_frame: Buffer): void {}
+
+  protected onPush(_message: Record<string, unknown>): void {}
+
+  static async login<T extends Terminal>(
+    this: new (socket: WebSocket) => T,
+    phone: string,
+    device = 'e2e',
+  ): Promise<T> {
+    const terminal = new this(await openTerminalSocket());
     const ack = await terminal.send({ type: 'login', phone, password: TERMINAL_PASSWORD, device });
     expect(ack.type, `login of ${phone}: ${String(ack.message)}`).toBe('ack');
     return terminal;

@@ -2,6 +2,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { adminCredentials } from '../support/accounts.js';
 import { DASHBOARD_PATH, submitLogin, waitForPath } from '../support/console.js';
+import { en } from '../support/texts.js';
 
 /**
  * Issue 16: the console on plain HTTP at a LAN host name is not a secure context, so WebCrypto is
@@ -51,6 +52,11 @@ describe('login on a non-secure origin', () => {
     expect(new URL(page.url()).hostname).toBe('intercom.lan');
     // The forge chunk is fetched only now, for the login.
     expect(scripts.slice(before).some((p) => /sealWithForge|forge/i.test(p))).toBe(true);
+
+    // Issue 13: no microphone for a non-secure page, and the talk panel says so instead of offering browser talk.
+    await page.getByTestId('talk-toggle').click();
+    await page.getByTestId('talk-panel').getByText(en('talk.status.insecure_context')).waitFor();
+    expect(await page.getByTestId('talk-use-browser').count()).toBe(0);
     await page.close();
   });
 });

@@ -5,6 +5,7 @@ import { NotFoundPage } from '../features/errors';
 import { syncDateLocale } from '../i18n/i18n';
 import { AppLayout } from '../layout/AppLayout';
 import { LiveHubConnection } from '../shared/hub/LiveHubConnection';
+import { TalkConnection } from '../talk';
 import { FullPageSpin } from '../shared/ui/FullPageSpin';
 import { routeTable } from './routeTable';
 import { flattenRoutes, resolveRoutes } from './routing/resolveRoutes';
@@ -54,6 +55,7 @@ export default function AuthenticatedApp() {
   return (
     <SessionContext value={session}>
       <LiveHubConnection />
+      <TalkConnection />
       <Routes>
         <Route element={<AppLayout />}>
           {elements}

@@ -15,6 +15,7 @@ import { HubConnectionBanner } from '../shared/hub/HubConnectionBanner';
 import { ConfirmProvider } from '../shared/ui/ConfirmContext';
 import { useIsMobile } from '../shared/ui/useIsMobile';
 import { useSidebarState } from './useSidebarState';
+import { PushToTalkKey, TalkPanel, useTalk } from '../talk';
 
 const SIDER_BG = '#001529';
 /** Stays in view under the sticky top bar (56 px) while the page scrolls. */
@@ -37,6 +38,14 @@ export function AppLayout() {
   const [sidebarOpen, toggleSidebar] = useSidebarState();
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [passwordOpen, setPasswordOpen] = useState(false);
+  const [talkOpen, setTalkOpen] = useState(false);
+  // A call started anywhere (channel tree, user card) shows the panel that holds its push-to-talk.
+  const talkCurrent = useTalk((state) => state.current);
+  const [shownCall, setShownCall] = useState(talkCurrent);
+  if (shownCall !== talkCurrent) {
+    setShownCall(talkCurrent);
+    if (talkCurrent !== null) setTalkOpen(true);
+  }
   const [drawerPath, setDrawerPath] = useState(pathname);
   // Mobile mode: the menu closes on navigation.
   if (drawerPath !== pathname) {
@@ -49,7 +58,10 @@ export function AppLayout() {
     document.title = title ? `${t(title)} · ${t('app.title')}` : t('app.title');
   }, [title, t]);
 
-  const actions = useMemo(() => ({ openChangePassword: () => setPasswordOpen(true) }), []);
+  const actions = useMemo(
+    () => ({ openChangePassword: () => setPasswordOpen(true), openTalk: () => setTalkOpen((open) => !open) }),
+    [],
+  );
   const collapsed = !mobile && !sidebarOpen;
   // For the login page of the next visit (it cannot read the settings before login).
   useRememberSubjectImages();
@@ -89,6 +101,7 @@ export function AppLayout() {
               mobile={mobile}
               menuOpen={mobile ? drawerOpen : sidebarOpen}
               onToggleMenu={mobile ? () => setDrawerOpen((open) => !open) : toggleSidebar}
+              talkOpen={talkOpen}
             />
             <HubConnectionBanner style={BANNER_STYLE} />
             <Layout.Content style={{ margin: mobile ? 12 : 16, minWidth: 0 }}>
@@ -97,7 +110,31 @@ export function AppLayout() {
               </Suspense>
             </Layout.Content>
           </Layout>
+          {talkOpen && !mobile && (
+            <Layout.Sider
+              width={300}
+              theme="light"
+              style={{ position: 'sticky', top: 0, height: '100vh', overflow: 'auto', borderLeft: '1px solid #f0f0f0' }}
+              data-testid="talk-dock"
+            >
+              <TalkPanel />
+            </Layout.Sider>
+          )}
         </Layout>
+        {mobile && (
+          <Drawer
+            placement="right"
+            open={talkOpen}
+            onClose={() => setTalkOpen(false)}
+            size={320}
+            title={t('talk.panel_title')}
+            styles={{ body: { padding: 0 } }}
+            data-testid="talk-drawer"
+          >
+            <TalkPanel heading={false} />
+          </Drawer>
+        )}
+        <PushToTalkKey />
         <ChangePasswordDialog open={passwordOpen} onClose={() => setPasswordOpen(false)} />
       </ConfirmProvider>
     </LayoutActionsContext>

@@ -8,15 +8,17 @@ import { LanguageSwitch } from './LanguageSwitch';
 import { AppBreadcrumb } from './AppBreadcrumb';
 import { SizeSwitch } from './SizeSwitch';
 import { UserMenu } from './UserMenu';
+import { TalkToggle } from './TalkToggle';
 
 interface TopBarProps {
   menuOpen: boolean;
   onToggleMenu: () => void;
   mobile: boolean;
+  talkOpen: boolean;
 }
 
 /** Hamburger, breadcrumb and, on the right, notifications, size, language and the user menu. */
-export function TopBar({ menuOpen, onToggleMenu, mobile }: TopBarProps) {
+export function TopBar({ menuOpen, onToggleMenu, mobile, talkOpen }: TopBarProps) {
   const { t } = useTranslation();
   const { token } = theme.useToken();
   const { info } = useSession();
@@ -48,6 +50,7 @@ export function TopBar({ menuOpen, onToggleMenu, mobile }: TopBarProps) {
         <AppBreadcrumb compact={mobile} />
       </div>
       {info.IsAdmin && info.HasChildren && <WorkingEnterpriseSwitch compact={mobile} />}
+      <TalkToggle open={talkOpen} />
       <AlarmBell />
       {!mobile && <SizeSwitch />}
       <LanguageSwitch showName={!mobile} />

@@ -7,14 +7,17 @@ import {
   IdcardOutlined,
   KeyOutlined,
   LogoutOutlined,
+  PhoneOutlined,
   UserOutlined,
 } from '@ant-design/icons';
 import { Avatar, Button, Dropdown, type MenuProps } from 'antd';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { loginPathFor } from '../app/redirects';
 import { useSession } from '../app/session/SessionContext';
 import { useLogout } from '../features/account';
+import { IntercomAccountDialog } from '../talk';
 import { useLayoutActions } from './LayoutActions';
 
 /**
@@ -28,6 +31,7 @@ export function UserMenu({ compact }: { compact: boolean }) {
   const location = useLocation();
   const logout = useLogout();
   const { openChangePassword } = useLayoutActions();
+  const [intercomOpen, setIntercomOpen] = useState(false);
 
   const items: MenuProps['items'] = [
     { key: 'home', icon: <HomeOutlined />, label: t('layout.home') },
@@ -39,6 +43,7 @@ export function UserMenu({ compact }: { compact: boolean }) {
           { key: 'enterprises', icon: <BankOutlined />, label: t('route.enterprises') },
         ]
       : []),
+    { key: 'intercom', icon: <PhoneOutlined />, label: t('talk.account_title') },
     { key: 'plugin', icon: <ApiOutlined />, label: t('route.plugin') },
     { type: 'divider' },
     { key: 'logout', icon: <LogoutOutlined />, label: t('layout.logout'), danger: true },
@@ -47,6 +52,7 @@ export function UserMenu({ compact }: { compact: boolean }) {
     if (key === 'home') void navigate('/');
     else if (key === 'profile') void navigate('/profile');
     else if (key === 'password') openChangePassword();
+    else if (key === 'intercom') setIntercomOpen(true);
     else if (key === 'plugin') void navigate('/System/plugin');
     else if (key === 'accounts') void navigate('/Managent/Account');
     else if (key === 'enterprises') void navigate('/Managent/Enterprise');
@@ -62,19 +68,22 @@ export function UserMenu({ compact }: { compact: boolean }) {
   };
 
   return (
-    <Dropdown trigger={['click']} menu={{ items, onClick }} placement="bottomRight">
-      <Button
-        type="text"
-        style={{ height: 40, paddingInline: 8 }}
-        // The visible name stays part of the accessible name (label in name).
-        aria-label={t('layout.user_menu', { name: info.name })}
-        data-testid="user-menu"
-        loading={logout.isPending}
-      >
-        <Avatar size={28} icon={<UserOutlined />} style={{ background: '#1668dc' }} />
-        {!compact && <span style={{ maxWidth: 140, overflow: 'hidden', textOverflow: 'ellipsis' }}>{info.name}</span>}
-        <DownOutlined style={{ fontSize: 10 }} />
-      </Button>
-    </Dropdown>
+    <>
+      <Dropdown trigger={['click']} menu={{ items, onClick }} placement="bottomRight">
+        <Button
+          type="text"
+          style={{ height: 40, paddingInline: 8 }}
+          // The visible name stays part of the accessible name (label in name).
+          aria-label={t('layout.user_menu', { name: info.name })}
+          data-testid="user-menu"
+          loading={logout.isPending}
+        >
+          <Avatar size={28} icon={<UserOutlined />} style={{ background: '#1668dc' }} />
+          {!compact && <span style={{ maxWidth: 140, overflow: 'hidden', textOverflow: 'ellipsis' }}>{info.name}</span>}
+          <DownOutlined style={{ fontSize: 10 }} />
+        </Button>
+      </Dropdown>
+      <IntercomAccountDialog open={intercomOpen} onClose={() => setIntercomOpen(false)} />
+    </>
   );
 }

@@ -6,6 +6,7 @@ import type { DataNode, EventDataNode } from 'antd/es/tree';
 import { useState, type Key, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useErrorMessage } from '../../shared/api/useErrorMessage';
+import { CallButton } from '../../talk';
 import { channelTreeMembersQuery, TREE_PAGE, useChannelTreeRoots } from './api';
 
 /** Images of the tree's `icon` names (docs/api.md "Channel tree"). */
@@ -28,6 +29,14 @@ export interface ChannelTreeProps {
   /** Height of the (virtual) tree in px. */
   height?: number;
 }
+
+const CHANNEL_TITLE_STYLE = {
+  display: 'inline-flex',
+  justifyContent: 'space-between',
+  alignItems: 'center',
+  gap: 4,
+  width: 'calc(100% - 28px)',
+} as const;
 
 const moreKey = (cid: number) => `C${cid}-more`;
 
@@ -93,7 +102,16 @@ export function ChannelTree({ selectedCid, onSelectChannel, onSelectMember, heig
       return {
         key: channel.id,
         icon: ICONS[channel.icon] ?? <CustomerServiceOutlined />,
-        title: t('channels.tree_channel', { name: channel.name, count: channel.count }),
+        title: (
+          // Inline, so the talk buttons sit at the end of the node's own line, after its icon.
+          <span style={CHANNEL_TITLE_STYLE}>
+            <span>{t('channels.tree_channel', { name: channel.name, count: channel.count })}</span>
+            <span style={{ whiteSpace: 'nowrap' }}>
+              <CallButton kind="group" cid={channel.cid} name={channel.name} />
+              <CallButton kind="listen" cid={channel.cid} name={channel.name} />
+            </span>
+          </span>
+        ),
         isLeaf: channel.count === 0,
         children,
       };

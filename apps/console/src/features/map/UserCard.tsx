@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { UserMapState } from '../../map/userMapState';
 import { useHubSnapshot } from '../../shared/hub/useHubSnapshot';
+import { CallButton } from '../../talk';
 import { useUser } from '../users';
 import { useReverseGeocode } from './api';
 import { relativeTime } from './relativeTime';
@@ -95,7 +96,8 @@ export function UserCard({ record, state, following, onFollow, onClose }: UserCa
         </Descriptions.Item>
       </Descriptions>
       <Flex justify="end" style={{ marginTop: 8 }}>
-        <Space>
+        <Space wrap>
+          <CallButton kind="private" uid={record.U_ID} name={record.UserName} size="middle" />
           <Button icon={<NodeIndexOutlined />} onClick={() => void navigate(`/main/trace?uid=${record.U_ID}`)}>
             {t('map.track')}
           </Button>

@@ -1,5 +1,5 @@
 import { hasCap, USER_CAP_NAMES, type UserRow } from '@intercom/contract';
-import { Flex, Tag, Typography } from 'antd';
+import { Flex, Space, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table/interface';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,6 +10,7 @@ import { userTypeName } from './UserTypeSelect';
 import { USER_STATE_COLORS, USER_STATE_LABELS, userState } from './userState';
 import { dateTimeColumn } from '../../shared/list/dateTimeColumn';
 import { rowActionsColumn } from '../../shared/list/RowActions';
+import { CallButton } from '../../talk';
 
 export interface UserRowActions {
   edit: (user: UserRow) => void;
@@ -25,7 +26,20 @@ export function useUserColumns(actions: UserRowActions): ColumnsType<UserRow> {
   const types = useUserTypes();
   return useMemo<ColumnsType<UserRow>>(
     () => [
-      { key: 'UserName', dataIndex: 'UserName', title: t('users.name'), sorter: true, fixed: 'left' },
+      {
+        key: 'UserName',
+        dataIndex: 'UserName',
+        title: t('users.name'),
+        sorter: true,
+        fixed: 'left',
+        // A private call from the list, once a talk seat is logged in (the button hides otherwise).
+        render: (name: string, user) => (
+          <Space size={4}>
+            {name}
+            <CallButton kind="private" uid={user.UserID} name={name} />
+          </Space>
+        ),
+      },
       { key: 'MobilePhone', dataIndex: 'MobilePhone', title: t('users.phone'), sorter: true },
       {
         key: 'ICCID',

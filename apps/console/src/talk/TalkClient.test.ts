@@ -1,0 +1,123 @@
+import type { AuthCode, TalkSeat } from '@intercom/contract';
+import { describe, expect, test, vi } from 'vitest';
+import { TalkClient } from './TalkClient';
+import { TalkError, type TalkTransport, type TalkVideoFrame, type TransportSink } from './talkTypes';
+
+const SEAT: TalkSeat = { dispatchNo: 'D3', A_ID: 3, E_ID: 1, name: 'Admin', priority: 7 };
+const ACCOUNT = { proxy: 'http://localhost:8080', partyId: 1, name: 'admin', dispatchNo: 'D3' };
+
+function setup(options: { login?: () => Promise<TalkSeat>; authCode?: () => Promise<AuthCode> } = {}) {
+  let sink: TransportSink | null = null;
+  const transport = {
+    mode: 'agent',
+    start: (next: TransportSink) => (sink = next),
+    stop: () => undefined,
+    login: vi.fn(options.login ?? (() => Promise.resolve(SEAT))),
+    monitor: vi.fn(() => Promise.resolve()),
+  } as unknown as TalkTransport & { login: ReturnType<typeof vi.fn>; monitor: ReturnType<typeof vi.fn> };
+  const fetchAuthCode = vi.fn(
+    options.authCode ??
+      (() => Promise.resolve({ authCode: 'c'.repeat(32), expiresAt: Date.now() + 60_000, dispatchNo: 'D3' })),
+  );
+  const client = new TalkClient({
+    createAgent: () => transport,
+    createBrowser: () => transport,
+    fetchAuthCode,
+    browserProblem: () => Promise.resolve(null),
+    secureContext: true,
+  });
+  const statuses: string[] = [];
+  client.onStatus((status) => statuses.push(status.key));
+  client.setAccount(ACCOUNT);
+  client.start();
+  return { client, transport, fetchAuthCode, statuses, sink: () => sink! };
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+describe('TalkClient', () => {
+  test('the login payload carries the account and a fresh AuthCode; a transport that comes back logs in again', async () => {
+    const { client, transport, fetchAuthCode, statuses, sink } = setup();
+    sink().connection('connected');
+    await client.login();
+    expect(transport.login).toHaveBeenCalledWith({
+      proxy: ACCOUNT.proxy,
+      partyId: 1,
+      account: 'admin',
+      authCode: 'c'.repeat(32),
+      dispatchNo: 'D3',
+    });
+    await client.monitor([5]);
+    expect(client.getState()).toMatchObject({ seat: SEAT, agent: 'present', monitored: [5] });
+
+    sink().connection('disconnected');
+    expect(client.getState().seat).toBeNull();
+    sink().connection('connected');
+    await vi.waitFor(() => expect(client.getState().seat).toEqual(SEAT));
+    expect(fetchAuthCode).toHaveBeenCalledTimes(2);
+    // The channels listened to before are listened to again.
+    await vi.waitFor(() => expect(transport.monitor).toHaveBeenCalledTimes(2));
+    expect(statuses).toEqual([
+      'talk_connected',
+      'login_success',
+      'talk_disconnected',
+      'talk_connected',
+      'login_success',
+    ]);
+    client.stop();
+  });
+
+  test('each way a login fails says which chat-account text applies', async () => {
+    const failedCode = setup({ authCode: () => Promise.reject(new Error('network')) });
+    failedCode.sink().connection('connected');
+    await expect(failedCode.client.login()).rejects.toThrow();
+    expect(failedCode.statuses.at(-1)).toBe('chat_account_failed');
+
+    const noAccount = setup();
+    noAccount.client.setAccount(null);
+    noAccount.sink().connection('connected');
+    await expect(noAccount.client.login()).rejects.toThrow();
+    expect(noAccount.statuses.at(-1)).toBe('no_chat_account');
+
+    const mismatch = setup({ login: () => Promise.reject(new TalkError('account_mismatch')) });
+    mismatch.sink().connection('connected');
+    await expect(mismatch.client.login()).rejects.toThrow();
+    expect(mismatch.statuses.at(-1)).toBe('no_talk_account');
+
+    const expired = setup({ login: () => Promise.reject(new TalkError('bad_auth_code')) });
+    expired.sink().connection('connected');
+    await expect(expired.client.login()).rejects.toThrow();
+    expect(expired.statuses.at(-1)).toBe('chat_account_failed');
+  });
+
+  test('a seat taken over elsewhere is "account shortage"; monitor and update news have their texts', async () => {
+    const { client, statuses, sink } = setup();
+    sink().connection('connected');
+    await client.login();
+    sink().event({ event: 'loggedOut', reason: 'replaced' });
+    sink().monitorState?.('disconnected');
+    sink().update?.('updating');
+    sink().update?.('success');
+    sink().update?.('failed');
+    await settle();
+    expect(client.getState().seat).toBeNull();
+    expect(statuses.slice(2)).toEqual([
+      'account_shortage',
+      'monitor_disconnected',
+      'service_updating',
+      'update_success',
+      'update_failed',
+    ]);
+  });
+
+  test('video frames reach every subscriber until it unsubscribes', () => {
+    const { client, sink } = setup();
+    const seen: number[] = [];
+    const off = client.onVideoFrame((frame: TalkVideoFrame) => seen.push(frame.uid));
+    const frame = { uid: 7, codec: 2, timestamp: 1, payload: new Uint8Array([1]) };
+    sink().video(frame);
+    off();
+    sink().video(frame);
+    expect(seen).toEqual([7]);
+  });
+});

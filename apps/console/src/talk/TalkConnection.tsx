@@ -1,0 +1,43 @@
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSession } from '../app/session/SessionContext';
+import { useSessionEnded } from '../shared/api/sessionState';
+import { useToast } from '../shared/ui/ToastContext';
+import { talk as talkClient } from './talk';
+
+/**
+ * Mounted with the signed-in screens (beside LiveHubConnection): looks for the local agent while
+ * they show, gives the talk owner the account for its login payload, and shows every talk status
+ * (SPEC.md 8) as a message where it happens.
+ */
+export function TalkConnection() {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const ended = useSessionEnded();
+  const { info } = useSession();
+  useEffect(() => {
+    talkClient.setAccount({
+      proxy: window.location.origin,
+      partyId: info.E_ID,
+      name: info.account,
+      dispatchNo: `D${info.A_ID}`,
+    });
+  }, [info.E_ID, info.account, info.A_ID]);
+  useEffect(() => {
+    if (ended) return;
+    talkClient.start();
+    return () => talkClient.stop();
+  }, [ended]);
+  useEffect(
+    () =>
+      talkClient.onStatus((status) => {
+        const text = t(`talk.status.${status.key}`, {
+          ...status.params,
+          reason: status.params?.reason ? t(`talk.reason.${status.params.reason}`) : '',
+        });
+        void toast.open({ type: status.level, content: text, key: `talk-${status.key}` });
+      }),
+    [t, toast],
+  );
+  return null;
+}

@@ -1,0 +1,150 @@
+import workletUrl from './talkWorklet.ts?worker&url';
+
+const SAMPLE_RATE = 48_000;
+const FRAME_SAMPLES = 960;
+const FRAME_US = 20_000;
+const OPUS_CONFIG: AudioEncoderConfig = {
+  codec: 'opus',
+  sampleRate: SAMPLE_RATE,
+  numberOfChannels: 1,
+  bitrate: 24_000,
+  // 20 ms packets, one per frame (DESIGN.md 7).
+  opus: { frameDuration: FRAME_US },
+} as AudioEncoderConfig;
+/** Heard streams kept decoding; one decoder per (channel, speaker) because Opus keeps state. */
+const MAX_STREAMS = 16;
+
+/** Why browser talk cannot run here (i18n keys under talk.status), or null when it can. */
+export async function browserTalkProblem(): Promise<'insecure_context' | 'no_webcodecs' | null> {
+  if (!window.isSecureContext || !navigator.mediaDevices?.getUserMedia) return 'insecure_context';
+  if (typeof AudioEncoder === 'undefined' || typeof AudioDecoder === 'undefined') return 'no_webcodecs';
+  const encode = await AudioEncoder.isConfigSupported(OPUS_CONFIG).catch(() => ({ supported: false }));
+  return encode.supported ? null : 'no_webcodecs';
+}
+
+/**
+ * The browser's half of a dispatcher seat: microphone -> AudioWorklet (20 ms frames) -> WebCodecs
+ * Opus -> packets; packets -> WebCodecs Opus decode -> the playback worklet's jitter buffer.
+ */
+export class BrowserAudio {
+  private mic: { stream: MediaStream; node: AudioWorkletNode; encoder: AudioEncoder } | null = null;
+  private onPacket: ((opus: Uint8Array) => void) | null = null;
+  private onLevel: ((level: number) => void) | null = null;
+  private readonly decoders = new Map<string, AudioDecoder>();
+  private timestamp = 0;
+  private counters = { sent: 0, decoded: 0 };
+
+  private constructor(
+    private readonly context: AudioContext,
+    private readonly playback: AudioWorkletNode,
+  ) {}
+
+  static async create(): Promise<BrowserAudio> {
+    const context = new AudioContext({ sampleRate: SAMPLE_RATE, latencyHint: 'interactive' });
+    await context.audioWorklet.addModule(workletUrl);
+    const playback = new AudioWorkletNode(context, 'talk-playback', { numberOfInputs: 0, outputChannelCount: [1] });
+    playback.connect(context.destination);
+    // Autoplay policy: the first push-to-talk or login click resumes it.
+    void context.resume().catch(() => undefined);
+    return new BrowserAudio(context, playback);
+  }
+
+  stats(): { sent: number; decoded: number } {
+    return { ...this.counters };
+  }
+
+  /** Asks for the microphone once (the permission prompt) and keeps it open for the next talks. */
+  async openMic(): Promise<void> {
+    void this.context.resume().catch(() => undefined);
+    if (this.mic) return;
+    const stream = await navigator.mediaDevices.getUserMedia({
+      audio: { channelCount: 1, echoCancellation: true, noiseSuppression: true, autoGainControl: true },
+    });
+    const source = this.context.createMediaStreamSource(stream);
+    const node = new AudioWorkletNode(this.context, 'talk-capture', { numberOfOutputs: 0 });
+    source.connect(node);
+    const encoder = new AudioEncoder({
+      output: (chunk) => {
+        const packet = new Uint8Array(chunk.byteLength);
+        chunk.copyTo(packet);
+        this.counters.sent += 1;
+        this.onPacket?.(packet);
+      },
+      error: () => this.stopSending(),
+    });
+    encoder.configure(OPUS_CONFIG);
+    node.port.onmessage = (message: MessageEvent<{ samples: Float32Array; rms: number }>) => {
+      if (!this.onPacket || encoder.state !== 'configured') return;
+      const data = new AudioData({
+        format: 'f32',
+        sampleRate: SAMPLE_RATE,
+        numberOfFrames: FRAME_SAMPLES,
+        numberOfChannels: 1,
+        timestamp: this.timestamp,
+        data: message.data.samples as Float32Array<ArrayBuffer>,
+      });
+      this.timestamp += FRAME_US;
+      encoder.encode(data);
+      data.close();
+      // A meter in decibels, as people hear loudness: -50 dBFS and below is empty, 0 dBFS full.
+      const db = 20 * Math.log10(Math.max(message.data.rms, 1e-5));
+      this.onLevel?.(Math.min(1, Math.max(0, (db + 50) / 50)));
+    };
+    this.mic = { stream, node, encoder };
+  }
+
+  startSending(onPacket: (opus: Uint8Array) => void, onLevel: (level: number) => void): void {
+    this.onPacket = onPacket;
+    this.onLevel = onLevel;
+    this.mic?.node.port.postMessage({ sending: true });
+  }
+
+  stopSending(): void {
+    this.onPacket = null;
+    this.onLevel?.(0);
+    this.onLevel = null;
+    this.mic?.node.port.postMessage({ sending: false });
+  }
+
+  /** Decodes one heard packet into the jitter buffer of its (channel, speaker) stream. */
+  play(cid: number, speaker: number, opus: Uint8Array): void {
+    const stream = `${cid}:${speaker}`;
+    let decoder = this.decoders.get(stream);
+    if (!decoder || decoder.state === 'closed') {
+      if (this.decoders.size >= MAX_STREAMS) this.dropOldestStream();
+      decoder = new AudioDecoder({
+        output: (data) => {
+          const samples = new Float32Array(data.numberOfFrames);
+          data.copyTo(samples, { planeIndex: 0, format: 'f32-planar' });
+          data.close();
+          this.counters.decoded += 1;
+          this.playback.port.postMessage({ stream, samples }, [samples.buffer]);
+        },
+        error: () => this.decoders.delete(stream),
+      });
+      decoder.configure({ codec: 'opus', sampleRate: SAMPLE_RATE, numberOfChannels: 1 });
+      this.decoders.set(stream, decoder);
+    }
+    decoder.decode(new EncodedAudioChunk({ type: 'key', timestamp: 0, data: opus }));
+  }
+
+  private dropOldestStream(): void {
+    const [oldest] = this.decoders.keys();
+    if (oldest === undefined) return;
+    const decoder = this.decoders.get(oldest);
+    this.decoders.delete(oldest);
+    if (decoder?.state !== 'closed') decoder?.close();
+  }
+
+  close(): void {
+    this.stopSending();
+    if (this.mic) {
+      for (const track of this.mic.stream.getTracks()) track.stop();
+      if (this.mic.encoder.state !== 'closed') this.mic.encoder.close();
+      this.mic = null;
+    }
+    for (const decoder of this.decoders.values()) if (decoder.state !== 'closed') decoder.close();
+    this.decoders.clear();
+    void this.context.close().catch(() => undefined);
+  }
+}

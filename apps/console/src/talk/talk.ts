@@ -1,0 +1,20 @@
+import type { AuthCode } from '@intercom/contract';
+import { apiRequest } from '../shared/api/apiClient';
+import { AgentTransport } from './AgentTransport';
+import { BrowserTransport } from './BrowserTransport';
+import { TalkClient } from './TalkClient';
+
+/** `POST /api/Talk/AuthCode`: the one-time code a seat logs in with. */
+async function fetchAuthCode(): Promise<AuthCode> {
+  const answer = await apiRequest<never, AuthCode>('POST', '/api/Talk/AuthCode', { connectionToast: false });
+  return answer.BaseData!;
+}
+
+/** This tab's one talk connection; TalkConnection starts and stops it with the signed-in screens. */
+export const talk = new TalkClient({
+  createAgent: () => new AgentTransport(),
+  createBrowser: () => new BrowserTransport(),
+  fetchAuthCode,
+  browserProblem: async () => (await import('./browserAudio')).browserTalkProblem(),
+  secureContext: typeof window !== 'undefined' && window.isSecureContext,
+});
