@@ -65,6 +65,7 @@ const snapshot: HubMessage[] = [
   { type: 'OnlineUser', data: [user(1), user(2)] },
   { type: 'Notifys', data: [alarm(7)] },
   { type: 'HeartRate', data: [{ E_ID: 1, U_ID: 1, Phone: '13800000001', Value: 72, H_Time: 1 }] },
+  { type: 'Videos', data: [{ uid: 1, E_ID: 1, name: 'Unit 1', codecs: ['jpeg'] }] },
 ];
 
 describe('LiveStore', () => {
@@ -123,7 +124,14 @@ describe('LiveStore', () => {
 
     const late: HubMessage[] = [];
     store.subscribeMessages((messages) => late.push(...messages));
-    expect(late.map((m) => m.type)).toEqual(['GPSArray', 'NumOnlineUser', 'OnlineUser', 'Notifys', 'HeartRate']);
+    expect(late.map((m) => m.type)).toEqual([
+      'GPSArray',
+      'NumOnlineUser',
+      'OnlineUser',
+      'Notifys',
+      'HeartRate',
+      'Videos',
+    ]);
     const positions = late[0]?.type === 'GPSArray' ? late[0].data.map((r) => r.U_ID) : [];
     expect(positions).toEqual([1, 2, 3]);
     expect(late[1]).toEqual({ type: 'NumOnlineUser', data: 2 });
@@ -160,7 +168,14 @@ describe('LiveStore', () => {
     for (let i = 0; i <= MAX_PENDING_MESSAGES + 50; i++) store.receive({ type: 'NumOnlineUser', data: i });
     timer.run();
     expect(bursts).toHaveLength(1);
-    expect(bursts[0]?.map((m) => m.type)).toEqual(['GPSArray', 'NumOnlineUser', 'OnlineUser', 'Notifys', 'HeartRate']);
+    expect(bursts[0]?.map((m) => m.type)).toEqual([
+      'GPSArray',
+      'NumOnlineUser',
+      'OnlineUser',
+      'Notifys',
+      'HeartRate',
+      'Videos',
+    ]);
     expect(bursts[0]?.[1]).toEqual({ type: 'NumOnlineUser', data: MAX_PENDING_MESSAGES + 50 });
   });
 
