@@ -1,11 +1,18 @@
+import { decodeVideoDownFrame } from '@intercom/contract';
+import jpeg from 'jpeg-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runsOf } from '../src/adminApi.js';
+import { adminLogin, runsOf } from '../src/adminApi.js';
 import { SimDevice } from '../src/device.js';
 import { startFleet } from '../src/fleet.js';
 import { distanceMetres, seededRandom } from '../src/movement.js';
 import { parseOptions, phoneOf } from '../src/options.js';
 import { until } from '../../server/test/realtime/hubTestApp.js';
-import { FAST_TERMINALS, startTerminalApp, type TerminalTestApp } from '../../server/test/terminals/terminalTestApp.js';
+import {
+  FAST_TERMINALS,
+  TestTerminal,
+  startTerminalApp,
+  type TerminalTestApp,
+} from '../../server/test/terminals/terminalTestApp.js';
 
 describe('options', () => {
   it('has defaults and reads every flag', () => {
@@ -52,6 +59,8 @@ describe('options', () => {
     [['--phone-start', '12ab']],
     [['--url', 'ftp://x']],
     [['--frobnicate']],
+    [['--video', '--video-size', '100x100']],
+    [['--video', '--video-fps', '0']],
   ])('refuses %j', (argv) => {
     expect(() => parseOptions(argv, {})).toThrow();
   });
@@ -84,6 +93,19 @@ describe('movement', () => {
     expect(device.battery).not.toBe(start);
   });
 });
+
+/** A dispatcher seat of the demo admin on /terminal (a fresh login: the fleet's replaced the first). */
+async function seatOf(t: TerminalTestApp): Promise<TestTerminal> {
+  const token = await adminLogin(t.origin, t.demo.username, t.demo.password, t.demo.code);
+  const res = await fetch(`${t.origin}/api/Talk/AuthCode`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+  });
+  const code = ((await res.json()) as { BaseData: { authCode: string } }).BaseData.authCode;
+  const seat = await TestTerminal.connect(t);
+  await seat.request({ type: 'login', authCode: code });
+  return seat;
+}
 
 describe('fleet against a server', () => {
   let t: TerminalTestApp;
@@ -159,6 +181,54 @@ describe('fleet against a server', () => {
     };
     const fleet = await startFleet(options, () => undefined);
     await until(() => fleet.stats.acked >= 4, 'OsmAnd reports', 10_000);
+    await fleet.stop();
+    expect(fleet.stats.errors).toBe(0);
+  });
+
+  it('publishes a JPEG test stream with --video, only between videoStart and videoStop', async () => {
+    const options = {
+      ...base,
+      url: t.origin,
+      password: t.demo.password,
+      terminals: 1,
+      interval: 5,
+      osmand: false,
+      phoneStart: '19700000000',
+      video: { fps: 10, width: 160, height: 120 },
+    };
+    const fleet = await startFleet(options, () => undefined);
+    await until(() => fleet.stats.loggedIn === 1, 'login', 10_000);
+    const user = await t.db
+      .selectFrom('terminal_user')
+      .select('UserID')
+      .where('MobilePhone', '=', '19700000000')
+      .executeTakeFirstOrThrow();
+    const video = t.app.talk.video;
+    const seat = await seatOf(t);
+    const listed = async () => {
+      const reply = await seat.request({ type: 'videoList' });
+      return (reply.videos as { uid: number }[]).some((v) => v.uid === user.UserID);
+    };
+    for (let tries = 0; !(await listed()); tries += 1) {
+      if (tries > 50) throw new Error(`not in the video list; fleet errors ${JSON.stringify(fleet.stats)}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    // Nobody watched yet: the terminal sent nothing.
+    expect(video.counters.received).toBe(0);
+    expect(await seat.request({ type: 'videoApply', uid: user.UserID })).toMatchObject({ type: 'ack', codec: 'jpeg' });
+    await until(() => seat.frames.length >= 3, 'three frames', 10_000);
+    const frame = decodeVideoDownFrame(seat.frames[0] as Buffer);
+    expect(frame?.uid).toBe(user.UserID);
+    const picture = jpeg.decode(frame?.payload ?? new Uint8Array());
+    expect([picture.width, picture.height]).toEqual([160, 120]);
+    // Captured a moment ago: the timestamp is the capture time (epoch ms mod 2^32).
+    expect((Date.now() % 2 ** 32) - (frame?.timestamp ?? 0)).toBeLessThan(5_000);
+    expect(await seat.request({ type: 'videoFree', uid: user.UserID })).toMatchObject({ type: 'ack' });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const after = video.counters.received;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(video.counters.received).toBe(after);
+    seat.close();
     await fleet.stop();
     expect(fleet.stats.errors).toBe(0);
   });
