@@ -62,7 +62,8 @@ export class TestPattern {
     const y = Math.floor(this.height / 2 - 4 * scale);
     this.rect(0, y - 2 * scale, this.width, 11 * scale, [0, 0, 0]);
     this.text(text, Math.floor((this.width - textWidth) / 2), y, scale);
-    if (label) this.text(label.slice(0, Math.floor(this.width / (6 * scale))), 2 * scale, 2 * scale, scale);
+    const small = Math.max(1, Math.floor(scale / 2));
+    if (label) this.text(label.slice(0, Math.floor(this.width / (6 * small))), 2 * small, 2 * small, small);
     return jpeg.encode({ data: this.rgba, width: this.width, height: this.height }, this.quality).data;
   }
 

@@ -71,6 +71,8 @@ export default function VideoPage({ source: given }: { source?: VideoFrameSource
                     <Button
                       key="watch"
                       size="small"
+                      // Two Chinese characters stay 观看, not 观 看: the name a screen reader says.
+                      autoInsertSpace={false}
                       type={on ? 'default' : 'primary'}
                       disabled={!on && full}
                       onClick={() => (on ? stop(video.uid) : void watch(video))}
