@@ -1,7 +1,7 @@
 import type { GpsRecord, Notification, OnlineUser } from '@intercom/contract';
 import { describe, expect, test, vi } from 'vitest';
 import { LiveStore, MAX_PENDING_MESSAGES, type Scheduler } from './LiveStore';
-import type { HubMessage } from './liveSnapshot';
+import { applyHubMessage, emptyDraft, type HubMessage } from './liveSnapshot';
 
 /** A scheduler the test runs by hand: flushes wait until `run()`. */
 function manualScheduler() {
@@ -187,5 +187,22 @@ describe('LiveStore', () => {
     timer.run();
     expect(store.getSnapshot()).toMatchObject({ status: 'connecting', onlineCount: undefined });
     expect(store.getSnapshot().positions.size).toBe(0);
+  });
+});
+
+describe('the video list', () => {
+  test('Videos replaces the list, Video adds and removes entries', () => {
+    const draft = emptyDraft();
+    applyHubMessage(draft, { type: 'Videos', data: [{ uid: 1, E_ID: 1, name: 'A', codecs: ['jpeg'] }] });
+    applyHubMessage(draft, {
+      type: 'Video',
+      data: [
+        { uid: 2, E_ID: 1, name: 'B', codecs: ['h264'], online: true },
+        { uid: 1, E_ID: 1, name: 'A', codecs: ['jpeg'], online: false },
+      ],
+    });
+    expect([...draft.videos.values()]).toEqual([{ uid: 2, E_ID: 1, name: 'B', codecs: ['h264'] }]);
+    applyHubMessage(draft, { type: 'Videos', data: [] });
+    expect(draft.videos.size).toBe(0);
   });
 });
