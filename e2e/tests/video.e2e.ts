@@ -1,3 +1,4 @@
+import type { VideoCodecName } from '@intercom/contract';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, inject, test } from 'vitest';
 import { SIM_VIDEO_CHANNEL, ensureVideoChannel } from '../../apps/simulator/src/adminApi.js';
@@ -18,34 +19,42 @@ const name = `Camera ${stamp}`;
 const phone = `136${stamp}01`;
 let adminToken = '';
 let userId = 0;
+const users: number[] = [];
+const cameras: SimTerminal[] = [];
 let camera: SimTerminal | undefined;
 
 /** A simulated `--video` terminal (the simulator's own code), its user given video rights. */
-async function startCamera(token: string): Promise<SimTerminal> {
-  userId = await createTerminalUser(token, name, phone);
-  await ensureVideoChannel(inject('baseUrl').replace(/\/$/, ''), token, [userId]);
+async function startCamera(
+  token: string,
+  user: { name: string; phone: string; codec: VideoCodecName },
+): Promise<{ terminal: SimTerminal; uid: number }> {
+  const uid = await createTerminalUser(token, user.name, user.phone);
+  users.push(uid);
+  const url = inject('baseUrl').replace(/\/$/, '');
+  await ensureVideoChannel(url, token, [uid]);
   const terminal = new SimTerminal({
-    url: inject('baseUrl').replace(/\/$/, ''),
-    phone,
+    url,
+    phone: user.phone,
     password: TERMINAL_PASSWORD,
     device: new SimDevice({ lat: 22.54, lon: 114.05 }, 1, seededRandom(7), 0),
     stats: new FleetStats(),
     interval: 60,
-    video: { fps: 10, width: 320, height: 240 },
+    video: { codec: user.codec, fps: 10, width: 320, height: 240 },
     log: () => undefined,
   });
   terminal.start();
-  return terminal;
+  cameras.push(terminal);
+  return { terminal, uid };
 }
 
-async function decoded(page: Page): Promise<number> {
-  return Number(await page.getByTestId(`video-canvas-${userId}`).getAttribute('data-decoded'));
+async function decoded(page: Page, uid = userId): Promise<number> {
+  return Number(await page.getByTestId(`video-canvas-${uid}`).getAttribute('data-decoded'));
 }
 
 afterAll(async () => {
-  await camera?.stop();
+  await Promise.all(cameras.map((c) => c.stop()));
   if (!adminToken) return;
-  await deleteUsers(adminToken, userId ? [userId] : []);
+  await deleteUsers(adminToken, users);
   // Leave the enterprise as the other files expect it: video off, no test channel.
   const { body } = await callApi(adminToken, 'GET', '/api/THChannel/QueryChannel', { search: SIM_VIDEO_CHANNEL });
   for (const channel of (body.Data as { CID: number; CName: string }[] | undefined) ?? []) {
@@ -62,13 +71,14 @@ describe('video', () => {
     const page = await browser.newPage();
     await openSignedIn(page, adminCredentials(), '/main/video');
     adminToken = await tokenOf(page);
-    camera = await startCamera(adminToken);
+    ({ terminal: camera, uid: userId } = await startCamera(adminToken, { name, phone, codec: 'jpeg' }));
     const t = (key: string, params?: Record<string, string | number>) => text('en', key, params);
 
     const item = page.locator('.ant-list-item', { hasText: name });
     await item.waitFor();
     // Listed, but nobody watches: the terminal sends nothing.
     expect(camera.camera?.running).toBe(false);
+    expect(await item.getByText('JPEG').count()).toBe(1);
     await item.getByRole('button', { name: t('video.watch') }).click();
     const tile = page.getByLabel(t('video.stream_of', { name }));
     await tile.waitFor();
@@ -87,6 +97,26 @@ describe('video', () => {
     await expect.poll(() => camera?.camera?.running).toBe(false);
     await expect.poll(() => tile.count()).toBe(0);
     expect(await page.getByText(t('video.panel_empty')).count()).toBe(1);
+  });
+
+  test('an H.264 camera decodes with WebCodecs, picture after picture', async () => {
+    const page = await browser.newPage();
+    await openSignedIn(page, adminCredentials(), '/main/video');
+    const clipName = `Clip ${stamp}`;
+    const { terminal, uid } = await startCamera(await tokenOf(page), {
+      name: clipName,
+      phone: `136${stamp}02`,
+      codec: 'h264',
+    });
+    const item = page.locator('.ant-list-item', { hasText: clipName });
+    await item.getByRole('button', { name: text('en', 'video.watch') }).click();
+    await expect.poll(() => decoded(page, uid)).toBeGreaterThanOrEqual(5);
+    const before = await decoded(page, uid);
+    await expect.poll(() => decoded(page, uid)).toBeGreaterThan(before + 3);
+    await expect.poll(() => page.getByTestId(`video-stats-${uid}`).innerText()).toContain('320 × 240');
+    await shot(page, 'video-h264-en');
+    await item.getByRole('button', { name: text('en', 'video.stop') }).click();
+    await expect.poll(() => terminal.camera?.running).toBe(false);
   });
 
   for (const [language, width] of [

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { VIDEO_CODEC_NAMES, type VideoCodecName } from '@intercom/contract';
 import { DEFAULT_VIDEO, type VideoSetup } from './videoPublisher.js';
 
 export interface SimulatorOptions {
@@ -42,9 +43,15 @@ export const USAGE = `Usage: npm run simulate -- [options]
   --video                every terminal can be watched: a JPEG test stream with a clock, sent
                          only while a dispatcher watches (turns the enterprise's VideoEnable on
                          and puts the users in the channel "Simulated video")
+  --video-codec C        jpeg (the drawn picture with a clock, default) or h264 (a 320x240 clip
+                         of ffmpeg's test source with a frame counter, looped)
   --video-fps N          frames a second of that stream (default 10)
-  --video-size WxH       its picture size (default 320x240)
+  --video-size WxH       the JPEG picture's size (default 320x240)
   --quiet                no progress lines`;
+
+function isVideoCodecName(text: string): text is VideoCodecName {
+  return (VIDEO_CODEC_NAMES as readonly string[]).includes(text);
+}
 
 function number(name: string, text: string | undefined, fallback: number, min: number, max: number): number {
   if (text === undefined) return fallback;
@@ -74,6 +81,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
       duration: { type: 'string' },
       'sos-rate': { type: 'string' },
       video: { type: 'boolean' },
+      'video-codec': { type: 'string' },
       'video-fps': { type: 'string' },
       'video-size': { type: 'string' },
       quiet: { type: 'boolean' },
@@ -92,8 +100,10 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
   if (!size || width < 16 || height < 16 || width > 1920 || height > 1080 || width % 8 || height % 8) {
     throw new Error('--video-size must be WxH, multiples of 8 from 16x16 to 1920x1080 (for example 320x240)');
   }
+  const codec = values['video-codec'] ?? DEFAULT_VIDEO.codec;
+  if (!isVideoCodecName(codec)) throw new Error('--video-codec must be jpeg or h264');
   const video = values.video
-    ? { fps: number('video-fps', values['video-fps'], DEFAULT_VIDEO.fps, 1, 30), width, height }
+    ? { codec, fps: number('video-fps', values['video-fps'], DEFAULT_VIDEO.fps, 1, 30), width, height }
     : undefined;
   const url = (values.url ?? 'http://localhost:8080').replace(/\/+$/, '');
   if (!/^https?:\/\//.test(url)) throw new Error('--url must start with http:// or https://');

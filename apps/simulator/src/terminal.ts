@@ -13,7 +13,7 @@ export interface TerminalSetup {
   stats: FleetStats;
   /** Seconds between reports; undefined follows the server's configuration. */
   interval: number | undefined;
-  /** Publish a JPEG test stream (the user needs video rights: see `--video`). */
+  /** Publish a test stream (the user needs video rights: see `--video`). */
   video?: VideoSetup;
   log: (line: string) => void;
 }
@@ -108,8 +108,8 @@ export class SimTerminal {
       stats.loggedIn += 1;
       this.backoffMs = 1000;
       this.configure(message.config);
-      // The only codec the simulator draws is JPEG; the server answers not_video_member without rights.
-      if (this.camera) this.send({ type: 'videoCaps', codecs: ['jpeg'] });
+      // The server answers not_video_member without rights (counted in the fleet's errors).
+      if (this.setup.video) this.send({ type: 'videoCaps', codecs: [this.setup.video.codec] });
     } else if (message.type === 'videoStart') {
       this.camera?.start();
     } else if (message.type === 'videoStop') {

@@ -1,9 +1,10 @@
-import { decodeVideoDownFrame } from '@intercom/contract';
+import { VideoCodec, decodeVideoDownFrame, isVideoKeyFrame } from '@intercom/contract';
 import jpeg from 'jpeg-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminLogin, runsOf } from '../src/adminApi.js';
 import { SimDevice } from '../src/device.js';
 import { startFleet } from '../src/fleet.js';
+import { accessUnits, h264ClipUnits } from '../src/h264Clip.js';
 import { distanceMetres, seededRandom } from '../src/movement.js';
 import { parseOptions, phoneOf } from '../src/options.js';
 import { until } from '../../server/test/realtime/hubTestApp.js';
@@ -61,6 +62,7 @@ describe('options', () => {
     [['--frobnicate']],
     [['--video', '--video-size', '100x100']],
     [['--video', '--video-fps', '0']],
+    [['--video', '--video-codec', 'vp8']],
   ])('refuses %j', (argv) => {
     expect(() => parseOptions(argv, {})).toThrow();
   });
@@ -106,6 +108,19 @@ async function seatOf(t: TerminalTestApp): Promise<TestTerminal> {
   await seat.request({ type: 'login', authCode: code });
   return seat;
 }
+
+describe('the H.264 clip', () => {
+  it('cuts into 40 access units, an IDR with its parameter sets every tenth', () => {
+    const units = h264ClipUnits();
+    expect(units).toHaveLength(40);
+    const keys = units.map((unit, i) => (isVideoKeyFrame(VideoCodec.h264, unit) ? i : -1)).filter((i) => i >= 0);
+    expect(keys).toEqual([0, 10, 20, 30]);
+    // Each unit starts with its delimiter; a key unit carries the SPS (NAL 7) for the decoder.
+    expect([...(units[0] as Uint8Array).subarray(0, 5)]).toEqual([0, 0, 0, 1, 9]);
+    expect(accessUnits(Uint8Array.from([0, 0, 1, 0x65, 1]))).toHaveLength(1);
+    expect(parseOptions(['--video', '--video-codec', 'h264'], {}).video?.codec).toBe('h264');
+  });
+});
 
 describe('fleet against a server', () => {
   let t: TerminalTestApp;
@@ -194,7 +209,7 @@ describe('fleet against a server', () => {
       interval: 5,
       osmand: false,
       phoneStart: '19700000000',
-      video: { fps: 10, width: 160, height: 120 },
+      video: { codec: 'jpeg' as const, fps: 10, width: 160, height: 120 },
     };
     const fleet = await startFleet(options, () => undefined);
     await until(() => fleet.stats.loggedIn === 1, 'login', 10_000);
