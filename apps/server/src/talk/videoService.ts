@@ -68,6 +68,8 @@ export class VideoService {
   private readonly sources = new Map<number, Source>();
   /** Seats connected here, for the online/offline pushes; each with the sources it watches. */
   private readonly seats = new Map<VideoPeer, Set<Source>>();
+  /** Every logged-in connection: a `videoCaps` whose rights check outlives its socket is ignored. */
+  private readonly attached = new Set<VideoPeer>();
   readonly counters: VideoCounters = {
     received: 0,
     relayed: 0,
@@ -84,11 +86,13 @@ export class VideoService {
   ) {}
 
   attach(peer: VideoPeer): void {
+    this.attached.add(peer);
     if (peer.seat) this.seats.set(peer, new Set());
   }
 
   /** Disconnect: a terminal's video goes offline; a seat stops watching. */
   detach(peer: VideoPeer): void {
+    this.attached.delete(peer);
     const watching = this.seats.get(peer);
     if (watching) {
       for (const source of watching) this.removeViewer(source, peer);
@@ -102,14 +106,15 @@ export class VideoService {
   async caps(peer: VideoPeer, codecs: VideoCodecName[], seq: number): Promise<void> {
     const user = peer.user;
     if (!user) return peer.error(seq, TerminalErrors.notSupported, 'a dispatcher seat publishes no video');
-    const current = this.sources.get(user.U_ID);
     if (codecs.length === 0) {
+      const current = this.sources.get(user.U_ID);
       if (current?.peer === peer) this.offline(current);
       return peer.ack(seq, { codecs: [] });
     }
-    if (!(await hasVideoRights(this.deps.db, user))) {
-      return peer.error(seq, VideoErrors.notVideoMember, 'only video group members support video');
-    }
+    const allowed = await hasVideoRights(this.deps.db, user);
+    if (!this.attached.has(peer)) return; // disconnected meanwhile: it must not join the list
+    if (!allowed) return peer.error(seq, VideoErrors.notVideoMember, 'only video group members support video');
+    const current = this.sources.get(user.U_ID);
     if (current?.peer === peer) {
       current.info.codecs = [...codecs];
       peer.ack(seq, { codecs });
@@ -211,6 +216,7 @@ export class VideoService {
   close(): void {
     for (const source of [...this.sources.values()]) this.offline(source);
     this.seats.clear();
+    this.attached.clear();
   }
 
   private async refuseApply(peer: VideoPeer, uid: number, seq: number): Promise<void> {
