@@ -79,6 +79,7 @@ describe('routes', () => {
       ['/main/map', 'route.map'],
       ['/main/3dmap', 'route.map3d'],
       ['/main/trace', 'route.trace'],
+      ['/main/video', 'route.video'],
       ['/profile', 'route.profile'],
     ];
     for (const [path, titleKey, landsOn] of routes) {

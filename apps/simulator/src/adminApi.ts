@@ -114,3 +114,49 @@ export async function ensureUsers(
   }
   return phones.map((phone) => ({ phone, UserID: existing.get(phone) ?? 0, created: created.has(phone) }));
 }
+
+/** The channel `--video` terminals are members of. */
+export const SIM_VIDEO_CHANNEL = 'Simulated video';
+
+/**
+ * Gives the simulated users video rights (SPEC.md 8: only video group members support video): the
+ * enterprise's VideoEnable is set TRUE and the users join the video channel "Simulated video",
+ * which is created when missing. Needs an admin account.
+ */
+export async function ensureVideoChannel(url: string, token: string, userIds: readonly number[]): Promise<number> {
+  const headers = { authorization: `Bearer ${token}` };
+  const expectOk = async (response: Response, what: string) => {
+    const result = await json<{ CID: number; CName: string }>(response);
+    if (result.BaseResult?.Code !== 8888) throw new Error(`${what} failed: ${result.BaseResult?.Message ?? '?'}`);
+    return result;
+  };
+  await expectOk(
+    await fetch(`${url}/api/Account/ModifyConfig`, {
+      method: 'POST',
+      headers,
+      body: new URLSearchParams({ scCode: 'VideoEnable', scValue: 'TRUE' }),
+    }),
+    'turning VideoEnable on',
+  );
+  const query = new URLSearchParams({ search: SIM_VIDEO_CHANNEL, pageSize: '50' });
+  const channels = await expectOk(
+    await fetch(`${url}/api/THChannel/QueryChannel?${query}`, { headers }),
+    'listing channels',
+  );
+  const uids = userIds.join(',');
+  const existing = channels.Data?.find((c) => c.CName === SIM_VIDEO_CHANNEL);
+  if (existing) {
+    const body = new URLSearchParams({ cid: String(existing.CID), action: 'add', uids });
+    await expectOk(
+      await fetch(`${url}/api/THChannel/CMemberChange`, { method: 'POST', headers, body }),
+      'adding the users to the video channel',
+    );
+    return existing.CID;
+  }
+  const body = new URLSearchParams({ cname: SIM_VIDEO_CHANNEL, videoEnable: 'true', uids });
+  const created = await expectOk(
+    await fetch(`${url}/api/Channel/CreateWebChannel`, { method: 'POST', headers, body }),
+    'creating the video channel',
+  );
+  return created.BaseData?.CID ?? 0;
+}

@@ -1,4 +1,4 @@
-import { adminLogin, ensureUsers } from './adminApi.js';
+import { SIM_VIDEO_CHANNEL, adminLogin, ensureUsers, ensureVideoChannel } from './adminApi.js';
 import { SimDevice } from './device.js';
 import { seededRandom } from './movement.js';
 import type { SimulatorOptions } from './options.js';
@@ -25,6 +25,14 @@ export async function startFleet(options: SimulatorOptions, log: (line: string) 
     password: options.terminalPassword,
     log,
   });
+  if (options.video) {
+    await ensureVideoChannel(
+      options.url,
+      token,
+      users.map((u) => u.UserID),
+    );
+    log(`video: VideoEnable on, ${users.length} users in channel "${SIM_VIDEO_CHANNEL}"`);
+  }
   const stats = new FleetStats();
   const stops: (() => Promise<void> | void)[] = [];
   for (const [i, user] of users.entries()) {
@@ -52,6 +60,7 @@ export async function startFleet(options: SimulatorOptions, log: (line: string) 
         device,
         stats,
         interval: options.interval,
+        ...(options.video ? { video: options.video } : {}),
         log,
       });
       setTimeout(() => terminal.start(), (i / LOGINS_PER_SECOND) * 1000).unref();

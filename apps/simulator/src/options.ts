@@ -1,4 +1,6 @@
 import { parseArgs } from 'node:util';
+import { VIDEO_CODEC_NAMES, type VideoCodecName } from '@intercom/contract';
+import { DEFAULT_VIDEO, type VideoSetup } from './videoPublisher.js';
 
 export interface SimulatorOptions {
   url: string;
@@ -18,6 +20,8 @@ export interface SimulatorOptions {
   duration: number;
   /** Chance of an SOS per report. */
   sosRate: number;
+  /** Every terminal publishes a JPEG test stream (VideoEnable and a video channel are set up for them). */
+  video?: VideoSetup | undefined;
   quiet: boolean;
 }
 
@@ -36,7 +40,18 @@ export const USAGE = `Usage: npm run simulate -- [options]
   --phone-start DIGITS   phone of the first user; the others count up (default 19900000000)
   --duration S           stop after S seconds (default 0: run until Ctrl-C)
   --sos-rate P           chance of an SOS per report (default 0.0005)
+  --video                every terminal can be watched: a JPEG test stream with a clock, sent
+                         only while a dispatcher watches (turns the enterprise's VideoEnable on
+                         and puts the users in the channel "Simulated video")
+  --video-codec C        jpeg (the drawn picture with a clock, default) or h264 (a 320x240 clip
+                         of ffmpeg's test source with a frame counter, looped)
+  --video-fps N          frames a second of that stream (default 10)
+  --video-size WxH       the JPEG picture's size (default 320x240)
   --quiet                no progress lines`;
+
+function isVideoCodecName(text: string): text is VideoCodecName {
+  return (VIDEO_CODEC_NAMES as readonly string[]).includes(text);
+}
 
 function number(name: string, text: string | undefined, fallback: number, min: number, max: number): number {
   if (text === undefined) return fallback;
@@ -65,6 +80,10 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
       'phone-start': { type: 'string' },
       duration: { type: 'string' },
       'sos-rate': { type: 'string' },
+      video: { type: 'boolean' },
+      'video-codec': { type: 'string' },
+      'video-fps': { type: 'string' },
+      'video-size': { type: 'string' },
       quiet: { type: 'boolean' },
     },
     strict: true,
@@ -76,6 +95,16 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
   }
   const phoneStart = values['phone-start'] ?? '19900000000';
   if (!/^\d{3,18}$/.test(phoneStart)) throw new Error('--phone-start must be 3-18 digits');
+  const size = /^(\d{2,4})x(\d{2,4})$/.exec(values['video-size'] ?? `${DEFAULT_VIDEO.width}x${DEFAULT_VIDEO.height}`);
+  const [width, height] = [Number(size?.[1]), Number(size?.[2])];
+  if (!size || width < 16 || height < 16 || width > 1920 || height > 1080 || width % 8 || height % 8) {
+    throw new Error('--video-size must be WxH, multiples of 8 from 16x16 to 1920x1080 (for example 320x240)');
+  }
+  const codec = values['video-codec'] ?? DEFAULT_VIDEO.codec;
+  if (!isVideoCodecName(codec)) throw new Error('--video-codec must be jpeg or h264');
+  const video = values.video
+    ? { codec, fps: number('video-fps', values['video-fps'], DEFAULT_VIDEO.fps, 1, 30), width, height }
+    : undefined;
   const url = (values.url ?? 'http://localhost:8080').replace(/\/+$/, '');
   if (!/^https?:\/\//.test(url)) throw new Error('--url must start with http:// or https://');
   return {
@@ -92,6 +121,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
     phoneStart,
     duration: number('duration', values.duration, 0, 0, 365 * 86_400),
     sosRate: number('sos-rate', values['sos-rate'], 0.0005, 0, 1),
+    video,
     quiet: values.quiet ?? false,
   };
 }

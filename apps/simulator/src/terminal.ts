@@ -2,6 +2,7 @@ import { TERMINAL_PATH, TerminalCloseCodes, type TerminalConfig } from '@interco
 import WebSocket from 'ws';
 import type { SimDevice } from './device.js';
 import type { FleetStats } from './stats.js';
+import { VideoPublisher, type VideoSetup } from './videoPublisher.js';
 
 export interface TerminalSetup {
   /** Server base URL, http(s)://host:port. */
@@ -12,8 +13,13 @@ export interface TerminalSetup {
   stats: FleetStats;
   /** Seconds between reports; undefined follows the server's configuration. */
   interval: number | undefined;
+  /** Publish a test stream (the user needs video rights: see `--video`). */
+  video?: VideoSetup;
   log: (line: string) => void;
 }
+
+/** A camera frame is skipped while the socket holds more than this unsent. */
+const VIDEO_BUSY_BYTES = 256 * 1024;
 
 /** Closes after which reconnecting is pointless: the account is gone, frozen or used elsewhere. */
 const FINAL_CLOSES = new Set<number>([TerminalCloseCodes.replaced, TerminalCloseCodes.accountChanged]);
@@ -34,8 +40,18 @@ export class SimTerminal {
   private stopped = false;
   private lastStep = Date.now();
   private readonly pendingFixes = new Set<number>();
+  readonly camera: VideoPublisher | undefined;
 
-  constructor(private readonly setup: TerminalSetup) {}
+  constructor(private readonly setup: TerminalSetup) {
+    if (setup.video) {
+      this.camera = new VideoPublisher(setup.video, setup.phone, (frame) => {
+        const socket = this.socket;
+        if (socket?.readyState !== WebSocket.OPEN || socket.bufferedAmount > VIDEO_BUSY_BYTES) return false;
+        socket.send(frame, { binary: true });
+        return true;
+      });
+    }
+  }
 
   start(): void {
     if (this.stopped) return;
@@ -59,6 +75,7 @@ export class SimTerminal {
   stop(): Promise<void> {
     this.stopped = true;
     this.clearTimers();
+    this.camera?.stop();
     const socket = this.socket;
     if (!socket || socket.readyState === WebSocket.CLOSED) return Promise.resolve();
     return new Promise((resolve) => {
@@ -78,13 +95,25 @@ export class SimTerminal {
   }
 
   private receive(text: string): void {
-    const message = JSON.parse(text) as { type: string; seq?: number; code?: string; config?: TerminalConfig };
+    const message = JSON.parse(text) as {
+      type: string;
+      seq?: number;
+      code?: string;
+      config?: TerminalConfig;
+      codec?: string;
+    };
     const { stats } = this.setup;
     const wasFix = message.seq !== undefined && this.pendingFixes.delete(message.seq);
     if (message.type === 'ack' && message.config) {
       stats.loggedIn += 1;
       this.backoffMs = 1000;
       this.configure(message.config);
+      // The server answers not_video_member without rights (counted in the fleet's errors).
+      if (this.setup.video) this.send({ type: 'videoCaps', codecs: [this.setup.video.codec] });
+    } else if (message.type === 'videoStart') {
+      this.camera?.start();
+    } else if (message.type === 'videoStop') {
+      this.camera?.stop();
     } else if (message.type === 'config' && message.config) {
       this.configure(message.config);
     } else if (message.type === 'ack') {
@@ -144,6 +173,7 @@ export class SimTerminal {
     stats.connected = Math.max(0, stats.connected - 1);
     if (this.config) stats.loggedIn = Math.max(0, stats.loggedIn - 1);
     this.config = undefined;
+    this.camera?.stop();
     this.pendingFixes.clear();
     this.clearTimers();
     if (this.stopped || FINAL_CLOSES.has(code)) return;

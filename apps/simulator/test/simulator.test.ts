@@ -1,11 +1,19 @@
+import { VideoCodec, decodeVideoDownFrame, isVideoKeyFrame } from '@intercom/contract';
+import jpeg from 'jpeg-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runsOf } from '../src/adminApi.js';
+import { adminLogin, runsOf } from '../src/adminApi.js';
 import { SimDevice } from '../src/device.js';
 import { startFleet } from '../src/fleet.js';
+import { accessUnits, h264ClipUnits } from '../src/h264Clip.js';
 import { distanceMetres, seededRandom } from '../src/movement.js';
 import { parseOptions, phoneOf } from '../src/options.js';
 import { until } from '../../server/test/realtime/hubTestApp.js';
-import { FAST_TERMINALS, startTerminalApp, type TerminalTestApp } from '../../server/test/terminals/terminalTestApp.js';
+import {
+  FAST_TERMINALS,
+  TestTerminal,
+  startTerminalApp,
+  type TerminalTestApp,
+} from '../../server/test/terminals/terminalTestApp.js';
 
 describe('options', () => {
   it('has defaults and reads every flag', () => {
@@ -52,6 +60,9 @@ describe('options', () => {
     [['--phone-start', '12ab']],
     [['--url', 'ftp://x']],
     [['--frobnicate']],
+    [['--video', '--video-size', '100x100']],
+    [['--video', '--video-fps', '0']],
+    [['--video', '--video-codec', 'vp8']],
   ])('refuses %j', (argv) => {
     expect(() => parseOptions(argv, {})).toThrow();
   });
@@ -82,6 +93,32 @@ describe('movement', () => {
       previous = reading.position;
     }
     expect(device.battery).not.toBe(start);
+  });
+});
+
+/** A dispatcher seat of the demo admin on /terminal (a fresh login: the fleet's replaced the first). */
+async function seatOf(t: TerminalTestApp): Promise<TestTerminal> {
+  const token = await adminLogin(t.origin, t.demo.username, t.demo.password, t.demo.code);
+  const res = await fetch(`${t.origin}/api/Talk/AuthCode`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+  });
+  const code = ((await res.json()) as { BaseData: { authCode: string } }).BaseData.authCode;
+  const seat = await TestTerminal.connect(t);
+  await seat.request({ type: 'login', authCode: code });
+  return seat;
+}
+
+describe('the H.264 clip', () => {
+  it('cuts into 40 access units, an IDR with its parameter sets every tenth', () => {
+    const units = h264ClipUnits();
+    expect(units).toHaveLength(40);
+    const keys = units.map((unit, i) => (isVideoKeyFrame(VideoCodec.h264, unit) ? i : -1)).filter((i) => i >= 0);
+    expect(keys).toEqual([0, 10, 20, 30]);
+    // Each unit starts with its delimiter; a key unit carries the SPS (NAL 7) for the decoder.
+    expect([...(units[0] as Uint8Array).subarray(0, 5)]).toEqual([0, 0, 0, 1, 9]);
+    expect(accessUnits(Uint8Array.from([0, 0, 1, 0x65, 1]))).toHaveLength(1);
+    expect(parseOptions(['--video', '--video-codec', 'h264'], {}).video?.codec).toBe('h264');
   });
 });
 
@@ -159,6 +196,54 @@ describe('fleet against a server', () => {
     };
     const fleet = await startFleet(options, () => undefined);
     await until(() => fleet.stats.acked >= 4, 'OsmAnd reports', 10_000);
+    await fleet.stop();
+    expect(fleet.stats.errors).toBe(0);
+  });
+
+  it('publishes a JPEG test stream with --video, only between videoStart and videoStop', async () => {
+    const options = {
+      ...base,
+      url: t.origin,
+      password: t.demo.password,
+      terminals: 1,
+      interval: 5,
+      osmand: false,
+      phoneStart: '19700000000',
+      video: { codec: 'jpeg' as const, fps: 10, width: 160, height: 120 },
+    };
+    const fleet = await startFleet(options, () => undefined);
+    await until(() => fleet.stats.loggedIn === 1, 'login', 10_000);
+    const user = await t.db
+      .selectFrom('terminal_user')
+      .select('UserID')
+      .where('MobilePhone', '=', '19700000000')
+      .executeTakeFirstOrThrow();
+    const video = t.app.talk.video;
+    const seat = await seatOf(t);
+    const listed = async () => {
+      const reply = await seat.request({ type: 'videoList' });
+      return (reply.videos as { uid: number }[]).some((v) => v.uid === user.UserID);
+    };
+    for (let tries = 0; !(await listed()); tries += 1) {
+      if (tries > 50) throw new Error(`not in the video list; fleet errors ${JSON.stringify(fleet.stats)}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    // Nobody watched yet: the terminal sent nothing.
+    expect(video.counters.received).toBe(0);
+    expect(await seat.request({ type: 'videoApply', uid: user.UserID })).toMatchObject({ type: 'ack', codec: 'jpeg' });
+    await until(() => seat.frames.length >= 3, 'three frames', 10_000);
+    const frame = decodeVideoDownFrame(seat.frames[0] as Buffer);
+    expect(frame?.uid).toBe(user.UserID);
+    const picture = jpeg.decode(frame?.payload ?? new Uint8Array());
+    expect([picture.width, picture.height]).toEqual([160, 120]);
+    // Captured a moment ago: the timestamp is the capture time (epoch ms mod 2^32).
+    expect((Date.now() % 2 ** 32) - (frame?.timestamp ?? 0)).toBeLessThan(5_000);
+    expect(await seat.request({ type: 'videoFree', uid: user.UserID })).toMatchObject({ type: 'ack' });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const after = video.counters.received;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(video.counters.received).toBe(after);
+    seat.close();
     await fleet.stop();
     expect(fleet.stats.errors).toBe(0);
   });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Code } from './codes.js';
+import { videoChangeSchema, videoSourceSchema } from './video.js';
 
 /**
  * Messages of the real-time hub `/FuncService` (DESIGN.md section 6, docs/realtime.md). The hub
@@ -103,8 +104,8 @@ export const heartRateSchema = z.object({
 export type HeartRate = z.infer<typeof heartRateSchema>;
 
 /**
- * `pushMsg` argument. A subscription's snapshot is GPSArray, NumOnlineUser, OnlineUser, Notifys and
- * HeartRate; later messages are deltas. Delta lists hold the latest entry per key since the last push.
+ * `pushMsg` argument. A subscription's snapshot is GPSArray, NumOnlineUser, OnlineUser, Notifys,
+ * HeartRate and Videos; later messages are deltas. Delta lists hold the latest entry per key since the last push.
  */
 export const pushMsgSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('GPSArray'), data: z.array(gpsRecordSchema) }),
@@ -114,6 +115,10 @@ export const pushMsgSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('Notifys'), data: z.array(notificationSchema) }),
   z.object({ type: z.literal('Notify'), data: z.array(notificationSchema) }),
   z.object({ type: z.literal('HeartRate'), data: z.array(heartRateSchema) }),
+  /** The video list: terminals of the scope that can be watched now (snapshot). */
+  z.object({ type: z.literal('Videos'), data: z.array(videoSourceSchema) }),
+  /** Video online/offline since the last push (delta). */
+  z.object({ type: z.literal('Video'), data: z.array(videoChangeSchema) }),
 ]);
 export type PushMsg = z.infer<typeof pushMsgSchema>;
 export type PushMsgType = PushMsg['type'];

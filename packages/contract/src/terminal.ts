@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AUTH_CODE_PATTERN, TalkErrors, talkClientMessages, type TalkServerMessage } from './talk.js';
 import { phoneField } from './user.js';
+import { VideoErrors, videoClientMessages, type VideoServerMessage } from './video.js';
 
 /**
  * Terminal protocols (docs/terminal-protocol.md): the JSON protocol of the WebSocket gateway
@@ -54,6 +55,7 @@ export const TerminalErrors = {
   shuttingDown: 'shutting_down',
   internal: 'internal',
   ...TalkErrors,
+  ...VideoErrors,
 } as const;
 export type TerminalErrorCode = (typeof TerminalErrors)[keyof typeof TerminalErrors];
 
@@ -136,6 +138,7 @@ export const terminalClientMessageSchema = z.discriminatedUnion('type', [
   }),
   message('logout', {}),
   ...talkClientMessages,
+  ...videoClientMessages,
 ]);
 export type TerminalClientMessage = z.infer<typeof terminalClientMessageSchema>;
 export type TerminalMessageType = TerminalClientMessage['type'];
@@ -174,7 +177,8 @@ export type TerminalServerMessage =
     }
   | { type: 'config'; config: TerminalConfig }
   | { type: 'closing'; reason: TerminalCloseReason }
-  | TalkServerMessage;
+  | TalkServerMessage
+  | VideoServerMessage;
 
 /** The login ack's fields. */
 export interface TerminalLoginAck {

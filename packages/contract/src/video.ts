@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * Video on `/terminal` (issue 14; DESIGN.md section 7, docs/terminal-protocol.md). Binary frames,
  * big-endian. Terminal to server: kind u8 = 2 · codec u8 · timestamp u32 (ms) · payload.
@@ -19,3 +21,105 @@ export const VideoErrors = {
   notVideoMember: 'not_video_member',
   noVideo: 'no_video',
 } as const;
+
+export const VideoLimits = {
+  /** Largest frame payload a terminal may send (one access unit or one JPEG); larger ones are `too_large`. */
+  maxFrameBytes: 512 * 1024,
+  /** Frames a second one terminal may send on average, and at once. */
+  framesPerSecond: 60,
+  framesBurst: 120,
+  /** Streams one dispatcher seat may watch at once (the console's panel shows four). */
+  seatStreams: 16,
+  /** Codecs a terminal may announce. */
+  maxCodecs: VIDEO_CODEC_NAMES.length,
+} as const;
+
+const seq = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+const uid = z.number().int().min(1).max(0xffff_ffff);
+const message = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) =>
+  z.object({ seq, type: z.literal(type), ...shape });
+
+/** Video messages on `/terminal`: `videoCaps` from a terminal; the others from a dispatcher seat. */
+export const videoClientMessages = [
+  message('videoCaps', {
+    codecs: z
+      .array(z.enum(VIDEO_CODEC_NAMES))
+      .max(VideoLimits.maxCodecs)
+      .refine((list) => new Set(list).size === list.length, { message: 'codecs are listed once each' }),
+  }),
+  message('videoApply', { uid }),
+  message('videoFree', { uid }),
+  message('videoList', {}),
+] as const;
+
+/** A terminal that can be watched now: the entries of the video list. */
+export const videoSourceSchema = z.object({
+  uid: z.number().int(),
+  /** Its enterprise (the console's list covers a scope of several). */
+  E_ID: z.number().int(),
+  name: z.string(),
+  codecs: z.array(z.enum(VIDEO_CODEC_NAMES)),
+});
+export type VideoSource = z.infer<typeof videoSourceSchema>;
+
+/** What the server sends about video: to a terminal (start, stop) and to seats (online, offline). */
+export type VideoServerMessage =
+  | { type: 'videoStart'; codec: VideoCodecName }
+  | { type: 'videoStop' }
+  | { type: 'videoOnline'; uid: number; name: string; codecs: VideoCodecName[] }
+  | { type: 'videoOffline'; uid: number };
+
+/** One entry of the hub's `Video` delta: a source that came (`online` true) or went. */
+export const videoChangeSchema = videoSourceSchema.extend({ online: z.boolean() });
+export type VideoChange = z.infer<typeof videoChangeSchema>;
+
+/** A terminal's upstream frame `kind 2 · codec u8 · timestamp u32 · payload` (simulator, tests, bench). */
+export function encodeVideoUpFrame(codec: number, timestamp: number, payload: Uint8Array): Uint8Array {
+  const frame = new Uint8Array(VideoFrame.upHeaderBytes + payload.length);
+  const view = new DataView(frame.buffer);
+  frame[0] = VideoFrame.kindVideo;
+  frame[1] = codec;
+  view.setUint32(2, timestamp >>> 0);
+  frame.set(payload, VideoFrame.upHeaderBytes);
+  return frame;
+}
+
+/** A downstream frame's fields; the payload is a view into `frame`. Null when it is not a video frame. */
+export function decodeVideoDownFrame(
+  frame: Uint8Array,
+): { uid: number; codec: number; timestamp: number; payload: Uint8Array } | null {
+  if (frame.length <= VideoFrame.downHeaderBytes || frame[0] !== VideoFrame.kindVideo) return null;
+  const view = new DataView(frame.buffer, frame.byteOffset, frame.byteLength);
+  return {
+    uid: view.getUint32(1),
+    codec: view.getUint8(5),
+    timestamp: view.getUint32(6),
+    payload: frame.subarray(VideoFrame.downHeaderBytes),
+  };
+}
+
+/**
+ * Whether a frame starts a picture a decoder can begin with: every JPEG; an H.264 access unit holding
+ * an IDR slice (NAL type 5). Annex B start codes are 00 00 01 or 00 00 00 01.
+ */
+export function isVideoKeyFrame(codec: number, payload: Uint8Array): boolean {
+  if (codec === VideoCodec.jpeg) return true;
+  if (codec !== VideoCodec.h264) return false;
+  for (let i = 0; i + 3 < payload.length; i += 1) {
+    if (payload[i] !== 0 || payload[i + 1] !== 0 || payload[i + 2] !== 1) continue;
+    const type = (payload[i + 3] as number) & 0x1f;
+    if (type === 5) return true;
+    // Slices of a non-IDR picture: the access unit holds no IDR.
+    if (type === 1) return false;
+    i += 2;
+  }
+  return false;
+}
+
+/** The codec byte of a codec name, and back. */
+export function videoCodecByte(name: VideoCodecName): number {
+  return VideoCodec[name];
+}
+export function videoCodecName(byte: number): VideoCodecName | undefined {
+  return byte === VideoCodec.h264 ? 'h264' : byte === VideoCodec.jpeg ? 'jpeg' : undefined;
+}

@@ -1,4 +1,4 @@
-import type { HeartRate, Notification } from '@intercom/contract';
+import type { HeartRate, Notification, VideoChange } from '@intercom/contract';
 import type { EndReason } from '../auth/sessions.js';
 
 /** Everything LiveState keeps about one terminal user; the whole entry travels on every change. */
@@ -54,6 +54,8 @@ export type RealtimeEvent =
   | { kind: 'user'; E_ID: number; user: LiveUser }
   | { kind: 'notification'; E_ID: number; notification: Notification }
   | { kind: 'heartRate'; E_ID: number; heartRate: HeartRate }
+  /** A terminal's video came online (videoCaps) or went: the consoles' video list. */
+  | { kind: 'video'; E_ID: number; video: VideoChange }
   | { kind: 'sessionsEnded'; E_ID: number; sessionIds: number[]; reason: EndReason }
   /** A terminal user logged in; other instances close that user's older socket (`replaced`). */
   | { kind: 'terminalLogin'; E_ID: number; U_ID: number; login: TerminalLoginStamp }

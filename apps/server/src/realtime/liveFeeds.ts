@@ -89,6 +89,7 @@ export class LiveFeeds implements ScopeMember {
       if (count !== this.countSent.FuncGPS) add(feed, batch.numOnline());
       add(feed, batch.notify());
       add(feed, batch.heartRate());
+      add(feed, batch.video());
       this.countSent.FuncGPS = count;
     }
     if (this.subscriptions.has(HubMethods.FuncNotify)) {
@@ -120,6 +121,7 @@ export class LiveFeeds implements ScopeMember {
           [feed, snapshot.onlineUsers],
           [feed, snapshot.notifys],
           [feed, snapshot.heartRate],
+          [feed, snapshot.videos],
         );
       } else {
         out.push([feed, snapshot.online], [feed, snapshot.notifys]);

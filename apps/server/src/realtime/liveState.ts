@@ -7,6 +7,8 @@ import {
   type HeartRate,
   type Notification,
   type OnlineUser,
+  type VideoChange,
+  type VideoSource,
 } from '@intercom/contract';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
@@ -44,7 +46,8 @@ export type LiveChange =
   | { kind: 'gps'; E_ID: number; key: number; json: string }
   | { kind: 'online'; E_ID: number; key: number; json: string }
   | { kind: 'notification'; E_ID: number; key: number; json: string }
-  | { kind: 'heartRate'; E_ID: number; key: string; json: string };
+  | { kind: 'heartRate'; E_ID: number; key: string; json: string }
+  | { kind: 'video'; E_ID: number; key: number; json: string };
 
 /** JSON texts of the current state of some enterprises: what a new subscription receives first. */
 export interface LiveSnapshot {
@@ -53,6 +56,8 @@ export interface LiveSnapshot {
   online: string[];
   notifications: string[];
   heartRates: string[];
+  /** The video list: VideoSource texts of terminals that can be watched now. */
+  videos: string[];
 }
 
 export interface LiveStateOptions {
@@ -124,6 +129,7 @@ export class LiveState {
   private readonly onlineCounts = new Map<number, number>();
   private readonly notifications = new Map<number, Map<number, string>>();
   private readonly heartRates = new Map<number, Map<string, { time: number; json: string }>>();
+  private readonly videos = new Map<number, Map<number, string>>();
   private readonly listeners = new Set<(change: LiveChange) => void>();
   /** Users whose fix is GPS-online now: the stale sweep looks at these only. */
   private readonly fresh = new Set<UserEntry>();
@@ -198,6 +204,11 @@ export class LiveState {
     this.bus.publish({ kind: 'heartRate', E_ID: heartRate.E_ID, heartRate });
   }
 
+  /** A terminal's video came online (with its codecs) or went offline. */
+  setVideo(source: VideoSource, online: boolean): void {
+    this.bus.publish({ kind: 'video', E_ID: source.E_ID, video: { ...source, online } });
+  }
+
   // ---- reads ----
 
   user(E_ID: number, U_ID: number): LiveUser | undefined {
@@ -213,7 +224,7 @@ export class LiveState {
 
   snapshot(enterpriseIds: Iterable<number>): LiveSnapshot {
     this.sweepStale();
-    const snapshot: LiveSnapshot = { gps: [], online: [], notifications: [], heartRates: [] };
+    const snapshot: LiveSnapshot = { gps: [], online: [], notifications: [], heartRates: [], videos: [] };
     for (const E_ID of enterpriseIds) {
       for (const entry of this.users.get(E_ID)?.values() ?? []) {
         if (entry.gpsJson) snapshot.gps.push(entry.gpsJson);
@@ -221,6 +232,7 @@ export class LiveState {
       }
       snapshot.notifications.push(...(this.notifications.get(E_ID)?.values() ?? []));
       for (const heartRate of this.heartRates.get(E_ID)?.values() ?? []) snapshot.heartRates.push(heartRate.json);
+      snapshot.videos.push(...(this.videos.get(E_ID)?.values() ?? []));
     }
     return snapshot;
   }
@@ -283,6 +295,9 @@ export class LiveState {
       case 'heartRate':
         this.applyHeartRate(event.heartRate);
         break;
+      case 'video':
+        this.applyVideo(event.video);
+        break;
       default:
         // sessionsEnded, terminalLogin, and kinds of a newer instance: not live state.
         break;
@@ -332,6 +347,14 @@ export class LiveState {
     if (previous && previous.time > heartRate.H_Time) return;
     latest.set(heartRate.Phone, { time: heartRate.H_Time, json });
     this.emit({ kind: 'heartRate', E_ID: heartRate.E_ID, key: heartRate.Phone, json });
+  }
+
+  private applyVideo(change: VideoChange): void {
+    const { online, ...source } = change;
+    const list = bucket(this.videos, source.E_ID);
+    if (online) list.set(source.uid, JSON.stringify(source));
+    else if (!list.delete(source.uid)) return;
+    this.emit({ kind: 'video', E_ID: source.E_ID, key: source.uid, json: JSON.stringify(change) });
   }
 
   private emit(change: LiveChange): void {

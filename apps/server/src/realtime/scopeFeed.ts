@@ -39,6 +39,7 @@ export class ScopeSnapshot extends RecordCache {
   readonly onlineUsers: string;
   readonly notifys: string;
   readonly heartRate: string;
+  readonly videos: string;
   readonly online: string;
 
   constructor(snapshot: LiveSnapshot) {
@@ -50,6 +51,7 @@ export class ScopeSnapshot extends RecordCache {
     this.onlineUsers = pushMessage('OnlineUser', online);
     this.notifys = pushMessage('Notifys', jsonList(snapshot.notifications));
     this.heartRate = pushMessage('HeartRate', jsonList(snapshot.heartRates));
+    this.videos = pushMessage('Videos', jsonList(snapshot.videos));
     this.online = pushMessage('Online', `{"count":${this.count},"users":${online}}`);
   }
 }
@@ -60,6 +62,7 @@ interface Pending {
   online: string[];
   notifications: string[];
   heartRates: string[];
+  videos: string[];
 }
 
 /**
@@ -95,6 +98,10 @@ export class ScopeBatch extends RecordCache {
 
   heartRate(): string | null {
     return this.list('HeartRate', this.pending.heartRates);
+  }
+
+  video(): string | null {
+    return this.list('Video', this.pending.videos);
   }
 
   numOnline(): string {
@@ -144,6 +151,7 @@ export class ScopeFeed {
   private online = new Map<number, string>();
   private notifications = new Map<number, string>();
   private heartRates = new Map<string, string>();
+  private videos = new Map<number, string>();
   private timer: NodeJS.Timeout | null = null;
   private lastPushAt = 0;
   private cachedSnapshot: ScopeSnapshot | null = null;
@@ -171,6 +179,9 @@ export class ScopeFeed {
         break;
       case 'online':
         this.online.set(change.key, change.json);
+        break;
+      case 'video':
+        this.videos.set(change.key, change.json);
         break;
       case 'notification':
         this.notifications.delete(change.key);
@@ -203,11 +214,13 @@ export class ScopeFeed {
       online: [...this.online.values()],
       notifications: [...this.notifications.values()],
       heartRates: [...this.heartRates.values()],
+      videos: [...this.videos.values()],
     };
     this.gps = new Map();
     this.online = new Map();
     this.notifications = new Map();
     this.heartRates = new Map();
+    this.videos = new Map();
     return pending;
   }
 

@@ -1,5 +1,7 @@
 import {
   AudioFrame,
+  VideoFrame,
+  VideoLimits,
   TalkLimits,
   TerminalErrors,
   terminalClientMessageSchema,
@@ -12,10 +14,11 @@ import {
 import type { Socket } from 'node:net';
 import type { RawData, WebSocket } from 'ws';
 import type { TerminalLoginStamp } from '../realtime/eventBus.js';
-import { AudioOutbox } from '../talk/audioOutbox.js';
+import { AudioOutbox, type BinarySink } from '../talk/audioOutbox.js';
 import type { Talker } from '../talk/floorMachine.js';
-import type { Seat, TalkPeer } from '../talk/talkPeer.js';
+import type { Seat } from '../talk/talkPeer.js';
 import type { TalkService } from '../talk/talkService.js';
+import type { VideoPeer, VideoService } from '../talk/videoService.js';
 import type { IngestResult, ReportingUser, TerminalService } from './terminalService.js';
 import type { TerminalOptions } from './terminalOptions.js';
 
@@ -24,12 +27,14 @@ export interface ConnectionHost {
   readonly service: TerminalService;
   readonly options: TerminalOptions;
   readonly talk: TalkService;
+  readonly video: VideoService;
   login(connection: TerminalConnection, message: Extract<TerminalClientMessage, { type: 'login' }>): Promise<void>;
   closed(connection: TerminalConnection): void;
 }
 
 const KNOWN_TYPES: ReadonlySet<string> = new Set(terminalClientMessageSchema.options.map((o) => o.shape.type.value));
 const MAX_AUDIO_FRAME = AudioFrame.upHeaderBytes + TalkLimits.maxOpusBytes;
+const MAX_VIDEO_FRAME = VideoFrame.upHeaderBytes + VideoLimits.maxFrameBytes;
 /** Unread replies beyond which a terminal that never reads is dropped. */
 const MAX_BUFFERED_BYTES = 1024 * 1024;
 const CONNECTING = 0;
@@ -47,7 +52,7 @@ const fault = (code: TerminalErrorCode, message: string): Frame => ({ seq: null,
  * answers every message with an `ack` or an `error` carrying its `seq`. Nothing a terminal sends
  * can throw out of here, so one bad terminal never disturbs another.
  */
-export class TerminalConnection implements TalkPeer {
+export class TerminalConnection implements VideoPeer {
   state: 'new' | 'loggingIn' | 'online' | 'closing' = 'new';
   user: ReportingUser | null = null;
   config: TerminalConfig | null = null;
@@ -59,6 +64,8 @@ export class TerminalConnection implements TalkPeer {
   seat: Seat | null = null;
   /** Audio to this listener: bounded, drops its own oldest frames when it falls behind. */
   readonly outbox: AudioOutbox;
+  /** Where a viewer's video queue writes (VideoService gives each watched stream its own queue). */
+  readonly binary: BinarySink;
   /** Why the server closed the socket; null when the terminal or the network did. */
   closeReason: TerminalCloseReason | null = null;
   readonly openedAt = Date.now();
@@ -74,7 +81,8 @@ export class TerminalConnection implements TalkPeer {
     readonly ip: string,
   ) {
     this.tokens = host.options.messagesBurst;
-    this.outbox = new AudioOutbox({ send: (data, done) => socket.send(data, { binary: true }, done) });
+    this.binary = { send: (data, done) => socket.send(data, { binary: true }, done) };
+    this.outbox = new AudioOutbox(this.binary);
     socket.on('message', (data, isBinary) => this.receive(data, isBinary));
     socket.on('close', () => {
       if (this.state !== 'closing') this.state = 'closing';
@@ -93,7 +101,7 @@ export class TerminalConnection implements TalkPeer {
     const now = Date.now();
     this.lastMessageAt = now;
     try {
-      if (isBinary) return this.audio(data, now);
+      if (isBinary) return this.binaryFrame(data, now);
       const frame = this.parse(data);
       if (!this.take(now)) return this.refuse(frame.seq);
       if (frame.fault) return this.error(frame.seq, frame.fault[0], frame.fault[1]);
@@ -133,10 +141,17 @@ export class TerminalConnection implements TalkPeer {
     return { raw, seq };
   }
 
-  /** A binary frame: audio (kind 1), with its own rate limit in the talk service, not the message bucket. */
-  private audio(data: RawData, now: number): void {
+  /**
+   * A binary frame: audio (kind 1) or video (kind 2), each with its own rate limit in its service,
+   * not the message bucket. Any other kind goes to the talk service, which answers `bad_frame`.
+   */
+  private binaryFrame(data: RawData, now: number): void {
     const buffer = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
     if (this.state !== 'online') return this.error(null, TerminalErrors.notLoggedIn, 'log in first');
+    if (buffer[0] === VideoFrame.kindVideo) {
+      if (buffer.length > MAX_VIDEO_FRAME) return this.error(null, TerminalErrors.tooLarge, 'video frame too large');
+      return this.host.video.frame(this, buffer, now);
+    }
     if (buffer.length > MAX_AUDIO_FRAME) return this.error(null, TerminalErrors.tooLarge, 'audio frame too large');
     this.host.talk.audio(this, buffer, now);
   }
@@ -237,7 +252,7 @@ export class TerminalConnection implements TalkPeer {
     }
   }
 
-  /** Channel, floor and call messages go to the talk service; false for any other message. */
+  /** Channel, floor, call and video messages go to the talk and video services; false for any other message. */
   private talkMessage(message: TerminalClientMessage): boolean {
     const talk = this.host.talk;
     const { seq } = message;
@@ -260,6 +275,18 @@ export class TerminalConnection implements TalkPeer {
         return true;
       case 'hangup':
         talk.hangup(this, message.cid, seq);
+        return true;
+      case 'videoCaps':
+        this.host.video.caps(this, message.codecs, seq).catch(failed);
+        return true;
+      case 'videoApply':
+        this.host.video.apply(this, message.uid, seq).catch(failed);
+        return true;
+      case 'videoFree':
+        this.host.video.free(this, message.uid, seq);
+        return true;
+      case 'videoList':
+        this.host.video.list(this, seq);
         return true;
       default:
         return false;

@@ -12,6 +12,7 @@ import type { TerminalSessionEnd } from '../core/terminalEvents.js';
 import type { RealtimeEvent, TerminalLoginStamp } from '../realtime/eventBus.js';
 import type { TalkService } from '../talk/talkService.js';
 import type { AuthCodes } from '../talk/authCodes.js';
+import type { VideoService } from '../talk/videoService.js';
 import { talkSettings } from '../talk/talkRepository.js';
 import { LoginClock, isNewerLogin } from './loginClock.js';
 import type { LoginThrottle } from './loginThrottle.js';
@@ -63,6 +64,7 @@ export class TerminalGateway implements ConnectionHost {
     private readonly log: FastifyBaseLogger,
     readonly talk: TalkService,
     private readonly authCodes: AuthCodes,
+    readonly video: VideoService,
   ) {
     this.throttle = deps.realtime.loginThrottle(
       { maxFailures: options.loginMaxFailures, lockMs: options.loginLockMs },
@@ -138,6 +140,7 @@ export class TerminalGateway implements ConnectionHost {
     connection.talker = { key: `U${ref.U_ID}`, uid: ref.U_ID, name: ref.UserName, priority: 0 };
     connection.state = 'online';
     this.talk.attach(connection);
+    this.video.attach(connection);
     this.deps.realtime.live.setOnline(ref, true);
     this.announce(ref, stamp);
     const { interval: _interval, ...shown } = ref;
@@ -167,6 +170,7 @@ export class TerminalGateway implements ConnectionHost {
     connection.talker = { key: dispatchNo, uid: 0, name: grant.name, priority: dispatchPriority };
     connection.state = 'online';
     this.talk.attach(connection);
+    this.video.attach(connection);
     const { A_ID, E_ID, name, priority } = seat;
     connection.ack(seq, { seat: { dispatchNo, A_ID, E_ID, name, priority }, serverTime: Date.now() });
     this.log.info({ A_ID, E_ID, ip: connection.ip }, 'dispatcher seat logged in');
@@ -175,6 +179,7 @@ export class TerminalGateway implements ConnectionHost {
   closed(connection: TerminalConnection): void {
     this.sockets.delete(connection);
     this.talk.detach(connection);
+    this.video.detach(connection);
     const user = connection.user;
     if (!user || this.online.get(user.U_ID) !== connection) return;
     this.online.delete(user.U_ID);

@@ -42,7 +42,15 @@ export const terminalsPlugin = fp(
   async (app: FastifyInstance, opts: TerminalsPluginOptions) => {
     const options = terminalOptionsOf(opts.options);
     const service = new TerminalService(app.deps, options, app.log);
-    const gateway = new TerminalGateway(app.deps, service, options, app.log, app.talk.service, app.talk.authCodes);
+    const gateway = new TerminalGateway(
+      app.deps,
+      service,
+      options,
+      app.log,
+      app.talk.service,
+      app.talk.authCodes,
+      app.talk.video,
+    );
     let osmandServer: FastifyInstance | undefined;
     let closed: Promise<void> | undefined;
     const logFailure = (error: unknown) => app.log.error({ err: error }, 'configuration push failed');

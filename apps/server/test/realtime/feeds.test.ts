@@ -105,6 +105,7 @@ describe('snapshot', () => {
       { type: 'OnlineUser', data: [expect.objectContaining({ U_ID: 1 }), expect.objectContaining({ U_ID: 2 })] },
       { type: 'Notifys', data: [unhandled] },
       { type: 'HeartRate', data: [{ E_ID, U_ID: 1, Phone: '100', Value: 72, H_Time: 5000 }] },
+      { type: 'Videos', data: [] },
     ]);
     expect(notes).toEqual([
       {
@@ -290,7 +291,14 @@ describe('streams and errors', () => {
     });
     const gps = await collect(client, 'FuncGPS');
     await until(() => gps.items.length >= 5, 'the snapshot items');
-    expect(gps.items.map((i) => i.type)).toEqual(['GPSArray', 'NumOnlineUser', 'OnlineUser', 'Notifys', 'HeartRate']);
+    expect(gps.items.map((i) => i.type)).toEqual([
+      'GPSArray',
+      'NumOnlineUser',
+      'OnlineUser',
+      'Notifys',
+      'HeartRate',
+      'Videos',
+    ]);
     t.live.reportPosition({ E_ID: user.E_ID, U_ID: 1, lat: 1, lon: 1, time: Date.now() });
     await until(() => gps.items.some((i) => i.type === 'GPS'), 'a delta item');
     expect(msgs).toEqual([]);

@@ -47,7 +47,14 @@ describe.each(transports)('%s only', (_name, transport, kind) => {
 
     expect(await client.invoke('FuncGPS')).toEqual({ feed: 'FuncGPS', enterprises: [t.demo.E_ID] });
     // The snapshot is in before the invocation completes.
-    expect(msgs.map((m) => m.type)).toEqual(['GPSArray', 'NumOnlineUser', 'OnlineUser', 'Notifys', 'HeartRate']);
+    expect(msgs.map((m) => m.type)).toEqual([
+      'GPSArray',
+      'NumOnlineUser',
+      'OnlineUser',
+      'Notifys',
+      'HeartRate',
+      'Videos',
+    ]);
     for (const m of msgs) pushMsgSchema.parse(m);
 
     const completions: unknown[] = [];

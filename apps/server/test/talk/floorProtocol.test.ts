@@ -153,7 +153,7 @@ describe('relay', () => {
     await holder.request({ type: 'floorRequest', cid });
     const packet = SPEECH[0] as Buffer;
     const wrongKind = upFrame(cid, 0, packet);
-    wrongKind[0] = 2;
+    wrongKind[0] = 3; // kind 2 is video (issue 14); 3 is no kind at all
     holder.socket.send(wrongKind, { binary: true });
     await holder.next(isType('error', { code: TalkErrors.badFrame }));
     holder.received.length = 0;

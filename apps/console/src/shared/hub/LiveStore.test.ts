@@ -1,7 +1,7 @@
 import type { GpsRecord, Notification, OnlineUser } from '@intercom/contract';
 import { describe, expect, test, vi } from 'vitest';
 import { LiveStore, MAX_PENDING_MESSAGES, type Scheduler } from './LiveStore';
-import type { HubMessage } from './liveSnapshot';
+import { applyHubMessage, emptyDraft, type HubMessage } from './liveSnapshot';
 
 /** A scheduler the test runs by hand: flushes wait until `run()`. */
 function manualScheduler() {
@@ -65,6 +65,7 @@ const snapshot: HubMessage[] = [
   { type: 'OnlineUser', data: [user(1), user(2)] },
   { type: 'Notifys', data: [alarm(7)] },
   { type: 'HeartRate', data: [{ E_ID: 1, U_ID: 1, Phone: '13800000001', Value: 72, H_Time: 1 }] },
+  { type: 'Videos', data: [{ uid: 1, E_ID: 1, name: 'Unit 1', codecs: ['jpeg'] }] },
 ];
 
 describe('LiveStore', () => {
@@ -123,7 +124,14 @@ describe('LiveStore', () => {
 
     const late: HubMessage[] = [];
     store.subscribeMessages((messages) => late.push(...messages));
-    expect(late.map((m) => m.type)).toEqual(['GPSArray', 'NumOnlineUser', 'OnlineUser', 'Notifys', 'HeartRate']);
+    expect(late.map((m) => m.type)).toEqual([
+      'GPSArray',
+      'NumOnlineUser',
+      'OnlineUser',
+      'Notifys',
+      'HeartRate',
+      'Videos',
+    ]);
     const positions = late[0]?.type === 'GPSArray' ? late[0].data.map((r) => r.U_ID) : [];
     expect(positions).toEqual([1, 2, 3]);
     expect(late[1]).toEqual({ type: 'NumOnlineUser', data: 2 });
@@ -160,7 +168,14 @@ describe('LiveStore', () => {
     for (let i = 0; i <= MAX_PENDING_MESSAGES + 50; i++) store.receive({ type: 'NumOnlineUser', data: i });
     timer.run();
     expect(bursts).toHaveLength(1);
-    expect(bursts[0]?.map((m) => m.type)).toEqual(['GPSArray', 'NumOnlineUser', 'OnlineUser', 'Notifys', 'HeartRate']);
+    expect(bursts[0]?.map((m) => m.type)).toEqual([
+      'GPSArray',
+      'NumOnlineUser',
+      'OnlineUser',
+      'Notifys',
+      'HeartRate',
+      'Videos',
+    ]);
     expect(bursts[0]?.[1]).toEqual({ type: 'NumOnlineUser', data: MAX_PENDING_MESSAGES + 50 });
   });
 
@@ -172,5 +187,22 @@ describe('LiveStore', () => {
     timer.run();
     expect(store.getSnapshot()).toMatchObject({ status: 'connecting', onlineCount: undefined });
     expect(store.getSnapshot().positions.size).toBe(0);
+  });
+});
+
+describe('the video list', () => {
+  test('Videos replaces the list, Video adds and removes entries', () => {
+    const draft = emptyDraft();
+    applyHubMessage(draft, { type: 'Videos', data: [{ uid: 1, E_ID: 1, name: 'A', codecs: ['jpeg'] }] });
+    applyHubMessage(draft, {
+      type: 'Video',
+      data: [
+        { uid: 2, E_ID: 1, name: 'B', codecs: ['h264'], online: true },
+        { uid: 1, E_ID: 1, name: 'A', codecs: ['jpeg'], online: false },
+      ],
+    });
+    expect([...draft.videos.values()]).toEqual([{ uid: 2, E_ID: 1, name: 'B', codecs: ['h264'] }]);
+    applyHubMessage(draft, { type: 'Videos', data: [] });
+    expect(draft.videos.size).toBe(0);
   });
 });

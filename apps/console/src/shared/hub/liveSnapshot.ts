@@ -1,4 +1,12 @@
-import type { GpsRecord, HeartRate, Notification, OnlineUser, PushMsg, PushNotify } from '@intercom/contract';
+import type {
+  GpsRecord,
+  HeartRate,
+  Notification,
+  OnlineUser,
+  PushMsg,
+  PushNotify,
+  VideoSource,
+} from '@intercom/contract';
 import { NotificationStates } from '@intercom/contract';
 
 /** Any argument of `pushMsg` or `pushNotify` (Notifys and Notify carry the same data in both). */
@@ -19,6 +27,8 @@ export interface LiveData {
   /** Unhandled alarms (State `new`). */
   alarms: ReadonlyMap<number, Notification>;
   heartRates: ReadonlyMap<string, HeartRate>;
+  /** The video list: terminals that can be watched now, by U_ID. */
+  videos: ReadonlyMap<number, VideoSource>;
 }
 
 export interface LiveSnapshot extends LiveData {
@@ -32,6 +42,7 @@ export interface LiveDraft {
   onlineUsers: Map<number, OnlineUser>;
   alarms: Map<number, Notification>;
   heartRates: Map<string, HeartRate>;
+  videos: Map<number, VideoSource>;
 }
 
 export function emptyDraft(): LiveDraft {
@@ -41,6 +52,7 @@ export function emptyDraft(): LiveDraft {
     onlineUsers: new Map(),
     alarms: new Map(),
     heartRates: new Map(),
+    videos: new Map(),
   };
 }
 
@@ -52,6 +64,7 @@ export function draftOf(data: LiveData): LiveDraft {
     onlineUsers: new Map(data.onlineUsers),
     alarms: new Map(data.alarms),
     heartRates: new Map(data.heartRates),
+    videos: new Map(data.videos),
   };
 }
 
@@ -70,7 +83,7 @@ function mergeAlarms(target: Map<number, Notification>, alarms: readonly Notific
 }
 
 /**
- * Applies one message to the draft. Snapshot messages (GPSArray, Online, Notifys) replace what
+ * Applies one message to the draft. Snapshot messages (GPSArray, Online, Notifys, Videos) replace what
  * they cover; GPSArray opens the `pushMsg` snapshot, so it also clears the online users and heart
  * rates its OnlineUser and HeartRate messages then fill again.
  */
@@ -110,6 +123,16 @@ export function applyHubMessage(draft: LiveDraft, message: HubMessage): void {
     case 'HeartRate':
       for (const reading of message.data) draft.heartRates.set(reading.Phone, reading);
       break;
+    case 'Videos':
+      draft.videos.clear();
+      for (const video of message.data) draft.videos.set(video.uid, video);
+      break;
+    case 'Video':
+      for (const { online, ...video } of message.data) {
+        if (online) draft.videos.set(video.uid, video);
+        else draft.videos.delete(video.uid);
+      }
+      break;
   }
 }
 
@@ -125,5 +148,6 @@ export function replayMessages(data: LiveData): HubMessage[] {
     { type: 'OnlineUser', data: [...data.onlineUsers.values()] },
     { type: 'Notifys', data: [...data.alarms.values()] },
     { type: 'HeartRate', data: [...data.heartRates.values()] },
+    { type: 'Videos', data: [...data.videos.values()] },
   ];
 }

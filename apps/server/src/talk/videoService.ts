@@ -1,0 +1,275 @@
+import {
+  TalkErrors,
+  TerminalErrors,
+  VideoErrors,
+  VideoFrame,
+  VideoLimits,
+  isVideoKeyFrame,
+  videoCodecName,
+  type VideoCodecName,
+  type VideoSource,
+} from '@intercom/contract';
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppDeps } from '../appDeps.js';
+import { inScope } from '../tenancy/scope.js';
+import type { BinarySink } from './audioOutbox.js';
+import type { TalkPeer } from './talkPeer.js';
+import { hasVideoRights, terminalUserEnterprise } from './videoRepository.js';
+import { DEFAULT_VIDEO_OUTBOX, VideoOutbox, type VideoOutboxLimits } from './videoOutbox.js';
+
+/** A terminal or seat as video sees it: a talk peer with a binary sink for its viewer queue. */
+export interface VideoPeer extends TalkPeer {
+  readonly binary: BinarySink;
+}
+
+/** A terminal that announced codecs and has video rights. */
+interface Source {
+  peer: VideoPeer;
+  info: VideoSource;
+  /** Seats watching it, each with its own queue. */
+  viewers: Map<VideoPeer, VideoOutbox>;
+  /** The codec asked for in `videoStart`, while someone watches. */
+  streaming: VideoCodecName | null;
+  tokens: number;
+  refilledAt: number;
+}
+
+export interface VideoOptions {
+  outbox: VideoOutboxLimits;
+  framesPerSecond: number;
+  framesBurst: number;
+}
+
+export const DEFAULT_VIDEO_OPTIONS: VideoOptions = {
+  outbox: DEFAULT_VIDEO_OUTBOX,
+  framesPerSecond: VideoLimits.framesPerSecond,
+  framesBurst: VideoLimits.framesBurst,
+};
+
+/** Counters for tests, metrics and the benchmark. */
+export interface VideoCounters {
+  received: number;
+  relayed: number;
+  /** Frames of a terminal nobody watches (it should not send them). */
+  unwatched: number;
+  badFrames: number;
+  refused: number;
+  rateLimited: number;
+}
+
+/**
+ * Video of one server instance (DESIGN.md 7, docs/terminal-protocol.md "Video"): terminals announce
+ * codecs (`videoCaps`), dispatcher seats apply and free, the terminal is told to start when the first
+ * viewer comes and to stop when the last goes, and each frame is relayed once built to the viewers'
+ * own bounded queues. The video list reaches seats as videoOnline/videoOffline and the consoles
+ * through LiveState (the hub's `Videos`/`Video` pushes).
+ */
+export class VideoService {
+  private readonly sources = new Map<number, Source>();
+  /** Seats connected here, for the online/offline pushes; each with the sources it watches. */
+  private readonly seats = new Map<VideoPeer, Set<Source>>();
+  /** Every logged-in connection: a `videoCaps` whose rights check outlives its socket is ignored. */
+  private readonly attached = new Set<VideoPeer>();
+  readonly counters: VideoCounters = {
+    received: 0,
+    relayed: 0,
+    unwatched: 0,
+    badFrames: 0,
+    refused: 0,
+    rateLimited: 0,
+  };
+
+  constructor(
+    private readonly deps: AppDeps,
+    readonly options: VideoOptions,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  attach(peer: VideoPeer): void {
+    this.attached.add(peer);
+    if (peer.seat) this.seats.set(peer, new Set());
+  }
+
+  /** Disconnect: a terminal's video goes offline; a seat stops watching. */
+  detach(peer: VideoPeer): void {
+    this.attached.delete(peer);
+    const watching = this.seats.get(peer);
+    if (watching) {
+      for (const source of watching) this.removeViewer(source, peer);
+      this.seats.delete(peer);
+    }
+    const source = peer.user ? this.sources.get(peer.user.U_ID) : undefined;
+    if (source?.peer === peer) this.offline(source);
+  }
+
+  /** A terminal's `videoCaps`: with codecs and rights it joins the video list; with none it leaves. */
+  async caps(peer: VideoPeer, codecs: VideoCodecName[], seq: number): Promise<void> {
+    const user = peer.user;
+    if (!user) return peer.error(seq, TerminalErrors.notSupported, 'a dispatcher seat publishes no video');
+    if (codecs.length === 0) {
+      const current = this.sources.get(user.U_ID);
+      if (current?.peer === peer) this.offline(current);
+      return peer.ack(seq, { codecs: [] });
+    }
+    const allowed = await hasVideoRights(this.deps.db, user);
+    if (!this.attached.has(peer)) return; // disconnected meanwhile: it must not join the list
+    if (!allowed) return peer.error(seq, VideoErrors.notVideoMember, 'only video group members support video');
+    const current = this.sources.get(user.U_ID);
+    if (current?.peer === peer) {
+      current.info.codecs = [...codecs];
+      peer.ack(seq, { codecs });
+      return this.announce(current.info, true);
+    }
+    if (current) this.offline(current);
+    const info: VideoSource = { uid: user.U_ID, E_ID: user.E_ID, name: user.UserName, codecs: [...codecs] };
+    const source: Source = {
+      peer,
+      info,
+      viewers: new Map(),
+      streaming: null,
+      tokens: this.options.framesBurst,
+      refilledAt: Date.now(),
+    };
+    this.sources.set(user.U_ID, source);
+    peer.ack(seq, { codecs });
+    this.announce(info, true);
+  }
+
+  /** A seat's `videoApply`: acked with the codec the terminal was asked for. */
+  async apply(peer: VideoPeer, uid: number, seq: number): Promise<void> {
+    const watching = this.seats.get(peer);
+    if (!peer.seat || !watching)
+      return peer.error(seq, TerminalErrors.notSupported, 'only a dispatcher seat watches video');
+    const source = this.sources.get(uid);
+    if (!source || !inScope(peer.seat.scope, source.info.E_ID)) return this.refuseApply(peer, uid, seq);
+    if (!source.viewers.has(peer)) {
+      if (watching.size >= VideoLimits.seatStreams) {
+        return peer.error(seq, TerminalErrors.invalid, `a seat watches at most ${VideoLimits.seatStreams} streams`);
+      }
+      source.viewers.set(peer, new VideoOutbox(peer.binary, this.options.outbox));
+      watching.add(source);
+    }
+    if (source.streaming === null) {
+      source.streaming = source.info.codecs[0] as VideoCodecName;
+      source.peer.send({ type: 'videoStart', codec: source.streaming });
+    }
+    peer.ack(seq, { uid, codec: source.streaming, name: source.info.name });
+  }
+
+  /** A seat's `videoFree`: acked whether or not it watched (freeing twice is harmless). */
+  free(peer: VideoPeer, uid: number, seq: number): void {
+    if (!peer.seat) return peer.error(seq, TerminalErrors.notSupported, 'only a dispatcher seat watches video');
+    const source = this.sources.get(uid);
+    if (source) this.removeViewer(source, peer);
+    peer.ack(seq, { uid });
+  }
+
+  /** A seat's `videoList`: the terminals of its scope it can watch now (on this instance). */
+  list(peer: VideoPeer, seq: number): void {
+    const seat = peer.seat;
+    if (!seat) return peer.error(seq, TerminalErrors.notSupported, 'only a dispatcher seat watches video');
+    const videos = [...this.sources.values()]
+      .filter((s) => inScope(seat.scope, s.info.E_ID))
+      .map(({ info: { uid, name, codecs } }) => ({ uid, name, codecs }));
+    peer.ack(seq, { videos });
+  }
+
+  /** A binary kind-2 frame from a terminal: checked, rate limited, relayed to its viewers only. */
+  frame(peer: VideoPeer, data: Buffer, now = Date.now()): void {
+    this.counters.received += 1;
+    const source = peer.user ? this.sources.get(peer.user.U_ID) : undefined;
+    if (!source || source.peer !== peer) {
+      this.counters.refused += 1;
+      return peer.error(null, VideoErrors.notVideoMember, 'announce videoCaps (video rights needed) before frames');
+    }
+    if (!this.take(source, now)) {
+      this.counters.rateLimited += 1;
+      return;
+    }
+    const codec = data.length > VideoFrame.upHeaderBytes ? videoCodecName(data[1] as number) : undefined;
+    if (!codec || !source.info.codecs.includes(codec)) {
+      this.counters.badFrames += 1;
+      return peer.error(
+        null,
+        TalkErrors.badFrame,
+        'a video frame is kind 2 · codec u8 (one the terminal announced) · timestamp u32 · payload',
+      );
+    }
+    if (source.viewers.size === 0) {
+      this.counters.unwatched += 1;
+      return;
+    }
+    const out = Buffer.allocUnsafe(data.length + VideoFrame.downHeaderBytes - VideoFrame.upHeaderBytes);
+    out[0] = VideoFrame.kindVideo;
+    out.writeUInt32BE(source.info.uid, 1);
+    data.copy(out, 5, 1);
+    const key = isVideoKeyFrame(data[1] as number, data.subarray(VideoFrame.upHeaderBytes));
+    for (const outbox of source.viewers.values()) outbox.push(out, key);
+    this.counters.relayed += 1;
+  }
+
+  /** Viewers of a terminal's stream now (tests, bench). */
+  viewers(uid: number): VideoOutbox[] {
+    return [...(this.sources.get(uid)?.viewers.values() ?? [])];
+  }
+
+  close(): void {
+    for (const source of [...this.sources.values()]) this.offline(source);
+    this.seats.clear();
+    this.attached.clear();
+  }
+
+  private async refuseApply(peer: VideoPeer, uid: number, seq: number): Promise<void> {
+    // Outside the seat's scope, a user is as unknown as one that does not exist: no_video, nothing more.
+    const E_ID = await terminalUserEnterprise(this.deps.db, uid);
+    const visible = E_ID !== undefined && peer.seat !== null && inScope(peer.seat.scope, E_ID);
+    if (visible && !(await hasVideoRights(this.deps.db, { U_ID: uid, E_ID }))) {
+      return peer.error(seq, VideoErrors.notVideoMember, 'only video group members support video');
+    }
+    peer.error(seq, VideoErrors.noVideo, 'that terminal has no video now');
+  }
+
+  private removeViewer(source: Source, viewer: VideoPeer): void {
+    const outbox = source.viewers.get(viewer);
+    if (!outbox) return;
+    outbox.close();
+    source.viewers.delete(viewer);
+    this.seats.get(viewer)?.delete(source);
+    if (source.viewers.size === 0 && source.streaming !== null) {
+      source.streaming = null;
+      source.peer.send({ type: 'videoStop' });
+    }
+  }
+
+  private offline(source: Source): void {
+    if (this.sources.get(source.info.uid) !== source) return;
+    this.sources.delete(source.info.uid);
+    for (const [viewer, outbox] of source.viewers) {
+      outbox.close();
+      this.seats.get(viewer)?.delete(source);
+    }
+    source.viewers.clear();
+    this.announce(source.info, false);
+  }
+
+  /** Seats here of the source's scope hear it at once; consoles through LiveState on every instance. */
+  private announce(info: VideoSource, online: boolean): void {
+    const { uid, name, codecs } = info;
+    for (const seat of this.seats.keys()) {
+      if (!seat.seat || !inScope(seat.seat.scope, info.E_ID)) continue;
+      seat.send(online ? { type: 'videoOnline', uid, name, codecs } : { type: 'videoOffline', uid });
+    }
+    this.deps.realtime.live.setVideo(info, online);
+    this.log.info({ U_ID: uid, E_ID: info.E_ID, codecs, online }, 'terminal video');
+  }
+
+  /** Frame token bucket: `framesPerSecond` on average, `framesBurst` at once. */
+  private take(source: Source, now: number): boolean {
+    const { framesPerSecond, framesBurst } = this.options;
+    source.tokens = Math.min(framesBurst, source.tokens + ((now - source.refilledAt) / 1000) * framesPerSecond);
+    source.refilledAt = now;
+    if (source.tokens < 1) return false;
+    source.tokens -= 1;
+    return true;
+  }
+}

@@ -1,0 +1,234 @@
+// Video figures (issue 14), on real WebSockets against the built server, one JPEG camera:
+// - glass-to-glass delay estimate on loopback: capture time (before encoding) to a viewer's picture
+//   decoded, = the camera's JPEG encode + relay (camera send to viewer receive) + JPEG decode;
+// - server CPU per relayed megabit (VIDEO_BENCH_VIEWERS viewers watching one 25 fps stream);
+// - viewers per stream before frames drop: more and more viewers until one loses frames.
+//   node scripts/build.mjs && npx tsx bench/video.ts
+// VIDEO_BENCH_SECONDS (8) per step; VIDEO_BENCH_SIZE (640x480); VIDEO_BENCH_FPS (25). The camera and
+// the viewers run in this process beside the server, on a shared machine: figures are upper bounds.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import jpeg from 'jpeg-js';
+import WebSocket from 'ws';
+import { TestPattern } from '../apps/simulator/src/testPattern.js';
+import { VideoCodec, decodeVideoDownFrame, encodeVideoUpFrame } from '../packages/contract/src/index.js';
+import { login } from './support/login.js';
+import { SEED_PASSWORD, seedTerminals, terminalPhone } from './support/seedTerminals.js';
+import { BENCH_PASSWORD, percentile, startServer } from './support/startServer.js';
+
+const SECONDS = Number(process.env.VIDEO_BENCH_SECONDS ?? 8);
+const FPS = Number(process.env.VIDEO_BENCH_FPS ?? 25);
+const [WIDTH, HEIGHT] = (process.env.VIDEO_BENCH_SIZE ?? '640x480').split('x').map(Number) as [number, number];
+const CPU_VIEWERS = Number(process.env.VIDEO_BENCH_VIEWERS ?? 10);
+const VIEWER_STEPS = [1, 10, 25, 50, 100, 200, 400];
+/** Pictures the camera cycles through (pre-encoded, so the camera's own encoding does not limit the rate). */
+const LOOP = 50;
+const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Milliseconds since a frame's capture time (epoch ms modulo 2^32). */
+const age = (at: number, timestamp: number) => (at - timestamp + 2 ** 32) % 2 ** 32;
+
+function cpuSeconds(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+function summary(values: number[]) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const round = (n: number) => Math.round(n * 100) / 100;
+  return { n: sorted.length, p50: round(percentile(sorted, 50)), p99: round(percentile(sorted, 99)) };
+}
+
+/** VideoEnable TRUE and terminal 0 in a video channel: straight into the fresh database. */
+function grantVideo(dataDir: string): number {
+  const db = new SQLite(path.join(dataDir, 'intercom.sqlite'));
+  db.pragma('busy_timeout = 10000');
+  const user = db.prepare(`select "UserID" from terminal_user where "MobilePhone" = ?`).get(terminalPhone(0)) as {
+    UserID: number;
+  };
+  db.prepare(
+    `insert into sys_config ("E_ID","Code","Value") values (1,'VideoEnable','TRUE') on conflict do update set "Value"='TRUE'`,
+  ).run();
+  const cid = db
+    .prepare(
+      `insert into channel ("E_ID","CName","CTypeID","Note","Priority","VideoEnable","Record","CreatedAt") values (1,'BenchVideo',106,'',0,1,0,?)`,
+    )
+    .run(Date.now()).lastInsertRowid;
+  db.prepare(`insert into channel_member ("CID","UserID","E_ID","Priority") values (?,?,1,0)`).run(cid, user.UserID);
+  db.close();
+  return user.UserID;
+}
+
+class Peer {
+  private seq = 0;
+  private readonly waiting = new Map<number, (m: Record<string, unknown>) => void>();
+  readonly pushes: Record<string, unknown>[] = [];
+  onFrame: (frame: Buffer, at: number) => void = () => undefined;
+
+  constructor(readonly socket: WebSocket) {
+    // Text arrives as a string, binary as a Buffer (whichever ws major resolves here).
+    socket.on('message', (data: Buffer | string, isBinary?: boolean) => {
+      if (isBinary === true || (isBinary === undefined && typeof data !== 'string')) {
+        return this.onFrame(data as Buffer, Date.now());
+      }
+      const message = JSON.parse(String(data)) as Record<string, unknown>;
+      const resolve = this.waiting.get(message.seq as number);
+      if (resolve && (message.type === 'ack' || message.type === 'error')) {
+        this.waiting.delete(message.seq as number);
+        resolve(message);
+      } else this.pushes.push(message);
+    });
+  }
+
+  static async open(url: string, login: Record<string, unknown>): Promise<Peer> {
+    const socket = new WebSocket(url);
+    await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+    const peer = new Peer(socket);
+    const reply = await peer.request({ type: 'login', ...login });
+    if (reply.type !== 'ack') throw new Error(`login refused: ${JSON.stringify(reply)}`);
+    return peer;
+  }
+
+  request(message: Record<string, unknown>): Promise<Record<string, unknown>> {
+    this.seq += 1;
+    const seq = this.seq;
+    return new Promise((resolve) => {
+      this.waiting.set(seq, resolve);
+      this.socket.send(JSON.stringify({ ...message, seq }));
+    });
+  }
+}
+
+async function seat(serverUrl: string, wsUrl: string, token: string): Promise<Peer> {
+  const res = await fetch(`${serverUrl}/api/Talk/AuthCode`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+  });
+  const { BaseData } = (await res.json()) as { BaseData: { authCode: string } };
+  return Peer.open(wsUrl, { authCode: BaseData.authCode });
+}
+
+/** Sends the looped pictures at FPS for `seconds`, each stamped with its capture time; returns frames sent. */
+async function stream(camera: Peer, pictures: Uint8Array[], seconds: number): Promise<number> {
+  const frames = seconds * FPS;
+  const start = performance.now();
+  for (let i = 0; i < frames; i += 1) {
+    const wait = start + (i * 1000) / FPS - performance.now();
+    if (wait > 0) await sleep(wait);
+    const picture = pictures[i % pictures.length] as Uint8Array;
+    camera.socket.send(encodeVideoUpFrame(VideoCodec.jpeg, Date.now() % 2 ** 32, picture));
+    // A heartbeat now and then keeps the camera within the heartbeat timeout.
+    if (i % (FPS * 20) === 0) camera.socket.send(JSON.stringify({ seq: 0, type: 'heartbeat' }));
+  }
+  return frames;
+}
+
+async function main(): Promise<void> {
+  const server = await startServer();
+  const pid = server.process.pid as number;
+  try {
+    await seedTerminals({ dataDir: server.dataDir }, 1, 0);
+    const uid = grantVideo(server.dataDir);
+    const wsUrl = `${server.url.replace('http', 'ws')}/terminal`;
+    const token = await login(server.url, 'admin', BENCH_PASSWORD, 'DEMO');
+    const camera = await Peer.open(wsUrl, { phone: terminalPhone(0), password: SEED_PASSWORD });
+    const caps = await camera.request({ type: 'videoCaps', codecs: ['jpeg'] });
+    if (caps.type !== 'ack') throw new Error(`videoCaps refused: ${JSON.stringify(caps)}`);
+
+    // The camera's cost: the simulator's test pattern encoded with jpeg-js, and decoding it again.
+    const pattern = new TestPattern(WIDTH, HEIGHT, 70);
+    const encodeMs: number[] = [];
+    const pictures: Uint8Array[] = [];
+    for (let i = 0; i < LOOP; i += 1) {
+      const t0 = performance.now();
+      pictures.push(pattern.frame(i, Date.now(), 'bench'));
+      encodeMs.push(performance.now() - t0);
+    }
+    const decodeMs: number[] = [];
+    for (const picture of pictures.slice(0, 20)) {
+      const t0 = performance.now();
+      jpeg.decode(picture);
+      decodeMs.push(performance.now() - t0);
+    }
+    const frameBytes = Math.round(pictures.reduce((n, p) => n + p.length, 0) / pictures.length);
+    log(`${WIDTH}x${HEIGHT} JPEG, ${frameBytes} bytes a frame, ${FPS} fps`);
+
+    // Delay: one viewer.
+    const viewers: Peer[] = [await seat(server.url, wsUrl, token)];
+    const relayMs: number[] = [];
+    (viewers[0] as Peer).onFrame = (frame, at) => {
+      const decoded = decodeVideoDownFrame(frame);
+      if (decoded) relayMs.push(age(at, decoded.timestamp));
+    };
+    await (viewers[0] as Peer).request({ type: 'videoApply', uid });
+    await stream(camera, pictures, SECONDS);
+    await sleep(500);
+    const relay = summary(relayMs);
+    const encode = summary(encodeMs);
+    const decode = summary(decodeMs);
+
+    // Viewers per stream, and the CPU per megabit at CPU_VIEWERS.
+    const steps: Record<string, unknown>[] = [];
+    let cpuPerMbit: number | null = null;
+    for (const count of VIEWER_STEPS) {
+      while (viewers.length < count) {
+        const viewer = await seat(server.url, wsUrl, token);
+        await viewer.request({ type: 'videoApply', uid });
+        viewers.push(viewer);
+      }
+      const received = viewers.map(() => 0);
+      const late: number[] = [];
+      viewers.forEach((viewer, i) => {
+        viewer.onFrame = (frame, at) => {
+          received[i] = (received[i] as number) + 1;
+          late.push(age(at, frame.readUInt32BE(6)));
+        };
+      });
+      // Each step starts at a fresh key frame for everyone: every JPEG is one.
+      const cpuBefore = cpuSeconds(pid);
+      const sent = await stream(camera, pictures, SECONDS);
+      await sleep(1_000);
+      const cpu = cpuSeconds(pid) - cpuBefore;
+      const delivered = received.reduce((a, b) => a + b, 0);
+      const lost = sent * count - delivered;
+      const megabits = (delivered * (frameBytes + 10) * 8) / 1e6;
+      const step = {
+        viewers: count,
+        framesSent: sent,
+        framesDelivered: delivered,
+        framesLost: lost,
+        viewersLosing: received.filter((n) => n < sent).length,
+        relayedMbitPerSecond: Math.round((megabits / SECONDS) * 10) / 10,
+        serverCpuPercent: Math.round((cpu / (SECONDS + 1)) * 100),
+        serverCpuMsPerMbit: Math.round(((cpu * 1000) / Math.max(1, megabits)) * 100) / 100,
+        relayMs: summary(late),
+      };
+      log(JSON.stringify(step));
+      steps.push(step);
+      if (count === CPU_VIEWERS) cpuPerMbit = step.serverCpuMsPerMbit;
+      if (lost > sent * count * 0.01) break;
+    }
+    const lastClean = [...steps].reverse().find((s) => (s.framesLost as number) === 0);
+    const result = {
+      bench: 'video',
+      picture: `${WIDTH}x${HEIGHT} JPEG q70, ${frameBytes} bytes, ${FPS} fps`,
+      seconds: SECONDS,
+      loadAverage: os.loadavg().map((n) => Math.round(n * 10) / 10),
+      cameraEncodeMs: encode,
+      relayMs: relay,
+      viewerDecodeMs: decode,
+      glassToGlassEstimateMs: { p50: encode.p50 + relay.p50 + decode.p50, p99: encode.p99 + relay.p99 + decode.p99 },
+      serverCpuMsPerRelayedMbit: cpuPerMbit,
+      viewersPerStreamWithoutLoss: lastClean?.viewers ?? 0,
+      steps,
+    };
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    for (const peer of [camera, ...viewers]) peer.socket.terminate();
+  } finally {
+    await server.stop();
+  }
+}
+
+await main();
