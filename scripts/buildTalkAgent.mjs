@@ -26,7 +26,9 @@ export async function buildTalkAgent(outDir = path.join(agentDir, 'dist')) {
     legalComments: 'eof',
     define: { __TALK_AGENT_VERSION__: JSON.stringify(version) },
     // opusscript is CommonJS and requires Node built-ins; an ESM bundle needs a require of its own.
-    banner: { js: "import { createRequire as __agentRequire } from 'node:module'; const require = __agentRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __agentRequire } from 'node:module'; const require = __agentRequire(import.meta.url);",
+    },
     // The WASM build of libopus is a second file; the bundle uses the asm.js build (opusCodec.ts).
     external: ['./build/opusscript_native_wasm.js'],
     logLevel: 'warning',

@@ -21,6 +21,8 @@ export interface AgentHooks {
   audio?: { microphone: Microphone | undefined; speaker: Speaker };
   /** What Update does once the new script is written (default: restart the process on it). */
   restart?: (script: string, agent: Agent) => void;
+  /** Where Update writes the new script (default: updateTarget()). */
+  updateTarget?: string;
 }
 
 export interface Agent {
@@ -44,8 +46,14 @@ const names = (commands: readonly { shape: { cmd: { value: string } } }[]) => co
 export async function startAgent(options: AgentOptions, hooks: AgentHooks = {}): Promise<Agent> {
   const { microphone, speaker } = hooks.audio ?? chooseAudio(options);
   const playout = new Playout(speaker);
-  // eslint-disable-next-line prefer-const -- the session's events need the server created after it
-  let talk: CommandServer<TalkAgentCommand>;
+  // The closures below run only once both exist (a command, an event), after these lines.
+  const talk: CommandServer<TalkAgentCommand> = new CommandServer<TalkAgentCommand>({
+    port: options.talkPort,
+    allowOrigins: options.allowOrigins,
+    schema: talkAgentCommandSchema,
+    commandNames: names(talkAgentCommands),
+    handle: (command) => session.handle(command),
+  });
   const session = new TalkSession({
     allowOrigins: options.allowOrigins,
     microphone,
@@ -53,14 +61,6 @@ export async function startAgent(options: AgentOptions, hooks: AgentHooks = {}):
     emit: (event) => talk.broadcast(event),
     emitBinary: (frame) => talk.broadcastBinary(frame),
   });
-  talk = new CommandServer<TalkAgentCommand>({
-    port: options.talkPort,
-    allowOrigins: options.allowOrigins,
-    schema: talkAgentCommandSchema,
-    commandNames: names(talkAgentCommands),
-    handle: (command) => session.handle(command),
-  });
-  let agent: Agent | undefined;
   let updating = false;
   const monitor: CommandServer<MonitorAgentCommand> = new CommandServer<MonitorAgentCommand>({
     port: options.monitorPort,
@@ -86,7 +86,8 @@ export async function startAgent(options: AgentOptions, hooks: AgentHooks = {}):
             void selfUpdate(
               options.server,
               (event) => monitor.broadcast(event),
-              (script) => (hooks.restart ?? ((s, a) => void restartOn(s, a)))(script, agent!),
+              (script) => (hooks.restart ?? ((s, a) => void restartOn(s, a)))(script, agent),
+              hooks.updateTarget,
             ).finally(() => (updating = false));
           }
           return Promise.resolve({ version: AGENT_VERSION });
@@ -95,11 +96,13 @@ export async function startAgent(options: AgentOptions, hooks: AgentHooks = {}):
       }
     },
   });
-  const [talkPort, monitorPort] = await Promise.all([talk.listening, monitor.listening]).catch(async (error: unknown) => {
-    await Promise.allSettled([talk.close(), monitor.close()]);
-    throw error;
-  });
-  agent = {
+  const [talkPort, monitorPort] = await Promise.all([talk.listening, monitor.listening]).catch(
+    async (error: unknown) => {
+      await Promise.allSettled([talk.close(), monitor.close()]);
+      throw error;
+    },
+  );
+  const agent: Agent = {
     talkPort,
     monitorPort,
     session,

@@ -64,7 +64,12 @@ export class CommandServer<C extends { cmd: string; id: number }> {
     socket.on('error', () => socket.terminate());
     socket.on('message', (data, isBinary) => {
       if (isBinary) {
-        send(socket, { id: null, ok: false, code: TalkAgentErrors.badRequest, message: 'binary frames are not commands' });
+        send(socket, {
+          id: null,
+          ok: false,
+          code: TalkAgentErrors.badRequest,
+          message: 'binary frames are not commands',
+        });
         return;
       }
       void this.answer(socket, String(data));

@@ -192,7 +192,13 @@ export class TalkSession {
     const n = (key: string) => Number(m[key]);
     switch (m.type) {
       case 'floorTaken':
-        this.deps.emit({ event: 'floorTaken', cid: n('cid'), uid: n('uid'), name: String(m.name), priority: n('priority') });
+        this.deps.emit({
+          event: 'floorTaken',
+          cid: n('cid'),
+          uid: n('uid'),
+          name: String(m.name),
+          priority: n('priority'),
+        });
         break;
       case 'floorIdle':
         this.deps.emit({ event: 'floorIdle', cid: n('cid') });
@@ -274,14 +280,19 @@ export class TalkSession {
   private targetOf(cid: number | undefined): number {
     this.seat();
     const target = cid ?? this.current;
-    if (target === undefined) throw new AgentError(TalkAgentErrors.badRequest, 'no current channel or call: GroupCall first');
+    if (target === undefined)
+      throw new AgentError(TalkAgentErrors.badRequest, 'no current channel or call: GroupCall first');
     return target;
   }
 
   private async applyMic(command: Command<'ApplyMic'>): Promise<Record<string, unknown>> {
     const cid = this.targetOf(command.cid);
     const microphone = this.deps.microphone;
-    if (!microphone) throw new AgentError(TalkAgentErrors.noMicrophone, 'no microphone: start the agent with sox or ffmpeg on the PATH, or --mic-file');
+    if (!microphone)
+      throw new AgentError(
+        TalkAgentErrors.noMicrophone,
+        'no microphone: start the agent with sox or ffmpeg on the PATH, or --mic-file',
+      );
     await this.request({ type: 'floorRequest', cid });
     this.startMic(microphone, cid);
     return { cid };

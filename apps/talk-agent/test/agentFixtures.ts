@@ -12,9 +12,10 @@ import { writeWav } from '../src/audio/wavFile.js';
 
 export { sleep };
 
-/** A real server (SQLite or TEST_DATABASE_URL) with short floor timings. */
+/** A real server (SQLite or TEST_DATABASE_URL) with short floor timings, but room for a 2 s phrase. */
 export function startServer(env: Record<string, string> = {}): Promise<TerminalTestApp> {
-  return startTerminalApp({ ...FAST_TERMINALS, heartbeatTimeoutMs: 30_000 }, FAST_HUB, env, { talk: FAST_TALK });
+  const talk = { ...FAST_TALK, floor: { ...FAST_TALK.floor, maxTalkMs: 10_000 } };
+  return startTerminalApp({ ...FAST_TERMINALS, heartbeatTimeoutMs: 30_000 }, FAST_HUB, env, { talk });
 }
 
 /** The agent on free ports, allowing the server's origin (and `extra`). */
@@ -29,7 +30,12 @@ export function startTestAgent(
   );
 }
 
-export type AgentMessage = Record<string, unknown> & { id?: number | null; ok?: boolean; code?: string; event?: string };
+export type AgentMessage = Record<string, unknown> & {
+  id?: number | null;
+  ok?: boolean;
+  code?: string;
+  event?: string;
+};
 
 /** A console's connection to one of the agent's services. */
 export class AgentClient {
@@ -92,7 +98,13 @@ export async function authCode(t: TerminalTestApp): Promise<{ authCode: string; 
 /** The Login command's payload (SPEC.md 3) for a fresh code. */
 export async function loginArgs(t: TerminalTestApp): Promise<Record<string, unknown>> {
   const code = await authCode(t);
-  return { Proxy: t.origin, PartyID: t.demo.E_ID, Uid: t.demo.username, AuthCode: code.authCode, RecvUid: code.dispatchNo };
+  return {
+    Proxy: t.origin,
+    PartyID: t.demo.E_ID,
+    Uid: t.demo.username,
+    AuthCode: code.authCode,
+    RecvUid: code.dispatchNo,
+  };
 }
 
 /** A 48 kHz WAV of real speech (the media fixture decoded), and its length in ms. */

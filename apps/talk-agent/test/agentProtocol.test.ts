@@ -29,7 +29,11 @@ const toneMicrophone: Microphone & { running: boolean } = {
 
 beforeAll(async () => {
   t = await startServer();
-  agent = await startTestAgent(t, {}, { audio: { microphone: toneMicrophone, speaker: { name: 'test', write() {}, close() {} } } });
+  agent = await startTestAgent(
+    t,
+    {},
+    { audio: { microphone: toneMicrophone, speaker: { name: 'test', write() {}, close() {} } } },
+  );
 });
 afterAll(async () => {
   await agent?.close();
@@ -56,7 +60,9 @@ describe('connections', () => {
       code: TalkAgentErrors.badRequest,
       message: expect.stringContaining('cid'),
     });
-    expect(await client.command('Monitor', { cids: [1], extra: true })).toMatchObject({ code: TalkAgentErrors.badRequest });
+    expect(await client.command('Monitor', { cids: [1], extra: true })).toMatchObject({
+      code: TalkAgentErrors.badRequest,
+    });
     expect(await client.command('Login', { Proxy: t.origin })).toMatchObject({ code: TalkAgentErrors.badRequest });
     client.sendText(JSON.stringify({ id: 500 }));
     expect(await client.next((m) => m.id === 500)).toMatchObject({ code: TalkAgentErrors.unknownCommand });
@@ -150,7 +156,10 @@ describe('talk commands', () => {
     expect(await client.command('EndCall')).toMatchObject({ ok: true, cid: call.cid });
     await members[1]!.terminal.next(isType('callEnd', { cid: call.cid }));
     expect(await client.command('EndCall', { cid: call.cid })).toMatchObject({ ok: false, code: TalkErrors.notFound });
-    expect(await client.command('PrivateCall', { uid: 999_999 })).toMatchObject({ ok: false, code: TalkErrors.unavailable });
+    expect(await client.command('PrivateCall', { uid: 999_999 })).toMatchObject({
+      ok: false,
+      code: TalkErrors.unavailable,
+    });
 
     // A terminal calling... the seat is called only by the console; a call the terminal ends is forwarded.
     const second = await client.command('PrivateCall', { uid: members[1]!.U_ID });
@@ -161,7 +170,10 @@ describe('talk commands', () => {
     expect(await client.command('EndCall', { cid })).toMatchObject({ ok: true, cid });
     expect(await client.command('Monitor', { cids: [] })).toMatchObject({ ok: true, cids: [] });
     expect(await client.command('ApplyMic')).toMatchObject({ ok: false, code: TalkAgentErrors.badRequest });
-    expect(await client.command('GroupCall', { cid: 999_999 })).toMatchObject({ ok: false, code: TalkErrors.notMember });
+    expect(await client.command('GroupCall', { cid: 999_999 })).toMatchObject({
+      ok: false,
+      code: TalkErrors.notMember,
+    });
     await client.command('LogOut');
     client.close();
   });
@@ -188,7 +200,12 @@ describe('monitor service', () => {
   it('tells its version and the health of the talk service', async () => {
     const client = await AgentClient.connect(agent.monitorPort, t.origin);
     expect(await client.command('Version')).toMatchObject({ ok: true, version: AGENT_VERSION, server: t.origin });
-    expect(await client.command('Health')).toMatchObject({ ok: true, talk: 'running', loggedIn: false, microphone: 'tone' });
+    expect(await client.command('Health')).toMatchObject({
+      ok: true,
+      talk: 'running',
+      loggedIn: false,
+      microphone: 'tone',
+    });
     expect(await client.command('Login', {})).toMatchObject({ code: TalkAgentErrors.unknownCommand });
     client.close();
   });

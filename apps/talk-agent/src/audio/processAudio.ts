@@ -25,8 +25,10 @@ const FFMPEG_RAW = ['-f', 's16le', '-ar', String(SAMPLE_RATE), '-ac', '1'];
 
 /** The system device as ffmpeg names it on this OS (Windows needs a device name: use sox there). */
 function ffmpegDevice(): { input: string[]; output: string[] } | undefined {
-  if (process.platform === 'darwin') return { input: ['-f', 'avfoundation', '-i', ':0'], output: ['-f', 'audiotoolbox', '-'] };
-  if (process.platform === 'linux') return { input: ['-f', 'pulse', '-i', 'default'], output: ['-f', 'pulse', 'default'] };
+  if (process.platform === 'darwin')
+    return { input: ['-f', 'avfoundation', '-i', ':0'], output: ['-f', 'audiotoolbox', '-'] };
+  if (process.platform === 'linux')
+    return { input: ['-f', 'pulse', '-i', 'default'], output: ['-f', 'pulse', 'default'] };
   return undefined;
 }
 

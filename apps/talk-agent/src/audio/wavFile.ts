@@ -18,7 +18,11 @@ export function readWav(file: string): Int16Array {
     const body = offset + 8;
     if (id === 'fmt ') {
       const tag = data.readUInt16LE(body);
-      format = { channels: data.readUInt16LE(body + 2), rate: data.readUInt32LE(body + 4), bits: data.readUInt16LE(body + 14) };
+      format = {
+        channels: data.readUInt16LE(body + 2),
+        rate: data.readUInt32LE(body + 4),
+        bits: data.readUInt16LE(body + 14),
+      };
       if (tag !== 1 && tag !== 0xfffe) throw new Error(`${file}: only PCM WAV is supported`);
       if (format.bits !== 16 && format.bits !== 8) throw new Error(`${file}: only 8 or 16-bit samples are supported`);
     } else if (id === 'data') {
@@ -102,5 +106,8 @@ export class WavWriter {
 
 /** Writes a whole WAV file at once (tests and tools). */
 export function writeWav(file: string, pcm: Int16Array): void {
-  fs.writeFileSync(file, Buffer.concat([header(pcm.byteLength), Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength)]));
+  fs.writeFileSync(
+    file,
+    Buffer.concat([header(pcm.byteLength), Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength)]),
+  );
 }

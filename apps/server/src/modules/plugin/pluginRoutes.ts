@@ -16,7 +16,8 @@ export const pluginRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['Plugin'],
         security: [{ bearerAuth: [] }],
-        summary: "The talk-agent package's version, size and download URL (available=false when the server has no build)",
+        summary:
+          "The talk-agent package's version, size and download URL (available=false when the server has no build)",
         response: { 200: objectEnvelope(pluginInfoSchema) },
       },
     },
