@@ -1,10 +1,9 @@
 import OpusScript from 'opusscript';
 import { FRAME_SAMPLES, SAMPLE_RATE } from './pcmFormat.js';
 
-// opusscript is CommonJS; it carries libopus as WASM (from source) and as asm.js (the bundle, which
-// must be one file: esbuild inlines the asm.js build, while the .wasm would be a second file).
-declare const __TALK_AGENT_VERSION__: string | undefined;
-const useWasm = typeof __TALK_AGENT_VERSION__ !== 'string';
+// opusscript carries libopus as WASM (the bundle inlines it: scripts/buildTalkAgent.mjs) and as asm.js,
+// which is far too slow for real time (bench/talkAgent.ts).
+const useWasm = true;
 
 /** 24 kb/s: clear speech at a fraction of the relay's limits; VoIP mode tunes Opus for voice. */
 const BITRATE = 24_000;

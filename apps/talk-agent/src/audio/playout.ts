@@ -25,6 +25,7 @@ export class Playout {
   /** Frames written to the speaker and packets decoded (Health, tests, the benchmark). */
   framesPlayed = 0;
   packetsDecoded = 0;
+  private droppedByGone = 0;
   /** Called with each packet's arrival time when it is played: the benchmark's jitter-buffer delay. */
   onPlayed: ((arrivedAt: number) => void) | undefined;
   private readonly arrivals = new Map<Buffer, number>();
@@ -57,6 +58,7 @@ export class Playout {
       if (packet === undefined) {
         if (source.buffer.size === 0 && now - source.lastPacketAt > SOURCE_IDLE_MS) {
           source.decoder.delete();
+          this.droppedByGone += source.buffer.dropped;
           this.sources.delete(key);
         }
         continue;
@@ -83,6 +85,13 @@ export class Playout {
     }
     this.ticks += 1;
     this.timer = setTimeout(() => this.tick(), Math.max(0, this.started + this.ticks * FRAME_MS - performance.now()));
+  }
+
+  /** Packets the jitter buffers dropped (late, overfull, or skipped to bring the delay down). */
+  get packetsDropped(): number {
+    let dropped = this.droppedByGone;
+    for (const source of this.sources.values()) dropped += source.buffer.dropped;
+    return dropped;
   }
 
   close(): void {
