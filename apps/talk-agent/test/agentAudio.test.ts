@@ -11,7 +11,7 @@ import { readWav } from '../src/audio/wavFile.js';
 import { PACKAGE_PATH } from '../src/selfUpdate.js';
 import { AGENT_VERSION } from '../src/version.js';
 import { buildTalkAgent } from '../../../scripts/buildTalkAgent.mjs';
-import { AgentClient, loginArgs, sleep, speechWav, startServer, tempDir } from './agentFixtures.js';
+import { AgentClient, loginArgs, sleep, speechWav, startServer, startTestAgent, tempDir } from './agentFixtures.js';
 
 // Agent -> real server -> simulated terminal with WAV files, both ways; and the self-update.
 let t: TerminalTestApp;
@@ -123,17 +123,7 @@ describe('self-update', () => {
 
     const restarted: string[] = [];
     const target = path.join(dir, 'installed', 'talk-agent.mjs');
-    const updating = await startAgent(
-      {
-        server: t.origin,
-        allowOrigins: [t.origin],
-        monitorPort: 0,
-        talkPort: 0,
-        micFile: mic.file,
-        speakerFile: path.join(dir, 's2.wav'),
-      },
-      { restart: (script) => restarted.push(script), updateTarget: target },
-    );
+    const updating = await startTestAgent(t, {}, { restart: (script) => restarted.push(script), updateTarget: target });
     const client = await AgentClient.connect(updating.monitorPort, t.origin);
     expect(await client.command('Update')).toMatchObject({ ok: true, version: AGENT_VERSION });
     await client.next((m) => m.event === 'update' && m.state === 'updating');
@@ -149,17 +139,7 @@ describe('self-update', () => {
 
   it('Update says failed when the server has no package', async () => {
     const bare = await startServer({ TALK_AGENT_DIR: path.join(dir, 'nothing-here') });
-    const lonely = await startAgent(
-      {
-        server: bare.origin,
-        allowOrigins: [bare.origin],
-        monitorPort: 0,
-        talkPort: 0,
-        micFile: mic.file,
-        speakerFile: path.join(dir, 's3.wav'),
-      },
-      { restart: () => expect.fail('must not restart') },
-    );
+    const lonely = await startTestAgent(bare, {}, { restart: () => expect.fail('must not restart') });
     const client = await AgentClient.connect(lonely.monitorPort, bare.origin);
     await client.command('Update');
     expect(await client.next((m) => m.event === 'update' && m.state !== 'updating')).toMatchObject({ state: 'failed' });

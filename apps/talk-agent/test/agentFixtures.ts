@@ -12,9 +12,12 @@ import { writeWav } from '../src/audio/wavFile.js';
 
 export { sleep };
 
-/** A real server (SQLite or TEST_DATABASE_URL) with short floor timings, but room for a 2 s phrase. */
+/**
+ * A real server (SQLite or TEST_DATABASE_URL) with the test floor timings, but room for a 2 s phrase
+ * and the production's 2 s silence limit: a busy machine may stall a talker for longer than 400 ms.
+ */
 export function startServer(env: Record<string, string> = {}): Promise<TerminalTestApp> {
-  const talk = { ...FAST_TALK, floor: { ...FAST_TALK.floor, maxTalkMs: 10_000 } };
+  const talk = { ...FAST_TALK, floor: { ...FAST_TALK.floor, maxTalkMs: 10_000, silenceMs: 2_000 } };
   return startTerminalApp({ ...FAST_TERMINALS, heartbeatTimeoutMs: 30_000 }, FAST_HUB, env, { talk });
 }
 

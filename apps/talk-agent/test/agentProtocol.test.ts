@@ -196,6 +196,29 @@ describe('talk commands', () => {
   });
 });
 
+describe('losing the platform', () => {
+  it('tells the console the seat ended (server_lost) and the server is disconnected', async () => {
+    const other = await startServer();
+    const lonely = await startTestAgent(other);
+    try {
+      const client = await AgentClient.connect(lonely.talkPort, other.origin);
+      expect(await client.command('Login', await loginArgs(other))).toMatchObject({ ok: true });
+      await other.close();
+      await client.next((m) => m.event === 'loggedOut' && m.reason === 'server_lost');
+      await client.next((m) => m.event === 'server' && m.state === 'disconnected');
+      expect(await client.command('LoginInfo')).toMatchObject({ loggedIn: false, server: 'disconnected' });
+      const args = await loginArgs(t);
+      expect(await client.command('Login', { ...args, Proxy: other.origin })).toMatchObject({
+        ok: false,
+        code: TalkAgentErrors.serverUnreachable,
+      });
+      client.close();
+    } finally {
+      await lonely.close();
+    }
+  });
+});
+
 describe('monitor service', () => {
   it('tells its version and the health of the talk service', async () => {
     const client = await AgentClient.connect(agent.monitorPort, t.origin);
