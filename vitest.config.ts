@@ -49,6 +49,17 @@ export default defineConfig({
         },
       },
       {
+        resolve: { alias },
+        test: {
+          name: 'talk-agent',
+          root: './apps/talk-agent',
+          include: ['test/**/*.test.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          pool: 'forks',
+        },
+      },
+      {
         test: {
           name: 'tools',
           root: './scripts',

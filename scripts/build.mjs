@@ -67,6 +67,18 @@ if (force || newestMtime(consoleSources) > mtimeOf('apps/console/dist/index.html
   precompress(path.join(root, 'apps/console/dist'));
 }
 
+const agentSources = [
+  'packages/contract/src',
+  'apps/talk-agent/src',
+  'apps/talk-agent/package.json',
+  'scripts/buildTalkAgent.mjs',
+];
+if (force || newestMtime(agentSources) > mtimeOf('apps/talk-agent/dist/talk-agent.mjs')) {
+  process.stdout.write('> build talk agent\n');
+  const { buildTalkAgent } = await import('./buildTalkAgent.mjs');
+  await buildTalkAgent();
+}
+
 /** Writes .gz and .br beside each text asset; the server sends them to clients that accept them. */
 function precompress(dir) {
   for (const name of fs.readdirSync(dir, { recursive: true })) {

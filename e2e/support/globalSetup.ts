@@ -64,6 +64,9 @@ async function snapshotBuild(): Promise<string> {
       for (const part of ['apps/server/dist', 'apps/console/dist', 'apps/server/package.json']) {
         fs.cpSync(path.join(root, part), path.join(dir, part), { recursive: true });
       }
+      // The talk agent's bundle, which the server offers at /api/Plugin/Package (four levels above its dist).
+      const agent = path.join(root, 'apps/talk-agent/dist');
+      if (fs.existsSync(agent)) fs.cpSync(agent, path.join(dir, 'apps/talk-agent/dist'), { recursive: true });
       if (consoleCopyComplete(path.join(dir, 'apps/console/dist'))) break;
     } catch {
       // A file vanished while copying: a build is running.

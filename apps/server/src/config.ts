@@ -38,6 +38,7 @@ const envSchema = z
     HEART_RATE_LOW: z.coerce.number().int().min(1).max(300).default(40),
     HEART_RATE_HIGH: z.coerce.number().int().min(1).max(300).default(160),
     BASEMAP_PMTILES: z.string().max(1024).optional(),
+    TALK_AGENT_DIR: z.string().max(1024).optional(),
     GEOCODER_URL: z
       .string()
       .max(512)
@@ -79,6 +80,8 @@ export interface Config {
   heartRate: { low: number; high: number };
   /** A PMTiles archive served at /basemap/tiles.pmtiles (DefaultMap PMTILES); unset: none. */
   basemapPmtiles: string | undefined;
+  /** Directory of the bundled talk agent (talk-agent.mjs + talk-agent.json); unset: apps/talk-agent/dist. */
+  talkAgentDir: string | undefined;
   /** Nominatim-compatible reverse geocoder; unset: addresses are not resolved. */
   geocoder: { url: string | undefined; timeoutMs: number; ratePerSecond: number };
   /** Directory of the built console; absent in API-only test runs. */
@@ -115,6 +118,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, consoleDir?: st
     osmandPort: e.OSMAND_PORT,
     heartRate: { low: e.HEART_RATE_LOW, high: e.HEART_RATE_HIGH },
     basemapPmtiles: e.BASEMAP_PMTILES ? path.resolve(e.BASEMAP_PMTILES) : undefined,
+    talkAgentDir: e.TALK_AGENT_DIR ? path.resolve(e.TALK_AGENT_DIR) : undefined,
     geocoder: { url: e.GEOCODER_URL, timeoutMs: e.GEOCODER_TIMEOUT_MS, ratePerSecond: e.GEOCODER_RATE_PER_SECOND },
     consoleDir,
   };

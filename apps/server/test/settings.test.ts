@@ -247,20 +247,3 @@ describe('type configs', () => {
     expect(broken?.States.offline?.icon).toBe('user-offline');
   });
 });
-
-describe('GET /api/Plugin/Info', () => {
-  it('says plainly that the talk-agent package is not available yet, to every role', async () => {
-    const a = await org(t);
-    const editor = await colleague(t, a, 'editor');
-    expect(data(await editor.api.get('/api/Plugin/Info'))).toEqual({
-      name: 'talk-agent',
-      available: false,
-      version: null,
-      url: null,
-      size: null,
-      message: 'plugin.not_shipped',
-      monitorPort: 12001,
-      talkPort: 12002,
-    });
-  });
-});

@@ -12,6 +12,8 @@ export const PUBLIC_API_ROUTES: readonly string[] = [
   '/api/UAuth/ICP',
   '/api/Media/Image/:name',
   '/api/Media/Play/:ticket',
+  // The talk agent's package: a download link and the agent's self-update carry no token; it holds no secret.
+  '/api/Plugin/Package',
   // OsmAnd / Traccar Client trackers have no session; the id must name a user, and it is rate-limited.
   '/api/osmand',
 ];

@@ -4,19 +4,23 @@ import { useTranslation } from 'react-i18next';
 import { translateMessage } from '../../i18n/translateMessage';
 import { useErrorMessage } from '../../shared/api/useErrorMessage';
 import { formatSize } from '../recordings';
+import { AgentStatus } from './AgentStatus';
+import { InstallCommands } from './InstallCommands';
 import { usePluginInfo } from './api';
+import { useAgentProbe } from './useAgentProbe';
 
 const LOCALHOST = '127.0.0.1';
 
 /**
- * /System/plugin (every role): the local talk service a dispatcher runs beside the console, its
- * version and ports and how to install it. Until the package ships, the page says so and offers
- * no download.
+ * /System/plugin (every role): the local talk service a dispatcher runs beside the console, whether
+ * one runs on this computer, its version and ports, and how to install it. When the server has no
+ * build of it, the page says so and offers no download.
  */
 export default function PluginPage() {
   const { t, i18n } = useTranslation();
   const errorMessage = useErrorMessage();
   const info = usePluginInfo();
+  const { probe, recheck } = useAgentProbe(info.data?.monitorPort);
 
   if (info.isPending) {
     return (
@@ -62,6 +66,7 @@ export default function PluginPage() {
     <Card title={t('route.plugin')} data-testid="plugin-page">
       <Flex vertical gap={24}>
         <Typography.Paragraph style={{ margin: 0 }}>{t('plugin.intro')}</Typography.Paragraph>
+        <AgentStatus probe={probe} offered={plugin.version} onRecheck={recheck} />
         {downloadable ? (
           <div>
             <Button type="primary" icon={<DownloadOutlined />} href={plugin.url ?? undefined} download>
@@ -117,7 +122,9 @@ export default function PluginPage() {
               </li>
             ))}
           </ol>
+          {plugin.url !== null && <InstallCommands packageUrl={plugin.url} />}
         </div>
+        <Alert type="info" showIcon title={t('plugin.lna_title')} description={t('plugin.lna_detail')} />
       </Flex>
     </Card>
   );

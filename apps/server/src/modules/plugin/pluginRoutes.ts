@@ -1,23 +1,14 @@
+import fs from 'node:fs';
 import { Limits, MessageKeys, objectEnvelope, pluginInfoSchema, type PluginInfo } from '@intercom/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { AppError } from '../../http/AppError.js';
 import { ok } from '../../http/envelope.js';
+import { PACKAGE_FILE, talkAgentPackage } from './talkAgentPackage.js';
 
-/**
- * The talk-agent package is not built yet (the talk issue ships it). Until then the plugin page
- * says so plainly instead of offering a download that does not exist.
- */
-const TALK_AGENT: PluginInfo = {
-  name: 'talk-agent',
-  available: false,
-  version: null,
-  url: null,
-  size: null,
-  message: MessageKeys.pluginNotShipped,
-  monitorPort: Limits.monitorPort,
-  talkPort: Limits.talkPort,
-};
+/** The agent reads this header to learn the version it downloads (docs/talk-agent.md). */
+const VERSION_HEADER = 'X-Talk-Agent-Version';
 
-/** Plugin page data (prefix /api/Plugin; every role). */
+/** Plugin page data (prefix /api/Plugin; Info: every role; Package: public). */
 export const pluginRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/Info',
@@ -25,10 +16,44 @@ export const pluginRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['Plugin'],
         security: [{ bearerAuth: [] }],
-        summary: "The talk-agent package's version and whether it can be downloaded (not shipped yet: available=false)",
+        summary:
+          "The talk-agent package's version, size and download URL (available=false when the server has no build)",
         response: { 200: objectEnvelope(pluginInfoSchema) },
       },
     },
-    async () => ok(TALK_AGENT),
+    async () => {
+      const pkg = talkAgentPackage(app.deps.config.talkAgentDir);
+      const info: PluginInfo = {
+        name: 'talk-agent',
+        available: pkg !== undefined,
+        version: pkg?.version ?? null,
+        url: pkg ? '/api/Plugin/Package' : null,
+        size: pkg?.size ?? null,
+        message: pkg ? '' : MessageKeys.pluginNotShipped,
+        monitorPort: Limits.monitorPort,
+        talkPort: Limits.talkPort,
+      };
+      return ok(info);
+    },
+  );
+
+  app.get(
+    '/Package',
+    {
+      schema: {
+        tags: ['Plugin'],
+        summary: `The talk agent as one Node.js script (${PACKAGE_FILE}); its version in the ${VERSION_HEADER} header. Public: the agent's self-update has no token`,
+      },
+    },
+    async (_request, reply) => {
+      const pkg = talkAgentPackage(app.deps.config.talkAgentDir);
+      if (!pkg) throw AppError.notFound();
+      return reply
+        .header('Content-Type', 'text/javascript; charset=utf-8')
+        .header('Content-Disposition', `attachment; filename="${PACKAGE_FILE}"`)
+        .header(VERSION_HEADER, pkg.version)
+        .header('Cache-Control', 'no-cache')
+        .send(fs.createReadStream(pkg.file));
+    },
   );
 };

@@ -1,0 +1,64 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeApp, colleague, data, org } from './channelFixtures.js';
+import { buildTestApp, type TestApp } from './helper.js';
+
+// /api/Plugin: the talk agent's package (apps/talk-agent, bundled by scripts/buildTalkAgent.mjs).
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plugin-'));
+const script = '#!/usr/bin/env node\nconsole.log("talk agent");\n';
+let none: TestApp;
+let built: TestApp;
+
+beforeAll(async () => {
+  fs.writeFileSync(path.join(dir, 'talk-agent.mjs'), script);
+  fs.writeFileSync(
+    path.join(dir, 'talk-agent.json'),
+    JSON.stringify({ version: '1.2.3', size: script.length, sha256: 'x' }),
+  );
+  none = await buildTestApp({ env: { TALK_AGENT_DIR: path.join(dir, 'missing') } });
+  built = await buildTestApp({ env: { TALK_AGENT_DIR: dir } });
+});
+afterAll(async () => {
+  await closeApp(none);
+  await closeApp(built);
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('GET /api/Plugin/Info', () => {
+  it('says plainly that the package is not available when the server has no build, to every role', async () => {
+    const a = await org(none);
+    const editor = await colleague(none, a, 'editor');
+    expect(data(await editor.api.get('/api/Plugin/Info'))).toEqual({
+      name: 'talk-agent',
+      available: false,
+      version: null,
+      url: null,
+      size: null,
+      message: 'plugin.not_shipped',
+      monitorPort: 12001,
+      talkPort: 12002,
+    });
+    const res = await none.app.inject({ method: 'GET', url: '/api/Plugin/Package' });
+    expect(res.statusCode).toBe(404);
+  });
+
+  it('offers the built package with its version and size; the download needs no token', async () => {
+    const a = await org(built);
+    expect(data(await a.api.get('/api/Plugin/Info'))).toMatchObject({
+      available: true,
+      version: '1.2.3',
+      url: '/api/Plugin/Package',
+      size: script.length,
+      message: '',
+    });
+    const res = await built.app.inject({ method: 'GET', url: '/api/Plugin/Package' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['x-talk-agent-version']).toBe('1.2.3');
+    expect(res.headers['content-disposition']).toContain('talk-agent.mjs');
+    expect(res.body).toBe(script);
+    const unauthenticated = await built.app.inject({ method: 'GET', url: '/api/Plugin/Info' });
+    expect(unauthenticated.statusCode).toBe(401);
+  });
+});

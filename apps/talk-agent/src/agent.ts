@@ -1,0 +1,117 @@
+import { spawn } from 'node:child_process';
+import {
+  monitorAgentCommandSchema,
+  monitorAgentCommands,
+  talkAgentCommandSchema,
+  talkAgentCommands,
+  type MonitorAgentCommand,
+  type TalkAgentCommand,
+} from '@intercom/contract';
+import type { Microphone, Speaker } from './audio/audioBackend.js';
+import { chooseAudio } from './audio/chooseAudio.js';
+import { Playout } from './audio/playout.js';
+import { CommandServer } from './commandServer.js';
+import type { AgentOptions } from './options.js';
+import { selfUpdate } from './selfUpdate.js';
+import { TalkSession } from './talkSession.js';
+import { AGENT_VERSION } from './version.js';
+
+export interface AgentHooks {
+  /** Audio back-ends instead of chooseAudio's (the benchmark measures with its own). */
+  audio?: { microphone: Microphone | undefined; speaker: Speaker };
+  /** What Update does once the new script is written (default: restart the process on it). */
+  restart?: (script: string, agent: Agent) => void;
+  /** Where Update writes the new script (default: updateTarget()). */
+  updateTarget?: string;
+}
+
+export interface Agent {
+  monitorPort: number;
+  talkPort: number;
+  session: TalkSession;
+  playout: Playout;
+  close(): Promise<void>;
+}
+
+/** Starts the process again on `script` with the same arguments, once the ports are free. */
+async function restartOn(script: string, agent: Agent): Promise<void> {
+  await agent.close();
+  spawn(process.execPath, [script, ...process.argv.slice(2)], { detached: true, stdio: 'inherit' }).unref();
+  process.exit(0);
+}
+
+const names = (commands: readonly { shape: { cmd: { value: string } } }[]) => commands.map((c) => c.shape.cmd.value);
+
+/** The local talk service: talk (12002) and monitor (12001) on 127.0.0.1. */
+export async function startAgent(options: AgentOptions, hooks: AgentHooks = {}): Promise<Agent> {
+  const { microphone, speaker } = hooks.audio ?? chooseAudio(options);
+  const playout = new Playout(speaker);
+  // The closures below run only once both exist (a command, an event), after these lines.
+  const talk: CommandServer<TalkAgentCommand> = new CommandServer<TalkAgentCommand>({
+    port: options.talkPort,
+    allowOrigins: options.allowOrigins,
+    schema: talkAgentCommandSchema,
+    commandNames: names(talkAgentCommands),
+    handle: (command) => session.handle(command),
+  });
+  const session = new TalkSession({
+    allowOrigins: options.allowOrigins,
+    microphone,
+    playout,
+    emit: (event) => talk.broadcast(event),
+    emitBinary: (frame) => talk.broadcastBinary(frame),
+  });
+  let updating = false;
+  const monitor: CommandServer<MonitorAgentCommand> = new CommandServer<MonitorAgentCommand>({
+    port: options.monitorPort,
+    allowOrigins: options.allowOrigins,
+    schema: monitorAgentCommandSchema,
+    commandNames: names(monitorAgentCommands),
+    handle: (command): Promise<Record<string, unknown>> => {
+      switch (command.cmd) {
+        case 'Version':
+          return Promise.resolve({ version: AGENT_VERSION, server: options.server });
+        case 'Health':
+          return Promise.resolve({
+            talk: 'running',
+            ...session.info(),
+            speaker: speaker.name,
+            framesSent: session.framesSent,
+            framesPlayed: playout.framesPlayed,
+          });
+        case 'Update':
+          // The reply says the update started; its progress and result come as `update` events.
+          if (!updating) {
+            updating = true;
+            void selfUpdate(
+              options.server,
+              (event) => monitor.broadcast(event),
+              (script) => (hooks.restart ?? ((s, a) => void restartOn(s, a)))(script, agent),
+              hooks.updateTarget,
+            ).finally(() => (updating = false));
+          }
+          return Promise.resolve({ version: AGENT_VERSION });
+        default:
+          return Promise.reject(new Error('unreachable'));
+      }
+    },
+  });
+  const [talkPort, monitorPort] = await Promise.all([talk.listening, monitor.listening]).catch(
+    async (error: unknown) => {
+      await Promise.allSettled([talk.close(), monitor.close()]);
+      throw error;
+    },
+  );
+  const agent: Agent = {
+    talkPort,
+    monitorPort,
+    session,
+    playout,
+    async close() {
+      await session.close();
+      await Promise.all([talk.close(), monitor.close()]);
+      playout.close();
+    },
+  };
+  return agent;
+}
