@@ -66,6 +66,8 @@ export const terminalsPlugin = fp(
       },
       close() {
         closed ??= (async () => {
+          // Fixes queued now are acknowledged before the sockets close, so terminals need not resend them.
+          await service.writer.flush().catch(() => undefined);
           gateway.close();
           await osmandServer?.close();
           await service.close();
