@@ -45,6 +45,7 @@ const envSchema = z
       .optional(),
     GEOCODER_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
     GEOCODER_RATE_PER_SECOND: z.coerce.number().int().min(1).max(1000).default(1),
+    METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').max(256).optional(),
   })
   .refine((env) => Boolean(env.TLS_CERT) === Boolean(env.TLS_KEY), {
     message: 'TLS_CERT and TLS_KEY must be set together',
@@ -81,6 +82,8 @@ export interface Config {
   basemapPmtiles: string | undefined;
   /** Nominatim-compatible reverse geocoder; unset: addresses are not resolved. */
   geocoder: { url: string | undefined; timeoutMs: number; ratePerSecond: number };
+  /** Bearer token that opens /metrics from anywhere; unset: /metrics answers loopback callers only. */
+  metricsToken: string | undefined;
   /** Directory of the built console; absent in API-only test runs. */
   consoleDir: string | undefined;
 }
@@ -116,6 +119,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, consoleDir?: st
     heartRate: { low: e.HEART_RATE_LOW, high: e.HEART_RATE_HIGH },
     basemapPmtiles: e.BASEMAP_PMTILES ? path.resolve(e.BASEMAP_PMTILES) : undefined,
     geocoder: { url: e.GEOCODER_URL, timeoutMs: e.GEOCODER_TIMEOUT_MS, ratePerSecond: e.GEOCODER_RATE_PER_SECOND },
+    metricsToken: e.METRICS_TOKEN,
     consoleDir,
   };
 }

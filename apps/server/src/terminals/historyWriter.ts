@@ -10,6 +10,8 @@ export interface HistoryWriterOptions {
   flushRows: number;
   maxQueuedRows: number;
   onError: (error: unknown) => void;
+  /** A batch committed: its row counts and how long the transaction took (metrics). */
+  onCommit?: (positions: number, heartRates: number, seconds: number) => void;
 }
 
 /** Rows per INSERT statement: 500 rows of 11 columns stay far below SQLite's and pg's parameter limits. */
@@ -165,6 +167,7 @@ export class HistoryWriter {
     this.positions = [];
     this.heartRates = [];
     this.pending = newCommit();
+    const started = performance.now();
     try {
       await this.db.transaction().execute(async (trx) => {
         if (this.postgres) {
@@ -186,6 +189,7 @@ export class HistoryWriter {
         }
       });
       this.written += positions.length + heartRates.length;
+      this.options.onCommit?.(positions.length, heartRates.length, (performance.now() - started) / 1000);
       commit.resolve();
     } catch (error) {
       // Put the rows back in front, so order is kept; their callers (and those of rows queued

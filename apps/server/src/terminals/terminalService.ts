@@ -47,7 +47,20 @@ export class TerminalService {
     private readonly log: FastifyBaseLogger,
   ) {
     const onError = (error: unknown, context = 'history flush failed') => log.error({ err: error }, context);
-    this.writer = new HistoryWriter(deps.db, { ...options, onError: (error) => onError(error) });
+    const { metrics } = deps;
+    this.writer = new HistoryWriter(deps.db, {
+      ...options,
+      onError: (error) => {
+        metrics.historyFailures.inc();
+        onError(error);
+      },
+      onCommit: (positions, heartRates, seconds) => {
+        metrics.fixesIngested.inc(positions);
+        metrics.heartRatesIngested.inc(heartRates);
+        metrics.historyCommit.observe(seconds);
+      },
+    });
+    metrics.read('intercom_history_queue_rows', 'Rows waiting for the history writer', () => this.writer.queued);
     this.alarms = new AlarmRaiser(deps.db, deps.realtime.live, { heartRate: deps.config.heartRate, onError });
   }
 

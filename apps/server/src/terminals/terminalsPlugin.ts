@@ -76,6 +76,16 @@ export const terminalsPlugin = fp(
       },
     };
     app.decorate('terminals', terminals);
+    app.deps.metrics.read(
+      'intercom_terminals_online',
+      'Terminals logged in on this instance',
+      () => gateway.counts.online,
+    );
+    app.deps.metrics.read(
+      'intercom_terminal_sockets',
+      'Open /terminal sockets on this instance',
+      () => gateway.counts.sockets,
+    );
 
     // Events of this instance and, with REDIS_URL, of every other one.
     const events = app.terminalEvents;
