@@ -29,9 +29,12 @@ export interface Store {
   drop(): Promise<void>;
 }
 
-/** SQLite in `dataDir`, or a fresh database on TEST_DATABASE_URL's server. */
-export async function store(dataDir: string, prefix = 'intercom_built'): Promise<Store> {
-  const adminUrl = process.env.TEST_DATABASE_URL;
+/** SQLite in `dataDir`, or a fresh database on TEST_DATABASE_URL's server (`adminUrl` null: SQLite always). */
+export async function store(
+  dataDir: string,
+  prefix = 'intercom_built',
+  adminUrl: string | null = process.env.TEST_DATABASE_URL ?? null,
+): Promise<Store> {
   if (!adminUrl) {
     const file = path.join(dataDir, 'intercom.sqlite');
     const open = () => {
