@@ -25,6 +25,10 @@ const envSchema = z
       .string()
       .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
       .optional(),
+    REDIS_PREFIX: z
+      .string()
+      .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'letters, digits, _ . - (at most 64)')
+      .default('intercom'),
     ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').max(128).optional(),
     LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
     TLS_CERT: z.string().optional(),
@@ -66,6 +70,8 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
+  /** Start of every Redis channel and key: platforms that share one Redis each need their own. */
+  redisPrefix: string;
   adminPassword: string | undefined;
   logLevel: (typeof LOG_LEVELS)[number];
   tls: { cert: string; key: string } | undefined;
@@ -107,6 +113,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, consoleDir?: st
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
+    redisPrefix: e.REDIS_PREFIX,
     adminPassword: e.ADMIN_PASSWORD,
     logLevel: e.LOG_LEVEL,
     tls: e.TLS_CERT && e.TLS_KEY ? { cert: e.TLS_CERT, key: e.TLS_KEY } : undefined,
