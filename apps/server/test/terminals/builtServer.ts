@@ -100,9 +100,14 @@ export interface BuiltServer {
   exited: Promise<number | null>;
 }
 
-/** Starts dist/main.js on the store and waits for /readyz. */
-export async function startBuilt(dataDir: string, db: Store, env: Record<string, string> = {}): Promise<BuiltServer> {
-  const port = await freePort();
+/** Starts dist/main.js on the store (on `port`, or a free one) and waits for /readyz. */
+export async function startBuilt(
+  dataDir: string,
+  db: Store,
+  env: Record<string, string> = {},
+  port?: number,
+): Promise<BuiltServer> {
+  port ??= await freePort();
   const child = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.js')], {
     env: {
       ...process.env,
@@ -147,6 +152,13 @@ export async function seedTerminalUsers(db: Store, count: number): Promise<{ pho
 /** Fix times are unique across every terminal and every run of one test process. */
 let fixTime = Date.now() - 3_600_000;
 
+export interface DriveOptions {
+  /** The login was acknowledged. */
+  onLogin?: () => void;
+  /** Wait this long after each ack before sending the next fix (default: at once). */
+  paceMs?: number;
+}
+
 /**
  * One terminal that keeps `window` fixes in flight and adds `U_ID:time` of each acknowledged one to
  * `acked`; resolves when its socket closes (or `stop` is called).
@@ -156,6 +168,7 @@ export function drive(
   terminal: { phone: string; U_ID: number },
   acked: Set<string>,
   window: number,
+  options: DriveOptions = {},
 ): { done: Promise<void>; stop(): void } {
   const socket = new WebSocket(url);
   const done = new Promise<void>((resolve) => {
@@ -174,9 +187,11 @@ export function drive(
     );
     socket.on('message', (data) => {
       const message = JSON.parse(String(data)) as { type: string; seq: number };
+      if (message.type === 'ack' && message.seq === 0) options.onLogin?.();
       if (message.type === 'ack' && message.seq !== 0) acked.add(`${terminal.U_ID}:${sent.get(message.seq)}`);
       if (message.type === 'ack' || message.type === 'error') sent.delete(message.seq);
-      pump();
+      if (options.paceMs) setTimeout(pump, options.paceMs);
+      else pump();
     });
     socket.on('close', () => resolve());
     socket.on('error', () => undefined);
@@ -184,10 +199,12 @@ export function drive(
   return { done, stop: () => socket.terminate() };
 }
 
-/** Acknowledged fixes that are not in location_history. */
+/** Acknowledged fixes that are not in location_history (the acks as they are when it is called). */
 export async function missingAcked(db: Store, acked: Set<string>): Promise<{ missing: string[]; stored: number }> {
+  // Taken before the query: an ack that arrives while it runs may be of a row committed after its snapshot.
+  const wanted = [...acked];
   const stored = new Set(
     (await db.rows(`select "U_ID", "H_Time" from location_history`)).map((r) => `${r.U_ID}:${r.H_Time}`),
   );
-  return { missing: [...acked].filter((key) => !stored.has(key)), stored: stored.size };
+  return { missing: wanted.filter((key) => !stored.has(key)), stored: stored.size };
 }
