@@ -1,11 +1,14 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import WebSocket from 'ws';
+import { afterAll, beforeAll } from 'vitest';
 import { hashPassword } from '../../src/auth/passwords.js';
 import { sleep } from '../realtime/hubTestApp.js';
 
@@ -207,4 +210,31 @@ export async function missingAcked(db: Store, acked: Set<string>): Promise<{ mis
     (await db.rows(`select "U_ID", "H_Time" from location_history`)).map((r) => `${r.U_ID}:${r.H_Time}`),
   );
   return { missing: wanted.filter((key) => !stored.has(key)), stored: stored.size };
+}
+
+/** What a test file that runs the built server on its own store gets from `builtSuite`. */
+export interface BuiltSuite {
+  dataDir: string;
+  db: Store;
+  /** Killed (SIGKILL) after the file if still running. */
+  servers: BuiltServer[];
+}
+
+/**
+ * Registers the file's beforeAll (build the server, a data directory, a store) and afterAll (kill
+ * what still runs, drop the store, remove the directory); the fields are set once beforeAll ran.
+ */
+export function builtSuite(name: string): BuiltSuite {
+  const suite = { servers: [] } as unknown as BuiltSuite;
+  beforeAll(async () => {
+    buildServer();
+    suite.dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `intercom-${name}-`));
+    suite.db = await store(suite.dataDir, `intercom_${name}`);
+  }, 180_000);
+  afterAll(async () => {
+    for (const server of suite.servers) if (server.child.exitCode === null) server.child.kill('SIGKILL');
+    await suite.db?.drop();
+    if (suite.dataDir) fs.rmSync(suite.dataDir, { recursive: true, force: true });
+  });
+  return suite;
 }
