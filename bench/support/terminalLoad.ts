@@ -4,6 +4,7 @@
 // acks allow (rate 0, at most `window` unacknowledged per terminal) or at `rate` fixes a second in
 // total. `seconds` 0 with `idle`: log in, then only heartbeat until SIGTERM. Prints one JSON line.
 import WebSocket from 'ws';
+import { Histogram } from './hubClients.js';
 import { SEED_PASSWORD, terminalPhone } from './seedTerminals.js';
 
 interface LoadOptions {
@@ -22,6 +23,8 @@ let sent = 0;
 let loggedIn = 0;
 const errors = new Map<string, number>();
 const perSecond: number[] = [];
+/** Send-to-ack milliseconds of the fixes acknowledged while running (the ack means stored). */
+const ackLatency = new Histogram();
 let running = false;
 
 class Terminal {
@@ -34,6 +37,7 @@ class Terminal {
   /** Fixes owed in paced mode. */
   credit = 0;
   private pausedUntil = 0;
+  private readonly sentAt = new Map<number, number>();
 
   constructor(readonly phone: string) {
     this.socket = new WebSocket(`${options.url.replace(/^http/, 'ws')}/terminal`);
@@ -54,8 +58,11 @@ class Terminal {
       return;
     }
     if (message.seq > 1) this.inFlight -= 1;
+    const sentAt = this.sentAt.get(message.seq);
+    this.sentAt.delete(message.seq);
     if (message.type === 'ack' && message.seq > 1) {
       if (running) acked += 1;
+      if (running && sentAt !== undefined) ackLatency.add(performance.now() - sentAt);
     } else if (message.type === 'error') {
       errors.set(message.code ?? '?', (errors.get(message.code ?? '?') ?? 0) + 1);
       // As a real terminal would: wait as long as the server asks before sending again.
@@ -79,6 +86,7 @@ class Terminal {
       this.lat += 0.00001;
       this.inFlight += 1;
       sent += 1;
+      this.sentAt.set(this.seq + 1, performance.now());
       this.send({ type: 'position', lat: this.lat, lon: this.lon, time, speed: 30, course: 0 });
     }
   }
@@ -137,7 +145,7 @@ if (options.idle) {
   await new Promise((r) => setTimeout(r, 1000));
   terminals.forEach((t) => t.close());
   process.stdout.write(
-    `${JSON.stringify({ loggedIn, sent, acked, seconds: elapsed, ackedPerSecond: Math.round(acked / elapsed), perSecond, errors: Object.fromEntries(errors) })}\n`,
+    `${JSON.stringify({ loggedIn, sent, acked, seconds: elapsed, ackedPerSecond: Math.round(acked / elapsed), perSecond, ackP50Ms: ackLatency.percentile(50), ackP99Ms: ackLatency.percentile(99), errors: Object.fromEntries(errors) })}\n`,
   );
   process.exit(0);
 }

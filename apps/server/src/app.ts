@@ -20,6 +20,7 @@ import type { HubOptions } from './realtime/hubOptions.js';
 import { realtimePlugin } from './realtime/realtimePlugin.js';
 import type { TerminalOptions } from './terminals/terminalOptions.js';
 import { terminalsPlugin } from './terminals/terminalsPlugin.js';
+import { metricsPlugin } from './core/metricsPlugin.js';
 import { terminalEventsPlugin } from './core/terminalEvents.js';
 import { accountModule } from './modules/account/index.js';
 import { channelModule } from './modules/channel/index.js';
@@ -170,6 +171,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     // browser fetch the docs' own scripts over https and show a blank page there.
     transformStaticCSP: (header) => header.replace(/\s*upgrade-insecure-requests;?/g, ''),
   });
+  await app.register(metricsPlugin);
   await app.register(authPlugin);
   await app.register(terminalEventsPlugin);
 

@@ -4,6 +4,7 @@ import type { Dialect } from './db/database.js';
 import type { DB } from './db/schema.js';
 import type { LoginKey } from './auth/loginCrypto.js';
 import type { AuthContext } from './auth/authContext.js';
+import type { Metrics } from './core/metrics.js';
 import type { Realtime } from './realtime/realtime.js';
 
 /** What every route plugin may use; decorated on the app as `app.deps`. */
@@ -16,6 +17,8 @@ export interface AppDeps {
   passwordLogN: number;
   /** Event bus and live state of the hub; the terminal gateway feeds `realtime.live`. */
   realtime: Realtime;
+  /** Prometheus metrics of this instance (/metrics). */
+  metrics: Metrics;
 }
 
 declare module 'fastify' {

@@ -25,6 +25,10 @@ const envSchema = z
       .string()
       .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
       .optional(),
+    REDIS_PREFIX: z
+      .string()
+      .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'letters, digits, _ . - (at most 64)')
+      .default('intercom'),
     ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').max(128).optional(),
     LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
     TLS_CERT: z.string().optional(),
@@ -46,6 +50,7 @@ const envSchema = z
       .optional(),
     GEOCODER_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
     GEOCODER_RATE_PER_SECOND: z.coerce.number().int().min(1).max(1000).default(1),
+    METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').max(256).optional(),
   })
   .refine((env) => Boolean(env.TLS_CERT) === Boolean(env.TLS_KEY), {
     message: 'TLS_CERT and TLS_KEY must be set together',
@@ -66,6 +71,8 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
+  /** Start of every Redis channel and key: platforms that share one Redis each need their own. */
+  redisPrefix: string;
   adminPassword: string | undefined;
   logLevel: (typeof LOG_LEVELS)[number];
   tls: { cert: string; key: string } | undefined;
@@ -84,6 +91,8 @@ export interface Config {
   talkAgentDir: string | undefined;
   /** Nominatim-compatible reverse geocoder; unset: addresses are not resolved. */
   geocoder: { url: string | undefined; timeoutMs: number; ratePerSecond: number };
+  /** Bearer token that opens /metrics from anywhere; unset: /metrics answers loopback callers only. */
+  metricsToken: string | undefined;
   /** Directory of the built console; absent in API-only test runs. */
   consoleDir: string | undefined;
 }
@@ -107,6 +116,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, consoleDir?: st
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
+    redisPrefix: e.REDIS_PREFIX,
     adminPassword: e.ADMIN_PASSWORD,
     logLevel: e.LOG_LEVEL,
     tls: e.TLS_CERT && e.TLS_KEY ? { cert: e.TLS_CERT, key: e.TLS_KEY } : undefined,
@@ -120,6 +130,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, consoleDir?: st
     basemapPmtiles: e.BASEMAP_PMTILES ? path.resolve(e.BASEMAP_PMTILES) : undefined,
     talkAgentDir: e.TALK_AGENT_DIR ? path.resolve(e.TALK_AGENT_DIR) : undefined,
     geocoder: { url: e.GEOCODER_URL, timeoutMs: e.GEOCODER_TIMEOUT_MS, ratePerSecond: e.GEOCODER_RATE_PER_SECOND },
+    metricsToken: e.METRICS_TOKEN,
     consoleDir,
   };
 }

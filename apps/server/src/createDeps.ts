@@ -1,6 +1,7 @@
 import type { AppDeps } from './appDeps.js';
 import { loadOrCreateLoginKey } from './auth/loginCrypto.js';
 import type { Config } from './config.js';
+import { Metrics } from './core/metrics.js';
 import { openDatabase, type Database } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { createRealtime, type RealtimeOptions } from './realtime/realtime.js';
@@ -29,6 +30,7 @@ export async function createDeps(
     loginKey,
     passwordLogN: options.passwordLogN ?? 17,
     realtime: await createRealtime(config, database.db, options.realtime),
+    metrics: new Metrics(),
   };
   return { deps, database };
 }

@@ -21,6 +21,7 @@ describe('loadConfig', () => {
       dataDir: path.resolve('./data'),
       databaseUrl: undefined,
       redisUrl: undefined,
+      redisPrefix: 'intercom',
       adminPassword: undefined,
       logLevel: 'info',
       tls: undefined,
@@ -45,6 +46,7 @@ describe('loadConfig', () => {
         DATA_DIR: '/tmp/intercom-data',
         DATABASE_URL: 'postgresql://u@db:5432/intercom',
         REDIS_URL: 'rediss://cache:6380',
+        REDIS_PREFIX: 'intercom-eu',
         ADMIN_PASSWORD: 'Long#enough1',
         LOG_LEVEL: 'warn',
         TLS_CERT: '/etc/tls/cert.pem',
@@ -61,6 +63,7 @@ describe('loadConfig', () => {
         GEOCODER_URL: 'http://nominatim.lan:8080',
         GEOCODER_TIMEOUT_MS: '2000',
         GEOCODER_RATE_PER_SECOND: '5',
+        METRICS_TOKEN: 'a-metrics-token-of-32-characters',
       },
       '/srv/console',
     );
@@ -70,6 +73,7 @@ describe('loadConfig', () => {
       dataDir: '/tmp/intercom-data',
       databaseUrl: 'postgresql://u@db:5432/intercom',
       redisUrl: 'rediss://cache:6380',
+      redisPrefix: 'intercom-eu',
       adminPassword: 'Long#enough1',
       logLevel: 'warn',
       tls: { cert: '/etc/tls/cert.pem', key: '/etc/tls/key.pem' },
@@ -82,6 +86,7 @@ describe('loadConfig', () => {
       heartRate: { low: 45, high: 150 },
       basemapPmtiles: '/srv/maps/world.pmtiles',
       geocoder: { url: 'http://nominatim.lan:8080', timeoutMs: 2000, ratePerSecond: 5 },
+      metricsToken: 'a-metrics-token-of-32-characters',
       consoleDir: '/srv/console',
     });
   });
@@ -97,6 +102,8 @@ describe('loadConfig', () => {
     ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
     ['DATABASE_URL', { DATABASE_URL: 'mysql://x' }],
     ['REDIS_URL', { REDIS_URL: 'http://cache' }],
+    ['REDIS_PREFIX', { REDIS_PREFIX: 'a b' }],
+    ['METRICS_TOKEN', { METRICS_TOKEN: 'short' }],
     ['TLS_CERT', { TLS_CERT: '/etc/tls/cert.pem' }],
     ['TLS_CERT', { TLS_KEY: '/etc/tls/key.pem' }],
     ['ADMIN_PASSWORD', { ADMIN_PASSWORD: 'short' }],

@@ -27,7 +27,7 @@ export interface Realtime {
 export interface RealtimeOptions {
   /**
    * Start of every Redis channel and key name (`<prefix>:realtime`, `<prefix>:terminal-login:*`);
-   * tests give each run its own so parallel runs never meet. Default `intercom`.
+   * tests give each run its own so parallel runs never meet. Default: REDIS_PREFIX (`intercom`).
    */
   redisPrefix?: string;
 }
@@ -39,7 +39,7 @@ const toStderr: ErrorSink = (error, context) => {
 
 /** In-process bus and throttle by default; Redis between instances when REDIS_URL is set. */
 export async function createRealtime(config: Config, db: Kysely<DB>, options: RealtimeOptions = {}): Promise<Realtime> {
-  const prefix = options.redisPrefix ?? 'intercom';
+  const prefix = options.redisPrefix ?? config.redisPrefix;
   let sink = toStderr;
   const onError: ErrorSink = (error, context) => sink(error, context);
   const bus = config.redisUrl

@@ -29,6 +29,12 @@ export const realtimePlugin = fp(
     const hub = new HubServer({ db: deps.db, bus: deps.realtime.bus, sessionPolicy, log: app.log }, options.hub);
     const funcService = new FuncService(hub, deps.realtime.live);
     app.decorate('hub', hub);
+    deps.metrics.read('intercom_hub_connections', 'SignalR hub connections on this instance', () => hub.size);
+    deps.metrics.read(
+      'intercom_hub_pending_chars',
+      'Characters queued for hub clients and not yet taken by their transports (slow consumers)',
+      () => hub.connections().reduce((sum, connection) => sum + connection.pendingChars, 0),
+    );
     app.addHook('preClose', async () => {
       await hub.close();
       funcService.close();

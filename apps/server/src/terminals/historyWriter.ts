@@ -10,6 +10,8 @@ export interface HistoryWriterOptions {
   flushRows: number;
   maxQueuedRows: number;
   onError: (error: unknown) => void;
+  /** A batch committed: its row counts and how long the transaction took (metrics). */
+  onCommit?: (positions: number, heartRates: number, seconds: number) => void;
 }
 
 /** Rows per INSERT statement: 500 rows of 11 columns stay far below SQLite's and pg's parameter limits. */
@@ -41,16 +43,39 @@ async function insertHeartRatesPg(trx: Transaction<DB>, rows: readonly HeartRate
       ${column(rows, 'H_Time')}::bigint[])`.execute(trx);
 }
 
+/** One group commit: every caller whose rows ride in the batch waits on the same promise. */
+interface Commit {
+  promise: Promise<void>;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+function newCommit(): Commit {
+  let resolve!: () => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<void>((ok, fail) => {
+    resolve = ok;
+    reject = fail;
+  });
+  // A batch nobody waits on (heart rates only, say) must not surface as an unhandled rejection.
+  promise.catch(() => undefined);
+  return { promise, resolve, reject };
+}
+
 /**
- * Location history and heart rates, written in batches: one transaction per flush with one
- * multi-row INSERT per 500 rows (PostgreSQL: one INSERT of arrays per table), every `flushMs` or as soon as `flushRows` wait. A fix is
- * acknowledged to its terminal once `enqueue` returned true, so `close()` (the shutdown path)
- * writes everything queued before it resolves. A failed flush keeps its rows and retries; while
- * more than `maxQueuedRows` wait, `enqueue` refuses (the terminal is told `busy` and sends again).
+ * Location history and heart rates, written in batches (group commit): one transaction per flush
+ * with one multi-row INSERT per 500 rows (PostgreSQL: one INSERT of arrays per table), every
+ * `flushMs` or as soon as `flushRows` wait. `enqueue` returns the promise of the commit that holds
+ * the rows: a fix is acknowledged to its terminal only once it resolved, so a crash (kill -9) loses
+ * nothing acknowledged. A failed flush keeps its rows and retries (their callers keep waiting);
+ * `close()` (the shutdown path) writes everything queued before it resolves. While more than
+ * `maxQueuedRows` wait, `enqueue` refuses (the terminal is told `busy` and sends again).
  */
 export class HistoryWriter {
   private positions: HistoryRow[] = [];
   private heartRates: HeartRateRow[] = [];
+  /** The commit the queued rows will be part of. */
+  private pending = newCommit();
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> | undefined;
   private closed = false;
@@ -74,14 +99,18 @@ export class HistoryWriter {
     return this.closed;
   }
 
-  /** Queues rows; false (nothing queued) once closed or while the queue is full. */
-  enqueue(positions: readonly HistoryRow[], heartRates: readonly HeartRateRow[] = []): boolean {
-    if (this.closed || this.queued + positions.length + heartRates.length > this.options.maxQueuedRows) return false;
+  /**
+   * Queues rows and returns the promise of their commit; undefined (nothing queued) once closed or
+   * while the queue is full.
+   */
+  enqueue(positions: readonly HistoryRow[], heartRates: readonly HeartRateRow[] = []): Promise<void> | undefined {
+    if (this.closed || this.queued + positions.length + heartRates.length > this.options.maxQueuedRows)
+      return undefined;
     for (const row of positions) this.positions.push(row);
     for (const row of heartRates) this.heartRates.push(row);
     if (this.queued >= this.options.flushRows) this.kick(0);
     else this.kick(this.options.flushMs);
-    return true;
+    return this.pending.promise;
   }
 
   /** Writes what is queued now (and whatever a running flush holds). */
@@ -104,7 +133,11 @@ export class HistoryWriter {
         await this.flush();
       } catch (error) {
         this.options.onError(error);
-        if (attempt >= 5) throw error;
+        if (attempt >= 5) {
+          // Given up: whoever waits is told (never acknowledged), the rows are dropped with the process.
+          this.pending.reject(error);
+          throw error;
+        }
         await new Promise((resolve) => setTimeout(resolve, RETRY_MS / 4));
       }
     }
@@ -130,8 +163,11 @@ export class HistoryWriter {
   private async writeBatch(): Promise<void> {
     const positions = this.positions;
     const heartRates = this.heartRates;
+    const commit = this.pending;
     this.positions = [];
     this.heartRates = [];
+    this.pending = newCommit();
+    const started = performance.now();
     try {
       await this.db.transaction().execute(async (trx) => {
         if (this.postgres) {
@@ -153,10 +189,16 @@ export class HistoryWriter {
         }
       });
       this.written += positions.length + heartRates.length;
+      this.options.onCommit?.(positions.length, heartRates.length, (performance.now() - started) / 1000);
+      commit.resolve();
     } catch (error) {
-      // Put the rows back in front, so nothing acknowledged is lost and order is kept.
+      // Put the rows back in front, so order is kept; their callers (and those of rows queued
+      // meanwhile, now in the same batch) wait for the retry.
       this.positions = positions.concat(this.positions);
       this.heartRates = heartRates.concat(this.heartRates);
+      const newer = this.pending;
+      this.pending = commit;
+      commit.promise.then(newer.resolve, newer.reject);
       throw error;
     }
   }

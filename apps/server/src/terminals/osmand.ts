@@ -95,7 +95,9 @@ export async function handleOsmand(service: TerminalService, raw: Record<string,
     UserName: user.UserName,
     interval: config.interval,
   };
-  const result = service.recordFixes(reporting, [fix]);
+  // 200 only once the fix is committed: a tracker that gets no 200 sends it again.
+  const result = await service.recordFixes(reporting, [fix]);
+  if (result === 'failed') throw new Error('history batch not stored');
   if (result !== 'ok') throw new AppError(Code.TooMany, MessageKeys.tooMany);
   if (params.batt !== undefined) service.recordStatus(reporting, { battery: params.batt });
 }

@@ -293,10 +293,14 @@ export class TerminalConnection implements VideoPeer {
     }
   }
 
-  private ingested(seq: number, result: IngestResult, extra: Result = {}): void {
-    if (result === 'ok') return this.ack(seq, extra);
-    if (result === 'busy') return this.error(seq, TerminalErrors.busy, 'not stored; send it again', undefined, 1000);
-    this.error(seq, TerminalErrors.shuttingDown, 'not stored; the server is restarting');
+  /** Acknowledges once the rows are committed (an ack means stored), or says why not. */
+  private ingested(seq: number, stored: Promise<IngestResult>, extra: Result = {}): void {
+    void stored.then((result) => {
+      if (result === 'ok') return this.ack(seq, extra);
+      if (result === 'busy') return this.error(seq, TerminalErrors.busy, 'not stored; send it again', undefined, 1000);
+      if (result === 'failed') return this.error(seq, TerminalErrors.internal, 'not stored; send it again');
+      this.error(seq, TerminalErrors.shuttingDown, 'not stored; the server is restarting');
+    });
   }
 
   /** Token bucket: `messagesPerSecond` on average, `messagesBurst` at once. */

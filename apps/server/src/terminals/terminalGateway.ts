@@ -106,6 +106,7 @@ export class TerminalGateway implements ConnectionHost {
       retryAfterMs?: number,
     ) => {
       if (connection.state === 'loggingIn') connection.state = 'new';
+      this.deps.metrics.loginFailures.inc({ kind: 'terminal', reason: code });
       connection.error(seq, code, text, undefined, retryAfterMs);
     };
     const lockedFor = await this.throttle.lockedFor(phone);

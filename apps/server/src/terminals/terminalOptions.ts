@@ -23,7 +23,10 @@ export interface TerminalOptions {
   /** Wrong passwords in a row for one phone before logins of that phone are refused for `loginLockMs`. */
   loginMaxFailures: number;
   loginLockMs: number;
-  /** History writer: flush after this long or this many rows, whichever comes first. */
+  /**
+   * History writer: flush after this long or this many rows, whichever comes first. An ack waits
+   * for the flush (it means stored), so this bounds the ack latency at low load.
+   */
   flushMs: number;
   flushRows: number;
   /** Rows waiting beyond which fixes are refused (`busy`) instead of acknowledged. */
@@ -46,7 +49,7 @@ export const DEFAULT_TERMINAL_OPTIONS: TerminalOptions = {
   floodCloseAfter: 200,
   loginMaxFailures: 5,
   loginLockMs: 15 * 60_000,
-  flushMs: 200,
+  flushMs: 50,
   flushRows: 500,
   maxQueuedRows: 20_000,
   userCacheMs: 60_000,

@@ -17,8 +17,18 @@ export interface ReportingUser {
   interval: number;
 }
 
-/** `ok`: queued (acknowledge it); `busy`: the history queue is full; `shutting_down`: the writer is closed. */
-export type IngestResult = 'ok' | 'busy' | 'shutting_down';
+/**
+ * `ok`: committed (acknowledge it); `busy`: the history queue is full; `shutting_down`: the writer
+ * is closed; `failed`: the database refused the batch for good (not stored).
+ */
+export type IngestResult = 'ok' | 'busy' | 'shutting_down' | 'failed';
+
+/** What the caller learns once the batch holding its rows has committed (or never will). */
+const committed = (commit: Promise<void>): Promise<IngestResult> =>
+  commit.then(
+    () => 'ok',
+    () => 'failed',
+  );
 
 /**
  * What the WebSocket gateway and the OsmAnd endpoint share: fixes into the history writer and
@@ -37,7 +47,20 @@ export class TerminalService {
     private readonly log: FastifyBaseLogger,
   ) {
     const onError = (error: unknown, context = 'history flush failed') => log.error({ err: error }, context);
-    this.writer = new HistoryWriter(deps.db, { ...options, onError: (error) => onError(error) });
+    const { metrics } = deps;
+    this.writer = new HistoryWriter(deps.db, {
+      ...options,
+      onError: (error) => {
+        metrics.historyFailures.inc();
+        onError(error);
+      },
+      onCommit: (positions, heartRates, seconds) => {
+        metrics.fixesIngested.inc(positions);
+        metrics.heartRatesIngested.inc(heartRates);
+        metrics.historyCommit.observe(seconds);
+      },
+    });
+    metrics.read('intercom_history_queue_rows', 'Rows waiting for the history writer', () => this.writer.queued);
     this.alarms = new AlarmRaiser(deps.db, deps.realtime.live, { heartRate: deps.config.heartRate, onError });
   }
 
@@ -45,8 +68,11 @@ export class TerminalService {
     return this.deps.realtime.live;
   }
 
-  /** Queues validated fixes; on `ok` the newest becomes the user's live position. */
-  recordFixes(user: ReportingUser, fixes: readonly Fix[], now = Date.now()): IngestResult {
+  /**
+   * Queues validated fixes and resolves once they are stored. Queued, the newest becomes the user's
+   * live position at once: the console need not wait for the commit.
+   */
+  recordFixes(user: ReportingUser, fixes: readonly Fix[], now = Date.now()): Promise<IngestResult> {
     const rows = fixes.map((fix) => ({
       E_ID: user.E_ID,
       U_ID: user.U_ID,
@@ -59,14 +85,19 @@ export class TerminalService {
       Accuracy: fix.accuracy ?? null,
       Altitude: fix.altitude ?? null,
     }));
-    if (!this.writer.enqueue(rows)) return this.writer.isClosed ? 'shutting_down' : 'busy';
+    const commit = this.writer.enqueue(rows);
+    if (!commit) return Promise.resolve(this.refusal());
     let latest = fixes[0] as Fix;
     for (const fix of fixes) if (fix.time > latest.time) latest = fix;
     const { lat, lon, time, speed, course } = latest;
     this.live.reportPosition({ ...identity(user), lat, lon, time, speed, course, interval: user.interval });
     const change = this.gps.fix(user.E_ID, user.U_ID, time, user.interval, now);
     if (change) this.log.debug(change, 'gps-online changed');
-    return 'ok';
+    return committed(commit);
+  }
+
+  private refusal(): IngestResult {
+    return this.writer.isClosed ? 'shutting_down' : 'busy';
   }
 
   recordStatus(user: ReportingUser, status: { battery?: number | null; signal?: number | null }): void {
@@ -74,12 +105,13 @@ export class TerminalService {
     this.alarms.battery(user, status.battery);
   }
 
-  recordHeartRate(user: ReportingUser, value: number, time: number): IngestResult {
+  recordHeartRate(user: ReportingUser, value: number, time: number): Promise<IngestResult> {
     const row = { E_ID: user.E_ID, U_ID: user.U_ID, Phone: user.Phone, Value: value, H_Time: time };
-    if (!this.writer.enqueue([], [row])) return this.writer.isClosed ? 'shutting_down' : 'busy';
+    const commit = this.writer.enqueue([], [row]);
+    if (!commit) return Promise.resolve(this.refusal());
     this.live.reportHeartRate(row);
     this.alarms.heartRate(user, value);
-    return 'ok';
+    return committed(commit);
   }
 
   sos(user: ReportingUser, text: string | undefined, at?: { lat: number; lon: number }): Promise<Notification> {

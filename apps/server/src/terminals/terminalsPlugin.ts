@@ -74,6 +74,8 @@ export const terminalsPlugin = fp(
       },
       close() {
         closed ??= (async () => {
+          // Fixes queued now are acknowledged before the sockets close, so terminals need not resend them.
+          await service.writer.flush().catch(() => undefined);
           gateway.close();
           await osmandServer?.close();
           await service.close();
@@ -82,6 +84,16 @@ export const terminalsPlugin = fp(
       },
     };
     app.decorate('terminals', terminals);
+    app.deps.metrics.read(
+      'intercom_terminals_online',
+      'Terminals logged in on this instance',
+      () => gateway.counts.online,
+    );
+    app.deps.metrics.read(
+      'intercom_terminal_sockets',
+      'Open /terminal sockets on this instance',
+      () => gateway.counts.sockets,
+    );
 
     // Events of this instance and, with REDIS_URL, of every other one.
     const events = app.terminalEvents;

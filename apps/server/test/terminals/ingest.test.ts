@@ -64,6 +64,31 @@ describe('positions', () => {
     terminal.close();
   });
 
+  it('acknowledges a fix only once its batch has committed, and not while the database refuses it', async () => {
+    const { service } = t.terminals;
+    const { phone, U_ID } = await newUser();
+    const terminal = await loggedIn(t, phone);
+    const writer = service.writer as unknown as { db: unknown };
+    const db = writer.db;
+    // The disk is full: every transaction fails until the test gives the database back.
+    writer.db = { transaction: () => ({ execute: () => Promise.reject(new Error('disk full')) }) };
+    const seq = terminal.send({ type: 'position', ...fix() });
+    // Heartbeats keep the socket up through the writer's one-second retry (this suite times out at 600 ms).
+    const beat = setInterval(() => terminal.send({ type: 'heartbeat' }), 200);
+    try {
+      await sleep(400);
+      expect(terminal.received.some((m) => m.seq === seq)).toBe(false);
+      expect(t.live.user(t.demo.E_ID, U_ID)?.position).toBeDefined();
+    } finally {
+      writer.db = db;
+    }
+    // The writer retries after a second; the ack comes with the row already stored.
+    const reply = await terminal.next((m) => m.seq === seq, 3000).finally(() => clearInterval(beat));
+    expect(reply).toMatchObject({ type: 'ack', seq });
+    expect(await history(U_ID)).toHaveLength(1);
+    terminal.close();
+  });
+
   it('refuses fixes as busy while the queue is full, and stores nothing for them', async () => {
     const { service } = t.terminals;
     const { phone, U_ID } = await newUser();

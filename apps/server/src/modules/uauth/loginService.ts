@@ -55,6 +55,7 @@ export async function login(
     : undefined;
   // Every failed login of a known enterprise leaves a row its admins can read (DESIGN.md section 5).
   const failed: FailureLog = async (reason, extra = {}) => {
+    deps.metrics.loginFailures.inc({ kind: 'console', reason });
     if (!enterprise) return;
     const entry = { E_ID: enterprise.E_ID, A_ID: account?.A_ID ?? null, Operator: account?.LoginName ?? username };
     await writeSysLog(
