@@ -1,13 +1,15 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
-import { AuthCodes } from './authCodes.js';
+import { Redis } from 'ioredis';
+import { AuthCodes, RedisAuthCodes, type AuthCodeStore } from './authCodes.js';
 import { fileRecorder } from './fileRecorder.js';
+import { SharedFloors } from './sharedFloors.js';
 import { DEFAULT_TALK_OPTIONS, TalkService, type TalkOptions } from './talkService.js';
 
 /** The talk server of this instance: floors and relay, and the dispatcher seats' one-time codes. */
 export interface Talk {
   service: TalkService;
-  authCodes: AuthCodes;
+  authCodes: AuthCodeStore;
 }
 
 declare module 'fastify' {
@@ -23,14 +25,36 @@ export interface TalkPluginOptions {
 /**
  * Push-to-talk (DESIGN.md 7): the TalkService the terminal gateway hands channel, floor, call and
  * audio messages to, and the AuthCodes `POST /api/Talk/AuthCode` issues. Registered after the hub
- * (talking users show on the map) and before the terminals plugin.
+ * (talking users show on the map) and before the terminals plugin. With REDIS_URL, channel floors,
+ * their audio and the AuthCodes are shared by all instances (sharedFloors.ts).
  */
 export const talkPlugin = fp(
   async (app: FastifyInstance, opts: TalkPluginOptions) => {
-    const service = new TalkService(app.deps, { ...DEFAULT_TALK_OPTIONS, ...opts.options }, app.log);
+    const options = { ...DEFAULT_TALK_OPTIONS, ...opts.options };
+    const service = new TalkService(app.deps, options, app.log);
     service.recorder = fileRecorder(app.deps, app.log);
-    app.decorate('talk', { service, authCodes: new AuthCodes() });
-    app.addHook('onClose', async () => service.close());
+    let authCodes: AuthCodeStore = new AuthCodes();
+    const redisConfig = app.deps.realtime.redis;
+    if (redisConfig) {
+      const redis = new Redis(redisConfig.url, { maxRetriesPerRequest: null });
+      const floors = await SharedFloors.connect(redis, redisConfig.prefix, options, {
+        note: (note) => service.remoteNote(note),
+        audio: (token, frame) => service.remoteAudio(token, frame),
+        error: (error, context) => app.log.error({ err: error }, context),
+      });
+      service.share(floors);
+      authCodes = new RedisAuthCodes(redis, `${redisConfig.prefix}:talk:authcode`);
+    }
+    app.decorate('talk', { service, authCodes });
+    // Removed on any instance: the bus carries the change to every instance's listeners.
+    const unsubscribe = app.deps.realtime.bus.subscribe((event) => {
+      if (event.kind === 'membersRemoved') service.membersRemoved(event.CID, event.UserIDs);
+    });
+    app.addHook('onClose', async () => {
+      unsubscribe();
+      service.close();
+      await service.sharedFloors?.close();
+    });
   },
   { name: 'talk' },
 );

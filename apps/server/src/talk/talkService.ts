@@ -3,7 +3,16 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps } from '../appDeps.js';
 import { inScope } from '../tenancy/scope.js';
 import { downFrame, readUpFrame } from './audioFrame.js';
-import { holds, stepFloor, type FloorEffect, type FloorEvent, type FloorLimits } from './floorMachine.js';
+import {
+  holds,
+  stepFloor,
+  type FloorEffect,
+  type FloorEvent,
+  type FloorLimits,
+  type FloorState,
+} from './floorMachine.js';
+import { DEFAULT_LEASE_MS, type FloorNote, type SharedFloors } from './sharedFloors.js';
+import { SharedRooms } from './sharedRooms.js';
 import { channelInfo, memberPriority, talkSettings } from './talkRepository.js';
 import { floorLimits, TalkRoom, type BurstRecorder } from './talkRoom.js';
 import type { TalkPeer } from './talkPeer.js';
@@ -17,6 +26,8 @@ export interface TalkOptions {
   framesPerSecond: number;
   framesBurst: number;
   floodCutAfter: number;
+  /** With REDIS_URL: a floor whose instance stops renewing it is idle after this long. */
+  leaseMs: number;
 }
 
 export const DEFAULT_TALK_OPTIONS: TalkOptions = {
@@ -25,6 +36,7 @@ export const DEFAULT_TALK_OPTIONS: TalkOptions = {
   framesPerSecond: TalkLimits.framesPerSecond,
   framesBurst: TalkLimits.framesBurst,
   floodCutAfter: TalkLimits.floodCutAfter,
+  leaseMs: DEFAULT_LEASE_MS,
 };
 
 /** Per connection: the rooms it hears and its audio rate limit. */
@@ -45,6 +57,8 @@ export interface TalkCounters {
   notHolder: number;
   badFrames: number;
   rateLimited: number;
+  /** Frames from other instances refused because a newer holder has the floor (fencing token). */
+  fenced: number;
 }
 
 /**
@@ -59,8 +73,10 @@ export class TalkService {
   private readonly active = new Set<TalkRoom>();
   private nextCall = 0;
   private readonly timer: NodeJS.Timeout;
-  readonly counters: TalkCounters = { relayed: 0, notHolder: 0, badFrames: 0, rateLimited: 0 };
+  readonly counters: TalkCounters = { relayed: 0, notHolder: 0, badFrames: 0, rateLimited: 0, fenced: 0 };
   recorder: BurstRecorder = () => null;
+  /** With REDIS_URL: channel floors and their audio shared with the other instances. */
+  private shared: SharedRooms | null = null;
 
   constructor(
     private readonly deps: AppDeps,
@@ -69,6 +85,19 @@ export class TalkService {
   ) {
     this.timer = setInterval(() => this.tick(Date.now()), options.tickMs);
     this.timer.unref();
+  }
+
+  /** Shares channel floors and audio with the other instances (REDIS_URL). */
+  share(floors: SharedFloors): void {
+    this.shared = new SharedRooms(
+      floors,
+      (room, state, effects, now) => this.settle(room, state, effects, now),
+      this.log,
+    );
+  }
+
+  get sharedFloors(): SharedFloors | null {
+    return this.shared?.floors ?? null;
   }
 
   attach(peer: TalkPeer): void {
@@ -125,7 +154,7 @@ export class TalkService {
     const floor = room.floor;
     if (floor.name !== 'idle') {
       const { uid, name, priority: held } = floor.holder;
-      peer.send({ type: 'floorTaken', cid, uid, name, priority: held });
+      peer.notify({ type: 'floorTaken', cid, uid, name, priority: held });
     }
   }
 
@@ -203,8 +232,38 @@ export class TalkService {
     const opus = data.subarray(7);
     const out = downFrame(room.cid, peer.talker.uid, frame.seq, opus);
     for (const listener of room.listeners.keys()) if (listener !== peer) listener.outbox.push(out);
+    if (this.shared && room.kind === 'group') this.shared.floors.publishAudio(room.token, out);
     room.burst?.write(opus);
     this.counters.relayed += 1;
+  }
+
+  /** A frame relayed by another instance: to this instance's listeners, unless its holder was fenced off. */
+  remoteAudio(token: number, frame: Buffer): void {
+    const room = this.rooms.get(frame.readUInt32BE(1));
+    if (!room) return;
+    if (token < room.token) {
+      this.counters.fenced += 1;
+      return;
+    }
+    for (const listener of room.listeners.keys()) listener.outbox.push(frame);
+  }
+
+  /** A floor transition made on another instance. */
+  remoteNote(note: FloorNote): void {
+    const room = this.rooms.get(note.cid);
+    if (room) this.shared?.apply(room, note, Date.now());
+  }
+
+  /** Members removed from a channel (null: it was deleted, everyone) stop hearing it at once. */
+  membersRemoved(cid: number, userIds: readonly number[] | null): void {
+    const room = this.rooms.get(cid);
+    if (room?.kind !== 'group') return;
+    const removed = new Set(userIds);
+    for (const peer of [...room.listeners.keys()]) {
+      if (userIds && !(peer.user && removed.has(peer.user.U_ID))) continue;
+      this.leaveRoom(peer, room);
+      peer.notify({ type: 'channelLeft', cid, reason: 'removed' });
+    }
   }
 
   close(): void {
@@ -227,17 +286,29 @@ export class TalkService {
       channel.Record && settings.recordEnable,
       channel.CName,
     );
+    await this.shared?.open(room);
+    const opened = this.rooms.get(cid);
+    if (opened) return opened;
     this.rooms.set(cid, room);
+    if (room.floor.name !== 'idle') this.active.add(room);
     return room;
   }
 
   private leaveRoom(peer: TalkPeer, room: TalkRoom): void {
-    this.step(room, { kind: 'release', key: peer.talker.key, now: Date.now() });
+    const now = Date.now();
+    // A shared floor answers later, when the peer is gone: end its burst here.
+    if (this.shared && room.kind === 'group' && holds(room.floor, peer.talker.key)) this.endBurst(room, peer, now);
+    this.step(room, { kind: 'release', key: peer.talker.key, now });
     room.listeners.delete(peer);
     const state = this.peers.get(peer);
     state?.rooms.delete(room);
     if (state?.channel === room) state.channel = null;
-    if (room.listeners.size === 0 && room.floor.name === 'idle') this.rooms.delete(room.cid);
+    this.dropIfUnused(room);
+  }
+
+  private dropIfUnused(room: TalkRoom): void {
+    const unused = room.listeners.size === 0 && room.floor.name === 'idle';
+    if (unused && room.kind === 'group' && this.rooms.get(room.cid) === room) this.rooms.delete(room.cid);
   }
 
   private endCall(room: TalkRoom, by?: TalkPeer): void {
@@ -265,13 +336,32 @@ export class TalkService {
     else peer.error(seq, TalkErrors.notMember, 'not a member of this channel');
   }
 
+  /**
+   * One floor event. A private call's floor, and any floor without REDIS_URL, lives here. A shared
+   * floor changes only in Redis: events that change nothing locally (audio, quiet ticks) stay here,
+   * the others go to Redis and come back as a note that every instance applies.
+   */
   private step(room: TalkRoom, event: FloorEvent): void {
-    const { state, effects } = stepFloor(room.floor, event, room.limits);
+    const local = stepFloor(room.floor, event, room.limits);
+    const shared = room.kind === 'group' ? this.shared : null;
+    if (!shared || (event.kind !== 'request' && local.effects.length === 0)) {
+      return this.settle(room, local.state, local.effects, event.now);
+    }
+    void shared.step(room, event);
+  }
+
+  private settle(room: TalkRoom, state: FloorState, effects: FloorEffect[], now: number): void {
     room.floor = state;
     if (state.name === 'idle') this.active.delete(room);
     else this.active.add(room);
-    for (const effect of effects) this.apply(room, effect, event.now);
-    if (state.name === 'idle' && room.kind === 'group' && room.listeners.size === 0) this.rooms.delete(room.cid);
+    for (const effect of effects) this.apply(room, effect, now);
+    this.dropIfUnused(room);
+  }
+
+  private endBurst(room: TalkRoom, peer: TalkPeer | undefined, now: number): void {
+    room.burst?.end(now);
+    room.burst = null;
+    if (peer) this.setHolding(peer, -1);
   }
 
   private apply(room: TalkRoom, effect: FloorEffect, now: number): void {
@@ -280,8 +370,10 @@ export class TalkService {
         const { talker, seq } = effect.request;
         const peer = room.peerOf(talker.key);
         peer?.ack(seq, { granted: true, cid: room.cid });
-        if (effect.again || !peer) return;
+        if (effect.again) return;
         room.tell({ type: 'floorTaken', cid: room.cid, uid: talker.uid, name: talker.name, priority: talker.priority });
+        // The talker's own instance marks it talking and records what it sends.
+        if (!peer) return;
         this.setHolding(peer, 1);
         room.burst = this.recorder(room, talker, now);
         return;
@@ -289,14 +381,9 @@ export class TalkService {
       case 'busy':
         return room.peerOf(effect.request.talker.key)?.error(effect.request.seq, TalkErrors.busy, 'the floor is taken');
       case 'revoked':
-        return room.peerOf(effect.talker.key)?.send({ type: 'floorRevoked', cid: room.cid, reason: effect.reason });
-      case 'ended': {
-        room.burst?.end(now);
-        room.burst = null;
-        const peer = room.peerOf(effect.talker.key);
-        if (peer) this.setHolding(peer, -1);
-        return;
-      }
+        return room.peerOf(effect.talker.key)?.notify({ type: 'floorRevoked', cid: room.cid, reason: effect.reason });
+      case 'ended':
+        return this.endBurst(room, room.peerOf(effect.talker.key), now);
       case 'idle':
         return room.tell({ type: 'floorIdle', cid: room.cid });
     }
@@ -312,7 +399,17 @@ export class TalkService {
   }
 
   private tick(now: number): void {
-    for (const room of [...this.active]) this.step(room, { kind: 'tick', now });
+    for (const room of [...this.active]) {
+      const floor = room.floor;
+      if (!this.shared || room.kind !== 'group' || floor.name === 'idle') {
+        this.step(room, { kind: 'tick', now });
+      } else {
+        // Only the holder's instance sees its audio, so only it times the floor out.
+        const holderHere = room.peerOf(floor.holder.key) !== undefined;
+        this.shared.tick(room, holderHere, now);
+        if (holderHere) this.step(room, { kind: 'tick', now });
+      }
+    }
   }
 
   /** Audio token bucket: `framesPerSecond` on average, `framesBurst` at once. */

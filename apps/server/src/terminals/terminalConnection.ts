@@ -8,6 +8,7 @@ import {
   type TerminalConfig,
   type TerminalErrorCode,
   type TerminalServerMessage,
+  type TalkServerMessage,
 } from '@intercom/contract';
 import type { Socket } from 'node:net';
 import type { RawData, WebSocket } from 'ws';
@@ -74,7 +75,9 @@ export class TerminalConnection implements TalkPeer {
     readonly ip: string,
   ) {
     this.tokens = host.options.messagesBurst;
-    this.outbox = new AudioOutbox({ send: (data, done) => socket.send(data, { binary: true }, done) });
+    this.outbox = new AudioOutbox({
+      send: (data, done) => socket.send(data, { binary: typeof data !== 'string' }, done),
+    });
     socket.on('message', (data, isBinary) => this.receive(data, isBinary));
     socket.on('close', () => {
       if (this.state !== 'closing') this.state = 'closing';
@@ -154,6 +157,10 @@ export class TerminalConnection implements TalkPeer {
       ...(field ? { field } : {}),
       ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
     });
+  }
+
+  notify(message: TalkServerMessage): void {
+    if (this.socket.readyState === OPEN) this.outbox.push(JSON.stringify(message));
   }
 
   send(message: TerminalServerMessage): void {

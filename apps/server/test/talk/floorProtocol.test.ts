@@ -1,6 +1,6 @@
 import { TalkErrors, TerminalErrors } from '@intercom/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEnterprise } from '../helper.js';
+import { authed, createEnterprise, loginAdmin } from '../helper.js';
 import { FAST_HUB, sleep } from '../realtime/hubTestApp.js';
 import {
   FAST_TERMINALS,
@@ -104,6 +104,42 @@ describe('join and floor requests', () => {
 });
 
 describe('relay', () => {
+  it('tells a listener floorIdle only after the frames queued before it', async () => {
+    const { cid, members } = await channelOf(t, t.demo.E_ID, [0, 0]);
+    const [a, b] = members.map((m) => m.terminal);
+    if (!a || !b) throw new Error('two members');
+    await joinAll(members, cid);
+    await a.request({ type: 'floorRequest', cid });
+    // 90 frames and the release in one go: most of the burst waits in the listener's queue.
+    await talk(a, cid, SPEECH.slice(0, 90));
+    a.send({ type: 'floorRelease', cid });
+    await b.next(isType('floorIdle', { cid }));
+    expect(b.frames).toHaveLength(90);
+    expect(b.arrivals.lastIndexOf('frame')).toBeLessThan(b.arrivals.indexOf('floorIdle'));
+    for (const m of [a, b]) m.close();
+  });
+
+  it('a member removed from the channel stops hearing it at once', async () => {
+    const { cid, members } = await channelOf(t, t.demo.E_ID, [0, 0, 0]);
+    const [talker, removed, kept] = members.map((m) => m.terminal);
+    if (!talker || !removed || !kept) throw new Error('three members');
+    await joinAll(members, cid);
+    const api = authed(t.app, await loginAdmin(t));
+    const res = await api.postJson('/api/THChannel/CMemberChange', { cid, action: 'remove', uids: [members[1]?.U_ID] });
+    expect(res.statusCode, res.body).toBe(200);
+    await removed.next(isType('channelLeft', { cid, reason: 'removed' }));
+    await talker.request({ type: 'floorRequest', cid });
+    await talk(talker, cid, SPEECH.slice(0, 5));
+    await waitFor(() => kept.frames.length === 5);
+    expect(removed.frames).toHaveLength(0);
+    expect(await removed.request({ type: 'join', cid })).toMatchObject({ code: TalkErrors.notMember });
+    // Deleting the channel sends everyone away.
+    const deleted = await api.delete(`/api/THChannel/DeleteChannel?cid=${cid}`);
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    for (const m of [talker, kept]) await m.next(isType('channelLeft', { cid }));
+    for (const m of [talker, removed, kept]) m.close();
+  });
+
   it('delivers every frame in order to every listener, never back to the talker, and marks the talker', async () => {
     const { cid, members } = await channelOf(t, t.demo.E_ID, [0, 0, 0, 0]);
     await joinAll(members, cid);
