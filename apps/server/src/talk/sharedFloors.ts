@@ -1,5 +1,7 @@
 import { randomInt } from 'node:crypto';
-import { Redis } from 'ioredis';
+import { CALL_ID_BASE } from '@intercom/contract';
+import type { Redis } from 'ioredis';
+import type { Scope } from '../tenancy/scope.js';
 import {
   IDLE,
   stepFloor,
@@ -7,6 +9,7 @@ import {
   type FloorEvent,
   type FloorLimits,
   type FloorState,
+  type Talker,
 } from './floorMachine.js';
 
 /**
@@ -26,6 +29,22 @@ export interface FloorNote extends SharedFloor {
   changed: boolean;
 }
 
+/** A private call between instances: offered to the callee's instance, answered, ended by either side. */
+export type CallSignal =
+  | {
+      kind: 'offer';
+      cid: number;
+      uid: number;
+      from: Talker;
+      E_ID: number;
+      /** A dispatcher seat's scope; null: a terminal, which calls users of its own enterprise. */
+      scope: Scope | null;
+      record: boolean;
+      maxTalkMs: number;
+    }
+  | { kind: 'answer'; cid: number; ok: boolean }
+  | { kind: 'end'; cid: number };
+
 export interface SharedFloorsOptions {
   /** A floor held by an instance that stops renewing it is idle after this long. */
   leaseMs: number;
@@ -43,6 +62,7 @@ local current = redis.call('GET', KEYS[1]) or '0'
 if current ~= ARGV[1] then return -1 end
 local version = redis.call('INCR', KEYS[1])
 if ARGV[2] == '' then redis.call('DEL', KEYS[2]) else redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3]) end
+if ARGV[4] ~= '0' then redis.call('PEXPIRE', KEYS[1], ARGV[4]) end
 return version`;
 
 /* Extends the lease only while the floor is still held under token ARGV[1]. */
@@ -55,6 +75,9 @@ return 0`;
 
 const AUDIO = 1;
 const NOTE = 2;
+const CALL = 3;
+/** A call's version counter outlives the call by this long (a channel's never expires). */
+const CALL_VERSION_TTL_MS = 86_400_000;
 /** type u8 · origin u32 · token u32, then the downstream frame. */
 const AUDIO_HEADER = 9;
 /** type u8 · origin u32, then the note as JSON. */
@@ -62,7 +85,7 @@ const NOTE_HEADER = 5;
 const MAX_RETRIES = 20;
 
 type RedisWithScripts = Redis & {
-  floorCas(ver: string, floor: string, expected: string, value: string, ttl: number): Promise<number>;
+  floorCas(ver: string, floor: string, expected: string, value: string, ttl: number, verTtl: number): Promise<number>;
   floorRenew(floor: string, token: string, ttl: number): Promise<number>;
 };
 
@@ -71,6 +94,7 @@ export interface SharedFloorHandlers {
   note(note: FloorNote): void;
   /** A downstream frame relayed by another instance under fencing token `token`. */
   audio(token: number, frame: Buffer): void;
+  call(signal: CallSignal): void;
   error(error: unknown, context: string): void;
 }
 
@@ -149,10 +173,17 @@ export class SharedFloors {
         String(floor.version),
         value,
         this.options.leaseMs,
+        cid >= CALL_ID_BASE ? CALL_VERSION_TTL_MS : 0,
       );
       if (version >= 0) return { cid, state, token, version, effects, changed: true };
     }
     throw new Error(`floor ${cid}: too many concurrent writers`);
+  }
+
+  /** A call id no instance has used: calls get theirs from one counter once floors are shared. */
+  async nextCallId(): Promise<number> {
+    const n = await this.redis.incr(`${this.prefix}:talk:call-id`);
+    return CALL_ID_BASE + (n % 0x7fff_ffff);
   }
 
   /** Extends the holder's lease; false when the floor is no longer held under `token`. */
@@ -161,9 +192,17 @@ export class SharedFloors {
   }
 
   publishNote(note: FloorNote): void {
-    const json = Buffer.from(JSON.stringify(note));
+    this.publishJson(NOTE, note);
+  }
+
+  publishCall(signal: CallSignal): void {
+    this.publishJson(CALL, signal);
+  }
+
+  private publishJson(type: number, value: unknown): void {
+    const json = Buffer.from(JSON.stringify(value));
     const message = Buffer.allocUnsafe(NOTE_HEADER + json.length);
-    message[0] = NOTE;
+    message[0] = type;
     message.writeUInt32BE(this.origin, 1);
     json.copy(message, NOTE_HEADER);
     this.publish(message);
@@ -200,6 +239,8 @@ export class SharedFloors {
         this.handlers.audio(message.readUInt32BE(5), message.subarray(AUDIO_HEADER));
       } else if (message[0] === NOTE) {
         this.handlers.note(JSON.parse(message.subarray(NOTE_HEADER).toString()) as FloorNote);
+      } else if (message[0] === CALL) {
+        this.handlers.call(JSON.parse(message.subarray(NOTE_HEADER).toString()) as CallSignal);
       }
     } catch (error) {
       this.handlers.error(error, 'talk message from another instance');

@@ -40,6 +40,7 @@ export const talkPlugin = fp(
       const floors = await SharedFloors.connect(redis, redisConfig.prefix, options, {
         note: (note) => service.remoteNote(note),
         audio: (token, frame) => service.remoteAudio(token, frame),
+        call: (signal) => service.remoteCall(signal),
         error: (error, context) => app.log.error({ err: error }, context),
       });
       service.share(floors);

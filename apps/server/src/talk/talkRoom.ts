@@ -22,8 +22,12 @@ export class TalkRoom {
   /** ...the version of the floor this mirror shows, and when its lease was last renewed or checked. */
   version = 0;
   leaseAt = 0;
-  /** The two parties of a private call. */
-  parties: [TalkPeer, TalkPeer] | null = null;
+  /** The parties of a private call connected to this instance (both, unless the call crosses instances). */
+  parties: TalkPeer[] | null = null;
+  /** The party of a private call connected to another instance. */
+  remoteParty: Talker | null = null;
+  /** The floor lives in Redis (sharedFloors.ts): every channel with REDIS_URL, and calls across instances. */
+  shared = false;
 
   constructor(
     readonly cid: number,

@@ -1,7 +1,7 @@
 import { CALL_ID_BASE, TalkErrors, TalkLimits, TerminalErrors } from '@intercom/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps } from '../appDeps.js';
-import { inScope } from '../tenancy/scope.js';
+import { inScope, type Scope } from '../tenancy/scope.js';
 import { downFrame, readUpFrame } from './audioFrame.js';
 import {
   holds,
@@ -11,7 +11,7 @@ import {
   type FloorLimits,
   type FloorState,
 } from './floorMachine.js';
-import { DEFAULT_LEASE_MS, type FloorNote, type SharedFloors } from './sharedFloors.js';
+import { DEFAULT_LEASE_MS, type CallSignal, type FloorNote, type SharedFloors } from './sharedFloors.js';
 import { SharedRooms } from './sharedRooms.js';
 import { channelInfo, memberPriority, talkSettings } from './talkRepository.js';
 import { floorLimits, TalkRoom, type BurstRecorder } from './talkRoom.js';
@@ -28,6 +28,8 @@ export interface TalkOptions {
   floodCutAfter: number;
   /** With REDIS_URL: a floor whose instance stops renewing it is idle after this long. */
   leaseMs: number;
+  /** With REDIS_URL: how long a call to a user connected to no instance here waits for an answer. */
+  callAnswerMs: number;
 }
 
 export const DEFAULT_TALK_OPTIONS: TalkOptions = {
@@ -37,6 +39,7 @@ export const DEFAULT_TALK_OPTIONS: TalkOptions = {
   framesBurst: TalkLimits.framesBurst,
   floodCutAfter: TalkLimits.floodCutAfter,
   leaseMs: DEFAULT_LEASE_MS,
+  callAnswerMs: 1_000,
 };
 
 /** Per connection: the rooms it hears and its audio rate limit. */
@@ -72,6 +75,8 @@ export class TalkService {
   private readonly users = new Map<number, TalkPeer>();
   private readonly active = new Set<TalkRoom>();
   private nextCall = 0;
+  /** Calls offered to other instances, waiting for the callee's instance to answer. */
+  private readonly answers = new Map<number, (ok: boolean) => void>();
   private readonly timer: NodeJS.Timeout;
   readonly counters: TalkCounters = { relayed: 0, notHolder: 0, badFrames: 0, rateLimited: 0, fenced: 0 };
   recorder: BurstRecorder = () => null;
@@ -185,23 +190,90 @@ export class TalkService {
   async call(peer: TalkPeer, uid: number, seq: number): Promise<void> {
     const settings = await talkSettings(this.deps.db, peer.E_ID);
     const callee = this.users.get(uid);
-    const reachable =
-      callee && callee !== peer && (peer.seat ? inScope(peer.seat.scope, callee.E_ID) : callee.E_ID === peer.E_ID);
+    if (!callee && this.shared) return this.callElsewhere(this.shared.floors, peer, uid, seq, settings);
+    const reachable = callee && callee !== peer && reaches(peer.seat?.scope ?? null, peer.E_ID, callee.E_ID);
     if (!callee || !reachable) return peer.error(seq, TalkErrors.unavailable, 'that user is not reachable');
-    const calleeState = this.peers.get(callee);
-    const callerState = this.peers.get(peer);
-    if (!calleeState || !callerState) return peer.error(seq, TalkErrors.unavailable, 'that user is not reachable');
-    const cid = this.callId();
-    const limits = floorLimits(settings.maxTalkMs, this.options.floor);
-    const room = new TalkRoom(cid, peer.E_ID, 'private', limits, settings.recordEnable, '');
-    room.parties = [peer, callee];
-    room.listeners.set(peer, peer.seat?.priority ?? 0);
-    room.listeners.set(callee, 0);
-    this.rooms.set(cid, room);
-    callerState.rooms.add(room);
-    calleeState.rooms.add(room);
+    const cid = this.shared ? await this.shared.floors.nextCallId() : this.callId();
+    if (!this.peers.has(callee) || !this.peers.has(peer)) {
+      return peer.error(seq, TalkErrors.unavailable, 'that user is not reachable');
+    }
+    const room = this.callRoom(cid, peer.E_ID, settings, [
+      [peer, peer.seat?.priority ?? 0],
+      [callee, 0],
+    ]);
     peer.ack(seq, { cid });
-    callee.send({ type: 'callStart', cid, from: peer.talker.uid, name: peer.talker.name });
+    callee.send({ type: 'callStart', cid: room.cid, from: peer.talker.uid, name: peer.talker.name });
+  }
+
+  /** The callee is not connected here: offer the call to the other instances and wait for an answer. */
+  private async callElsewhere(
+    floors: SharedFloors,
+    peer: TalkPeer,
+    uid: number,
+    seq: number,
+    settings: { maxTalkMs: number; recordEnable: boolean },
+  ): Promise<void> {
+    const cid = await floors.nextCallId();
+    const answer = new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), this.options.callAnswerMs);
+      this.answers.set(cid, (ok) => {
+        clearTimeout(timer);
+        resolve(ok);
+      });
+    });
+    const from = { ...peer.talker, priority: peer.seat?.priority ?? 0 };
+    const { maxTalkMs, recordEnable: record } = settings;
+    const scope = peer.seat?.scope ?? null;
+    floors.publishCall({ kind: 'offer', cid, uid, from, E_ID: peer.E_ID, scope, record, maxTalkMs });
+    const accepted = await answer;
+    this.answers.delete(cid);
+    if (!accepted || !this.peers.has(peer)) {
+      floors.publishCall({ kind: 'end', cid });
+      return peer.error(seq, TalkErrors.unavailable, 'that user is not reachable');
+    }
+    const room = this.callRoom(cid, peer.E_ID, settings, [[peer, from.priority]]);
+    room.shared = true;
+    room.remoteParty = { key: `U${uid}`, uid, name: '', priority: 0 };
+    peer.ack(seq, { cid });
+  }
+
+  /** A call signal from another instance: an offer to a user connected here, its answer, or its end. */
+  remoteCall(signal: CallSignal): void {
+    if (signal.kind === 'answer') return this.answers.get(signal.cid)?.(signal.ok);
+    const room = this.rooms.get(signal.cid);
+    if (signal.kind === 'end') {
+      if (room?.kind === 'private' && room.shared) this.endCall(room, undefined, false);
+      return;
+    }
+    const callee = this.users.get(signal.uid);
+    const floors = this.shared?.floors;
+    // Only the instance the callee is connected to answers; the caller gives up after callAnswerMs.
+    if (!callee || !floors || room) return;
+    const ok = reaches(signal.scope, signal.E_ID, callee.E_ID) && this.peers.has(callee);
+    floors.publishCall({ kind: 'answer', cid: signal.cid, ok });
+    if (!ok) return;
+    const settings = { maxTalkMs: signal.maxTalkMs, recordEnable: signal.record };
+    const call = this.callRoom(signal.cid, signal.E_ID, settings, [[callee, 0]]);
+    call.shared = true;
+    call.remoteParty = signal.from;
+    callee.send({ type: 'callStart', cid: signal.cid, from: signal.from.uid, name: signal.from.name });
+  }
+
+  private callRoom(
+    cid: number,
+    E_ID: number,
+    settings: { maxTalkMs: number; recordEnable: boolean },
+    parties: [TalkPeer, number][],
+  ): TalkRoom {
+    const limits = floorLimits(settings.maxTalkMs, this.options.floor);
+    const room = new TalkRoom(cid, E_ID, 'private', limits, settings.recordEnable, '');
+    room.parties = parties.map(([peer]) => peer);
+    for (const [peer, priority] of parties) {
+      room.listeners.set(peer, priority);
+      this.peers.get(peer)?.rooms.add(room);
+    }
+    this.rooms.set(cid, room);
+    return room;
   }
 
   hangup(peer: TalkPeer, cid: number, seq: number): void {
@@ -232,7 +304,7 @@ export class TalkService {
     const opus = data.subarray(7);
     const out = downFrame(room.cid, peer.talker.uid, frame.seq, opus);
     for (const listener of room.listeners.keys()) if (listener !== peer) listener.outbox.push(out);
-    if (this.shared && room.kind === 'group') this.shared.floors.publishAudio(room.token, out);
+    if (this.shared && room.shared) this.shared.floors.publishAudio(room.token, out);
     room.burst?.write(opus);
     this.counters.relayed += 1;
   }
@@ -240,7 +312,7 @@ export class TalkService {
   /** A frame relayed by another instance: to this instance's listeners, unless its holder was fenced off. */
   remoteAudio(token: number, frame: Buffer): void {
     const room = this.rooms.get(frame.readUInt32BE(1));
-    if (!room) return;
+    if (!room?.shared) return;
     if (token < room.token) {
       this.counters.fenced += 1;
       return;
@@ -286,7 +358,10 @@ export class TalkService {
       channel.Record && settings.recordEnable,
       channel.CName,
     );
-    await this.shared?.open(room);
+    if (this.shared) {
+      room.shared = true;
+      await this.shared.open(room);
+    }
     const opened = this.rooms.get(cid);
     if (opened) return opened;
     this.rooms.set(cid, room);
@@ -295,10 +370,7 @@ export class TalkService {
   }
 
   private leaveRoom(peer: TalkPeer, room: TalkRoom): void {
-    const now = Date.now();
-    // A shared floor answers later, when the peer is gone: end its burst here.
-    if (this.shared && room.kind === 'group' && holds(room.floor, peer.talker.key)) this.endBurst(room, peer, now);
-    this.step(room, { kind: 'release', key: peer.talker.key, now });
+    this.release(room, peer);
     room.listeners.delete(peer);
     const state = this.peers.get(peer);
     state?.rooms.delete(room);
@@ -311,10 +383,16 @@ export class TalkService {
     if (unused && room.kind === 'group' && this.rooms.get(room.cid) === room) this.rooms.delete(room.cid);
   }
 
-  private endCall(room: TalkRoom, by?: TalkPeer): void {
-    for (const party of room.parties ?? []) {
-      this.step(room, { kind: 'release', key: party.talker.key, now: Date.now() });
-    }
+  /** Releases `peer`'s hold of the floor; a shared floor answers after the peer has gone, so its burst ends now. */
+  private release(room: TalkRoom, peer: TalkPeer): void {
+    const now = Date.now();
+    if (room.shared && holds(room.floor, peer.talker.key)) this.endBurst(room, peer, now);
+    this.step(room, { kind: 'release', key: peer.talker.key, now });
+  }
+
+  private endCall(room: TalkRoom, by?: TalkPeer, announce = true): void {
+    for (const party of room.parties ?? []) this.release(room, party);
+    if (room.shared && announce) this.shared?.floors.publishCall({ kind: 'end', cid: room.cid });
     for (const party of room.parties ?? []) {
       if (party !== by) party.send({ type: 'callEnd', cid: room.cid });
       this.peers.get(party)?.rooms.delete(room);
@@ -343,7 +421,7 @@ export class TalkService {
    */
   private step(room: TalkRoom, event: FloorEvent): void {
     const local = stepFloor(room.floor, event, room.limits);
-    const shared = room.kind === 'group' ? this.shared : null;
+    const shared = room.shared ? this.shared : null;
     if (!shared || (event.kind !== 'request' && local.effects.length === 0)) {
       return this.settle(room, local.state, local.effects, event.now);
     }
@@ -401,7 +479,7 @@ export class TalkService {
   private tick(now: number): void {
     for (const room of [...this.active]) {
       const floor = room.floor;
-      if (!this.shared || room.kind !== 'group' || floor.name === 'idle') {
+      if (!this.shared || !room.shared || floor.name === 'idle') {
         this.step(room, { kind: 'tick', now });
       } else {
         // Only the holder's instance sees its audio, so only it times the floor out.
@@ -442,4 +520,9 @@ export class TalkService {
     } while (this.rooms.has(CALL_ID_BASE + this.nextCall));
     return CALL_ID_BASE + this.nextCall;
   }
+}
+
+/** Whether a caller reaches a callee: a seat within its scope, a terminal within its enterprise. */
+function reaches(seatScope: Scope | null, callerE_ID: number, calleeE_ID: number): boolean {
+  return seatScope ? inScope(seatScope, calleeE_ID) : calleeE_ID === callerE_ID;
 }

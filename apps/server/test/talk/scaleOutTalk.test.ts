@@ -1,6 +1,6 @@
 import { TalkErrors, TerminalErrors } from '@intercom/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authed, loginAdmin } from '../helper.js';
+import { authed, createEnterprise, loginAdmin } from '../helper.js';
 import { sleep } from '../realtime/hubTestApp.js';
 import { startScaleOut, type ScaleOut } from '../terminals/scaleOutApps.js';
 import { FAST_TERMINALS, TestTerminal, type TerminalTestApp } from '../terminals/terminalTestApp.js';
@@ -24,7 +24,10 @@ let s: ScaleOut;
 const LEASE_MS = 600;
 
 beforeAll(async () => {
-  s = await startScaleOut({ ...FAST_TERMINALS, heartbeatTimeoutMs: 30_000 }, { ...FAST_TALK, leaseMs: LEASE_MS });
+  s = await startScaleOut(
+    { ...FAST_TERMINALS, heartbeatTimeoutMs: 30_000 },
+    { ...FAST_TALK, leaseMs: LEASE_MS, callAnswerMs: 300 },
+  );
 });
 afterAll(async () => {
   await s?.close();
@@ -178,6 +181,55 @@ describe('one channel across two instances', () => {
     });
     expect(await late.request({ type: 'login', authCode: second.authCode })).toMatchObject({ type: 'ack' });
     for (const t of [onA, onB, late]) t.close();
+  });
+
+  it('a private call from A to a user on B: both talk on its one floor, either hangs up', async () => {
+    const caller = await s.user();
+    const callee = await s.user();
+    const onA = await loggedIn(s.a, caller.phone);
+    const onB = await loggedIn(s.b, callee.phone);
+    const placed = await onA.request({ type: 'call', uid: callee.U_ID });
+    expect(placed).toMatchObject({ type: 'ack' });
+    const cid = placed.cid as number;
+    await onB.next(isType('callStart', { cid, from: caller.U_ID }));
+    expect(await onA.request({ type: 'floorRequest', cid })).toMatchObject({ granted: true });
+    expect(await onB.request({ type: 'floorRequest', cid })).toMatchObject({ code: TalkErrors.busy });
+    await talk(onA, cid, SPEECH.slice(0, 8), 2);
+    await waitFor(() => onB.frames.length === 8);
+    expect(readDown(onB.frames[7] as Buffer)).toMatchObject({ cid, speaker: caller.U_ID, seq: 7 });
+    await onA.request({ type: 'floorRelease', cid });
+    await onB.next(isType('floorIdle', { cid }));
+    expect(await onB.request({ type: 'floorRequest', cid })).toMatchObject({ granted: true });
+    await talk(onB, cid, SPEECH.slice(0, 4), 2);
+    await waitFor(() => onA.frames.length === 4);
+    expect((await onB.request({ type: 'hangup', cid })).type).toBe('ack');
+    await onA.next(isType('callEnd', { cid }));
+    expect(await onA.request({ type: 'floorRequest', cid })).toMatchObject({ code: TalkErrors.notFound });
+    for (const t of [onA, onB]) t.close();
+  });
+
+  it('a call to a user connected nowhere, or of another enterprise, is unavailable', async () => {
+    const caller = await s.user();
+    const offline = await s.user();
+    const onA = await loggedIn(s.a, caller.phone);
+    const started = Date.now();
+    expect(await onA.request({ type: 'call', uid: offline.U_ID })).toMatchObject({ code: TalkErrors.unavailable });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+    const foreign = await createEnterprise(s.a.db);
+    if (!s.shared) {
+      const row = await s.a.db
+        .selectFrom('enterprise')
+        .selectAll()
+        .where('E_ID', '=', foreign.E_ID)
+        .executeTakeFirstOrThrow();
+      await s.b.db.insertInto('enterprise').values(row).execute();
+    }
+    const stranger = await s.user({ E_ID: foreign.E_ID });
+    const onB = await loggedIn(s.b, stranger.phone);
+    expect(await onA.request({ type: 'call', uid: stranger.U_ID })).toMatchObject({ code: TalkErrors.unavailable });
+    expect(onB.received.filter(isType('callStart'))).toHaveLength(0);
+    expect(await onA.request({ type: 'call', uid: 0 })).toMatchObject({ code: TerminalErrors.invalid });
+    for (const t of [onA, onB]) t.close();
   });
 
   // Last: instance A stops answering Redis as if it had crashed.
