@@ -1,7 +1,7 @@
 import { CALL_ID_BASE, TalkErrors, TalkLimits, TerminalErrors } from '@intercom/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps } from '../appDeps.js';
-import { inScope, type Scope } from '../tenancy/scope.js';
+import { inScope } from '../tenancy/scope.js';
 import { downFrame, readUpFrame } from './audioFrame.js';
 import {
   holds,
@@ -13,6 +13,7 @@ import {
 } from './floorMachine.js';
 import { DEFAULT_LEASE_MS, type CallSignal, type FloorNote, type SharedFloors } from './sharedFloors.js';
 import { SharedRooms } from './sharedRooms.js';
+import { RemoteCalls, reaches, type CallSettings } from './remoteCalls.js';
 import { channelInfo, memberPriority, talkSettings } from './talkRepository.js';
 import { floorLimits, TalkRoom, type BurstRecorder } from './talkRoom.js';
 import type { TalkPeer } from './talkPeer.js';
@@ -75,13 +76,13 @@ export class TalkService {
   private readonly users = new Map<number, TalkPeer>();
   private readonly active = new Set<TalkRoom>();
   private nextCall = 0;
-  /** Calls offered to other instances, waiting for the callee's instance to answer. */
-  private readonly answers = new Map<number, (ok: boolean) => void>();
   private readonly timer: NodeJS.Timeout;
   readonly counters: TalkCounters = { relayed: 0, notHolder: 0, badFrames: 0, rateLimited: 0, fenced: 0 };
   recorder: BurstRecorder = () => null;
   /** With REDIS_URL: channel floors and their audio shared with the other instances. */
   private shared: SharedRooms | null = null;
+  /** With REDIS_URL: private calls to users connected to other instances. */
+  private calls: RemoteCalls | null = null;
 
   constructor(
     private readonly deps: AppDeps,
@@ -99,6 +100,13 @@ export class TalkService {
       (room, state, effects, now) => this.settle(room, state, effects, now),
       this.log,
     );
+    this.calls = new RemoteCalls(floors, this.options.callAnswerMs, {
+      user: (uid) => this.users.get(uid),
+      connected: (peer) => this.peers.has(peer),
+      room: (cid) => this.rooms.get(cid),
+      openCall: (cid, E_ID, settings, parties) => this.callRoom(cid, E_ID, settings, parties),
+      endCall: (room) => this.endCall(room, undefined, false),
+    });
   }
 
   get sharedFloors(): SharedFloors | null {
@@ -190,7 +198,7 @@ export class TalkService {
   async call(peer: TalkPeer, uid: number, seq: number): Promise<void> {
     const settings = await talkSettings(this.deps.db, peer.E_ID);
     const callee = this.users.get(uid);
-    if (!callee && this.shared) return this.callElsewhere(this.shared.floors, peer, uid, seq, settings);
+    if (!callee && this.calls) return this.calls.offer(peer, uid, seq, settings);
     const reachable = callee && callee !== peer && reaches(peer.seat?.scope ?? null, peer.E_ID, callee.E_ID);
     if (!callee || !reachable) return peer.error(seq, TalkErrors.unavailable, 'that user is not reachable');
     const cid = this.shared ? await this.shared.floors.nextCallId() : this.callId();
@@ -205,66 +213,12 @@ export class TalkService {
     callee.send({ type: 'callStart', cid: room.cid, from: peer.talker.uid, name: peer.talker.name });
   }
 
-  /** The callee is not connected here: offer the call to the other instances and wait for an answer. */
-  private async callElsewhere(
-    floors: SharedFloors,
-    peer: TalkPeer,
-    uid: number,
-    seq: number,
-    settings: { maxTalkMs: number; recordEnable: boolean },
-  ): Promise<void> {
-    const cid = await floors.nextCallId();
-    const answer = new Promise<boolean>((resolve) => {
-      const timer = setTimeout(() => resolve(false), this.options.callAnswerMs);
-      this.answers.set(cid, (ok) => {
-        clearTimeout(timer);
-        resolve(ok);
-      });
-    });
-    const from = { ...peer.talker, priority: peer.seat?.priority ?? 0 };
-    const { maxTalkMs, recordEnable: record } = settings;
-    const scope = peer.seat?.scope ?? null;
-    floors.publishCall({ kind: 'offer', cid, uid, from, E_ID: peer.E_ID, scope, record, maxTalkMs });
-    const accepted = await answer;
-    this.answers.delete(cid);
-    if (!accepted || !this.peers.has(peer)) {
-      floors.publishCall({ kind: 'end', cid });
-      return peer.error(seq, TalkErrors.unavailable, 'that user is not reachable');
-    }
-    const room = this.callRoom(cid, peer.E_ID, settings, [[peer, from.priority]]);
-    room.shared = true;
-    room.remoteParty = { key: `U${uid}`, uid, name: '', priority: 0 };
-    peer.ack(seq, { cid });
-  }
-
-  /** A call signal from another instance: an offer to a user connected here, its answer, or its end. */
+  /** A call signal from another instance (see RemoteCalls). */
   remoteCall(signal: CallSignal): void {
-    if (signal.kind === 'answer') return this.answers.get(signal.cid)?.(signal.ok);
-    const room = this.rooms.get(signal.cid);
-    if (signal.kind === 'end') {
-      if (room?.kind === 'private' && room.shared) this.endCall(room, undefined, false);
-      return;
-    }
-    const callee = this.users.get(signal.uid);
-    const floors = this.shared?.floors;
-    // Only the instance the callee is connected to answers; the caller gives up after callAnswerMs.
-    if (!callee || !floors || room) return;
-    const ok = reaches(signal.scope, signal.E_ID, callee.E_ID) && this.peers.has(callee);
-    floors.publishCall({ kind: 'answer', cid: signal.cid, ok });
-    if (!ok) return;
-    const settings = { maxTalkMs: signal.maxTalkMs, recordEnable: signal.record };
-    const call = this.callRoom(signal.cid, signal.E_ID, settings, [[callee, 0]]);
-    call.shared = true;
-    call.remoteParty = signal.from;
-    callee.send({ type: 'callStart', cid: signal.cid, from: signal.from.uid, name: signal.from.name });
+    this.calls?.receive(signal);
   }
 
-  private callRoom(
-    cid: number,
-    E_ID: number,
-    settings: { maxTalkMs: number; recordEnable: boolean },
-    parties: [TalkPeer, number][],
-  ): TalkRoom {
+  private callRoom(cid: number, E_ID: number, settings: CallSettings, parties: [TalkPeer, number][]): TalkRoom {
     const limits = floorLimits(settings.maxTalkMs, this.options.floor);
     const room = new TalkRoom(cid, E_ID, 'private', limits, settings.recordEnable, '');
     room.parties = parties.map(([peer]) => peer);
@@ -520,9 +474,4 @@ export class TalkService {
     } while (this.rooms.has(CALL_ID_BASE + this.nextCall));
     return CALL_ID_BASE + this.nextCall;
   }
-}
-
-/** Whether a caller reaches a callee: a seat within its scope, a terminal within its enterprise. */
-function reaches(seatScope: Scope | null, callerE_ID: number, calleeE_ID: number): boolean {
-  return seatScope ? inScope(seatScope, calleeE_ID) : calleeE_ID === callerE_ID;
 }
