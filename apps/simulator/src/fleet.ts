@@ -1,4 +1,5 @@
-import { adminLogin, ensureUsers } from './adminApi.js';
+import { speechPackets } from '@intercom/media';
+import { adminLogin, ensureTalkChannels, ensureUsers } from './adminApi.js';
 import { SimDevice } from './device.js';
 import { seededRandom } from './movement.js';
 import type { SimulatorOptions } from './options.js';
@@ -25,6 +26,12 @@ export async function startFleet(options: SimulatorOptions, log: (line: string) 
     password: options.terminalPassword,
     log,
   });
+  const talking = options.talkEvery > 0 && !options.osmand;
+  const channels = talking
+    ? await ensureTalkChannels(options.url, token, users, { groupSize: options.talkGroup, record: options.record, log })
+    : new Map<string, number>();
+  // One short phrase of real speech (packages/media fixtures), shared by every terminal.
+  const packets = talking ? speechPackets('unit-three') : [];
   const stats = new FleetStats();
   const stops: (() => Promise<void> | void)[] = [];
   for (const [i, user] of users.entries()) {
@@ -53,6 +60,17 @@ export async function startFleet(options: SimulatorOptions, log: (line: string) 
         stats,
         interval: options.interval,
         log,
+        ...(talking
+          ? {
+              talk: {
+                cid: channels.get(user.phone) ?? 0,
+                everySeconds: options.talkEvery,
+                packets,
+                stats,
+                random: seededRandom(Number(BigInt(user.phone) % 2_147_483_646n) + 1),
+              },
+            }
+          : {}),
       });
       setTimeout(() => terminal.start(), (i / LOGINS_PER_SECOND) * 1000).unref();
       stops.push(() => terminal.stop());

@@ -18,6 +18,12 @@ export interface SimulatorOptions {
   duration: number;
   /** Chance of an SOS per report. */
   sosRate: number;
+  /** Push-to-talk: mean seconds between one terminal's bursts; 0: the terminals never talk. */
+  talkEvery: number;
+  /** Terminals per simulated channel. */
+  talkGroup: number;
+  /** Turn recording on (enterprise RecordEnable and the channels' switch). */
+  record: boolean;
   quiet: boolean;
 }
 
@@ -36,6 +42,12 @@ export const USAGE = `Usage: npm run simulate -- [options]
   --phone-start DIGITS   phone of the first user; the others count up (default 19900000000)
   --duration S           stop after S seconds (default 0: run until Ctrl-C)
   --sos-rate P           chance of an SOS per report (default 0.0005)
+  --talk-every S         push-to-talk: each terminal speaks a burst of real Opus speech (about 2 s)
+                         every S seconds on average (default 60; 0: never talk)
+  --talk-group N         terminals per channel; the simulator makes channels "Sim <phone>" of N
+                         users each and every terminal joins its own (default 10)
+  --record               turn recording on (the enterprise's RecordEnable and the channels'
+                         switch), so every burst appears in the recording history
   --quiet                no progress lines`;
 
 function number(name: string, text: string | undefined, fallback: number, min: number, max: number): number {
@@ -65,6 +77,9 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
       'phone-start': { type: 'string' },
       duration: { type: 'string' },
       'sos-rate': { type: 'string' },
+      'talk-every': { type: 'string' },
+      'talk-group': { type: 'string' },
+      record: { type: 'boolean' },
       quiet: { type: 'boolean' },
     },
     strict: true,
@@ -92,6 +107,9 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
     phoneStart,
     duration: number('duration', values.duration, 0, 0, 365 * 86_400),
     sosRate: number('sos-rate', values['sos-rate'], 0.0005, 0, 1),
+    talkEvery: number('talk-every', values['talk-every'], 60, 0, 86_400),
+    talkGroup: Math.round(number('talk-group', values['talk-group'], 10, 1, 5_000)),
+    record: values.record ?? false,
     quiet: values.quiet ?? false,
   };
 }

@@ -2,6 +2,7 @@ import { TERMINAL_PATH, TerminalCloseCodes, type TerminalConfig } from '@interco
 import WebSocket from 'ws';
 import type { SimDevice } from './device.js';
 import type { FleetStats } from './stats.js';
+import { SimTalker, type TalkSetup } from './talker.js';
 
 export interface TerminalSetup {
   /** Server base URL, http(s)://host:port. */
@@ -13,6 +14,8 @@ export interface TerminalSetup {
   /** Seconds between reports; undefined follows the server's configuration. */
   interval: number | undefined;
   log: (line: string) => void;
+  /** Push-to-talk in its channel; absent: it never talks. */
+  talk?: TalkSetup;
 }
 
 /** Closes after which reconnecting is pointless: the account is gone, frozen or used elsewhere. */
@@ -34,8 +37,18 @@ export class SimTerminal {
   private stopped = false;
   private lastStep = Date.now();
   private readonly pendingFixes = new Set<number>();
+  private readonly talker: SimTalker | undefined;
 
-  constructor(private readonly setup: TerminalSetup) {}
+  constructor(private readonly setup: TerminalSetup) {
+    this.talker =
+      setup.talk &&
+      new SimTalker(setup.talk, {
+        send: (message) => this.send(message),
+        sendBinary: (frame) => {
+          if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(frame, { binary: true });
+        },
+      });
+  }
 
   start(): void {
     if (this.stopped) return;
@@ -51,7 +64,10 @@ export class SimTerminal {
         device: 'intercom-simulator',
       });
     });
-    socket.on('message', (data) => this.receive(String(data)));
+    socket.on('message', (data, isBinary) => {
+      if (isBinary) this.setup.stats.framesHeard += 1;
+      else this.receive(String(data));
+    });
     socket.on('error', () => undefined);
     socket.on('close', (code) => this.closed(code));
   }
@@ -59,6 +75,7 @@ export class SimTerminal {
   stop(): Promise<void> {
     this.stopped = true;
     this.clearTimers();
+    this.talker?.offline();
     const socket = this.socket;
     if (!socket || socket.readyState === WebSocket.CLOSED) return Promise.resolve();
     return new Promise((resolve) => {
@@ -78,13 +95,23 @@ export class SimTerminal {
   }
 
   private receive(text: string): void {
-    const message = JSON.parse(text) as { type: string; seq?: number; code?: string; config?: TerminalConfig };
+    const message = JSON.parse(text) as {
+      type: string;
+      seq?: number;
+      code?: string;
+      config?: TerminalConfig;
+      cid?: number;
+      granted?: boolean;
+    };
     const { stats } = this.setup;
+    if (this.talker?.answer(message)) return;
+    this.talker?.pushed(message);
     const wasFix = message.seq !== undefined && this.pendingFixes.delete(message.seq);
     if (message.type === 'ack' && message.config) {
       stats.loggedIn += 1;
       this.backoffMs = 1000;
       this.configure(message.config);
+      this.talker?.online();
     } else if (message.type === 'config' && message.config) {
       this.configure(message.config);
     } else if (message.type === 'ack') {
@@ -146,6 +173,7 @@ export class SimTerminal {
     this.config = undefined;
     this.pendingFixes.clear();
     this.clearTimers();
+    this.talker?.offline();
     if (this.stopped || FINAL_CLOSES.has(code)) return;
     stats.reconnects += 1;
     const delay = this.backoffMs * (0.5 + Math.random());
