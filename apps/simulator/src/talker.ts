@@ -1,4 +1,4 @@
-import { AudioFrame } from '@intercom/contract';
+import { upFrame } from '@intercom/media';
 import type { FleetStats } from './stats.js';
 
 /** What a talker needs of its terminal's socket. */
@@ -99,14 +99,4 @@ export class SimTalker {
     if (release) this.link.send({ type: 'floorRelease', cid: this.setup.cid });
     this.plan();
   }
-}
-
-/** `kind 1 · cid u32 · seq u16 · Opus` (DESIGN.md section 7). */
-export function upFrame(cid: number, seq: number, opus: Buffer): Buffer {
-  const frame = Buffer.allocUnsafe(AudioFrame.upHeaderBytes + opus.length);
-  frame[0] = AudioFrame.kindOpus;
-  frame.writeUInt32BE(cid, 1);
-  frame.writeUInt16BE(seq & 0xffff, 5);
-  opus.copy(frame, AudioFrame.upHeaderBytes);
-  return frame;
 }

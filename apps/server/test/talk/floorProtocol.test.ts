@@ -1,3 +1,4 @@
+import { upFrame } from '@intercom/media';
 import { TalkErrors, TerminalErrors } from '@intercom/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authed, createEnterprise, loginAdmin } from '../helper.js';
@@ -9,7 +10,6 @@ import {
   startTerminalApp,
   type TerminalTestApp,
 } from '../terminals/terminalTestApp.js';
-import { upFrame } from '../../src/talk/audioFrame.js';
 import { FAST_TALK, SPEECH, channelOf, isType, joinAll, readDown, talk, waitFor } from './talkFixtures.js';
 
 // Channels, floor control and the audio relay over real sockets (DESIGN.md section 7).
