@@ -184,14 +184,17 @@ export class TalkService {
     const room = this.rooms.get(cid);
     const priority = room?.listeners.get(peer);
     if (!room || priority === undefined) return this.refuseNotJoined(peer, cid, seq);
-    this.step(room, { kind: 'request', request: { talker: { ...peer.talker, priority }, seq }, now: Date.now() });
+    await this.step(room, { kind: 'request', request: { talker: { ...peer.talker, priority }, seq }, now: Date.now() });
   }
 
-  floorRelease(peer: TalkPeer, cid: number, seq: number): void {
+  floorRelease(peer: TalkPeer, cid: number, seq: number): Promise<void> | undefined {
     const room = this.rooms.get(cid);
-    if (!room?.listeners.has(peer)) return peer.error(seq, TalkErrors.notJoined, 'not joined to this channel');
+    if (!room?.listeners.has(peer)) {
+      peer.error(seq, TalkErrors.notJoined, 'not joined to this channel');
+      return undefined;
+    }
     peer.ack(seq);
-    this.step(room, { kind: 'release', key: peer.talker.key, now: Date.now() });
+    return this.step(room, { kind: 'release', key: peer.talker.key, now: Date.now() });
   }
 
   /** A private call to a connected terminal user of the same enterprise (a seat: of its scope). */
@@ -254,7 +257,7 @@ export class TalkService {
       this.counters.notHolder += 1;
       return;
     }
-    this.step(room, { kind: 'audio', key: peer.talker.key, now });
+    void this.step(room, { kind: 'audio', key: peer.talker.key, now });
     const opus = data.subarray(7);
     const out = downFrame(room.cid, peer.talker.uid, frame.seq, opus);
     for (const listener of room.listeners.keys()) if (listener !== peer) listener.outbox.push(out);
@@ -341,7 +344,7 @@ export class TalkService {
   private release(room: TalkRoom, peer: TalkPeer): void {
     const now = Date.now();
     if (room.shared && holds(room.floor, peer.talker.key)) this.endBurst(room, peer, now);
-    this.step(room, { kind: 'release', key: peer.talker.key, now });
+    void this.step(room, { kind: 'release', key: peer.talker.key, now });
   }
 
   private endCall(room: TalkRoom, by?: TalkPeer, announce = true): void {
@@ -373,13 +376,16 @@ export class TalkService {
    * floor changes only in Redis: events that change nothing locally (audio, quiet ticks) stay here,
    * the others go to Redis and come back as a note that every instance applies.
    */
-  private step(room: TalkRoom, event: FloorEvent): void {
+  private step(room: TalkRoom, event: FloorEvent): Promise<void> | undefined {
     const local = stepFloor(room.floor, event, room.limits);
     const shared = room.shared ? this.shared : null;
     if (!shared || (event.kind !== 'request' && local.effects.length === 0)) {
-      return this.settle(room, local.state, local.effects, event.now);
+      this.settle(room, local.state, local.effects, event.now);
+      return undefined;
     }
-    void shared.step(room, event);
+    // Callers that answer a terminal wait for it (its next message sees the result); timers do not.
+    // It never rejects: SharedRooms.step reports its own failures.
+    return shared.step(room, event);
   }
 
   private settle(room: TalkRoom, state: FloorState, effects: FloorEffect[], now: number): void {
@@ -434,12 +440,12 @@ export class TalkService {
     for (const room of [...this.active]) {
       const floor = room.floor;
       if (!this.shared || !room.shared || floor.name === 'idle') {
-        this.step(room, { kind: 'tick', now });
+        void this.step(room, { kind: 'tick', now });
       } else {
         // Only the holder's instance sees its audio, so only it times the floor out.
         const holderHere = room.peerOf(floor.holder.key) !== undefined;
         this.shared.tick(room, holderHere, now);
-        if (holderHere) this.step(room, { kind: 'tick', now });
+        if (holderHere) void this.step(room, { kind: 'tick', now });
       }
     }
   }
@@ -463,7 +469,7 @@ export class TalkService {
     if (state.overInRow < this.options.floodCutAfter) return;
     state.overInRow = 0;
     for (const room of [...state.rooms]) {
-      if (holds(room.floor, peer.talker.key)) this.step(room, { kind: 'flood', key: peer.talker.key, now });
+      if (holds(room.floor, peer.talker.key)) void this.step(room, { kind: 'flood', key: peer.talker.key, now });
     }
     this.log.warn({ talker: peer.talker.key }, 'talker flooding: floor revoked');
   }

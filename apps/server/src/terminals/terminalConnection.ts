@@ -68,6 +68,8 @@ export class TerminalConnection implements TalkPeer {
   private refilledAt = this.openedAt;
   private refusedInRow = 0;
   private corked = false;
+  /** Talk messages in the order they came (join, floor and call handling may wait for the database). */
+  private talkQueue: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly socket: WebSocket,
@@ -244,33 +246,41 @@ export class TerminalConnection implements TalkPeer {
     }
   }
 
-  /** Channel, floor and call messages go to the talk service; false for any other message. */
+  /**
+   * Channel, floor and call messages go to the talk service, one after the other: a terminal that
+   * sends `join` and `floorRequest` without waiting gets them handled in that order. False for any
+   * other message.
+   */
   private talkMessage(message: TerminalClientMessage): boolean {
     const talk = this.host.talk;
     const { seq } = message;
-    const failed = () => this.error(seq, TerminalErrors.internal, 'internal error; send it again');
+    let run: () => unknown;
     switch (message.type) {
       case 'join':
-        talk.join(this, message.cid, seq).catch(failed);
-        return true;
+        run = () => talk.join(this, message.cid, seq);
+        break;
       case 'leave':
-        talk.leave(this, message.cid, seq);
-        return true;
+        run = () => talk.leave(this, message.cid, seq);
+        break;
       case 'floorRequest':
-        talk.floorRequest(this, message.cid, seq).catch(failed);
-        return true;
+        run = () => talk.floorRequest(this, message.cid, seq);
+        break;
       case 'floorRelease':
-        talk.floorRelease(this, message.cid, seq);
-        return true;
+        run = () => talk.floorRelease(this, message.cid, seq);
+        break;
       case 'call':
-        talk.call(this, message.uid, seq).catch(failed);
-        return true;
+        run = () => talk.call(this, message.uid, seq);
+        break;
       case 'hangup':
-        talk.hangup(this, message.cid, seq);
-        return true;
+        run = () => talk.hangup(this, message.cid, seq);
+        break;
       default:
         return false;
     }
+    this.talkQueue = this.talkQueue
+      .then(run)
+      .catch(() => this.error(seq, TerminalErrors.internal, 'internal error; send it again'));
+    return true;
   }
 
   private ingested(seq: number, result: IngestResult, extra: Result = {}): void {

@@ -104,6 +104,21 @@ describe('join and floor requests', () => {
 });
 
 describe('relay', () => {
+  it('handles join, floorRequest and audio sent without waiting, in that order', async () => {
+    const { cid, members } = await channelOf(t, t.demo.E_ID, [0, 0]);
+    const [a, b] = members.map((m) => m.terminal);
+    if (!a || !b) throw new Error('two members');
+    await joinAll(members.slice(1), cid);
+    const join = a.send({ type: 'join', cid });
+    const request = a.send({ type: 'floorRequest', cid });
+    const release = a.send({ type: 'floorRelease', cid });
+    expect(await a.next((m) => m.seq === join)).toMatchObject({ type: 'ack', cid });
+    expect(await a.next((m) => m.seq === request)).toMatchObject({ type: 'ack', granted: true });
+    expect(await a.next((m) => m.seq === release)).toMatchObject({ type: 'ack' });
+    await b.next(isType('floorIdle', { cid }));
+    for (const m of [a, b]) m.close();
+  });
+
   it('tells a listener floorIdle only after the frames queued before it', async () => {
     const { cid, members } = await channelOf(t, t.demo.E_ID, [0, 0]);
     const [a, b] = members.map((m) => m.terminal);
