@@ -3,7 +3,7 @@ import type { Locator, Page } from 'playwright-core';
 import { describe, expect, inject, test } from 'vitest';
 import { adminCredentials, seedAccount } from '../support/accounts.js';
 import { callApi, tokenOf } from '../support/apiLogin.js';
-import { useBrowserPerFile } from '../support/browser.js';
+import { shot, useBrowserPerFile } from '../support/browser.js';
 import {
   clickWhenStill,
   menuEntry,
@@ -14,7 +14,7 @@ import {
   toast,
   waitForPath,
 } from '../support/console.js';
-import { en } from '../support/texts.js';
+import { en, text } from '../support/texts.js';
 
 const browser = useBrowserPerFile();
 const stamp = String(Date.now()).slice(-6);
@@ -151,6 +151,54 @@ describe('theme and base settings', () => {
       });
       expect(answer.body.BaseResult.Code).toBe(8888);
     }
+  });
+
+  test('the push-to-talk limits: out of range is refused under the field, a valid value is in force', async () => {
+    const page = await browser.newPage();
+    await openSignedIn(page, adminCredentials(), '/System/subject?tab=base');
+    const talkTime = page.getByLabel(en('settings.talk_max_seconds'), { exact: true });
+    const priority = page.getByLabel(en('settings.dispatch_priority'), { exact: true });
+    const save = page.getByRole('button', { name: nameEndingWith(en('common.save')) });
+    try {
+      await talkTime.fill('');
+      await priority.fill('');
+      await save.click();
+      await page.getByText(en('settings.talk_max_seconds_invalid'), { exact: true }).waitFor();
+      await page.getByText(en('settings.dispatch_priority_invalid'), { exact: true }).waitFor();
+      await shot(page, 'settings-talk-invalid-en');
+
+      await talkTime.fill('90');
+      await priority.fill('6');
+      await save.click();
+      await toast(page, en('common.oper_success')).waitFor();
+      const inForce = page.getByTestId('settings-in-force');
+      await inForce.getByText(en('settings.seconds_value', { value: 90 }), { exact: true }).waitFor();
+      await expect.poll(() => inForce.textContent()).toContain(`${en('settings.dispatch_priority')}6`);
+      const config = await callApi(await tokenOf(page), 'GET', '/api/Account/SysConfig');
+      const entries = config.body.Data as { Code: string; Value: string }[];
+      expect(entries.filter((e) => e.Code === 'TalkMaxSeconds' || e.Code === 'DispatchPriority')).toEqual(
+        expect.arrayContaining([
+          { Code: 'TalkMaxSeconds', Value: '90' },
+          { Code: 'DispatchPriority', Value: '6' },
+        ]),
+      );
+    } finally {
+      const token = await tokenOf(page);
+      for (const [scCode, scValue] of [
+        ['TalkMaxSeconds', '60'],
+        ['DispatchPriority', '7'],
+      ] as const) {
+        const answer = await callApi(token, 'POST', '/api/Account/ModifyConfig', { scCode, scValue });
+        expect(answer.body.BaseResult.Code).toBe(8888);
+      }
+    }
+    // The same fields on a phone, in Chinese.
+    const phone = await browser.newPage({ locale: 'zh-CN', width: 390, height: 844 });
+    await openSignedIn(phone, adminCredentials(), '/System/subject?tab=base', 'zh');
+    await phone.getByLabel(text('zh', 'settings.talk_max_seconds'), { exact: true }).fill('');
+    await phone.getByRole('button', { name: nameEndingWith(text('zh', 'common.save')) }).click();
+    await phone.getByText(text('zh', 'settings.talk_max_seconds_invalid'), { exact: true }).waitFor();
+    await shot(phone, 'settings-talk-zh-mobile');
   });
 
   test('a new location profile is listed and made the current one', async () => {

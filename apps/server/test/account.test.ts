@@ -202,6 +202,14 @@ describe('ModifyConfig', () => {
     ['WebChatConfig', '[1,2]'],
     ['SubjectBg', '../etc/passwd.png'],
     ['GPSServer', 'host name with spaces'],
+    ['TalkMaxSeconds', '4'],
+    ['TalkMaxSeconds', '601'],
+    ['TalkMaxSeconds', '12.5'],
+    ['TalkMaxSeconds', ''],
+    ['TalkMaxSeconds', '-10'],
+    ['DispatchPriority', '8'],
+    ['DispatchPriority', '-1'],
+    ['DispatchPriority', 'high'],
   ])('refuses %s = %j with 4000 and stores nothing', async (scCode, scValue) => {
     const a = await freshLogin();
     const before = await configOf(a.api);

@@ -115,6 +115,60 @@ export async function ensureUsers(
   return phones.map((phone) => ({ phone, UserID: existing.get(phone) ?? 0, created: created.has(phone) }));
 }
 
+async function call<T>(url: string, token: string, path: string, init: RequestInit = {}): Promise<Envelope<T>> {
+  const headers = { authorization: `Bearer ${token}`, ...(init.headers as Record<string, string> | undefined) };
+  const result = await json<T>(await fetch(`${url}${path}`, { ...init, headers }));
+  if (result.BaseResult?.Code !== 8888) {
+    throw new Error(`${path} failed: ${result.BaseResult?.Code ?? '?'} ${result.BaseResult?.Message ?? ''}`);
+  }
+  return result;
+}
+
+const form = (fields: Record<string, string>): RequestInit => ({ method: 'POST', body: new URLSearchParams(fields) });
+
+/**
+ * Channels for push-to-talk: every `groupSize` users (in phone order) share one channel named
+ * `Sim <first phone>`, made with its members if missing, else the users are added. With `record`
+ * the enterprise's RecordEnable and each channel's record switch are turned on, so every burst
+ * lands in the recording history. Returns each user's channel id, by phone.
+ */
+export async function ensureTalkChannels(
+  url: string,
+  token: string,
+  users: readonly FleetUser[],
+  options: { groupSize: number; record: boolean; log: (line: string) => void },
+): Promise<Map<string, number>> {
+  if (options.record)
+    await call(url, token, '/api/Account/ModifyConfig', form({ scCode: 'RecordEnable', scValue: 'TRUE' }));
+  const channelOf = new Map<string, number>();
+  for (let i = 0; i < users.length; i += options.groupSize) {
+    const group = users.slice(i, i + options.groupSize);
+    const name = `Sim ${group[0]?.phone}`;
+    const uids = group.map((u) => u.UserID).join(',');
+    const found = await call<{ CID: number; CName: string; Record: number }>(
+      url,
+      token,
+      `/api/THChannel/QueryChannel?${new URLSearchParams({ search: name, pageSize: '50' })}`,
+    );
+    const existing = found.Data?.find((c) => c.CName === name);
+    let cid: number;
+    if (existing) {
+      cid = existing.CID;
+      await call(url, token, '/api/THChannel/CMemberChange', form({ cid: String(cid), action: 'add', uids }));
+      if (options.record && !existing.Record) {
+        await call(url, token, '/api/Channel/SwitchRecord', form({ cid: String(cid), record: 'true' }));
+      }
+    } else {
+      const fields = { cname: name, uids, record: options.record ? 'true' : 'false', note: 'simulator' };
+      const created = await call<{ CID: number }>(url, token, '/api/Channel/CreateWebChannel', form(fields));
+      cid = created.BaseData?.CID ?? 0;
+      options.log(`channel "${name}" made for ${group.length} terminals${options.record ? ', recording' : ''}`);
+    }
+    for (const user of group) channelOf.set(user.phone, cid);
+  }
+  return channelOf;
+}
+
 /** The channel `--video` terminals are members of. */
 export const SIM_VIDEO_CHANNEL = 'Simulated video';
 
@@ -124,39 +178,16 @@ export const SIM_VIDEO_CHANNEL = 'Simulated video';
  * which is created when missing. Needs an admin account.
  */
 export async function ensureVideoChannel(url: string, token: string, userIds: readonly number[]): Promise<number> {
-  const headers = { authorization: `Bearer ${token}` };
-  const expectOk = async (response: Response, what: string) => {
-    const result = await json<{ CID: number; CName: string }>(response);
-    if (result.BaseResult?.Code !== 8888) throw new Error(`${what} failed: ${result.BaseResult?.Message ?? '?'}`);
-    return result;
-  };
-  await expectOk(
-    await fetch(`${url}/api/Account/ModifyConfig`, {
-      method: 'POST',
-      headers,
-      body: new URLSearchParams({ scCode: 'VideoEnable', scValue: 'TRUE' }),
-    }),
-    'turning VideoEnable on',
-  );
+  await call(url, token, '/api/Account/ModifyConfig', form({ scCode: 'VideoEnable', scValue: 'TRUE' }));
   const query = new URLSearchParams({ search: SIM_VIDEO_CHANNEL, pageSize: '50' });
-  const channels = await expectOk(
-    await fetch(`${url}/api/THChannel/QueryChannel?${query}`, { headers }),
-    'listing channels',
-  );
+  const channels = await call<{ CID: number; CName: string }>(url, token, `/api/THChannel/QueryChannel?${query}`);
   const uids = userIds.join(',');
   const existing = channels.Data?.find((c) => c.CName === SIM_VIDEO_CHANNEL);
   if (existing) {
-    const body = new URLSearchParams({ cid: String(existing.CID), action: 'add', uids });
-    await expectOk(
-      await fetch(`${url}/api/THChannel/CMemberChange`, { method: 'POST', headers, body }),
-      'adding the users to the video channel',
-    );
+    await call(url, token, '/api/THChannel/CMemberChange', form({ cid: String(existing.CID), action: 'add', uids }));
     return existing.CID;
   }
-  const body = new URLSearchParams({ cname: SIM_VIDEO_CHANNEL, videoEnable: 'true', uids });
-  const created = await expectOk(
-    await fetch(`${url}/api/Channel/CreateWebChannel`, { method: 'POST', headers, body }),
-    'creating the video channel',
-  );
+  const fields = { cname: SIM_VIDEO_CHANNEL, videoEnable: 'true', uids };
+  const created = await call<{ CID: number }>(url, token, '/api/Channel/CreateWebChannel', form(fields));
   return created.BaseData?.CID ?? 0;
 }

@@ -1,4 +1,5 @@
-import { SIM_VIDEO_CHANNEL, adminLogin, ensureUsers, ensureVideoChannel } from './adminApi.js';
+import { speechPackets } from '@intercom/media';
+import { SIM_VIDEO_CHANNEL, adminLogin, ensureTalkChannels, ensureUsers, ensureVideoChannel } from './adminApi.js';
 import { SimDevice } from './device.js';
 import { seededRandom } from './movement.js';
 import type { SimulatorOptions } from './options.js';
@@ -33,6 +34,12 @@ export async function startFleet(options: SimulatorOptions, log: (line: string) 
     );
     log(`video: VideoEnable on, ${users.length} users in channel "${SIM_VIDEO_CHANNEL}"`);
   }
+  const talking = options.talkEvery > 0 && !options.osmand;
+  const channels = talking
+    ? await ensureTalkChannels(options.url, token, users, { groupSize: options.talkGroup, record: options.record, log })
+    : new Map<string, number>();
+  // One short phrase of real speech (packages/media fixtures), shared by every terminal.
+  const packets = talking ? speechPackets('unit-three') : [];
   const stats = new FleetStats();
   const stops: (() => Promise<void> | void)[] = [];
   for (const [i, user] of users.entries()) {
@@ -62,6 +69,17 @@ export async function startFleet(options: SimulatorOptions, log: (line: string) 
         interval: options.interval,
         ...(options.video ? { video: options.video } : {}),
         log,
+        ...(talking
+          ? {
+              talk: {
+                cid: channels.get(user.phone) ?? 0,
+                everySeconds: options.talkEvery,
+                packets,
+                stats,
+                random: seededRandom(Number(BigInt(user.phone) % 2_147_483_646n) + 1),
+              },
+            }
+          : {}),
       });
       setTimeout(() => terminal.start(), (i / LOGINS_PER_SECOND) * 1000).unref();
       stops.push(() => terminal.stop());

@@ -22,6 +22,12 @@ export interface SimulatorOptions {
   sosRate: number;
   /** Every terminal publishes a JPEG test stream (VideoEnable and a video channel are set up for them). */
   video?: VideoSetup | undefined;
+  /** Push-to-talk: mean seconds between one terminal's bursts; 0: the terminals never talk. */
+  talkEvery: number;
+  /** Terminals per simulated channel. */
+  talkGroup: number;
+  /** Turn recording on (enterprise RecordEnable and the channels' switch). */
+  record: boolean;
   quiet: boolean;
 }
 
@@ -47,6 +53,12 @@ export const USAGE = `Usage: npm run simulate -- [options]
                          of ffmpeg's test source with a frame counter, looped)
   --video-fps N          frames a second of that stream (default 10)
   --video-size WxH       the JPEG picture's size (default 320x240)
+  --talk-every S         push-to-talk: each terminal speaks a burst of real Opus speech (about 2 s)
+                         every S seconds on average (default 60; 0: never talk)
+  --talk-group N         terminals per channel; the simulator makes channels "Sim <phone>" of N
+                         users each and every terminal joins its own (default 10)
+  --record               turn recording on (the enterprise's RecordEnable and the channels'
+                         switch), so every burst appears in the recording history
   --quiet                no progress lines`;
 
 function isVideoCodecName(text: string): text is VideoCodecName {
@@ -84,6 +96,9 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
       'video-codec': { type: 'string' },
       'video-fps': { type: 'string' },
       'video-size': { type: 'string' },
+      'talk-every': { type: 'string' },
+      'talk-group': { type: 'string' },
+      record: { type: 'boolean' },
       quiet: { type: 'boolean' },
     },
     strict: true,
@@ -122,6 +137,9 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
     duration: number('duration', values.duration, 0, 0, 365 * 86_400),
     sosRate: number('sos-rate', values['sos-rate'], 0.0005, 0, 1),
     video,
+    talkEvery: number('talk-every', values['talk-every'], 60, 0, 86_400),
+    talkGroup: Math.round(number('talk-group', values['talk-group'], 10, 1, 5_000)),
+    record: values.record ?? false,
     quiet: values.quiet ?? false,
   };
 }

@@ -7,6 +7,11 @@ export class FleetStats {
   errors = 0;
   sos = 0;
   reconnects = 0;
+  /** Push-to-talk: bursts spoken, frames sent and heard, floor requests answered busy. */
+  bursts = 0;
+  framesSent = 0;
+  framesHeard = 0;
+  busy = 0;
   readonly errorCodes = new Map<string, number>();
 
   error(code: string): void {
@@ -16,6 +21,11 @@ export class FleetStats {
 
   line(): string {
     const codes = [...this.errorCodes].map(([code, n]) => `${code}:${n}`).join(' ');
-    return `online ${this.loggedIn}/${this.connected} sockets, fixes ${this.acked}/${this.fixes} acked, SOS ${this.sos}, errors ${this.errors}${codes ? ` (${codes})` : ''}, reconnects ${this.reconnects}`;
+    return `online ${this.loggedIn}/${this.connected} sockets, fixes ${this.acked}/${this.fixes} acked, SOS ${this.sos}, errors ${this.errors}${codes ? ` (${codes})` : ''}, reconnects ${this.reconnects}${this.talkLine()}`;
+  }
+
+  private talkLine(): string {
+    if (this.bursts + this.framesHeard + this.busy === 0) return '';
+    return `, talk: ${this.bursts} bursts, ${this.framesSent} frames sent, ${this.framesHeard} heard, ${this.busy} busy`;
   }
 }

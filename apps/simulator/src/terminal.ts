@@ -3,6 +3,7 @@ import WebSocket from 'ws';
 import type { SimDevice } from './device.js';
 import type { FleetStats } from './stats.js';
 import { VideoPublisher, type VideoSetup } from './videoPublisher.js';
+import { SimTalker, type TalkSetup } from './talker.js';
 
 export interface TerminalSetup {
   /** Server base URL, http(s)://host:port. */
@@ -16,6 +17,8 @@ export interface TerminalSetup {
   /** Publish a test stream (the user needs video rights: see `--video`). */
   video?: VideoSetup;
   log: (line: string) => void;
+  /** Push-to-talk in its channel; absent: it never talks. */
+  talk?: TalkSetup;
 }
 
 /** A camera frame is skipped while the socket holds more than this unsent. */
@@ -41,6 +44,7 @@ export class SimTerminal {
   private lastStep = Date.now();
   private readonly pendingFixes = new Set<number>();
   readonly camera: VideoPublisher | undefined;
+  private readonly talker: SimTalker | undefined;
 
   constructor(private readonly setup: TerminalSetup) {
     if (setup.video) {
@@ -51,6 +55,14 @@ export class SimTerminal {
         return true;
       });
     }
+    this.talker =
+      setup.talk &&
+      new SimTalker(setup.talk, {
+        send: (message) => this.send(message),
+        sendBinary: (frame) => {
+          if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(frame, { binary: true });
+        },
+      });
   }
 
   start(): void {
@@ -67,7 +79,10 @@ export class SimTerminal {
         device: 'intercom-simulator',
       });
     });
-    socket.on('message', (data) => this.receive(String(data)));
+    socket.on('message', (data, isBinary) => {
+      if (isBinary) this.setup.stats.framesHeard += 1;
+      else this.receive(String(data));
+    });
     socket.on('error', () => undefined);
     socket.on('close', (code) => this.closed(code));
   }
@@ -76,6 +91,7 @@ export class SimTerminal {
     this.stopped = true;
     this.clearTimers();
     this.camera?.stop();
+    this.talker?.offline();
     const socket = this.socket;
     if (!socket || socket.readyState === WebSocket.CLOSED) return Promise.resolve();
     return new Promise((resolve) => {
@@ -101,13 +117,18 @@ export class SimTerminal {
       code?: string;
       config?: TerminalConfig;
       codec?: string;
+      cid?: number;
+      granted?: boolean;
     };
     const { stats } = this.setup;
+    if (this.talker?.answer(message)) return;
+    this.talker?.pushed(message);
     const wasFix = message.seq !== undefined && this.pendingFixes.delete(message.seq);
     if (message.type === 'ack' && message.config) {
       stats.loggedIn += 1;
       this.backoffMs = 1000;
       this.configure(message.config);
+      this.talker?.online();
       // The server answers not_video_member without rights (counted in the fleet's errors).
       if (this.setup.video) this.send({ type: 'videoCaps', codecs: [this.setup.video.codec] });
     } else if (message.type === 'videoStart') {
@@ -176,6 +197,7 @@ export class SimTerminal {
     this.camera?.stop();
     this.pendingFixes.clear();
     this.clearTimers();
+    this.talker?.offline();
     if (this.stopped || FINAL_CLOSES.has(code)) return;
     stats.reconnects += 1;
     const delay = this.backoffMs * (0.5 + Math.random());

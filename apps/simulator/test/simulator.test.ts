@@ -52,6 +52,12 @@ describe('options', () => {
       password: 'pw',
     });
     expect(parseOptions([], { ADMIN_PASSWORD: 'from-env' }).password).toBe('from-env');
+    expect(parseOptions([], {})).toMatchObject({ talkEvery: 60, talkGroup: 10, record: false });
+    expect(parseOptions(['--talk-every', '0', '--talk-group', '5', '--record'], {})).toMatchObject({
+      talkEvery: 0,
+      talkGroup: 5,
+      record: true,
+    });
   });
 
   it.each([
@@ -63,6 +69,9 @@ describe('options', () => {
     [['--video', '--video-size', '100x100']],
     [['--video', '--video-fps', '0']],
     [['--video', '--video-codec', 'vp8']],
+    [['--talk-every', '-1']],
+    [['--talk-group', '0']],
+    [['--talk-every', 'often']],
   ])('refuses %j', (argv) => {
     expect(() => parseOptions(argv, {})).toThrow();
   });
@@ -141,6 +150,9 @@ describe('fleet against a server', () => {
     duration: 0,
     sosRate: 0,
     quiet: true,
+    talkEvery: 0,
+    talkGroup: 10,
+    record: false,
   };
 
   it('creates its users through the users API, logs them in over /terminal and reports', async () => {
@@ -182,6 +194,48 @@ describe('fleet against a server', () => {
     expect(
       await t.db.selectFrom('terminal_user').select('UserID').where('MobilePhone', 'like', '1990000000%').execute(),
     ).toHaveLength(3);
+  });
+
+  it('talks in its channels with real Opus speech and fills the recording history with --record', async () => {
+    const options = {
+      ...base,
+      url: t.origin,
+      password: t.demo.password,
+      terminals: 4,
+      interval: 5,
+      osmand: false,
+      phoneStart: '19700000000',
+      talkEvery: 0.3,
+      talkGroup: 2,
+      record: true,
+    };
+    const fleet = await startFleet(options, () => undefined);
+    await until(() => fleet.stats.bursts >= 2 && fleet.stats.framesHeard >= 50, 'bursts heard', 20_000);
+    await fleet.stop();
+    const channels = await t.db
+      .selectFrom('channel')
+      .select(['CID', 'CName', 'Record'])
+      .where('CName', 'in', ['Sim 19700000000', 'Sim 19700000002'])
+      .execute();
+    expect(channels.map((c) => c.Record)).toEqual([1, 1]);
+    const members = await t.db
+      .selectFrom('channel_member')
+      .select('CID')
+      .where(
+        'CID',
+        'in',
+        channels.map((c) => c.CID),
+      )
+      .execute();
+    expect(members).toHaveLength(4);
+    // The last burst's row is written when its recording closes.
+    let recordings = 0;
+    for (let i = 0; i < 100 && recordings === 0; i++) {
+      recordings = (await t.db.selectFrom('recording').select('R_ID').where('RType', '=', 'group').execute()).length;
+      if (recordings === 0) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(recordings).toBeGreaterThanOrEqual(1);
+    expect(fleet.stats.errors).toBe(0);
   });
 
   it('reports over OsmAnd with --osmand', async () => {

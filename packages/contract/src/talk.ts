@@ -79,7 +79,9 @@ export type TalkServerMessage =
   | { type: 'floorIdle'; cid: number }
   | { type: 'floorRevoked'; cid: number; reason: FloorRevokeReason }
   | { type: 'callStart'; cid: number; from: number; name: string }
-  | { type: 'callEnd'; cid: number };
+  | { type: 'callEnd'; cid: number }
+  /** The terminal was removed from the channel it had joined: it hears it no more. */
+  | { type: 'channelLeft'; cid: number; reason: 'removed' };
 
 /** `POST /api/Talk/AuthCode`: a one-time code for a dispatcher seat login on `/terminal`. */
 export const authCodeSchema = z.object({

@@ -5,7 +5,7 @@ import type { EventBus, RealtimeEvent, TerminalEndReason, TerminalSessionEnd } f
 export type { TerminalEndReason, TerminalSessionEnd } from '../realtime/eventBus.js';
 
 /** The bus events about terminal users and their configuration, by kind. */
-export type TerminalEventKind = 'endSessions' | 'usersChanged' | 'locationProfileChanged';
+export type TerminalEventKind = 'endSessions' | 'usersChanged' | 'locationProfileChanged' | 'membersRemoved';
 type EventOf<K extends TerminalEventKind> = Extract<RealtimeEvent, { kind: K }>;
 /** An event without its `kind`, as publishers give it and listeners receive it. */
 export type TerminalEventPayload<K extends TerminalEventKind> = Omit<EventOf<K>, 'kind'>;

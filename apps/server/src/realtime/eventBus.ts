@@ -64,7 +64,9 @@ export type RealtimeEvent =
   /** Users were created, changed or deleted: terminals and caches of them refresh. */
   | { kind: 'usersChanged'; E_ID: number; UserIDs: number[] }
   /** The enterprise's location profiles changed: its terminals get the new configuration. */
-  | { kind: 'locationProfileChanged'; E_ID: number };
+  | { kind: 'locationProfileChanged'; E_ID: number }
+  /** Users left channel CID (null: the channel was deleted): they stop hearing it at once. */
+  | { kind: 'membersRemoved'; E_ID: number; CID: number; UserIDs: number[] | null };
 
 export type RealtimeListener = (event: RealtimeEvent) => void;
 

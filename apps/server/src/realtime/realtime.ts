@@ -21,6 +21,8 @@ export interface Realtime {
   loginThrottle(limits: LoginThrottleLimits, log: ThrottleLog, name?: string): LoginThrottle;
   /** Where failures inside listeners and the backplane are reported (the app logger, once it exists). */
   reportErrorsTo(sink: ErrorSink): void;
+  /** With REDIS_URL: where other shared state (the talk floors) keeps its keys and channels. */
+  redis: { url: string; prefix: string } | null;
   close(): Promise<void>;
 }
 
@@ -59,6 +61,7 @@ export async function createRealtime(config: Config, db: Kysely<DB>, options: Re
     reportErrorsTo(next) {
       sink = next;
     },
+    redis: config.redisUrl ? { url: config.redisUrl, prefix } : null,
     async close() {
       live.close();
       await Promise.allSettled([bus.close(), throttleRedis?.quit()]);

@@ -30,13 +30,3 @@ export function downFrame(cid: number, speaker: number, seq: number, opus: Buffe
   opus.copy(frame, AudioFrame.downHeaderBytes);
   return frame;
 }
-
-/** A terminal's upstream frame (tests, simulator, bench). */
-export function upFrame(cid: number, seq: number, opus: Buffer): Buffer {
-  const frame = Buffer.allocUnsafe(AudioFrame.upHeaderBytes + opus.length);
-  frame[0] = AudioFrame.kindOpus;
-  frame.writeUInt32BE(cid, 1);
-  frame.writeUInt16BE(seq & 0xffff, 5);
-  opus.copy(frame, AudioFrame.upHeaderBytes);
-  return frame;
-}

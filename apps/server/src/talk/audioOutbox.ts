@@ -1,18 +1,20 @@
-/** What an outbox writes to: a WebSocket's `send` with its completion callback. */
+/** What an outbox writes to: a WebSocket's `send` (binary for a Buffer, text for a string). */
 export interface BinarySink {
-  send(data: Buffer, callback: (error?: Error) => void): void;
+  send(data: Buffer | string, callback: (error?: Error) => void): void;
 }
 
 /**
  * One listener's audio queue. Up to `maxInFlight` frames are handed to the socket at once; behind
  * those, at most `maxQueued` frames wait. When that queue is full the listener's OLDEST waiting
  * frame is dropped (late speech is worth less than current speech), so a slow listener loses its
- * own frames and never holds up the talker or the other listeners.
+ * own frames and never holds up the talker or the other listeners. Floor events (text) travel in
+ * the same queue so that a floorIdle never overtakes the burst it ends; they are never dropped:
+ * one at the head of a full queue is written at once instead.
  */
 export class AudioOutbox {
   // Defaults: 32 frames in the socket and 100 (2 s of speech) waiting; a listener further behind
   // than that hears the newest 2.6 s, not a growing delay.
-  private readonly queue: (Buffer | undefined)[];
+  private readonly queue: (Buffer | string | undefined)[];
   private head = 0;
   private size = 0;
   private inFlight = 0;
@@ -30,23 +32,24 @@ export class AudioOutbox {
     private readonly maxInFlight = 32,
     maxQueued = 100,
   ) {
-    this.queue = new Array<Buffer | undefined>(maxQueued);
+    this.queue = new Array<Buffer | string | undefined>(maxQueued);
   }
 
   get queued(): number {
     return this.size;
   }
 
-  push(frame: Buffer): void {
+  /** An audio frame (Buffer) or a floor event (JSON text). */
+  push(entry: Buffer | string): void {
     if (this.closed) return;
-    if (this.inFlight < this.maxInFlight && this.size === 0) return this.write(frame);
+    if (this.inFlight < this.maxInFlight && this.size === 0) return this.write(entry);
     const capacity = this.queue.length;
     if (this.size === capacity) {
-      this.head = (this.head + 1) % capacity;
-      this.size -= 1;
-      this.dropped += 1;
+      const oldest = this.shift();
+      if (typeof oldest === 'string') this.write(oldest);
+      else this.dropped += 1;
     }
-    this.queue[(this.head + this.size) % capacity] = frame;
+    this.queue[(this.head + this.size) % capacity] = entry;
     this.size += 1;
   }
 
@@ -56,20 +59,22 @@ export class AudioOutbox {
     this.size = 0;
   }
 
-  private drain(): void {
-    while (!this.closed && this.size > 0 && this.inFlight < this.maxInFlight) {
-      const frame = this.queue[this.head] as Buffer;
-      this.queue[this.head] = undefined;
-      this.head = (this.head + 1) % this.queue.length;
-      this.size -= 1;
-      this.write(frame);
-    }
+  private shift(): Buffer | string {
+    const entry = this.queue[this.head] as Buffer | string;
+    this.queue[this.head] = undefined;
+    this.head = (this.head + 1) % this.queue.length;
+    this.size -= 1;
+    return entry;
   }
 
-  private write(frame: Buffer): void {
+  private drain(): void {
+    while (!this.closed && this.size > 0 && this.inFlight < this.maxInFlight) this.write(this.shift());
+  }
+
+  private write(entry: Buffer | string): void {
     this.inFlight += 1;
     try {
-      this.sink.send(frame, this.written);
+      this.sink.send(entry, this.written);
     } catch {
       this.inFlight -= 1;
       this.closed = true;

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { TalkLimits, dispatchNoOf, type AuthCode } from '@intercom/contract';
+import type { Redis } from 'ioredis';
 import type { Scope } from '../tenancy/scope.js';
 
 /** Who an AuthCode logs in: a console account with its scope at the time it asked. */
@@ -11,12 +12,20 @@ export interface SeatGrant {
   expiresAt: number;
 }
 
+/** Issues and redeems AuthCodes: in this process, or in Redis so that any instance accepts them. */
+export interface AuthCodeStore {
+  issue(account: Omit<SeatGrant, 'expiresAt'>, now?: number): AuthCode | Promise<AuthCode>;
+  redeem(authCode: string, now?: number): SeatGrant | undefined | Promise<SeatGrant | undefined>;
+}
+
+const newCode = () => randomBytes(24).toString('base64url');
+
 /**
  * One-time codes that open a dispatcher seat on `/terminal` (DESIGN.md section 7). A code is
  * 24 random bytes, valid for 60 s and for one login; an account holds at most one at a time
  * (asking again replaces the previous code), so the map never grows past the number of accounts.
  */
-export class AuthCodes {
+export class AuthCodes implements AuthCodeStore {
   private readonly codes = new Map<string, SeatGrant>();
   private readonly byAccount = new Map<number, string>();
 
@@ -26,7 +35,7 @@ export class AuthCodes {
     this.prune(now);
     const previous = this.byAccount.get(account.A_ID);
     if (previous) this.codes.delete(previous);
-    const authCode = randomBytes(24).toString('base64url');
+    const authCode = newCode();
     const expiresAt = now + this.ttlMs;
     this.codes.set(authCode, { ...account, expiresAt });
     this.byAccount.set(account.A_ID, authCode);
@@ -48,5 +57,49 @@ export class AuthCodes {
       this.codes.delete(code);
       if (this.byAccount.get(grant.A_ID) === code) this.byAccount.delete(grant.A_ID);
     }
+  }
+}
+
+/*
+ * Stores the grant under the code, and the account's current code under the account (so asking
+ * again voids the previous code); GETDEL makes a code usable once even when two instances race.
+ */
+const ISSUE = `
+local previous = redis.call('GET', KEYS[2])
+if previous then redis.call('DEL', ARGV[4] .. previous) end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])
+redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3])
+return 1`;
+
+/** The same codes in Redis (REDIS_URL): issued by one instance, redeemed on any. Keys expire with the code. */
+export class RedisAuthCodes implements AuthCodeStore {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+    private readonly ttlMs: number = TalkLimits.authCodeTtlMs,
+  ) {}
+
+  async issue(account: Omit<SeatGrant, 'expiresAt'>, now = Date.now()): Promise<AuthCode> {
+    const authCode = newCode();
+    const expiresAt = now + this.ttlMs;
+    const codeKey = `${this.prefix}:code:`;
+    await this.redis.eval(
+      ISSUE,
+      2,
+      codeKey + authCode,
+      `${this.prefix}:account:${account.A_ID}`,
+      JSON.stringify({ ...account, expiresAt }),
+      authCode,
+      this.ttlMs,
+      codeKey,
+    );
+    return { authCode, expiresAt, dispatchNo: dispatchNoOf(account.A_ID) };
+  }
+
+  async redeem(authCode: string, now = Date.now()): Promise<SeatGrant | undefined> {
+    const value = await this.redis.getdel(`${this.prefix}:code:${authCode}`);
+    if (!value) return undefined;
+    const grant = JSON.parse(value) as SeatGrant;
+    return grant.expiresAt > now ? grant : undefined;
   }
 }

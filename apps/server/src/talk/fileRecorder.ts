@@ -60,14 +60,14 @@ class FileBurst implements Burst {
     const data = Buffer.concat(this.pages);
     await fs.mkdir(path.dirname(file), { recursive: true });
     await fs.writeFile(file, data);
-    const other = room.parties?.find((p) => p.talker.key !== talker.key);
+    const other = room.parties?.find((p) => p.talker.key !== talker.key)?.user?.U_ID ?? room.remoteParty?.uid;
     await this.deps.db
       .insertInto('recording')
       .values({
         E_ID: room.E_ID,
         CID: room.kind === 'group' ? room.cid : null,
         U_ID: talker.uid > 0 ? talker.uid : null,
-        ToU_ID: other?.user?.U_ID ?? null,
+        ToU_ID: room.kind === 'private' && other ? other : null,
         RType: room.kind,
         StartAt: start,
         Duration: Math.round(this.writer.durationMs),

@@ -1,4 +1,4 @@
-import type { TerminalErrorCode, TerminalServerMessage } from '@intercom/contract';
+import type { TalkServerMessage, TerminalErrorCode, TerminalServerMessage } from '@intercom/contract';
 import type { Scope } from '../tenancy/scope.js';
 import type { AudioOutbox } from './audioOutbox.js';
 import type { Talker } from './floorMachine.js';
@@ -24,6 +24,8 @@ export interface TalkPeer {
   readonly seat: Seat | null;
   readonly outbox: AudioOutbox;
   send(message: TerminalServerMessage): void;
+  /** A floor or channel event, queued behind the audio this listener has not received yet. */
+  notify(message: TalkServerMessage): void;
   ack(seq: number, result?: Record<string, unknown>): void;
   error(seq: number | null, code: TerminalErrorCode, message: string): void;
 }

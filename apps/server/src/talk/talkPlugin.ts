@@ -1,14 +1,16 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
-import { AuthCodes } from './authCodes.js';
+import { Redis } from 'ioredis';
+import { AuthCodes, RedisAuthCodes, type AuthCodeStore } from './authCodes.js';
 import { fileRecorder } from './fileRecorder.js';
+import { SharedFloors } from './sharedFloors.js';
 import { DEFAULT_TALK_OPTIONS, TalkService, type TalkOptions } from './talkService.js';
 import { DEFAULT_VIDEO_OPTIONS, VideoService, type VideoOptions } from './videoService.js';
 
 /** The talk server of this instance: floors and relay, and the dispatcher seats' one-time codes. */
 export interface Talk {
   service: TalkService;
-  authCodes: AuthCodes;
+  authCodes: AuthCodeStore;
   /** Terminals' video and the seats watching it. */
   video: VideoService;
 }
@@ -26,18 +28,40 @@ export interface TalkPluginOptions {
 
 /**
  * Push-to-talk (DESIGN.md 7): the TalkService the terminal gateway hands channel, floor, call and
- * audio messages to, the VideoService it hands video messages and frames to, and the AuthCodes `POST /api/Talk/AuthCode` issues. Registered after the hub
- * (talking users show on the map) and before the terminals plugin.
+ * audio messages to, the VideoService it hands video messages and frames to, and the AuthCodes
+ * `POST /api/Talk/AuthCode` issues. Registered after the hub (talking users show on the map) and before
+ * the terminals plugin. With REDIS_URL, channel floors, their audio and the AuthCodes are shared by all
+ * instances (sharedFloors.ts); video stays with the instance the terminal is connected to.
  */
 export const talkPlugin = fp(
   async (app: FastifyInstance, opts: TalkPluginOptions) => {
-    const service = new TalkService(app.deps, { ...DEFAULT_TALK_OPTIONS, ...opts.options }, app.log);
+    const options = { ...DEFAULT_TALK_OPTIONS, ...opts.options };
+    const service = new TalkService(app.deps, options, app.log);
     service.recorder = fileRecorder(app.deps, app.log);
+    let authCodes: AuthCodeStore = new AuthCodes();
+    const redisConfig = app.deps.realtime.redis;
+    if (redisConfig) {
+      const redis = new Redis(redisConfig.url, { maxRetriesPerRequest: null });
+      const floors = await SharedFloors.connect(redis, redisConfig.prefix, options, {
+        note: (note) => service.remoteNote(note),
+        audio: (token, frame) => service.remoteAudio(token, frame),
+        call: (signal) => service.remoteCall(signal),
+        error: (error, context) => app.log.error({ err: error }, context),
+      });
+      service.share(floors);
+      authCodes = new RedisAuthCodes(redis, `${redisConfig.prefix}:talk:authcode`);
+    }
     const video = new VideoService(app.deps, { ...DEFAULT_VIDEO_OPTIONS, ...opts.video }, app.log);
-    app.decorate('talk', { service, authCodes: new AuthCodes(), video });
+    app.decorate('talk', { service, authCodes, video });
+    // Removed on any instance: the bus carries the change to every instance's listeners.
+    const unsubscribe = app.deps.realtime.bus.subscribe((event) => {
+      if (event.kind === 'membersRemoved') service.membersRemoved(event.CID, event.UserIDs);
+    });
     app.addHook('onClose', async () => {
+      unsubscribe();
       service.close();
       video.close();
+      await service.sharedFloors?.close();
     });
   },
   { name: 'talk' },

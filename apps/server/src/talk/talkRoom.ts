@@ -1,4 +1,4 @@
-import { TalkLimits } from '@intercom/contract';
+import { TalkLimits, type TalkServerMessage } from '@intercom/contract';
 import { IDLE, type FloorLimits, type FloorState, type Talker } from './floorMachine.js';
 import type { TalkPeer } from './talkPeer.js';
 
@@ -17,8 +17,17 @@ export class TalkRoom {
   /** Who hears the room, with each one's floor priority in it. */
   readonly listeners = new Map<TalkPeer, number>();
   burst: Burst | null = null;
-  /** The two parties of a private call. */
-  parties: [TalkPeer, TalkPeer] | null = null;
+  /** With shared floors: the fencing token of the holder (frames under an older one are refused)... */
+  token = 0;
+  /** ...the version of the floor this mirror shows, and when its lease was last renewed or checked. */
+  version = 0;
+  leaseAt = 0;
+  /** The parties of a private call connected to this instance (both, unless the call crosses instances). */
+  parties: TalkPeer[] | null = null;
+  /** The party of a private call connected to another instance. */
+  remoteParty: Talker | null = null;
+  /** The floor lives in Redis (sharedFloors.ts): every channel with REDIS_URL, and calls across instances. */
+  shared = false;
 
   constructor(
     readonly cid: number,
@@ -35,9 +44,9 @@ export class TalkRoom {
     return undefined;
   }
 
-  /** Sends a floor event to every listener. */
-  tell(message: Parameters<TalkPeer['send']>[0]): void {
-    for (const peer of this.listeners.keys()) peer.send(message);
+  /** Sends a floor event to every listener, behind the audio already queued to each. */
+  tell(message: TalkServerMessage): void {
+    for (const peer of this.listeners.keys()) peer.notify(message);
   }
 }
 

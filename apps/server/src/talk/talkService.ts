@@ -3,7 +3,17 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps } from '../appDeps.js';
 import { inScope } from '../tenancy/scope.js';
 import { downFrame, readUpFrame } from './audioFrame.js';
-import { holds, stepFloor, type FloorEffect, type FloorEvent, type FloorLimits } from './floorMachine.js';
+import {
+  holds,
+  stepFloor,
+  type FloorEffect,
+  type FloorEvent,
+  type FloorLimits,
+  type FloorState,
+} from './floorMachine.js';
+import { DEFAULT_LEASE_MS, type CallSignal, type FloorNote, type SharedFloors } from './sharedFloors.js';
+import { SharedRooms } from './sharedRooms.js';
+import { RemoteCalls, reaches, type CallSettings } from './remoteCalls.js';
 import { channelInfo, memberPriority, talkSettings } from './talkRepository.js';
 import { floorLimits, TalkRoom, type BurstRecorder } from './talkRoom.js';
 import type { TalkPeer } from './talkPeer.js';
@@ -17,6 +27,10 @@ export interface TalkOptions {
   framesPerSecond: number;
   framesBurst: number;
   floodCutAfter: number;
+  /** With REDIS_URL: a floor whose instance stops renewing it is idle after this long. */
+  leaseMs: number;
+  /** With REDIS_URL: how long a call to a user connected to no instance here waits for an answer. */
+  callAnswerMs: number;
 }
 
 export const DEFAULT_TALK_OPTIONS: TalkOptions = {
@@ -25,6 +39,8 @@ export const DEFAULT_TALK_OPTIONS: TalkOptions = {
   framesPerSecond: TalkLimits.framesPerSecond,
   framesBurst: TalkLimits.framesBurst,
   floodCutAfter: TalkLimits.floodCutAfter,
+  leaseMs: DEFAULT_LEASE_MS,
+  callAnswerMs: 1_000,
 };
 
 /** Per connection: the rooms it hears and its audio rate limit. */
@@ -45,6 +61,8 @@ export interface TalkCounters {
   notHolder: number;
   badFrames: number;
   rateLimited: number;
+  /** Frames from other instances refused because a newer holder has the floor (fencing token). */
+  fenced: number;
 }
 
 /**
@@ -59,8 +77,12 @@ export class TalkService {
   private readonly active = new Set<TalkRoom>();
   private nextCall = 0;
   private readonly timer: NodeJS.Timeout;
-  readonly counters: TalkCounters = { relayed: 0, notHolder: 0, badFrames: 0, rateLimited: 0 };
+  readonly counters: TalkCounters = { relayed: 0, notHolder: 0, badFrames: 0, rateLimited: 0, fenced: 0 };
   recorder: BurstRecorder = () => null;
+  /** With REDIS_URL: channel floors and their audio shared with the other instances. */
+  private shared: SharedRooms | null = null;
+  /** With REDIS_URL: private calls to users connected to other instances. */
+  private calls: RemoteCalls | null = null;
 
   constructor(
     private readonly deps: AppDeps,
@@ -69,6 +91,26 @@ export class TalkService {
   ) {
     this.timer = setInterval(() => this.tick(Date.now()), options.tickMs);
     this.timer.unref();
+  }
+
+  /** Shares channel floors and audio with the other instances (REDIS_URL). */
+  share(floors: SharedFloors): void {
+    this.shared = new SharedRooms(
+      floors,
+      (room, state, effects, now) => this.settle(room, state, effects, now),
+      this.log,
+    );
+    this.calls = new RemoteCalls(floors, this.options.callAnswerMs, {
+      user: (uid) => this.users.get(uid),
+      connected: (peer) => this.peers.has(peer),
+      room: (cid) => this.rooms.get(cid),
+      openCall: (cid, E_ID, settings, parties) => this.callRoom(cid, E_ID, settings, parties),
+      endCall: (room) => this.endCall(room, undefined, false),
+    });
+  }
+
+  get sharedFloors(): SharedFloors | null {
+    return this.shared?.floors ?? null;
   }
 
   attach(peer: TalkPeer): void {
@@ -125,7 +167,7 @@ export class TalkService {
     const floor = room.floor;
     if (floor.name !== 'idle') {
       const { uid, name, priority: held } = floor.holder;
-      peer.send({ type: 'floorTaken', cid, uid, name, priority: held });
+      peer.notify({ type: 'floorTaken', cid, uid, name, priority: held });
     }
   }
 
@@ -142,37 +184,53 @@ export class TalkService {
     const room = this.rooms.get(cid);
     const priority = room?.listeners.get(peer);
     if (!room || priority === undefined) return this.refuseNotJoined(peer, cid, seq);
-    this.step(room, { kind: 'request', request: { talker: { ...peer.talker, priority }, seq }, now: Date.now() });
+    await this.step(room, { kind: 'request', request: { talker: { ...peer.talker, priority }, seq }, now: Date.now() });
   }
 
-  floorRelease(peer: TalkPeer, cid: number, seq: number): void {
+  floorRelease(peer: TalkPeer, cid: number, seq: number): Promise<void> | undefined {
     const room = this.rooms.get(cid);
-    if (!room?.listeners.has(peer)) return peer.error(seq, TalkErrors.notJoined, 'not joined to this channel');
+    if (!room?.listeners.has(peer)) {
+      peer.error(seq, TalkErrors.notJoined, 'not joined to this channel');
+      return undefined;
+    }
     peer.ack(seq);
-    this.step(room, { kind: 'release', key: peer.talker.key, now: Date.now() });
+    return this.step(room, { kind: 'release', key: peer.talker.key, now: Date.now() });
   }
 
   /** A private call to a connected terminal user of the same enterprise (a seat: of its scope). */
   async call(peer: TalkPeer, uid: number, seq: number): Promise<void> {
     const settings = await talkSettings(this.deps.db, peer.E_ID);
     const callee = this.users.get(uid);
-    const reachable =
-      callee && callee !== peer && (peer.seat ? inScope(peer.seat.scope, callee.E_ID) : callee.E_ID === peer.E_ID);
+    if (!callee && this.calls) return this.calls.offer(peer, uid, seq, settings);
+    const reachable = callee && callee !== peer && reaches(peer.seat?.scope ?? null, peer.E_ID, callee.E_ID);
     if (!callee || !reachable) return peer.error(seq, TalkErrors.unavailable, 'that user is not reachable');
-    const calleeState = this.peers.get(callee);
-    const callerState = this.peers.get(peer);
-    if (!calleeState || !callerState) return peer.error(seq, TalkErrors.unavailable, 'that user is not reachable');
-    const cid = this.callId();
-    const limits = floorLimits(settings.maxTalkMs, this.options.floor);
-    const room = new TalkRoom(cid, peer.E_ID, 'private', limits, settings.recordEnable, '');
-    room.parties = [peer, callee];
-    room.listeners.set(peer, peer.seat?.priority ?? 0);
-    room.listeners.set(callee, 0);
-    this.rooms.set(cid, room);
-    callerState.rooms.add(room);
-    calleeState.rooms.add(room);
+    const cid = this.shared ? await this.shared.floors.nextCallId() : this.callId();
+    if (!this.peers.has(callee) || !this.peers.has(peer)) {
+      return peer.error(seq, TalkErrors.unavailable, 'that user is not reachable');
+    }
+    const room = this.callRoom(cid, peer.E_ID, settings, [
+      [peer, peer.seat?.priority ?? 0],
+      [callee, 0],
+    ]);
     peer.ack(seq, { cid });
-    callee.send({ type: 'callStart', cid, from: peer.talker.uid, name: peer.talker.name });
+    callee.send({ type: 'callStart', cid: room.cid, from: peer.talker.uid, name: peer.talker.name });
+  }
+
+  /** A call signal from another instance (see RemoteCalls). */
+  remoteCall(signal: CallSignal): void {
+    this.calls?.receive(signal);
+  }
+
+  private callRoom(cid: number, E_ID: number, settings: CallSettings, parties: [TalkPeer, number][]): TalkRoom {
+    const limits = floorLimits(settings.maxTalkMs, this.options.floor);
+    const room = new TalkRoom(cid, E_ID, 'private', limits, settings.recordEnable, '');
+    room.parties = parties.map(([peer]) => peer);
+    for (const [peer, priority] of parties) {
+      room.listeners.set(peer, priority);
+      this.peers.get(peer)?.rooms.add(room);
+    }
+    this.rooms.set(cid, room);
+    return room;
   }
 
   hangup(peer: TalkPeer, cid: number, seq: number): void {
@@ -199,12 +257,42 @@ export class TalkService {
       this.counters.notHolder += 1;
       return;
     }
-    this.step(room, { kind: 'audio', key: peer.talker.key, now });
+    void this.step(room, { kind: 'audio', key: peer.talker.key, now });
     const opus = data.subarray(7);
     const out = downFrame(room.cid, peer.talker.uid, frame.seq, opus);
     for (const listener of room.listeners.keys()) if (listener !== peer) listener.outbox.push(out);
+    if (this.shared && room.shared) this.shared.floors.publishAudio(room.token, out);
     room.burst?.write(opus);
     this.counters.relayed += 1;
+  }
+
+  /** A frame relayed by another instance: to this instance's listeners, unless its holder was fenced off. */
+  remoteAudio(token: number, frame: Buffer): void {
+    const room = this.rooms.get(frame.readUInt32BE(1));
+    if (!room?.shared) return;
+    if (token < room.token) {
+      this.counters.fenced += 1;
+      return;
+    }
+    for (const listener of room.listeners.keys()) listener.outbox.push(frame);
+  }
+
+  /** A floor transition made on another instance. */
+  remoteNote(note: FloorNote): void {
+    const room = this.rooms.get(note.cid);
+    if (room) this.shared?.apply(room, note, Date.now());
+  }
+
+  /** Members removed from a channel (null: it was deleted, everyone) stop hearing it at once. */
+  membersRemoved(cid: number, userIds: readonly number[] | null): void {
+    const room = this.rooms.get(cid);
+    if (room?.kind !== 'group') return;
+    const removed = new Set(userIds);
+    for (const peer of [...room.listeners.keys()]) {
+      if (userIds && !(peer.user && removed.has(peer.user.U_ID))) continue;
+      this.leaveRoom(peer, room);
+      peer.notify({ type: 'channelLeft', cid, reason: 'removed' });
+    }
   }
 
   close(): void {
@@ -227,23 +315,41 @@ export class TalkService {
       channel.Record && settings.recordEnable,
       channel.CName,
     );
+    if (this.shared) {
+      room.shared = true;
+      await this.shared.open(room);
+    }
+    const opened = this.rooms.get(cid);
+    if (opened) return opened;
     this.rooms.set(cid, room);
+    if (room.floor.name !== 'idle') this.active.add(room);
     return room;
   }
 
   private leaveRoom(peer: TalkPeer, room: TalkRoom): void {
-    this.step(room, { kind: 'release', key: peer.talker.key, now: Date.now() });
+    this.release(room, peer);
     room.listeners.delete(peer);
     const state = this.peers.get(peer);
     state?.rooms.delete(room);
     if (state?.channel === room) state.channel = null;
-    if (room.listeners.size === 0 && room.floor.name === 'idle') this.rooms.delete(room.cid);
+    this.dropIfUnused(room);
   }
 
-  private endCall(room: TalkRoom, by?: TalkPeer): void {
-    for (const party of room.parties ?? []) {
-      this.step(room, { kind: 'release', key: party.talker.key, now: Date.now() });
-    }
+  private dropIfUnused(room: TalkRoom): void {
+    const unused = room.listeners.size === 0 && room.floor.name === 'idle';
+    if (unused && room.kind === 'group' && this.rooms.get(room.cid) === room) this.rooms.delete(room.cid);
+  }
+
+  /** Releases `peer`'s hold of the floor; a shared floor answers after the peer has gone, so its burst ends now. */
+  private release(room: TalkRoom, peer: TalkPeer): void {
+    const now = Date.now();
+    if (room.shared && holds(room.floor, peer.talker.key)) this.endBurst(room, peer, now);
+    void this.step(room, { kind: 'release', key: peer.talker.key, now });
+  }
+
+  private endCall(room: TalkRoom, by?: TalkPeer, announce = true): void {
+    for (const party of room.parties ?? []) this.release(room, party);
+    if (room.shared && announce) this.shared?.floors.publishCall({ kind: 'end', cid: room.cid });
     for (const party of room.parties ?? []) {
       if (party !== by) party.send({ type: 'callEnd', cid: room.cid });
       this.peers.get(party)?.rooms.delete(room);
@@ -265,13 +371,35 @@ export class TalkService {
     else peer.error(seq, TalkErrors.notMember, 'not a member of this channel');
   }
 
-  private step(room: TalkRoom, event: FloorEvent): void {
-    const { state, effects } = stepFloor(room.floor, event, room.limits);
+  /**
+   * One floor event. A private call's floor, and any floor without REDIS_URL, lives here. A shared
+   * floor changes only in Redis: events that change nothing locally (audio, quiet ticks) stay here,
+   * the others go to Redis and come back as a note that every instance applies.
+   */
+  private step(room: TalkRoom, event: FloorEvent): Promise<void> | undefined {
+    const local = stepFloor(room.floor, event, room.limits);
+    const shared = room.shared ? this.shared : null;
+    if (!shared || (event.kind !== 'request' && local.effects.length === 0)) {
+      this.settle(room, local.state, local.effects, event.now);
+      return undefined;
+    }
+    // Callers that answer a terminal wait for it (its next message sees the result); timers do not.
+    // It never rejects: SharedRooms.step reports its own failures.
+    return shared.step(room, event);
+  }
+
+  private settle(room: TalkRoom, state: FloorState, effects: FloorEffect[], now: number): void {
     room.floor = state;
     if (state.name === 'idle') this.active.delete(room);
     else this.active.add(room);
-    for (const effect of effects) this.apply(room, effect, event.now);
-    if (state.name === 'idle' && room.kind === 'group' && room.listeners.size === 0) this.rooms.delete(room.cid);
+    for (const effect of effects) this.apply(room, effect, now);
+    this.dropIfUnused(room);
+  }
+
+  private endBurst(room: TalkRoom, peer: TalkPeer | undefined, now: number): void {
+    room.burst?.end(now);
+    room.burst = null;
+    if (peer) this.setHolding(peer, -1);
   }
 
   private apply(room: TalkRoom, effect: FloorEffect, now: number): void {
@@ -280,8 +408,10 @@ export class TalkService {
         const { talker, seq } = effect.request;
         const peer = room.peerOf(talker.key);
         peer?.ack(seq, { granted: true, cid: room.cid });
-        if (effect.again || !peer) return;
+        if (effect.again) return;
         room.tell({ type: 'floorTaken', cid: room.cid, uid: talker.uid, name: talker.name, priority: talker.priority });
+        // The talker's own instance marks it talking and records what it sends.
+        if (!peer) return;
         this.setHolding(peer, 1);
         room.burst = this.recorder(room, talker, now);
         return;
@@ -289,14 +419,9 @@ export class TalkService {
       case 'busy':
         return room.peerOf(effect.request.talker.key)?.error(effect.request.seq, TalkErrors.busy, 'the floor is taken');
       case 'revoked':
-        return room.peerOf(effect.talker.key)?.send({ type: 'floorRevoked', cid: room.cid, reason: effect.reason });
-      case 'ended': {
-        room.burst?.end(now);
-        room.burst = null;
-        const peer = room.peerOf(effect.talker.key);
-        if (peer) this.setHolding(peer, -1);
-        return;
-      }
+        return room.peerOf(effect.talker.key)?.notify({ type: 'floorRevoked', cid: room.cid, reason: effect.reason });
+      case 'ended':
+        return this.endBurst(room, room.peerOf(effect.talker.key), now);
       case 'idle':
         return room.tell({ type: 'floorIdle', cid: room.cid });
     }
@@ -312,7 +437,17 @@ export class TalkService {
   }
 
   private tick(now: number): void {
-    for (const room of [...this.active]) this.step(room, { kind: 'tick', now });
+    for (const room of [...this.active]) {
+      const floor = room.floor;
+      if (!this.shared || !room.shared || floor.name === 'idle') {
+        void this.step(room, { kind: 'tick', now });
+      } else {
+        // Only the holder's instance sees its audio, so only it times the floor out.
+        const holderHere = room.peerOf(floor.holder.key) !== undefined;
+        this.shared.tick(room, holderHere, now);
+        if (holderHere) void this.step(room, { kind: 'tick', now });
+      }
+    }
   }
 
   /** Audio token bucket: `framesPerSecond` on average, `framesBurst` at once. */
@@ -334,7 +469,7 @@ export class TalkService {
     if (state.overInRow < this.options.floodCutAfter) return;
     state.overInRow = 0;
     for (const room of [...state.rooms]) {
-      if (holds(room.floor, peer.talker.key)) this.step(room, { kind: 'flood', key: peer.talker.key, now });
+      if (holds(room.floor, peer.talker.key)) void this.step(room, { kind: 'flood', key: peer.talker.key, now });
     }
     this.log.warn({ talker: peer.talker.key }, 'talker flooding: floor revoked');
   }

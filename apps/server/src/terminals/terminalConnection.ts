@@ -10,6 +10,7 @@ import {
   type TerminalConfig,
   type TerminalErrorCode,
   type TerminalServerMessage,
+  type TalkServerMessage,
 } from '@intercom/contract';
 import type { Socket } from 'node:net';
 import type { RawData, WebSocket } from 'ws';
@@ -74,6 +75,8 @@ export class TerminalConnection implements VideoPeer {
   private refilledAt = this.openedAt;
   private refusedInRow = 0;
   private corked = false;
+  /** Talk messages in the order they came (join, floor and call handling may wait for the database). */
+  private talkQueue: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly socket: WebSocket,
@@ -81,7 +84,8 @@ export class TerminalConnection implements VideoPeer {
     readonly ip: string,
   ) {
     this.tokens = host.options.messagesBurst;
-    this.binary = { send: (data, done) => socket.send(data, { binary: true }, done) };
+    // Text (floor events) and binary (audio, video) share the socket, in the order queued.
+    this.binary = { send: (data, done) => socket.send(data, { binary: typeof data !== 'string' }, done) };
     this.outbox = new AudioOutbox(this.binary);
     socket.on('message', (data, isBinary) => this.receive(data, isBinary));
     socket.on('close', () => {
@@ -171,6 +175,10 @@ export class TerminalConnection implements VideoPeer {
     });
   }
 
+  notify(message: TalkServerMessage): void {
+    if (this.socket.readyState === OPEN) this.outbox.push(JSON.stringify(message));
+  }
+
   send(message: TerminalServerMessage): void {
     if (this.socket.readyState !== OPEN) return;
     if (this.socket.bufferedAmount > MAX_BUFFERED_BYTES) {
@@ -252,45 +260,53 @@ export class TerminalConnection implements VideoPeer {
     }
   }
 
-  /** Channel, floor, call and video messages go to the talk and video services; false for any other message. */
+  /**
+   * Channel, floor, call and video messages go to the talk and video services, one after the other: a terminal that
+   * sends `join` and `floorRequest` without waiting gets them handled in that order. False for any
+   * other message.
+   */
   private talkMessage(message: TerminalClientMessage): boolean {
     const talk = this.host.talk;
     const { seq } = message;
-    const failed = () => this.error(seq, TerminalErrors.internal, 'internal error; send it again');
+    let run: () => unknown;
     switch (message.type) {
       case 'join':
-        talk.join(this, message.cid, seq).catch(failed);
-        return true;
+        run = () => talk.join(this, message.cid, seq);
+        break;
       case 'leave':
-        talk.leave(this, message.cid, seq);
-        return true;
+        run = () => talk.leave(this, message.cid, seq);
+        break;
       case 'floorRequest':
-        talk.floorRequest(this, message.cid, seq).catch(failed);
-        return true;
+        run = () => talk.floorRequest(this, message.cid, seq);
+        break;
       case 'floorRelease':
-        talk.floorRelease(this, message.cid, seq);
-        return true;
+        run = () => talk.floorRelease(this, message.cid, seq);
+        break;
       case 'call':
-        talk.call(this, message.uid, seq).catch(failed);
-        return true;
+        run = () => talk.call(this, message.uid, seq);
+        break;
       case 'hangup':
-        talk.hangup(this, message.cid, seq);
-        return true;
+        run = () => talk.hangup(this, message.cid, seq);
+        break;
       case 'videoCaps':
-        this.host.video.caps(this, message.codecs, seq).catch(failed);
-        return true;
+        run = () => this.host.video.caps(this, message.codecs, seq);
+        break;
       case 'videoApply':
-        this.host.video.apply(this, message.uid, seq).catch(failed);
-        return true;
+        run = () => this.host.video.apply(this, message.uid, seq);
+        break;
       case 'videoFree':
-        this.host.video.free(this, message.uid, seq);
-        return true;
+        run = () => this.host.video.free(this, message.uid, seq);
+        break;
       case 'videoList':
-        this.host.video.list(this, seq);
-        return true;
+        run = () => this.host.video.list(this, seq);
+        break;
       default:
         return false;
     }
+    this.talkQueue = this.talkQueue
+      .then(run)
+      .catch(() => this.error(seq, TerminalErrors.internal, 'internal error; send it again'));
+    return true;
   }
 
   /** Acknowledges once the rows are committed (an ack means stored), or says why not. */

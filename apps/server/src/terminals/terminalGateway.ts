@@ -11,7 +11,7 @@ import { verifyPassword } from '../auth/passwords.js';
 import type { TerminalSessionEnd } from '../core/terminalEvents.js';
 import type { RealtimeEvent, TerminalLoginStamp } from '../realtime/eventBus.js';
 import type { TalkService } from '../talk/talkService.js';
-import type { AuthCodes } from '../talk/authCodes.js';
+import type { AuthCodeStore } from '../talk/authCodes.js';
 import type { VideoService } from '../talk/videoService.js';
 import { talkSettings } from '../talk/talkRepository.js';
 import { LoginClock, isNewerLogin } from './loginClock.js';
@@ -63,7 +63,7 @@ export class TerminalGateway implements ConnectionHost {
     readonly options: TerminalOptions,
     private readonly log: FastifyBaseLogger,
     readonly talk: TalkService,
-    private readonly authCodes: AuthCodes,
+    private readonly authCodes: AuthCodeStore,
     readonly video: VideoService,
   ) {
     this.throttle = deps.realtime.loginThrottle(
@@ -158,7 +158,7 @@ export class TerminalGateway implements ConnectionHost {
    * no GPS, no online state, no Offline alarm.
    */
   private async loginSeat(connection: TerminalConnection, seq: number, authCode: string): Promise<void> {
-    const grant = this.authCodes.redeem(authCode);
+    const grant = await this.authCodes.redeem(authCode);
     if (!grant) {
       if (connection.state === 'loggingIn') connection.state = 'new';
       return connection.error(seq, TerminalErrors.badAuthCode, 'unknown, used or expired AuthCode');

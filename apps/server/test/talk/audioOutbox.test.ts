@@ -3,13 +3,13 @@ import { AudioOutbox } from '../../src/talk/audioOutbox.js';
 
 // A listener's bounded queue: a slow socket loses its own oldest frames, in order otherwise.
 function slowSink() {
-  const written: number[] = [];
+  const written: (number | string)[] = [];
   const pending: (() => void)[] = [];
   return {
     written,
     sink: {
-      send(data: Buffer, done: (error?: Error) => void) {
-        written.push(data[0] as number);
+      send(data: Buffer | string, done: (error?: Error) => void) {
+        written.push(typeof data === 'string' ? data : (data[0] as number));
         pending.push(() => done());
       },
     },
@@ -43,6 +43,33 @@ describe('AudioOutbox', () => {
     s.flush();
     expect(s.written).toEqual([1, 2, 6, 7, 8]);
     expect(box.queued).toBe(0);
+  });
+
+  it('keeps a floor event behind the frames queued before it, and never drops it', () => {
+    const s = slowSink();
+    const box = new AudioOutbox(s.sink, 2, 3);
+    for (let i = 1; i <= 4; i += 1) box.push(Buffer.from([i]));
+    box.push('idle');
+    expect(s.written).toEqual([1, 2]);
+    s.flush();
+    expect(s.written).toEqual([1, 2, 3, 4]);
+    s.flush();
+    expect(s.written).toEqual([1, 2, 3, 4, 'idle']);
+
+    // A full queue with the event at its head writes the event rather than dropping it.
+    const t = slowSink();
+    const full = new AudioOutbox(t.sink, 1, 2);
+    full.push(Buffer.from([1]));
+    full.push('taken');
+    full.push(Buffer.from([2]));
+    full.push(Buffer.from([3]));
+    expect(t.written).toEqual([1, 'taken']);
+    expect(full.dropped).toBe(0);
+    full.push(Buffer.from([4]));
+    expect(full.dropped).toBe(1);
+    t.flush();
+    t.flush();
+    expect(t.written).toEqual([1, 'taken', 3, 4]);
   });
 
   it('stops writing once closed or after a failed write', () => {

@@ -1,6 +1,7 @@
+import { upFrame } from '@intercom/media';
 import { TalkErrors, TerminalErrors } from '@intercom/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEnterprise } from '../helper.js';
+import { authed, createEnterprise, loginAdmin } from '../helper.js';
 import { FAST_HUB, sleep } from '../realtime/hubTestApp.js';
 import {
   FAST_TERMINALS,
@@ -9,7 +10,6 @@ import {
   startTerminalApp,
   type TerminalTestApp,
 } from '../terminals/terminalTestApp.js';
-import { upFrame } from '../../src/talk/audioFrame.js';
 import { FAST_TALK, SPEECH, channelOf, isType, joinAll, readDown, talk, waitFor } from './talkFixtures.js';
 
 // Channels, floor control and the audio relay over real sockets (DESIGN.md section 7).
@@ -104,6 +104,57 @@ describe('join and floor requests', () => {
 });
 
 describe('relay', () => {
+  it('handles join, floorRequest and audio sent without waiting, in that order', async () => {
+    const { cid, members } = await channelOf(t, t.demo.E_ID, [0, 0]);
+    const [a, b] = members.map((m) => m.terminal);
+    if (!a || !b) throw new Error('two members');
+    await joinAll(members.slice(1), cid);
+    const join = a.send({ type: 'join', cid });
+    const request = a.send({ type: 'floorRequest', cid });
+    const release = a.send({ type: 'floorRelease', cid });
+    expect(await a.next((m) => m.seq === join)).toMatchObject({ type: 'ack', cid });
+    expect(await a.next((m) => m.seq === request)).toMatchObject({ type: 'ack', granted: true });
+    expect(await a.next((m) => m.seq === release)).toMatchObject({ type: 'ack' });
+    await b.next(isType('floorIdle', { cid }));
+    for (const m of [a, b]) m.close();
+  });
+
+  it('tells a listener floorIdle only after the frames queued before it', async () => {
+    const { cid, members } = await channelOf(t, t.demo.E_ID, [0, 0]);
+    const [a, b] = members.map((m) => m.terminal);
+    if (!a || !b) throw new Error('two members');
+    await joinAll(members, cid);
+    await a.request({ type: 'floorRequest', cid });
+    // 90 frames and the release in one go: most of the burst waits in the listener's queue.
+    await talk(a, cid, SPEECH.slice(0, 90));
+    a.send({ type: 'floorRelease', cid });
+    await b.next(isType('floorIdle', { cid }));
+    expect(b.frames).toHaveLength(90);
+    expect(b.arrivals.lastIndexOf('frame')).toBeLessThan(b.arrivals.indexOf('floorIdle'));
+    for (const m of [a, b]) m.close();
+  });
+
+  it('a member removed from the channel stops hearing it at once', async () => {
+    const { cid, members } = await channelOf(t, t.demo.E_ID, [0, 0, 0]);
+    const [talker, removed, kept] = members.map((m) => m.terminal);
+    if (!talker || !removed || !kept) throw new Error('three members');
+    await joinAll(members, cid);
+    const api = authed(t.app, await loginAdmin(t));
+    const res = await api.postJson('/api/THChannel/CMemberChange', { cid, action: 'remove', uids: [members[1]?.U_ID] });
+    expect(res.statusCode, res.body).toBe(200);
+    await removed.next(isType('channelLeft', { cid, reason: 'removed' }));
+    await talker.request({ type: 'floorRequest', cid });
+    await talk(talker, cid, SPEECH.slice(0, 5));
+    await waitFor(() => kept.frames.length === 5);
+    expect(removed.frames).toHaveLength(0);
+    expect(await removed.request({ type: 'join', cid })).toMatchObject({ code: TalkErrors.notMember });
+    // Deleting the channel sends everyone away.
+    const deleted = await api.delete(`/api/THChannel/DeleteChannel?cid=${cid}`);
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    for (const m of [talker, kept]) await m.next(isType('channelLeft', { cid }));
+    for (const m of [talker, removed, kept]) m.close();
+  });
+
   it('delivers every frame in order to every listener, never back to the talker, and marks the talker', async () => {
     const { cid, members } = await channelOf(t, t.demo.E_ID, [0, 0, 0, 0]);
     await joinAll(members, cid);

@@ -1,6 +1,5 @@
 import { AudioFrame } from '@intercom/contract';
-import { speechPackets } from '@intercom/media';
-import { upFrame } from '../../src/talk/audioFrame.js';
+import { speechPackets, upFrame } from '@intercom/media';
 import { sleep } from '../realtime/hubTestApp.js';
 import {
   createTerminalUser,

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { TalkOptions } from '../../src/talk/talkService.js';
 import type { TerminalOptions } from '../../src/terminals/terminalOptions.js';
 import { createPostgresDatabase } from '../helper.js';
 import { FAST_HUB } from '../realtime/hubTestApp.js';
@@ -27,17 +28,21 @@ function startInstance(
   terminals: Partial<TerminalOptions>,
   sharedDatabaseUrl: string | undefined,
   redisPrefix: string,
+  talk: Partial<TalkOptions>,
 ): Promise<TerminalTestApp> {
-  return startTerminalApp(terminals, FAST_HUB, { REDIS_URL }, { realtime: { redisPrefix }, sharedDatabaseUrl });
+  return startTerminalApp(terminals, FAST_HUB, { REDIS_URL }, { realtime: { redisPrefix }, sharedDatabaseUrl, talk });
 }
 
-export async function startScaleOut(terminals: Partial<TerminalOptions>): Promise<ScaleOut> {
+export async function startScaleOut(
+  terminals: Partial<TerminalOptions>,
+  talk: Partial<TalkOptions> = {},
+): Promise<ScaleOut> {
   const prefix = `intercom:test:${randomUUID()}`;
   const adminUrl = process.env.TEST_DATABASE_URL;
   const postgres = adminUrl ? await createPostgresDatabase(adminUrl) : undefined;
   // One after the other: the second instance finds the shared database migrated and seeded.
-  const a = await startInstance(terminals, postgres?.url, prefix);
-  const b = await startInstance(terminals, postgres?.url, prefix);
+  const a = await startInstance(terminals, postgres?.url, prefix, talk);
+  const b = await startInstance(terminals, postgres?.url, prefix, talk);
   return {
     a,
     b,

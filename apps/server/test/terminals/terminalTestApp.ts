@@ -90,6 +90,8 @@ export class TestTerminal {
   readonly received: ServerMessage[] = [];
   /** Binary frames (audio) as they arrived. */
   readonly frames: Buffer[] = [];
+  /** Everything in arrival order: `frame` for a binary frame, else the message's type. */
+  readonly arrivals: string[] = [];
   closeCode: number | undefined;
   private seq = 0;
   private readonly opened: Promise<void>;
@@ -109,6 +111,7 @@ export class TestTerminal {
     socket.on('message', (data, isBinary) => {
       if (isBinary) this.frames.push(data as Buffer);
       else this.received.push(JSON.parse(String(data)) as ServerMessage);
+      this.arrivals.push(isBinary ? 'frame' : String(this.received.at(-1)?.type));
     });
   }
 

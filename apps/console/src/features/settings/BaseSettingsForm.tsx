@@ -1,5 +1,5 @@
 import { Limits, mapHidden } from '@intercom/contract';
-import { Card, Descriptions, Flex, Form, Input, Select, Switch, Tag, Typography } from 'antd';
+import { Card, Descriptions, Flex, Form, Input, InputNumber, Select, Switch, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { EditFormShell } from '../../shared/form/EditFormShell';
 import { type SysConfig, useSysConfig } from '../account';
@@ -51,6 +51,12 @@ function InForce({ config }: { config: SysConfig | undefined }) {
         { key: 'gps', label: t('settings.gps_server'), children: values.GPSServer || empty },
         { key: 'video', label: t('settings.video'), children: onOff(values.VideoEnable) },
         { key: 'record', label: t('settings.record'), children: onOff(values.RecordEnable) },
+        {
+          key: 'talkMax',
+          label: t('settings.talk_max_seconds'),
+          children: t('settings.seconds_value', { value: values.TalkMaxSeconds }),
+        },
+        { key: 'dispatchPriority', label: t('settings.dispatch_priority'), children: values.DispatchPriority },
         {
           key: 'types',
           label: t('settings.channel_types'),
@@ -128,6 +134,22 @@ export function BaseSettingsForm() {
           extra={t('settings.record_hint')}
         >
           <Switch />
+        </Form.Item>
+        <Form.Item
+          name="TalkMaxSeconds"
+          label={t('settings.talk_max_seconds')}
+          extra={t('settings.talk_max_seconds_hint')}
+          required
+        >
+          <InputNumber min={5} max={600} precision={0} addonAfter={t('settings.seconds')} />
+        </Form.Item>
+        <Form.Item
+          name="DispatchPriority"
+          label={t('settings.dispatch_priority')}
+          extra={t('settings.dispatch_priority_hint')}
+          required
+        >
+          <InputNumber min={0} max={7} precision={0} />
         </Form.Item>
         <Form.Item
           name="ChannelTypeID"

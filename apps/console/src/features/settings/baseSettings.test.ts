@@ -29,6 +29,22 @@ describe('base settings', () => {
     ]);
   });
 
+  it('reads and writes the push-to-talk limits, refusing values out of range or cleared', () => {
+    const values = baseFormValues({ TalkMaxSeconds: '90', DispatchPriority: '5' });
+    expect(values).toMatchObject({ TalkMaxSeconds: 90, DispatchPriority: 5 });
+    expect(
+      baseConfigChanges({ ...values, TalkMaxSeconds: 120 }, { TalkMaxSeconds: '90', DispatchPriority: '5' }),
+    ).toEqual([{ code: 'TalkMaxSeconds', value: '120' }]);
+    const fields = (v: Partial<typeof values>) => validateBaseSettings({ ...values, ...v }).map((e) => e.field);
+    expect(fields({})).toEqual([]);
+    expect(fields({ TalkMaxSeconds: 4 })).toEqual(['TalkMaxSeconds']);
+    expect(fields({ TalkMaxSeconds: 601 })).toEqual(['TalkMaxSeconds']);
+    expect(fields({ TalkMaxSeconds: 12.5 })).toEqual(['TalkMaxSeconds']);
+    expect(fields({ TalkMaxSeconds: null, DispatchPriority: null })).toEqual(['TalkMaxSeconds', 'DispatchPriority']);
+    expect(fields({ DispatchPriority: 8 })).toEqual(['DispatchPriority']);
+    expect(fields({ DispatchPriority: -1 })).toEqual(['DispatchPriority']);
+  });
+
   it('puts each refused value under its own field', () => {
     const values = {
       ...baseFormValues({}),

@@ -18,6 +18,8 @@ export const BASE_CODES = [
   'RecordEnable',
   'ChannelTypeID',
   'WebChatConfig',
+  'TalkMaxSeconds',
+  'DispatchPriority',
 ] as const satisfies readonly SysConfigCode[];
 type BaseCode = (typeof BASE_CODES)[number];
 
@@ -49,6 +51,10 @@ export interface BaseSettingsValues {
   RecordEnable: boolean;
   ChannelTypeID: number[];
   WebChatConfig: string;
+  /** Push-to-talk: whole seconds, 5-600 (empty while the person clears the field). */
+  TalkMaxSeconds: number | null;
+  /** Push-to-talk: dispatcher seats' floor priority, 0-7. */
+  DispatchPriority: number | null;
 }
 
 /** Which message a refused entry shows under its field. */
@@ -59,6 +65,8 @@ const INVALID_KEYS: Record<BaseCode, string> = {
   RecordEnable: tk('validation.invalid'),
   ChannelTypeID: tk('settings.channel_types_required'),
   WebChatConfig: tk('settings.webchat_invalid'),
+  TalkMaxSeconds: tk('settings.talk_max_seconds_invalid'),
+  DispatchPriority: tk('settings.dispatch_priority_invalid'),
 };
 
 /** The form field a refused entry is shown under. */
@@ -83,8 +91,13 @@ export function baseFormValues(config: SysConfig | undefined): BaseSettingsValue
     RecordEnable: valueOf(config, 'RecordEnable') === 'TRUE',
     ChannelTypeID: types,
     WebChatConfig: valueOf(config, 'WebChatConfig'),
+    TalkMaxSeconds: Number(valueOf(config, 'TalkMaxSeconds')),
+    DispatchPriority: Number(valueOf(config, 'DispatchPriority')),
   };
 }
+
+/** A number field as the setting's text; empty when cleared, so the contract's check refuses it. */
+const numberText = (value: number | null | undefined) => (value === null || value === undefined ? '' : String(value));
 
 /** The stored text of every entry, as ModifyConfig takes it. */
 export function baseConfigValues(values: BaseSettingsValues): Record<BaseCode, string> {
@@ -96,6 +109,8 @@ export function baseConfigValues(values: BaseSettingsValues): Record<BaseCode, s
     RecordEnable: values.RecordEnable ? 'TRUE' : 'FALSE',
     ChannelTypeID: types.join(','),
     WebChatConfig: (values.WebChatConfig ?? '').trim(),
+    TalkMaxSeconds: numberText(values.TalkMaxSeconds),
+    DispatchPriority: numberText(values.DispatchPriority),
   };
 }
 

@@ -131,6 +131,7 @@ export async function removeChannel(ctx: ServiceContext, cid: number, eid?: numb
       Summary: { CID: channel.CID, CTypeID: channel.CTypeID, members: channel.MemberCount },
     });
   });
+  ctx.events.notify('membersRemoved', { E_ID: channel.E_ID, CID: channel.CID, UserIDs: null });
 }
 
 /** SwitchRecord: on needs the enterprise's RecordEnable; off always works. */

@@ -76,6 +76,9 @@ export async function changeMembers(ctx: ServiceContext, input: MemberChange): P
       });
     });
   }
+  if (toRemove.length > 0) {
+    ctx.events.notify('membersRemoved', { E_ID: channel.E_ID, CID: channel.CID, UserIDs: toRemove });
+  }
   return {
     CID: channel.CID,
     added: toAdd.length,
@@ -115,6 +118,7 @@ export async function changeRooms(ctx: ServiceContext, input: RoomChange) {
       });
     });
   }
+  for (const CID of toRemove) ctx.events.notify('membersRemoved', { E_ID: user.E_ID, CID, UserIDs: [user.UserID] });
   return {
     UserID: user.UserID,
     added: toAdd.length,

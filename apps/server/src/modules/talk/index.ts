@@ -18,7 +18,7 @@ const talkRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!auth) throw new Error('the /api scope authenticates every route');
       const { A_ID, E_ID, Name } = auth.account;
       // app.talk is the talk server (talk/talkPlugin.ts), decorated on the root after the modules.
-      return ok(request.server.talk.authCodes.issue({ A_ID, E_ID, name: Name, scope: auth.scope }));
+      return ok(await request.server.talk.authCodes.issue({ A_ID, E_ID, name: Name, scope: auth.scope }));
     },
   );
 };

@@ -1,0 +1,102 @@
+import { upFrame } from '@intercom/media';
+import type { FleetStats } from './stats.js';
+
+/** What a talker needs of its terminal's socket. */
+export interface TalkLink {
+  /** Sends a JSON message with the next seq; returns the seq, 0 when the socket is closed. */
+  send(message: Record<string, unknown>): number;
+  sendBinary(frame: Buffer): void;
+}
+
+export interface TalkSetup {
+  cid: number;
+  /** Mean seconds between this terminal's bursts (exponentially distributed). */
+  everySeconds: number;
+  /** One burst of speech: 20 ms Opus packets. */
+  packets: readonly Buffer[];
+  stats: FleetStats;
+  random: () => number;
+}
+
+const FRAME_MS = 20;
+
+/**
+ * Push-to-talk of one simulated terminal (docs/terminal-protocol.md): joins its channel after each
+ * login and now and then asks for the floor; when granted it sends a burst of real Opus speech at
+ * the real pace (one packet every 20 ms) and releases. Busy means someone else talks: it tries
+ * again later.
+ */
+export class SimTalker {
+  private timer: NodeJS.Timeout | undefined;
+  private sending: NodeJS.Timeout | undefined;
+  private requestSeq = 0;
+  private audioSeq = 0;
+
+  constructor(
+    private readonly setup: TalkSetup,
+    private readonly link: TalkLink,
+  ) {}
+
+  /** After a login: join the channel and plan the first burst. */
+  online(): void {
+    this.link.send({ type: 'join', cid: this.setup.cid });
+    this.plan();
+  }
+
+  offline(): void {
+    clearTimeout(this.timer);
+    clearInterval(this.sending);
+    this.timer = undefined;
+    this.sending = undefined;
+  }
+
+  /** An ack or error of any message; returns whether it answered the floor request. */
+  answer(message: { type: string; seq?: number; granted?: boolean; code?: string }): boolean {
+    if (message.seq === undefined || message.seq !== this.requestSeq) return false;
+    this.requestSeq = 0;
+    if (message.type === 'ack' && message.granted) this.speak();
+    else {
+      if (message.code === 'busy') this.setup.stats.busy += 1;
+      this.plan();
+    }
+    return true;
+  }
+
+  /** A push: a revoked floor stops the burst. */
+  pushed(message: { type: string; cid?: number }): void {
+    if (message.type === 'floorRevoked' && message.cid === this.setup.cid) this.finish(false);
+  }
+
+  private plan(): void {
+    clearTimeout(this.timer);
+    const mean = this.setup.everySeconds * 1000;
+    const delay = -Math.log(1 - this.setup.random()) * mean;
+    this.timer = setTimeout(() => {
+      this.requestSeq = this.link.send({ type: 'floorRequest', cid: this.setup.cid });
+      if (!this.requestSeq) this.plan();
+    }, delay);
+    this.timer.unref();
+  }
+
+  private speak(): void {
+    const { packets, cid, stats } = this.setup;
+    let next = 0;
+    stats.bursts += 1;
+    this.sending = setInterval(() => {
+      const packet = packets[next];
+      if (!packet) return this.finish(true);
+      this.link.sendBinary(upFrame(cid, this.audioSeq, packet));
+      this.audioSeq = (this.audioSeq + 1) & 0xffff;
+      stats.framesSent += 1;
+      next += 1;
+    }, FRAME_MS);
+  }
+
+  private finish(release: boolean): void {
+    if (!this.sending) return;
+    clearInterval(this.sending);
+    this.sending = undefined;
+    if (release) this.link.send({ type: 'floorRelease', cid: this.setup.cid });
+    this.plan();
+  }
+}
