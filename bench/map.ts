@@ -102,12 +102,19 @@ async function setUsersVisible(page: Page, visible: boolean): Promise<void> {
   );
 }
 
-/** Main-thread busy time per second (CDP TaskDuration) and the longest task, while updates flow. */
+/**
+ * Main-thread time per second of updates while they flow: busy wall time (CDP TaskDuration, which
+ * grows when other processes take the CPU) and the main thread's own CPU time (ThreadTime), and the
+ * longest task. With MAP_BENCH_PROFILE, also the functions that took the most CPU.
+ */
 async function mainThread(page: Page, seconds: number) {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Performance.enable');
-  const task = async () =>
-    ((await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'TaskDuration')?.value ?? 0) * 1000;
+  const metrics = async () => {
+    const all = (await cdp.send('Performance.getMetrics')).metrics;
+    const value = (name: string) => (all.find((m) => m.name === name)?.value ?? 0) * 1000;
+    return { task: value('TaskDuration'), cpu: value('ThreadTime') };
+  };
   await page.evaluate(() => {
     const longest = { value: 0, count: 0 };
     Object.assign(window, { longTasks: longest });
@@ -118,13 +125,47 @@ async function mainThread(page: Page, seconds: number) {
       }
     }).observe({ type: 'longtask', buffered: false });
   });
-  const before = await task();
+  const profiling = Boolean(process.env.MAP_BENCH_PROFILE);
+  if (profiling) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.start');
+  }
+  const before = await metrics();
   await sleep(seconds * 1000);
-  const busy = (await task()) - before;
+  const after = await metrics();
+  const hot = profiling ? topFunctions((await cdp.send('Profiler.stop')).profile) : undefined;
   const long = await page.evaluate(
     () => (window as unknown as { longTasks: { value: number; count: number } }).longTasks,
   );
-  return { msPerSecond: round(busy / seconds), longestTaskMs: round(long.value), longTasks: long.count };
+  return {
+    msPerSecond: round((after.task - before.task) / seconds),
+    cpuMsPerSecond: round((after.cpu - before.cpu) / seconds),
+    longestTaskMs: round(long.value),
+    longTasks: long.count,
+    hot,
+  };
+}
+
+interface CpuProfile {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number } }[];
+  samples?: number[];
+  timeDeltas?: number[];
+}
+
+/** The 15 functions with the most self time in a CPU profile, as "name file:line:column ms". */
+function topFunctions(profile: CpuProfile): string[] {
+  const byNode = new Map(profile.nodes.map((node) => [node.id, node.callFrame]));
+  const self = new Map<string, number>();
+  profile.samples?.forEach((id, i) => {
+    const frame = byNode.get(id);
+    if (!frame) return;
+    const key = `${frame.functionName || '(anonymous)'} ${frame.url.split('/').pop()}:${frame.lineNumber}:${frame.columnNumber}`;
+    self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas?.[i] ?? 0) / 1000);
+  });
+  return [...self.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 15)
+    .map(([key, ms]) => `${key} ${round(ms)}`);
 }
 
 /** Fix time to the first frame drawn after the users source took the delta that carried it. */
@@ -152,6 +193,17 @@ async function latency(page: Page, seconds: number) {
   }, seconds * 1000);
 }
 
+/** Polls the enterprise statistics until 97 % of the terminals are online (a loaded machine drops a few logins); returns the count. */
+async function waitOnline(url: string, token: string, users: number): Promise<number> {
+  let online = 0;
+  for (const deadline = Date.now() + Math.max(120_000, users * 10); Date.now() < deadline; await sleep(2000)) {
+    const response = await fetch(`${url}/api/Enterprise/Statistics`, { headers: { Authorization: `Bearer ${token}` } });
+    online = ((await response.json()) as { BaseData: { Online: number } }).BaseData.Online;
+    if (online >= users * 0.97) return online;
+  }
+  throw new Error(`only ${online} of ${users} terminals came online`);
+}
+
 async function heapMiB(page: Page): Promise<number> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('HeapProfiler.collectGarbage');
@@ -175,21 +227,22 @@ async function run(users: number, soak: boolean) {
   try {
     log(`${users} users: seeding`);
     await seedTerminals({ dataDir: server.dataDir }, users, 1);
-    // The paced load prints nothing until it ends: give its terminals time to log in (it reports
-    // the count on stderr) before the page opens.
+    // The paced load prints nothing until it ends: wait until the server counts its terminals
+    // online (they send their first fix right after login) before the page opens.
     load = helper(
       'terminalLoad.ts',
       [JSON.stringify({ url: server.url, first: 0, count: users, window: 1, rate: users, seconds: 3600 })],
       () => undefined,
     );
-    await sleep(Math.max(10_000, users * 2));
-    log(`${users} users: terminals logged in and moving`);
-    await sleep(5000);
     const token = await login(server.url, 'admin', BENCH_PASSWORD, 'DEMO');
+    const online = await waitOnline(server.url, token, users);
+    log(`${users} users: ${online} terminals online and moving`);
+    await sleep(5000);
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     await context.addCookies([{ name: 'function_access_token', value: token, url: server.url, sameSite: 'Strict' }]);
     const page = await context.newPage();
-    await page.addInitScript({ content: INSTRUMENT_HUB });
+    // tsx names the functions inside page.evaluate through a `__name` helper the page lacks.
+    await page.addInitScript({ content: `window.__name = (f) => f;\n${INSTRUMENT_HUB}` });
     const renderer = await page.evaluate(() => {
       const gl = document.createElement('canvas').getContext('webgl2');
       const info = gl?.getExtension('WEBGL_debug_renderer_info');

@@ -25,7 +25,9 @@ const perSecond: number[] = [];
 let running = false;
 
 class Terminal {
-  private readonly socket: WebSocket;
+  private socket: WebSocket;
+  private loggedIn = false;
+  private closed = false;
   private seq = 0;
   private inFlight = 0;
   private lastTime = 0;
@@ -36,10 +38,31 @@ class Terminal {
   private pausedUntil = 0;
 
   constructor(readonly phone: string) {
-    this.socket = new WebSocket(`${options.url.replace(/^http/, 'ws')}/terminal`);
-    this.socket.on('open', () => this.send({ type: 'login', phone, password: SEED_PASSWORD }));
-    this.socket.on('message', (data) => this.receive(String(data)));
-    this.socket.on('error', () => undefined);
+    this.socket = this.connect();
+  }
+
+  /**
+   * Opens the socket and logs in. A socket that closes before its login was answered (a handshake
+   * timed out on a busy machine) tries again a little later, as a real terminal would.
+   */
+  private connect(): WebSocket {
+    const socket = new WebSocket(`${options.url.replace(/^http/, 'ws')}/terminal`);
+    socket.on('open', () => this.send({ type: 'login', phone: this.phone, password: SEED_PASSWORD }));
+    socket.on('message', (data) => this.receive(String(data)));
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      if (this.loggedIn || this.closed) return;
+      setTimeout(
+        () => {
+          if (this.closed) return;
+          this.seq = 0;
+          this.inFlight = 0;
+          this.socket = this.connect();
+        },
+        1000 + Math.random() * 2000,
+      );
+    });
+    return socket;
   }
 
   private send(message: Record<string, unknown>): void {
@@ -50,6 +73,7 @@ class Terminal {
   private receive(text: string): void {
     const message = JSON.parse(text) as { type: string; seq: number; code?: string; config?: unknown };
     if (message.type === 'ack' && message.config) {
+      this.loggedIn = true;
       loggedIn += 1;
       return;
     }
@@ -88,6 +112,7 @@ class Terminal {
   }
 
   close(): void {
+    this.closed = true;
     this.socket.terminate();
   }
 }
