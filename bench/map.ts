@@ -29,7 +29,7 @@ function percentile(values: number[], p: number): number {
  * so the bench's own transpiler adds no helpers the page lacks.
  */
 const INSTRUMENT_HUB = `
-  const probe = { snapshotBytes: 0, snapshotAt: 0, arrivals: [] };
+  const probe = { snapshotBytes: 0, snapshotAt: 0, timing: false, arrivals: [] };
   window.mapProbe = probe;
   window.mapOf = () => document.querySelector('[data-testid="map-canvas"]').maplibre;
   const Native = window.WebSocket;
@@ -42,10 +42,15 @@ const INSTRUMENT_HUB = `
         if (text.includes('"GPSArray"')) {
           probe.snapshotBytes += new TextEncoder().encode(text).length;
           probe.snapshotAt = performance.now();
-        } else if (text.includes('"type":"GPS"')) {
+        } else if (probe.timing && text.includes('"type":"GPS"')) {
+          // Scanning a frame costs main-thread time: only while the latency is measured.
           let newest = 0;
-          for (const match of text.matchAll(/"time":(\\d+)/g)) newest = Math.max(newest, Number(match[1]));
-          probe.arrivals.push({ at: Date.now(), fix: newest });
+          let records = 0;
+          for (const match of text.matchAll(/"time":(\\d+)/g)) {
+            newest = Math.max(newest, Number(match[1]));
+            records++;
+          }
+          probe.arrivals.push({ at: Date.now(), fix: newest, records });
         }
       });
     }
@@ -64,7 +69,12 @@ interface MapLike {
   triggerRepaint(): void;
 }
 type ProbeWindow = Window & {
-  mapProbe: { snapshotBytes: number; snapshotAt: number; arrivals: { at: number; fix: number }[] };
+  mapProbe: {
+    snapshotBytes: number;
+    snapshotAt: number;
+    timing: boolean;
+    arrivals: { at: number; fix: number; records: number }[];
+  };
   mapOf: () => MapLike;
 };
 
@@ -175,6 +185,7 @@ async function latency(page: Page, seconds: number) {
     const probe = (window as unknown as ProbeWindow).mapProbe;
     const start = Date.now();
     probe.arrivals = [];
+    probe.timing = true;
     const loads: number[] = [];
     const renders: number[] = [];
     map.on('data', (event) => {
@@ -182,6 +193,7 @@ async function latency(page: Page, seconds: number) {
     });
     map.on('render', () => renders.push(Date.now()));
     await new Promise((r) => setTimeout(r, ms));
+    probe.timing = false;
     const drawn: number[] = [];
     for (const arrival of probe.arrivals) {
       if (arrival.at < start) continue;
@@ -189,7 +201,9 @@ async function latency(page: Page, seconds: number) {
       const frame = loaded === undefined ? undefined : renders.find((t) => t >= loaded);
       if (frame !== undefined) drawn.push(frame - arrival.fix);
     }
-    return { samples: drawn.length, arrivals: probe.arrivals.length, drawn };
+    // Positions the page took per second: what the server and the load managed to deliver.
+    const records = probe.arrivals.reduce((sum, arrival) => sum + arrival.records, 0);
+    return { samples: drawn.length, arrivals: probe.arrivals.length, drawn, recordsPerSecond: records / (ms / 1000) };
   }, seconds * 1000);
 }
 
@@ -293,6 +307,7 @@ async function run(users: number, soak: boolean) {
     const drawn = await latency(page, SECONDS);
     const latencyMs = {
       samples: drawn.samples,
+      positionsPerSecond: Math.round(drawn.recordsPerSecond),
       p50: percentile(drawn.drawn, 50),
       p95: percentile(drawn.drawn, 95),
       max: percentile(drawn.drawn, 100),
