@@ -1,6 +1,7 @@
 // Basemap server costs (issue 10): building the Natural Earth tile indexes (first tile), cutting
 // tiles at z 4 and z 10 once built, tile sizes, and generating one glyph range of Noto Sans.
 //   npx tsx --conditions=development bench/basemap.ts
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { GlyphRanges } from '../apps/server/src/modules/map/glyphRanges.js';
 import { OfflineTiles } from '../apps/server/src/modules/map/offlineTiles.js';
 
@@ -27,12 +28,16 @@ const z10 = average(
 );
 
 const glyphs = new GlyphRanges();
+// Glyph ranges are made in slices: the longest the event loop waited meanwhile is what others feel.
+const loopDelay = monitorEventLoopDelay({ resolution: 5 });
+loopDelay.enable();
 started = performance.now();
-const latin = glyphs.range('Noto Sans Regular', 0);
+const latin = await glyphs.range('Noto Sans Regular', 0);
 const firstGlyphRangeMs = ms(started);
 started = performance.now();
-glyphs.range('Noto Sans Regular', 1024);
+await glyphs.range('Noto Sans Regular', 1024);
 const cyrillicRangeMs = ms(started);
+loopDelay.disable();
 
 process.stdout.write(
   `${JSON.stringify({
@@ -43,6 +48,7 @@ process.stdout.write(
     firstGlyphRangeMsIncludingFontLoad: firstGlyphRangeMs,
     glyphRange0Bytes: latin.length,
     glyphRange1024Ms: cyrillicRangeMs,
+    glyphLongestEventLoopBlockMs: Math.round(loopDelay.max / 1e6),
     rssMiB: Math.round(process.memoryUsage().rss / 2 ** 20),
   })}\n`,
 );

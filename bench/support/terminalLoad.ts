@@ -28,7 +28,9 @@ const ackLatency = new Histogram();
 let running = false;
 
 class Terminal {
-  private readonly socket: WebSocket;
+  private socket: WebSocket;
+  private loggedIn = false;
+  private closed = false;
   private seq = 0;
   private inFlight = 0;
   private lastTime = 0;
@@ -40,10 +42,31 @@ class Terminal {
   private readonly sentAt = new Map<number, number>();
 
   constructor(readonly phone: string) {
-    this.socket = new WebSocket(`${options.url.replace(/^http/, 'ws')}/terminal`);
-    this.socket.on('open', () => this.send({ type: 'login', phone, password: SEED_PASSWORD }));
-    this.socket.on('message', (data) => this.receive(String(data)));
-    this.socket.on('error', () => undefined);
+    this.socket = this.connect();
+  }
+
+  /**
+   * Opens the socket and logs in. A socket that closes before its login was answered (a handshake
+   * timed out on a busy machine) tries again a little later, as a real terminal would.
+   */
+  private connect(): WebSocket {
+    const socket = new WebSocket(`${options.url.replace(/^http/, 'ws')}/terminal`);
+    socket.on('open', () => this.send({ type: 'login', phone: this.phone, password: SEED_PASSWORD }));
+    socket.on('message', (data) => this.receive(String(data)));
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      if (this.loggedIn || this.closed) return;
+      setTimeout(
+        () => {
+          if (this.closed) return;
+          this.seq = 0;
+          this.inFlight = 0;
+          this.socket = this.connect();
+        },
+        1000 + Math.random() * 2000,
+      );
+    });
+    return socket;
   }
 
   private send(message: Record<string, unknown>): void {
@@ -54,6 +77,7 @@ class Terminal {
   private receive(text: string): void {
     const message = JSON.parse(text) as { type: string; seq: number; code?: string; config?: unknown };
     if (message.type === 'ack' && message.config) {
+      this.loggedIn = true;
       loggedIn += 1;
       return;
     }
@@ -96,6 +120,7 @@ class Terminal {
   }
 
   close(): void {
+    this.closed = true;
     this.socket.terminate();
   }
 }

@@ -8,6 +8,8 @@ import Database from 'better-sqlite3';
 import type { TestProject } from 'vitest/node';
 
 export const ADMIN_PASSWORD = 'E2e-Admin-2026!';
+/** The PMTiles archive the server serves at /basemap/tiles.pmtiles, inside the data directory. */
+export const PMTILES_FILE = 'basemap.pmtiles';
 const root = path.resolve(new URL('.', import.meta.url).pathname, '../..');
 
 declare module 'vitest' {
@@ -156,6 +158,8 @@ export default async function setup(project: TestProject) {
       LOG_LEVEL: 'warn',
       LOGIN_IP_LIMIT_PER_MINUTE: '1000',
       DATABASE_URL: '',
+      // Absent until a test writes an archive there (the server opens it per request).
+      BASEMAP_PMTILES: path.join(dataDir, PMTILES_FILE),
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

@@ -204,10 +204,12 @@ function registerConsole(app: FastifyInstance, consoleDir: string | undefined): 
     index: false,
     // The build writes .br and .gz next to every asset; send those to clients that accept them.
     preCompressed: true,
+    // @fastify/static 9 writes its own Cache-Control after setHeaders unless it is off: hashed
+    // assets are kept for a year, everything else is revalidated.
+    cacheControl: false,
     setHeaders: (res, filePath) => {
-      if (filePath.includes(`${path.sep}assets${path.sep}`)) {
-        res.header('Cache-Control', 'public, max-age=31536000, immutable');
-      }
+      const asset = filePath.includes(`${path.sep}assets${path.sep}`);
+      res.setHeader('Cache-Control', asset ? 'public, max-age=31536000, immutable' : 'no-cache');
     },
   });
   app.get('/*', { schema: { hide: true } }, async (request, reply) => {
@@ -221,7 +223,6 @@ function registerConsole(app: FastifyInstance, consoleDir: string | undefined): 
       return reply.sendFile(file);
     }
     if (url.startsWith('/assets/')) return reply.status(404).send('Not found');
-    // cacheControl off, or @fastify/static replaces no-cache with its own "public, max-age=0".
-    return reply.header('Cache-Control', 'no-cache').sendFile('index.html', { cacheControl: false });
+    return reply.sendFile('index.html');
   });
 }

@@ -1,12 +1,19 @@
 import 'maplibre-gl/dist/maplibre-gl.css';
 import { Alert } from 'antd';
-import { Map as MapLibreMap, NavigationControl, ScaleControl, setWorkerUrl } from 'maplibre-gl';
+import {
+  Map as MapLibreMap,
+  NavigationControl,
+  ScaleControl,
+  setWorkerUrl,
+  type StyleSpecification,
+} from 'maplibre-gl';
 import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Basemap } from '@intercom/contract';
 import { basemapStyle } from './basemapStyle';
 import { MapContext, type MapHandle } from './mapContext';
+import { pmtilesStyle } from './pmtilesStyle';
 
 export interface MapViewProps {
   basemap: Basemap;
@@ -47,29 +54,40 @@ export function MapView({ basemap, project, globe = false, children }: MapViewPr
   useEffect(() => {
     const element = container.current;
     if (!element || !webgl) return;
-    const map = new MapLibreMap({
-      container: element,
-      style: basemapStyle(basemap, window.location.origin),
-      center: [0, 20],
-      zoom: globe ? 1.5 : 1,
-      pitch: globe ? 45 : 0,
-      maxPitch: 75,
-      localIdeographFontFamily: LOCAL_IDEOGRAPHS,
-      attributionControl: { compact: true },
-      dragRotate: globe,
-      touchPitch: globe,
-    });
-    (element as HTMLDivElement & { maplibre?: MapLibreMap }).maplibre = map;
-    map.addControl(new NavigationControl({ visualizePitch: globe, showCompass: true }), 'top-right');
-    map.addControl(new ScaleControl({}), 'bottom-right');
-    // The layers need the style only, not every tile: a basemap tile that fails must not hide the users.
-    map.once('style.load', () => {
-      if (globe) map.setProjection({ type: 'globe' });
-      setHandle({ map, project });
-    });
+    let map: MapLibreMap | undefined;
+    let gone = false;
+    const create = (style: StyleSpecification) => {
+      if (gone) return;
+      map = new MapLibreMap({
+        container: element,
+        style,
+        center: [0, 20],
+        zoom: globe ? 1.5 : 1,
+        pitch: globe ? 45 : 0,
+        maxPitch: 75,
+        localIdeographFontFamily: LOCAL_IDEOGRAPHS,
+        attributionControl: { compact: true },
+        dragRotate: globe,
+        touchPitch: globe,
+      });
+      const created = map;
+      (element as HTMLDivElement & { maplibre?: MapLibreMap }).maplibre = created;
+      created.addControl(new NavigationControl({ visualizePitch: globe, showCompass: true }), 'top-right');
+      created.addControl(new ScaleControl({}), 'bottom-right');
+      // The layers need the style only, not every tile: a basemap tile that fails must not hide the users.
+      created.once('style.load', () => {
+        if (globe) created.setProjection({ type: 'globe' });
+        setHandle({ map: created, project });
+      });
+    };
+    const origin = window.location.origin;
+    // A PMTiles style depends on the archive's header (raster or vector, which layers): read it first.
+    if (basemap.kind === 'PMTILES') void pmtilesStyle(basemap, origin).then(create);
+    else create(basemapStyle(basemap, origin));
     return () => {
+      gone = true;
       setHandle(null);
-      map.remove();
+      map?.remove();
     };
     // The map is made once per basemap; `project` follows the basemap.
     // eslint-disable-next-line react-hooks/exhaustive-deps

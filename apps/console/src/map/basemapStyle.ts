@@ -14,9 +14,9 @@ export const OFFLINE_BASEMAP: Basemap = {
 /** The server's own vector tiles (fixed path). */
 const OFFLINE_TILES = '/basemap/{z}/{x}/{y}.pbf';
 
-const SEA = '#d4e6f1';
-const LAND = '#f4f1ea';
-const BORDER = '#a39e93';
+export const SEA = '#d4e6f1';
+export const LAND = '#f4f1ea';
+export const BORDER = '#a39e93';
 
 /** MapLibre wants absolute URLs; the server hands out paths of its own origin. */
 export function absoluteUrl(template: string, origin: string): string {
@@ -53,8 +53,8 @@ function offlineLayers(): StyleSpecification['layers'] {
 
 /**
  * The MapLibre style of a basemap: OFFLINE draws the server's own vector tiles (land, borders,
- * country names), the raster kinds draw their tiles, NONE (and PMTILES until a reader is bundled)
- * draw the offline outlines so the users still have a map under them.
+ * country names), the raster kinds draw their tiles, NONE (and PMTILES, whose style needs the
+ * archive's header: see pmtilesStyle) draw the offline outlines so the users still have a map under them.
  */
 export function basemapStyle(basemap: Basemap, origin: string): StyleSpecification {
   const background = { id: 'background', type: 'background' as const, paint: { 'background-color': SEA } };

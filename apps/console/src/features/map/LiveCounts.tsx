@@ -1,6 +1,6 @@
 import type { GpsRecord } from '@intercom/contract';
 import { Flex, Statistic, Tag } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useHubMessages } from '../../shared/hub/useHubMessages';
 import { useHubSnapshot } from '../../shared/hub/useHubSnapshot';
@@ -9,9 +9,14 @@ import { useStatistics } from '../dashboard';
 /** How long the online delta of an OnlineChange stays on screen. */
 const DELTA_MS = 4_000;
 
-function gpsOnlineCount(positions: ReadonlyMap<number, GpsRecord>): number {
+let counted: { positions: ReadonlyMap<number, GpsRecord>; count: number } | undefined;
+
+/** Users with a fresh fix; counted once per burst of positions (the selector runs on every render). */
+function gpsOnlineCount({ positions }: { positions: ReadonlyMap<number, GpsRecord> }): number {
+  if (counted?.positions === positions) return counted.count;
   let count = 0;
   for (const record of positions.values()) if (record.gpsOnline) count++;
+  counted = { positions, count };
   return count;
 }
 
@@ -23,8 +28,8 @@ export function LiveCounts() {
   const { t } = useTranslation();
   const statistics = useStatistics();
   const online = useHubSnapshot((snapshot) => snapshot.onlineCount);
-  const positions = useHubSnapshot((snapshot) => snapshot.positions);
-  const gpsOnline = useMemo(() => gpsOnlineCount(positions), [positions]);
+  // A number, so the counts re-render when it changes, not on every burst of positions.
+  const gpsOnline = useHubSnapshot(gpsOnlineCount);
   const [delta, setDelta] = useState<{ value: number; at: number } | null>(null);
 
   useHubMessages((messages) => {

@@ -1,3 +1,4 @@
+import type { GpsRecord } from '@intercom/contract';
 import { AutoComplete, Empty, Input, Typography } from 'antd';
 import { useDeferredValue, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,6 +8,7 @@ import { useUserStates } from './useUserStates';
 
 /** Matches offered at once; a dispatcher narrows the text rather than scrolls. */
 const MAX_RESULTS = 20;
+const NO_POSITIONS: ReadonlyMap<number, GpsRecord> = new Map();
 
 /**
  * Finds a user on the map by name or phone among the users the hub has a position of (those are
@@ -16,7 +18,8 @@ export function UserSearch({ onSelectUser }: { onSelectUser: (userId: number) =>
   const { t } = useTranslation();
   const [text, setText] = useState('');
   const deferred = useDeferredValue(text.trim().toLowerCase());
-  const positions = useHubSnapshot((snapshot) => snapshot.positions);
+  // Without a text nothing is listed: the positions (new every burst) need not re-render the box.
+  const positions = useHubSnapshot((snapshot) => (deferred ? snapshot.positions : NO_POSITIONS));
   const stateOf = useUserStates();
 
   const matches = useMemo(() => {

@@ -171,6 +171,39 @@ describe('HubController', () => {
     expect(store.getSnapshot().status).toBe('connected');
   });
 
+  test('takes GPS records that hold to the contract and drops a burst with a bad one', async () => {
+    const { controller, connections, store } = setup();
+    controller.start();
+    await settle();
+    const record = {
+      U_ID: 7,
+      E_ID: 1,
+      Phone: '13600000007',
+      UserName: 'Seven',
+      lat: 22.5,
+      lon: 114,
+      time: 1,
+      speed: null,
+      course: null,
+      battery: 50,
+      signal: null,
+      online: true,
+      talking: false,
+      gpsOnline: true,
+      interval: 30,
+    };
+    connections[0]?.push('pushMsg', { type: 'GPS', data: [record] });
+    connections[0]?.push('pushMsg', {
+      type: 'GPS',
+      data: [
+        { ...record, U_ID: 8 },
+        { ...record, U_ID: 9, lat: 91 },
+      ],
+    });
+    store.flush();
+    expect([...store.getSnapshot().positions.keys()]).toEqual([7]);
+  });
+
   test('stop ends the connection and the retries', async () => {
     const { controller, connections, store } = setup({ failStarts: 100 });
     controller.start();

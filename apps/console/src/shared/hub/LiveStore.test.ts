@@ -113,6 +113,26 @@ describe('LiveStore', () => {
     expect([...state.alarms.keys()]).toEqual([8]);
   });
 
+  test('a burst copies only the maps it changes; the others stay the objects React holds', () => {
+    const timer = manualScheduler();
+    const store = new LiveStore(timer.schedule);
+    for (const message of snapshot) store.receive(message);
+    timer.run();
+    const before = store.getSnapshot();
+    store.receive({ type: 'GPS', data: [gps(2, 23)] });
+    timer.run();
+    const after = store.getSnapshot();
+    expect(after.positions).not.toBe(before.positions);
+    expect(before.positions.get(2)?.lat).toBe(22.5);
+    expect(after.positions.get(2)?.lat).toBe(23);
+    expect(after.alarms).toBe(before.alarms);
+    expect(after.onlineUsers).toBe(before.onlineUsers);
+    expect(after.heartRates).toBe(before.heartRates);
+    expect(Object.keys(after).sort()).toEqual(
+      ['alarms', 'heartRates', 'onlineCount', 'onlineUsers', 'positions', 'status'].sort(),
+    );
+  });
+
   test('a late subscriber gets the held state replayed as a snapshot, then the same deltas', () => {
     const timer = manualScheduler();
     const store = new LiveStore(timer.schedule);

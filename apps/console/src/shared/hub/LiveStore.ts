@@ -1,5 +1,6 @@
 import {
   applyHubMessage,
+  dataOf,
   draftOf,
   emptyDraft,
   replayMessages,
@@ -26,7 +27,7 @@ export const MAX_PENDING_MESSAGES = 200;
 export type MessagesListener = (messages: readonly HubMessage[]) => void;
 
 function frozen(draft: LiveDraft, status: HubStatus): LiveSnapshot {
-  return { ...draft, status };
+  return { ...dataOf(draft), status };
 }
 
 /**

@@ -70,7 +70,7 @@ export const basemapRoutes: FastifyPluginAsyncZod = async (app) => {
       const key = `${fontstack}\n${start}`;
       let item = glyphCache.get(key);
       if (!item) {
-        const body = glyphs.range(fontstack, start);
+        const body = await glyphs.range(fontstack, start);
         item = { body, etag: `"g${start}-${body.length.toString(16)}"` };
         if (glyphCache.size > 256) glyphCache.clear();
         glyphCache.set(key, item);

@@ -11,6 +11,10 @@ const require = createRequire(import.meta.url);
 /** Noto Sans Regular as @fontsource ships it: one WOFF per script subset. CJK is drawn by the console. */
 const SUBSETS = ['latin', 'latin-ext', 'cyrillic', 'cyrillic-ext', 'greek', 'greek-ext', 'vietnamese', 'devanagari'];
 
+/** Glyphs made between two turns of the event loop (about 3 ms each). */
+const GLYPHS_PER_SLICE = 8;
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** `start-end` of a glyph range MapLibre asks for (256 code points, start a multiple of 256). */
 export function parseRange(text: string): number | undefined {
   const match = /^(\d{1,5})-(\d{1,5})\.pbf$/.exec(text);
@@ -55,29 +59,51 @@ function encode(fontstack: string, start: number, glyphs: readonly SdfGlyph[]): 
 
 /** Glyph PBFs of Noto Sans Regular, generated from the font on first request and kept in an LRU. */
 export class GlyphRanges {
-  private fonts: Font[] | undefined;
+  private fonts: Promise<Font[]> | undefined;
   private readonly cache = new LruCache<number, SdfGlyph[]>(64);
+  /** Ranges being built: a second request for one waits for the same work. */
+  private readonly building = new Map<number, Promise<SdfGlyph[]>>();
 
   /** The range's PBF under the requested font stack name (empty of glyphs where the font has none). */
-  range(fontstack: string, start: number): Buffer {
+  async range(fontstack: string, start: number): Promise<Buffer> {
     let glyphs = this.cache.get(start);
     if (!glyphs) {
-      glyphs = this.build(start);
+      let pending = this.building.get(start);
+      if (!pending) {
+        pending = this.build(start).finally(() => this.building.delete(start));
+        this.building.set(start, pending);
+      }
+      glyphs = await pending;
       this.cache.set(start, glyphs);
     }
     return encode(fontstack, start, glyphs);
   }
 
-  private build(start: number): SdfGlyph[] {
-    this.fonts ??= SUBSETS.map((subset) => {
-      const file = require.resolve(`@fontsource/noto-sans/files/noto-sans-${subset}-400-normal.woff`);
-      const bytes = fs.readFileSync(file);
-      return opentype.parse(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
-    });
+  private loadFonts(): Promise<Font[]> {
+    this.fonts ??= (async () => {
+      const fonts: Font[] = [];
+      for (const subset of SUBSETS) {
+        const file = require.resolve(`@fontsource/noto-sans/files/noto-sans-${subset}-400-normal.woff`);
+        const bytes = await fs.promises.readFile(file);
+        fonts.push(opentype.parse(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)));
+        await yieldToLoop();
+      }
+      return fonts;
+    })();
+    return this.fonts;
+  }
+
+  /**
+   * A range takes about a second of SDF work (bench/basemap.ts): it yields to the event loop every
+   * few glyphs so the first label of a range does not hold up the hub and the terminals meanwhile.
+   */
+  private async build(start: number): Promise<SdfGlyph[]> {
+    const fonts = await this.loadFonts();
     const glyphs: SdfGlyph[] = [];
     for (let id = start; id < start + 256; id++) {
+      if (id % GLYPHS_PER_SLICE === 0) await yieldToLoop();
       const char = String.fromCodePoint(id);
-      const font = this.fonts.find((f) => f.charToGlyphIndex(char) > 0);
+      const font = fonts.find((f) => f.charToGlyphIndex(char) > 0);
       if (!font) continue;
       const ascender = Math.ceil((font.ascender * GLYPH_SIZE) / font.unitsPerEm);
       glyphs.push(sdfGlyph(id, font.charToGlyph(char), font.unitsPerEm, ascender));
