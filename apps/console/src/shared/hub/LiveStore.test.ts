@@ -128,8 +128,9 @@ describe('LiveStore', () => {
     expect(after.alarms).toBe(before.alarms);
     expect(after.onlineUsers).toBe(before.onlineUsers);
     expect(after.heartRates).toBe(before.heartRates);
+    expect(after.videos).toBe(before.videos);
     expect(Object.keys(after).sort()).toEqual(
-      ['alarms', 'heartRates', 'onlineCount', 'onlineUsers', 'positions', 'status'].sort(),
+      ['alarms', 'heartRates', 'onlineCount', 'onlineUsers', 'positions', 'status', 'videos'].sort(),
     );
   });
 
