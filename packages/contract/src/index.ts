@@ -27,3 +27,5 @@ export * from './gisType.js';
 export * from './plugin.js';
 export * from './talk.js';
 export * from './terminal.js';
+export * from './trackRules.js';
+export * from './track.js';
