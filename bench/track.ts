@@ -18,7 +18,10 @@ const log = (line: string) => process.stderr.write(`[track] ${line}\n`);
 const round = (value: number) => Math.round(value * 10) / 10;
 
 /** Seeds a terminal with a day at 1 Hz into a running server; returns a token and the user. */
-export async function seedDay(url: string, target: SeedTarget): Promise<{ token: string; userId: number; fixes: number }> {
+export async function seedDay(
+  url: string,
+  target: SeedTarget,
+): Promise<{ token: string; userId: number; fixes: number }> {
   await seedTerminals(target, 1, 1);
   const userId = await userIdOf(target, terminalPhone(0));
   const fixes = dayOfFixes(DAY_START);

@@ -19,7 +19,7 @@ export interface DayFix {
  */
 export function dayOfFixes(start: number, seconds = 86_400, origin = { lat: 31.2304, lon: 121.4737 }): DayFix[] {
   let seed = 11;
-  const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648);
+  const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
   const fixes: DayFix[] = [];
   let { lat, lon } = origin;
   let heading = 45;
@@ -41,7 +41,13 @@ export function dayOfFixes(start: number, seconds = 86_400, origin = { lat: 31.2
       // Keep the day within about 20 km of the start: turn back when drifting away.
       if (Math.abs(lat - origin.lat) > 0.15 || Math.abs(lon - origin.lon) > 0.15) heading = (heading + 180) % 360;
     }
-    fixes.push({ t: start + s * 1000, lat: round6(lat), lon: round6(lon), speed: Math.round(speed * 10) / 10, course: Math.round(heading) });
+    fixes.push({
+      t: start + s * 1000,
+      lat: round6(lat),
+      lon: round6(lon),
+      speed: Math.round(speed * 10) / 10,
+      course: Math.round(heading),
+    });
   }
   return fixes;
 }
@@ -49,7 +55,11 @@ export function dayOfFixes(start: number, seconds = 86_400, origin = { lat: 31.2
 const round6 = (value: number) => Math.round(value * 1e6) / 1e6;
 
 /** Writes the fixes of one user straight into the server's database (SQLite file or PostgreSQL). */
-export async function insertFixes(target: SeedTarget, user: { E_ID: number; U_ID: number }, fixes: DayFix[]): Promise<void> {
+export async function insertFixes(
+  target: SeedTarget,
+  user: { E_ID: number; U_ID: number },
+  fixes: DayFix[],
+): Promise<void> {
   const columns = `("E_ID","U_ID","H_Time","H_Type","C_Longitude","C_Latitude","Speed","Course","Accuracy","Altitude")`;
   if (target.databaseUrl) {
     const client = new pg.Client({ connectionString: target.databaseUrl });
@@ -61,7 +71,15 @@ export async function insertFixes(target: SeedTarget, user: { E_ID: number; U_ID
           `insert into location_history ${columns}
            select $1, $2, t, 1, lon, lat, sp, co, 5, null
            from unnest($3::bigint[], $4::float8[], $5::float8[], $6::real[], $7::real[]) as x(t, lat, lon, sp, co)`,
-          [user.E_ID, user.U_ID, chunk.map((f) => f.t), chunk.map((f) => f.lat), chunk.map((f) => f.lon), chunk.map((f) => f.speed), chunk.map((f) => f.course)],
+          [
+            user.E_ID,
+            user.U_ID,
+            chunk.map((f) => f.t),
+            chunk.map((f) => f.lat),
+            chunk.map((f) => f.lon),
+            chunk.map((f) => f.speed),
+            chunk.map((f) => f.course),
+          ],
         );
       }
     } finally {

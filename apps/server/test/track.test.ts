@@ -17,7 +17,11 @@ const T0 = Date.UTC(2026, 10, 23, 0, 0, 0);
 const DAY = 86_400_000;
 
 /** Fixes at `[seconds, lat, lon, speed]` from T0. */
-async function insertFixes(db: Kysely<DB>, user: { E_ID: number; U_ID: number }, fixes: [number, number, number, number][]) {
+async function insertFixes(
+  db: Kysely<DB>,
+  user: { E_ID: number; U_ID: number },
+  fixes: [number, number, number, number][],
+) {
   await db
     .insertInto('location_history')
     .values(
@@ -56,10 +60,14 @@ describe('GET /api/GISLocation/Track', () => {
   it('answers the whole range as parallel arrays with the stop, the gap and the stats', async () => {
     const { api, E_ID, U_ID } = await tenantWithUser();
     await insertFixes(t.db, { E_ID, U_ID }, ROUTE);
-    const track = trackSchema.parse(expectSuccess(await api.get(trackUrl(U_ID, `H_Time1=${T0}&H_Time2=${T0 + DAY}`))).BaseData);
+    const track = trackSchema.parse(
+      expectSuccess(await api.get(trackUrl(U_ID, `H_Time1=${T0}&H_Time2=${T0 + DAY}`))).BaseData,
+    );
     // The 11 identical fixes of the stop merge into their first and last.
     expect(track.t).toHaveLength(10 + 2 + 2);
-    expect([track.lat, track.lon, track.speed, track.course, track.type].map((a) => a.length)).toEqual([14, 14, 14, 14, 14]);
+    expect([track.lat, track.lon, track.speed, track.course, track.type].map((a) => a.length)).toEqual([
+      14, 14, 14, 14, 14,
+    ]);
     expect(track.t[0]).toBe(T0);
     expect(track.stops).toEqual([{ begin: T0 + 600_000, end: T0 + 1_200_000, lat: 31.1, lon: 121 }]);
     expect(track.gaps).toEqual([{ begin: T0 + 1_320_000, end: T0 + 8_520_000 }]);
@@ -93,7 +101,9 @@ describe('GET /api/GISLocation/Track', () => {
     const parent = await tenantWithUser();
     const child = await tenantWithUser(parent.E_ID);
     await insertFixes(t.db, { E_ID: child.E_ID, U_ID: child.U_ID }, ROUTE.slice(0, 3));
-    const fromParent = trackSchema.parse(expectSuccess(await parent.api.get(trackUrl(child.U_ID, `H_Time1=${T0}`))).BaseData);
+    const fromParent = trackSchema.parse(
+      expectSuccess(await parent.api.get(trackUrl(child.U_ID, `H_Time1=${T0}`))).BaseData,
+    );
     expect(fromParent.t).toHaveLength(3);
     expectFailure(await child.api.get(trackUrl(parent.U_ID, `H_Time1=${T0}`)), 404, 4004, 'error.not_found');
     expectFailure(await child.api.get(trackUrl(999_999, `H_Time1=${T0}`)), 404, 4004, 'error.not_found');

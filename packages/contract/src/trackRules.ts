@@ -157,7 +157,9 @@ export function findStops(points: Pick<TrackPoints, 't' | 'lat' | 'lon'>, rule: 
   };
   for (let i = 1; i < n; i++) {
     const gap = (t[i] as number) - (t[i - 1] as number) > TRACK_GAP_MS;
-    const away = gap || haversineMeters(lat[anchor] as number, lon[anchor] as number, lat[i] as number, lon[i] as number) > rule.radius;
+    const away =
+      gap ||
+      haversineMeters(lat[anchor] as number, lon[anchor] as number, lat[i] as number, lon[i] as number) > rule.radius;
     if (away) {
       close(i - 1);
       anchor = i;
@@ -173,7 +175,8 @@ export function trackStats(points: TrackPoints, stops: readonly TrackStop[], gap
   let distance = 0;
   let maxSpeed = 0;
   for (let i = 0; i < t.length; i++) {
-    if (i > 0) distance += haversineMeters(lat[i - 1] as number, lon[i - 1] as number, lat[i] as number, lon[i] as number);
+    if (i > 0)
+      distance += haversineMeters(lat[i - 1] as number, lon[i - 1] as number, lat[i] as number, lon[i] as number);
     maxSpeed = Math.max(maxSpeed, speed[i] as number);
   }
   const span = t.length > 1 ? (t[t.length - 1] as number) - (t[0] as number) : 0;
@@ -181,11 +184,20 @@ export function trackStats(points: TrackPoints, stops: readonly TrackStop[], gap
   const gapMs = gaps.reduce((sum, g) => sum + (g.end - g.begin), 0);
   const movingMs = Math.max(0, span - stoppedMs - gapMs);
   const avgSpeed = movingMs > 0 ? (distance / movingMs) * 3600 : 0;
-  return { distance: Math.round(distance), movingMs, stoppedMs, maxSpeed: round(maxSpeed, 1), avgSpeed: round(avgSpeed, 1) };
+  return {
+    distance: Math.round(distance),
+    movingMs,
+    stoppedMs,
+    maxSpeed: round(maxSpeed, 1),
+    avgSpeed: round(avgSpeed, 1),
+  };
 }
 
 /** The whole track of fixes ordered by time: merged points, stops, gaps and stats. */
-export function buildTrack(fixes: readonly RawFix[], rule: StopRule = { radius: DEFAULT_STOP_RADIUS_M, minMs: DEFAULT_STOP_MIN_MS }): Track {
+export function buildTrack(
+  fixes: readonly RawFix[],
+  rule: StopRule = { radius: DEFAULT_STOP_RADIUS_M, minMs: DEFAULT_STOP_MIN_MS },
+): Track {
   const points = mergeIdentical(fixes);
   const gaps = findGaps(points.t);
   const stops = findStops(points, rule);
@@ -212,14 +224,18 @@ export function fixIndexAt(t: readonly number[], time: number): number {
  * marker), the fix itself at the ends, and held still across a gap (no data, no guessed path).
  * Longitudes interpolate the short way round the antimeridian.
  */
-export function positionAt(points: Pick<TrackPoints, 't' | 'lat' | 'lon'>, time: number): { lat: number; lon: number; index: number } | undefined {
+export function positionAt(
+  points: Pick<TrackPoints, 't' | 'lat' | 'lon'>,
+  time: number,
+): { lat: number; lon: number; index: number } | undefined {
   const { t, lat, lon } = points;
   if (t.length === 0) return undefined;
   const i = Math.max(0, fixIndexAt(t, time));
   const j = Math.min(i + 1, t.length - 1);
   const t0 = t[i] as number;
   const t1 = t[j] as number;
-  if (j === i || time <= t0 || t1 - t0 > TRACK_GAP_MS) return { lat: lat[i] as number, lon: lon[i] as number, index: i };
+  if (j === i || time <= t0 || t1 - t0 > TRACK_GAP_MS)
+    return { lat: lat[i] as number, lon: lon[i] as number, index: i };
   const f = Math.min(1, (time - t0) / (t1 - t0));
   let dLon = (lon[j] as number) - (lon[i] as number);
   if (dLon > 180) dLon -= 360;

@@ -59,7 +59,9 @@ describe('buildTrack', () => {
   it('makes no stop of a stay shorter than the minimum time', () => {
     const fixes = [fix(0, 0, 0), fix(60, 0, 0), fix(299, 0, 0), fix(360, 0.01, 0)];
     expect(buildTrack(fixes).stops).toEqual([]);
-    expect(buildTrack(fixes, { radius: 0, minMs: 0 }).stops).toEqual([{ begin: T0, end: T0 + 299_000, lat: 0, lon: 0 }]);
+    expect(buildTrack(fixes, { radius: 0, minMs: 0 }).stops).toEqual([
+      { begin: T0, end: T0 + 299_000, lat: 0, lon: 0 },
+    ]);
   });
 
   it('finds a stop within 30 m of where it began, not one that drifts out of it', () => {

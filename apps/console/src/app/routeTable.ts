@@ -11,6 +11,7 @@ import { profileRoute } from '../features/profile';
 import { recordingRoute } from '../features/recordings';
 import { subjectRoute } from '../features/settings';
 import { sysLogRoute } from '../features/syslog';
+import { traceRoute } from '../features/trace';
 import { userRoutes } from '../features/users';
 import { tk } from '../i18n/tk';
 import type { AppRoute } from './routing/AppRoute';
@@ -43,7 +44,13 @@ export const routeTable: AppRoute[] = [
     redirect: '/System/subject',
     children: [subjectRoute, pluginRoute, sysLogRoute, notifyRoute],
   },
-  { path: '/main', title: tk('route.location'), hidden: true, redirect: '/main/map', children: mapRoutes },
+  {
+    path: '/main',
+    title: tk('route.location'),
+    hidden: true,
+    redirect: '/main/map',
+    children: [...mapRoutes, traceRoute],
+  },
   profileRoute,
 ];
 

@@ -55,7 +55,14 @@ export function* trackGpx(track: Track, name: string, utcOffset: number): Genera
 export function* trackCsv(track: Track, utcOffset: number): Generator<string> {
   yield '\uFEFFTime,Latitude,Longitude,Speed (km/h),Course,Type\r\n';
   yield* chunks(track.t.length, (i) =>
-    [localTime(track.t[i] as number, utcOffset), track.lat[i], track.lon[i], track.speed[i], track.course[i] ?? '', track.type[i]]
+    [
+      localTime(track.t[i] as number, utcOffset),
+      track.lat[i],
+      track.lon[i],
+      track.speed[i],
+      track.course[i] ?? '',
+      track.type[i],
+    ]
       .join(',')
       .concat('\r\n'),
   );

@@ -14,7 +14,10 @@ const security = [{ bearerAuth: [] }];
 /** A whole track at once (issue 11) and its GPX / CSV export (prefix /api/GISLocation). */
 export const trackRoutes: FastifyPluginAsyncZod = async (app) => {
   /** The user's track in the caller's scope (4004 for a user outside it, as if it did not exist). */
-  async function trackOf(auth: ReturnType<typeof authOf>, q: { U_ID: number; from: number; to: number; stopRadius: number; stopMinMs: number }) {
+  async function trackOf(
+    auth: ReturnType<typeof authOf>,
+    q: { U_ID: number; from: number; to: number; stopRadius: number; stopMinMs: number },
+  ) {
     const user = await findUser(app.deps.db, auth.scope, q.U_ID);
     if (!user) throw AppError.notFound();
     const fixes = await fixesOf(app.deps.db, { E_ID: user.E_ID, U_ID: user.UserID }, q);
