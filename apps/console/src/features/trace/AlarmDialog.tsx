@@ -22,7 +22,8 @@ export function AlarmDialog({ alarm, onClose }: { alarm: NotifyRow | null; onClo
             {
               key: 'position',
               label: t('alarms.position'),
-              children: alarm.Latitude === null || alarm.Longitude === null ? '—' : `${alarm.Latitude}, ${alarm.Longitude}`,
+              children:
+                alarm.Latitude === null || alarm.Longitude === null ? '—' : `${alarm.Latitude}, ${alarm.Longitude}`,
             },
             { key: 'state', label: t('alarms.state'), children: stateLabel(i18n, alarm.State) },
           ]}

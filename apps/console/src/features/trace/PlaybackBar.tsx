@@ -13,8 +13,6 @@ import { PLAYBACK_SPEEDS, speedLabel, type PlaybackClock } from './PlaybackClock
 
 export interface PlaybackBarProps {
   clock: PlaybackClock;
-  skipStops: boolean;
-  onSkipStops: (on: boolean) => void;
   follow: boolean;
   onFollow: (on: boolean) => void;
 }
@@ -33,11 +31,13 @@ function ReplayTime({ clock }: { clock: PlaybackClock }) {
  * Start, pause, continue, stop; slower and faster through 1/8x..64x, the speed shown as a
  * multiple or fraction (SPEC.md section 2); skip stops; follow.
  */
-export function PlaybackBar({ clock, skipStops, onSkipStops, follow, onFollow }: PlaybackBarProps) {
+export function PlaybackBar({ clock, follow, onFollow }: PlaybackBarProps) {
   const { t } = useTranslation();
   const state = useSyncExternalStore(clock.subscribe, () => clock.get().state);
   const speedIndex = useSyncExternalStore(clock.subscribe, () => clock.get().speedIndex);
-  const playLabel = state === 'playing' ? t('trace.pause') : state === 'paused' ? t('trace.continue') : t('trace.start_play');
+  const skipStops = useSyncExternalStore(clock.subscribe, () => clock.get().skipStops);
+  const playLabel =
+    state === 'playing' ? t('trace.pause') : state === 'paused' ? t('trace.continue') : t('trace.start_play');
   return (
     <Flex gap={8} align="center" wrap data-testid="trace-playback">
       <Button
@@ -58,7 +58,11 @@ export function PlaybackBar({ clock, skipStops, onSkipStops, follow, onFollow }:
           disabled={speedIndex === 0}
         />
       </Tooltip>
-      <Tag style={{ minWidth: 44, textAlign: 'center', marginInlineEnd: 0 }} data-testid="trace-speed" aria-live="polite">
+      <Tag
+        style={{ minWidth: 44, textAlign: 'center', marginInlineEnd: 0 }}
+        data-testid="trace-speed"
+        aria-live="polite"
+      >
         {speedLabel(PLAYBACK_SPEEDS[speedIndex] as number)}
       </Tag>
       <Tooltip title={t('trace.faster')}>
@@ -71,7 +75,12 @@ export function PlaybackBar({ clock, skipStops, onSkipStops, follow, onFollow }:
       </Tooltip>
       <ReplayTime clock={clock} />
       <Flex gap={6} align="center">
-        <Switch size="small" checked={skipStops} onChange={onSkipStops} aria-label={t('trace.skip_stops')} />
+        <Switch
+          size="small"
+          checked={skipStops}
+          onChange={(on) => clock.setSkipStops(on)}
+          aria-label={t('trace.skip_stops')}
+        />
         <span>{t('trace.skip_stops')}</span>
       </Flex>
       <Flex gap={6} align="center">

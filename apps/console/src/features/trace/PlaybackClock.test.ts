@@ -29,7 +29,18 @@ function manualClock(begin: number, end: number) {
 
 describe('PlaybackClock', () => {
   it('shows speeds as fractions below one and multiples above', () => {
-    expect(PLAYBACK_SPEEDS.map(speedLabel)).toEqual(['1/8x', '1/4x', '1/2x', '1x', '2x', '4x', '8x', '16x', '32x', '64x']);
+    expect(PLAYBACK_SPEEDS.map(speedLabel)).toEqual([
+      '1/8x',
+      '1/4x',
+      '1/2x',
+      '1x',
+      '2x',
+      '4x',
+      '8x',
+      '16x',
+      '32x',
+      '64x',
+    ]);
   });
 
   it('follows time, not fixes: start, pause, continue, stop', () => {
@@ -63,7 +74,7 @@ describe('PlaybackClock', () => {
 
   it('skips stops when asked, and seeks within the track', () => {
     const { clock, advance } = manualClock(0, 1_000_000);
-    clock.skipStops = true;
+    clock.setSkipStops(true);
     clock.play();
     advance(1000);
     expect(clock.get().time).toBe(70_000);

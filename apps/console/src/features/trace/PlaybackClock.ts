@@ -16,6 +16,8 @@ export interface PlaybackSnapshot {
   state: PlaybackState;
   time: number;
   speedIndex: number;
+  /** Jump over each stop's span when the clock enters it. */
+  skipStops: boolean;
 }
 
 /**
@@ -30,7 +32,6 @@ export class PlaybackClock {
   private frame = 0;
   private lastWall = 0;
   private stops: readonly TrackStop[] = [];
-  skipStops = false;
 
   constructor(
     private begin = 0,
@@ -39,7 +40,7 @@ export class PlaybackClock {
     private readonly schedule: (step: () => void) => number = (step) => requestAnimationFrame(step),
     private readonly cancel: (id: number) => void = (id) => cancelAnimationFrame(id),
   ) {
-    this.snapshot = { state: 'stopped', time: begin, speedIndex: DEFAULT_SPEED_INDEX };
+    this.snapshot = { state: 'stopped', time: begin, speedIndex: DEFAULT_SPEED_INDEX, skipStops: false };
   }
 
   /** A new track: stopped at its start, the speed kept. */
@@ -100,6 +101,10 @@ export class PlaybackClock {
     this.set({ speedIndex });
   }
 
+  setSkipStops(skipStops: boolean): void {
+    this.set({ skipStops });
+  }
+
   dispose(): void {
     this.halt();
     this.listeners.clear();
@@ -121,7 +126,7 @@ export class PlaybackClock {
 
   /** With skip on, a time inside a stop moves to the stop's end. */
   private skip(time: number): number {
-    if (!this.skipStops) return time;
+    if (!this.snapshot.skipStops) return time;
     for (const stop of this.stops) if (time >= stop.begin && time < stop.end) return stop.end;
     return time;
   }

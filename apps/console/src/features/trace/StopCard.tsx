@@ -14,13 +14,25 @@ function StopAddress({ userId, stop }: { userId: number; stop: TrackStop }) {
 }
 
 /** A clicked stop: its number, begin, end, duration and address (the server's geocoder proxy). */
-export function StopCard({ userId, stop, index, onClose }: { userId: number; stop: TrackStop; index: number; onClose: () => void }) {
+export function StopCard({
+  userId,
+  stop,
+  index,
+  onClose,
+}: {
+  userId: number;
+  stop: TrackStop;
+  index: number;
+  onClose: () => void;
+}) {
   const { t } = useTranslation();
   return (
     <Card
       size="small"
       title={t('trace.stop_title', { n: index + 1 })}
-      extra={<Button type="text" size="small" icon={<CloseOutlined />} aria-label={t('common.close')} onClick={onClose} />}
+      extra={
+        <Button type="text" size="small" icon={<CloseOutlined />} aria-label={t('common.close')} onClick={onClose} />
+      }
       style={{ width: 300, maxWidth: 'calc(100vw - 48px)', boxShadow: '0 4px 16px rgba(0,0,0,0.15)' }}
       data-testid="trace-stop-card"
     >

@@ -19,8 +19,10 @@ export interface TraceMapProps {
 /** The moving marker, re-rendered alone on each frame of the clock. */
 function ReplayMarker({ track, clock, follow, onDrag }: Omit<TraceMapProps, 'onStopClick'>) {
   const time = useSyncExternalStore(clock.subscribe, () => clock.get().time);
+  const stopped = useSyncExternalStore(clock.subscribe, () => clock.get().state === 'stopped');
   const at = track ? positionAt(track, time) : undefined;
-  return <MapTrackMarker position={at} follow={follow} onDrag={onDrag} />;
+  // Stopped, the whole track stays in view; following starts with the replay or a seek.
+  return <MapTrackMarker position={at} follow={follow && !stopped} onDrag={onDrag} />;
 }
 
 /** The track and the replay marker over the configured basemap. */

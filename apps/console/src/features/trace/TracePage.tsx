@@ -1,4 +1,4 @@
-import { trackRange, type NotifyRow, type RecordingRow } from '@intercom/contract';
+import { trackRange, type NotifyRow, type RecordingRow, type Track } from '@intercom/contract';
 import { Alert, Card, Empty, Flex, Spin, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useEffect, useMemo, useState } from 'react';
@@ -60,8 +60,8 @@ export default function TracePage() {
   const alarms = useAlarms(lanesFor);
   const [clock] = useState(() => new PlaybackClock());
   const [follow, setFollow] = useState(true);
-  const [skipStops, setSkipStops] = useState(false);
-  const [stopIndex, setStopIndex] = useState<number | null>(null);
+  // The stop clicked, with the track it belongs to: a new track shows no stale card.
+  const [picked, setPicked] = useState<{ track: Track; index: number } | null>(null);
   const [recording, setRecording] = useState<RecordingRow | null>(null);
   const [alarm, setAlarm] = useState<NotifyRow | null>(null);
 
@@ -74,16 +74,13 @@ export default function TracePage() {
   );
 
   useEffect(() => {
-    setStopIndex(null);
     if (data && span) clock.load(span.begin, span.end, data.stops);
     else clock.load(0, 0, []);
   }, [clock, data, span]);
-  useEffect(() => {
-    clock.skipStops = skipStops;
-  }, [clock, skipStops]);
   useEffect(() => () => clock.dispose(), [clock]);
   useTraceKeys(clock, span);
 
+  const stopIndex = picked && picked.track === data ? picked.index : null;
   const stop = stopIndex === null ? undefined : data?.stops[stopIndex];
   const mapHeight = mobile ? '55dvh' : 'max(360px, calc(100dvh - 430px))';
 
@@ -116,7 +113,7 @@ export default function TracePage() {
           track={data}
           clock={clock}
           follow={follow}
-          onStopClick={setStopIndex}
+          onStopClick={(index) => data && setPicked({ track: data, index })}
           onDrag={() => setFollow(false)}
         />
         {track.isFetching && (
@@ -124,7 +121,7 @@ export default function TracePage() {
         )}
         {stop && request && stopIndex !== null && (
           <div style={{ position: 'absolute', left: 12, bottom: 32 }}>
-            <StopCard userId={request.userId} stop={stop} index={stopIndex} onClose={() => setStopIndex(null)} />
+            <StopCard userId={request.userId} stop={stop} index={stopIndex} onClose={() => setPicked(null)} />
           </div>
         )}
       </div>
@@ -132,13 +129,7 @@ export default function TracePage() {
         <Card size="small">
           <Flex vertical gap={12}>
             <TraceStats track={data} />
-            <PlaybackBar
-              clock={clock}
-              skipStops={skipStops}
-              onSkipStops={setSkipStops}
-              follow={follow}
-              onFollow={setFollow}
-            />
+            <PlaybackBar clock={clock} follow={follow} onFollow={setFollow} />
             <TraceTimeline
               span={span}
               track={data}

@@ -1,8 +1,9 @@
 import { DownloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { TRACK_MAX_RANGE_MS } from '@intercom/contract';
-import { Button, DatePicker, Dropdown, Form } from 'antd';
+import { Button, DatePicker, Dropdown, Flex, Form } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
+import { useIsMobile } from '../../shared/ui/useIsMobile';
 import { UserPicker } from '../users';
 import type { TraceRequest } from './api';
 
@@ -31,6 +32,7 @@ export function dayRange(day: Dayjs = dayjs()): [Dayjs, Dayjs] {
 export function TraceQueryBar({ initial, loading, onQuery, onExport }: TraceQueryBarProps) {
   const { t } = useTranslation();
   const [form] = Form.useForm<QueryValues>();
+  const mobile = useIsMobile();
 
   const submit = (values: QueryValues) => {
     const [start, end] = values.range ?? [null, null];
@@ -42,14 +44,16 @@ export function TraceQueryBar({ initial, loading, onQuery, onExport }: TraceQuer
       const [start, end] = range ?? [null, null];
       if (!start && !end) throw new Error(t('trace.time_required'));
       if (start && end && end.valueOf() < start.valueOf()) throw new Error(t('trace.time_order'));
-      if (start && end && end.valueOf() - start.valueOf() > TRACK_MAX_RANGE_MS) throw new Error(t('trace.range_too_long'));
+      if (start && end && end.valueOf() - start.valueOf() > TRACK_MAX_RANGE_MS)
+        throw new Error(t('trace.range_too_long'));
     },
   };
 
   return (
     <Form<QueryValues>
       form={form}
-      layout="inline"
+      // A phone stacks the fields: the range picker alone is wider than its screen.
+      layout={mobile ? 'vertical' : 'inline'}
       initialValues={{ userId: initial.userId, range: dayRange(initial.day) }}
       onFinish={submit}
       data-testid="trace-query"
@@ -69,28 +73,29 @@ export function TraceQueryBar({ initial, loading, onQuery, onExport }: TraceQuer
           format="YYYY-MM-DD HH:mm"
           allowEmpty={[true, true]}
           placeholder={[t('trace.range_start'), t('trace.range_end')]}
+          style={mobile ? { width: '100%' } : undefined}
         />
       </Form.Item>
       <Form.Item>
-        <Button type="primary" htmlType="submit" icon={<SearchOutlined />} loading={loading}>
-          {t('trace.query')}
-        </Button>
-      </Form.Item>
-      <Form.Item>
-        <Dropdown
-          disabled={!onExport}
-          menu={{
-            items: [
-              { key: 'gpx', label: t('trace.export_gpx') },
-              { key: 'csv', label: t('trace.export_csv') },
-            ],
-            onClick: ({ key }) => onExport?.(key as 'gpx' | 'csv'),
-          }}
-        >
-          <Button icon={<DownloadOutlined />} disabled={!onExport}>
-            {t('trace.export')}
+        <Flex gap={8}>
+          <Button type="primary" htmlType="submit" icon={<SearchOutlined />} loading={loading}>
+            {t('trace.query')}
           </Button>
-        </Dropdown>
+          <Dropdown
+            disabled={!onExport}
+            menu={{
+              items: [
+                { key: 'gpx', label: t('trace.export_gpx') },
+                { key: 'csv', label: t('trace.export_csv') },
+              ],
+              onClick: ({ key }) => onExport?.(key as 'gpx' | 'csv'),
+            }}
+          >
+            <Button icon={<DownloadOutlined />} disabled={!onExport}>
+              {t('trace.export')}
+            </Button>
+          </Dropdown>
+        </Flex>
       </Form.Item>
     </Form>
   );

@@ -4,6 +4,7 @@ import dayjs from 'dayjs';
 import { useRef, useSyncExternalStore, type PointerEvent as ReactPointerEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { TRACK_STOP_COLOUR } from '../../map/MapTrack';
+import { useIsMobile } from '../../shared/ui/useIsMobile';
 import { formatDateTime } from '../../shared/format/formatDateTime';
 import { formatSpan } from './formatTrack';
 import type { PlaybackClock } from './PlaybackClock';
@@ -25,7 +26,6 @@ export interface TraceTimelineProps {
 
 const LABEL_WIDTH = 76;
 const LANE_HEIGHT = 22;
-const TICKS = 6;
 
 /** Left offset and width of [begin, end] in percent of the span. */
 function place(span: TimelineSpan, begin: number, end = begin): { left: string; width: string } {
@@ -75,6 +75,8 @@ function Lane({ label, testId, children }: { label: string; testId: string; chil
 export function TraceTimeline({ span, track, speech, alarms, clock, onPlaySpeech, onShowAlarm }: TraceTimelineProps) {
   const { t } = useTranslation();
   const { token } = theme.useToken();
+  // Fewer time labels on a phone, so they never run into each other.
+  const tickCount = useIsMobile() ? 3 : 6;
   const area = useRef<HTMLDivElement>(null);
   /** Where the pointer went down, while it is down. */
   const pressed = useRef<number | null>(null);
@@ -104,7 +106,7 @@ export function TraceTimeline({ span, track, speech, alarms, clock, onPlaySpeech
 
   const first = track.t[0];
   const last = track.t[track.t.length - 1];
-  const ticks = Array.from({ length: TICKS + 1 }, (_, i) => span.begin + ((span.end - span.begin) * i) / TICKS);
+  const ticks = Array.from({ length: tickCount + 1 }, (_, i) => span.begin + ((span.end - span.begin) * i) / tickCount);
   const multiDay = !dayjs(span.begin).isSame(span.end, 'day');
   const block = { position: 'absolute', top: 3, bottom: 3 } as const;
 
@@ -122,7 +124,9 @@ export function TraceTimeline({ span, track, speech, alarms, clock, onPlaySpeech
     >
       <Lane label={t('trace.lane_movement')} testId="trace-lane-movement">
         {first !== undefined && last !== undefined && (
-          <div style={{ ...block, ...place(span, first, last), background: token.colorPrimaryBorder, borderRadius: 2 }} />
+          <div
+            style={{ ...block, ...place(span, first, last), background: token.colorPrimaryBorder, borderRadius: 2 }}
+          />
         )}
         {track.stops.map((stop) => (
           <div
@@ -188,14 +192,22 @@ export function TraceTimeline({ span, track, speech, alarms, clock, onPlaySpeech
           />
         ))}
       </Lane>
-      <Flex style={{ marginLeft: LABEL_WIDTH, position: 'relative', height: 18, fontSize: 11, color: token.colorTextSecondary }}>
+      <Flex
+        style={{
+          marginLeft: LABEL_WIDTH,
+          position: 'relative',
+          height: 18,
+          fontSize: 11,
+          color: token.colorTextSecondary,
+        }}
+      >
         {ticks.map((tick, i) => (
           <span
             key={tick}
             style={{
               position: 'absolute',
               left: place(span, tick).left,
-              transform: i === 0 ? 'none' : i === TICKS ? 'translateX(-100%)' : 'translateX(-50%)',
+              transform: i === 0 ? 'none' : i === tickCount ? 'translateX(-100%)' : 'translateX(-50%)',
               whiteSpace: 'nowrap',
             }}
           >

@@ -68,7 +68,11 @@ export function useAlarms(span: TraceSpan | undefined) {
     queryFn: async ({ signal }) =>
       (
         await getList<NotifyRow>('/api/Notification/QueryData', {
-          query: { jsonCondition: between(span as TraceSpan, 'CreatedAt'), pageSize: LANE_PAGE, orderField: 'CreatedAt' },
+          query: {
+            jsonCondition: between(span as TraceSpan, 'CreatedAt'),
+            pageSize: LANE_PAGE,
+            orderField: 'CreatedAt',
+          },
           signal,
         })
       ).rows,

@@ -7,7 +7,11 @@ const STEP = 0.01;
 /** Fields where a key belongs to the field: typing a name or a date must not play or seek. */
 function typing(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
-  return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT', 'BUTTON'].includes(target.tagName) || target.closest('[role="dialog"]') !== null;
+  return (
+    target.isContentEditable ||
+    ['INPUT', 'TEXTAREA', 'SELECT', 'BUTTON'].includes(target.tagName) ||
+    target.closest('[role="dialog"]') !== null
+  );
 }
 
 /**
