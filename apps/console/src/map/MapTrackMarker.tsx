@@ -1,19 +1,35 @@
-import type { GeoJSONSource } from 'maplibre-gl';
-import { useEffect, useRef } from 'react';
+import { Marker } from 'maplibre-gl';
+import { useEffect, useRef, useState } from 'react';
 import { useMapHandle } from './mapContext';
-
-const SOURCE = 'track-marker';
-const HALO = 'track-marker-halo';
-const POINT = 'track-marker-point';
 
 export interface TrackMarkerPosition {
   lon: number;
   lat: number;
 }
 
+/** While following, the camera moves only when the marker leaves this central share of the view. */
+const FOLLOW_BOX = 0.6;
+
+function markerElement(): HTMLDivElement {
+  const element = document.createElement('div');
+  element.dataset.testid = 'track-marker';
+  Object.assign(element.style, {
+    width: '14px',
+    height: '14px',
+    borderRadius: '50%',
+    background: '#1677ff',
+    border: '3px solid #ffffff',
+    boxShadow: '0 0 0 6px rgba(22, 119, 255, 0.25)',
+    pointerEvents: 'none',
+  });
+  return element;
+}
+
 /**
- * The replay's moving marker on a source of its own (one point, set each frame), above the
- * path; while following, the camera stays on it. Renders nothing.
+ * The replay's moving marker. One DOM marker, unlike the users (thousands, so a GeoJSON layer):
+ * moving it is a CSS transform, so a frame of the replay costs neither a worker round trip nor a
+ * redraw of the whole map. While following, the camera jumps only when the marker nears the
+ * edge of the view, for the same reason. Renders nothing.
  */
 export function MapTrackMarker({
   position,
@@ -26,6 +42,7 @@ export function MapTrackMarker({
   onDrag: () => void;
 }) {
   const { map, project } = useMapHandle();
+  const [marker] = useState(() => new Marker({ element: markerElement() }));
   const dragRef = useRef(onDrag);
   useEffect(() => {
     dragRef.current = onDrag;
@@ -36,48 +53,32 @@ export function MapTrackMarker({
     map.on('dragstart', drag);
     return () => {
       map.off('dragstart', drag);
+      marker.remove();
     };
-  }, [map]);
-
-  useEffect(() => {
-    map.addSource(SOURCE, { type: 'geojson', data: { type: 'FeatureCollection', features: [] } });
-    map.addLayer({
-      id: HALO,
-      type: 'circle',
-      source: SOURCE,
-      paint: { 'circle-radius': 14, 'circle-color': '#1677ff', 'circle-opacity': 0.25 },
-    });
-    map.addLayer({
-      id: POINT,
-      type: 'circle',
-      source: SOURCE,
-      paint: {
-        'circle-radius': 7,
-        'circle-color': '#1677ff',
-        'circle-stroke-color': '#ffffff',
-        'circle-stroke-width': 3,
-      },
-    });
-    return () => {
-      for (const layer of [POINT, HALO]) if (map.getLayer(layer)) map.removeLayer(layer);
-      if (map.getSource(SOURCE)) map.removeSource(SOURCE);
-    };
-  }, [map]);
+  }, [map, marker]);
 
   const lon = position?.lon;
   const lat = position?.lat;
   useEffect(() => {
-    const source = map.getSource<GeoJSONSource>(SOURCE);
-    if (!source) return;
     if (lon === undefined || lat === undefined) {
-      void source.setData({ type: 'FeatureCollection', features: [] });
+      marker.remove();
       return;
     }
     const at = project(lon, lat);
-    void source.setData({ type: 'Feature', geometry: { type: 'Point', coordinates: at }, properties: {} });
-    // A jump, not an ease: the marker moves every frame and an ease would always lag behind it.
-    if (follow) map.jumpTo({ center: at });
-  }, [map, project, lon, lat, follow]);
+    // Sizes are read before the marker moves: a read after a write would force a layout each frame.
+    const { clientWidth: width, clientHeight: height } = map.getContainer();
+    const point = map.project(at);
+    marker.setLngLat(at);
+    if (!marker.getElement().isConnected) marker.addTo(map);
+    if (!follow) return;
+    const margin = (1 - FOLLOW_BOX) / 2;
+    const inside =
+      point.x > width * margin &&
+      point.x < width * (1 - margin) &&
+      point.y > height * margin &&
+      point.y < height * (1 - margin);
+    if (!inside) map.jumpTo({ center: at });
+  }, [map, marker, project, lon, lat, follow]);
 
   return null;
 }

@@ -29,6 +29,9 @@ export function useTrack(request: TraceRequest | undefined) {
         timeoutMs: TRACK_TIMEOUT_MS,
       }),
     staleTime: 60_000,
+    // Comparing half a million numbers with the previous answer costs more than it saves, and
+    // a new answer should redraw.
+    structuralSharing: false,
     // The page says "trace query failed" with the server's message itself.
     meta: { errorToast: false },
   });
