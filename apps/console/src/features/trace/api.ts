@@ -47,15 +47,15 @@ export interface TraceSpan {
 const between = (span: TraceSpan, field: string) =>
   JSON.stringify({ U_ID: span.userId, [field]: { between: [span.from, span.to] } });
 
-/** The user's recordings (speech bursts) that began in the span, oldest first. */
-export function useSpeech(span: TraceSpan | undefined) {
+/** Rows of `entity` for the user whose `timeField` falls in the span, oldest first. */
+function useLane<T>(entity: string, timeField: string, span: TraceSpan | undefined) {
   return useQuery({
     enabled: span !== undefined,
-    queryKey: ['Recording', 'QueryData', { trace: span }],
+    queryKey: [entity, 'QueryData', { trace: span }],
     queryFn: async ({ signal }) =>
       (
-        await getList<RecordingRow>('/api/Recording/QueryData', {
-          query: { jsonCondition: between(span as TraceSpan, 'StartAt'), pageSize: LANE_PAGE, orderField: 'StartAt' },
+        await getList<T>(`/api/${entity}/QueryData`, {
+          query: { jsonCondition: between(span as TraceSpan, timeField), pageSize: LANE_PAGE, orderField: timeField },
           signal,
         })
       ).rows,
@@ -63,25 +63,11 @@ export function useSpeech(span: TraceSpan | undefined) {
   });
 }
 
-/** The user's alarms raised in the span, oldest first. */
-export function useAlarms(span: TraceSpan | undefined) {
-  return useQuery({
-    enabled: span !== undefined,
-    queryKey: ['Notification', 'QueryData', { trace: span }],
-    queryFn: async ({ signal }) =>
-      (
-        await getList<NotifyRow>('/api/Notification/QueryData', {
-          query: {
-            jsonCondition: between(span as TraceSpan, 'CreatedAt'),
-            pageSize: LANE_PAGE,
-            orderField: 'CreatedAt',
-          },
-          signal,
-        })
-      ).rows,
-    staleTime: 60_000,
-  });
-}
+/** The user's recordings (speech bursts) that began in the span. */
+export const useSpeech = (span: TraceSpan | undefined) => useLane<RecordingRow>('Recording', 'StartAt', span);
+
+/** The user's alarms raised in the span. */
+export const useAlarms = (span: TraceSpan | undefined) => useLane<NotifyRow>('Notification', 'CreatedAt', span);
 
 /** Downloads the track as GPX or CSV, times in this browser's zone. */
 export async function exportTrack(request: TraceRequest, format: 'gpx' | 'csv') {
