@@ -24,9 +24,9 @@ let adminToken = '';
 /**
  * A day of a terminal reporting every 10 s: 08:00-08:30 driving north at about 40 km/h, parked
  * 08:30-08:45, driving east until 09:15, silent (no data) until 11:00, then 20 minutes more.
- * One speech burst at 08:35 (a real Ogg Opus file) and an SOS at 09:00.
+ * One speech burst at 08:35 in the user's channel (a real Ogg Opus file) and an SOS at 09:00.
  */
-function seedDay(E_ID: number, U_ID: number) {
+function seedDay(E_ID: number, U_ID: number, CID: number) {
   const fixes: [number, number, number, number][] = [];
   let lat = 22.54;
   let lon = 114.05;
@@ -50,8 +50,8 @@ function seedDay(E_ID: number, U_ID: number) {
     fs.writeFileSync(path.join(dataDir, 'recordings', FilePath), bytes);
     db.prepare(
       `INSERT INTO recording (E_ID, CID, U_ID, ToU_ID, RType, StartAt, Duration, FilePath, Size)
-       VALUES (?, NULL, ?, NULL, 'private', ?, ?, ?, ?)`,
-    ).run(E_ID, U_ID, at(8, 35), Math.round(durationMs), FilePath, bytes.length);
+       VALUES (?, ?, ?, NULL, 'group', ?, ?, ?, ?)`,
+    ).run(E_ID, CID, U_ID, at(8, 35), Math.round(durationMs), FilePath, bytes.length);
     db.prepare(
       `INSERT INTO notification (E_ID, U_ID, Phone, NType, Content, Latitude, Longitude, State, HandledBy, HandledAt, Comment, CreatedAt)
        VALUES (?, ?, ?, 'sos', 'trace.e2e SOS', ?, ?, 'resolved', NULL, NULL, '', ?)`,
@@ -69,7 +69,14 @@ beforeAll(async () => {
   const db = new Database(path.join(inject('dataDir'), 'intercom.sqlite'), { readonly: true });
   const { E_ID } = db.prepare('SELECT E_ID FROM terminal_user WHERE UserID = ?').get(userId) as { E_ID: number };
   db.close();
-  seedDay(E_ID, userId);
+  // A channel of its own, so the burst is in no other test's lists.
+  const response = await fetch(new URL('/api/Channel/CreateWebChannel', inject('baseUrl')), {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${adminToken}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ cname: `Trace ${stamp}`, uids: [userId] }),
+  });
+  const channel = (await response.json()) as { BaseData: { CID: number } };
+  seedDay(E_ID, userId, channel.BaseData.CID);
   await page.context().close();
 });
 afterAll(async () => {
