@@ -1,4 +1,3 @@
-import { OggOpusWriter, speechPackets } from '@intercom/media';
 import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -8,6 +7,7 @@ import { adminCredentials } from '../support/accounts.js';
 import { tokenOf } from '../support/apiLogin.js';
 import { useBrowserPerFile } from '../support/browser.js';
 import { clickWhenStill, nameEndingWith, openSignedIn } from '../support/console.js';
+import { speechBurst } from '../support/speech.js';
 import { en } from '../support/texts.js';
 
 const browser = useBrowserPerFile();
@@ -18,15 +18,6 @@ const speakerA = `Rec speaker A ${stamp}`;
 const speakerB = `Rec speaker B ${stamp}`;
 const channelA = `Rec A ${stamp}`;
 const channelB = `Rec B ${stamp}`;
-
-// ---- a burst of real speech, muxed as the talk server does it ----
-
-/** The fixture's 20 ms Opus packets through the package's OggOpusWriter: what a recording file holds. */
-function speechBurst(): { bytes: Buffer; durationMs: number } {
-  const writer = new OggOpusWriter();
-  const parts = [writer.header(), ...speechPackets('copy').map((packet) => writer.write(packet)), writer.end()];
-  return { bytes: Buffer.concat(parts), durationMs: writer.durationMs };
-}
 
 // ---- set-up through the API and the server's database ----
 

@@ -29,3 +29,5 @@ export * from './talk.js';
 export * from './terminal.js';
 export * from './talkAgent.js';
 export * from './video.js';
+export * from './trackRules.js';
+export * from './track.js';

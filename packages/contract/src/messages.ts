@@ -97,6 +97,10 @@ export const MessageKeys = {
   locationTooMany: 'location.too_many',
   notifyBadState: 'notify.bad_state',
   pluginNotShipped: 'plugin.not_shipped',
+  // Track history (issue 11).
+  traceTimeRequired: 'trace.time_required',
+  traceTimeOrder: 'trace.time_order',
+  traceRangeTooLong: 'trace.range_too_long',
 } as const;
 
 export type MessageKey = (typeof MessageKeys)[keyof typeof MessageKeys];

@@ -11,6 +11,7 @@ import { profileRoute } from '../features/profile';
 import { recordingRoute } from '../features/recordings';
 import { subjectRoute } from '../features/settings';
 import { sysLogRoute } from '../features/syslog';
+import { traceRoute } from '../features/trace';
 import { userRoutes } from '../features/users';
 import { videoRoute } from '../features/video';
 import { tk } from '../i18n/tk';
@@ -49,7 +50,7 @@ export const routeTable: AppRoute[] = [
     title: tk('route.location'),
     hidden: true,
     redirect: '/main/map',
-    children: [...mapRoutes, videoRoute],
+    children: [...mapRoutes, traceRoute, videoRoute],
   },
   profileRoute,
 ];

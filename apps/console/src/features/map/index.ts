@@ -1,10 +1,10 @@
-import { EnvironmentOutlined, GlobalOutlined, NodeIndexOutlined } from '@ant-design/icons';
+import { EnvironmentOutlined, GlobalOutlined } from '@ant-design/icons';
 import { mapHidden } from '@intercom/contract';
 import { lazy } from 'react';
 import type { AppRoute } from '../../app/routing/AppRoute';
 import { tk } from '../../i18n/tk';
 
-/** Live map, 3D map and track playback (children of /main). */
+/** Live map and 3D map (children of /main; track playback is features/trace). */
 export const mapRoutes: AppRoute[] = [
   {
     path: '/main/map',
@@ -21,12 +21,7 @@ export const mapRoutes: AppRoute[] = [
     hidden: true,
     page: lazy(() => import('./Map3dPage')),
   },
-  {
-    path: '/main/trace',
-    title: tk('route.trace'),
-    icon: NodeIndexOutlined,
-    hidden: true,
-    activeMenu: '/main/map',
-    page: lazy(() => import('./TracePage')),
-  },
 ];
+
+// The trace page geocodes its stops through the same cached proxy.
+export { useReverseGeocode } from './api';

@@ -11,3 +11,5 @@ export const notifyRoute: AppRoute = {
   hidden: true,
   page: lazy(() => import('./AlarmRecordsPage')),
 };
+
+export { stateLabel, typeLabel } from './notifyText';

@@ -12,3 +12,4 @@ export const recordingRoute: AppRoute = {
 };
 
 export { formatSize } from './recordingFormat';
+export { RecordingPlayer } from './RecordingPlayer';

@@ -1,7 +1,8 @@
 import { Select } from 'antd';
 import { useDeferredValue, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useUserSearch } from './api';
+import type { UserRow } from '@intercom/contract';
+import { useUser, useUserSearch } from './api';
 
 /** Finds a user (of one enterprise, if given) by name, phone or ICCID as one types; the value is the UserID. */
 export function UserPicker({
@@ -19,6 +20,11 @@ export function UserPicker({
   const [text, setText] = useState('');
   const deferred = useDeferredValue(text);
   const users = useUserSearch(deferred, enterpriseId);
+  const found = users.data ?? [];
+  // A user given from outside (a link) may not be among the matches: fetched, so it shows by name.
+  const picked = useUser(value !== undefined && !found.some((u) => u.UserID === value) ? value : undefined);
+  const rows: UserRow[] =
+    picked.data && !found.some((u) => u.UserID === picked.data.UserID) ? [picked.data, ...found] : found;
   return (
     <Select<number>
       id={id}
@@ -29,7 +35,7 @@ export function UserPicker({
       loading={users.isFetching}
       placeholder={t('users.pick_placeholder')}
       notFoundContent={users.isFetching ? t('common.loading') : t('list.no_match')}
-      options={(users.data ?? []).map((user) => ({
+      options={rows.map((user) => ({
         value: user.UserID,
         label: `${user.UserName} · ${user.MobilePhone}${user.ICCID ? ` · ${user.ICCID}` : ''}`,
       }))}

@@ -1,0 +1,204 @@
+// Track history figures (issue 11): one day of a terminal reporting every second (86,400 fixes)
+// through GET /api/GISLocation/Track on SQLite and PostgreSQL: time to the whole answer, its
+// size, and the GPX export. Then the page in headless Chromium (SwiftShader): Query to the track
+// drawn, a seek on the timeline to the next frame, and 64x playback (frames, long tasks).
+//   node scripts/build.mjs && npx tsx bench/track.ts
+// TRACK_BENCH_RUNS (timed calls and Query presses after one warm-up, 10), TRACK_BENCH_PLAY_SECONDS (10), BENCH_PG_URL (admin URL of a PostgreSQL
+// server; default postgres://postgres@127.0.0.1:5432/postgres, "" skips it). Prints one JSON object.
+import os from 'node:os';
+import { chromium, type Page } from 'playwright-core';
+import { login } from './support/login.js';
+import { createDatabase } from './support/seedUsers.js';
+import { SEED_PASSWORD, seedTerminals, terminalPhone, type SeedTarget } from './support/seedTerminals.js';
+import { percentile, startServer } from './support/startServer.js';
+import { dayOfFixes, insertFixes, userIdOf } from './support/trackDay.js';
+
+const RUNS = Number(process.env.TRACK_BENCH_RUNS ?? 10);
+const PLAY_SECONDS = Number(process.env.TRACK_BENCH_PLAY_SECONDS ?? 10);
+const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const DAY_START = Date.UTC(2026, 10, 22, 0, 0, 0);
+const log = (line: string) => process.stderr.write(`[track] ${line}\n`);
+const round = (value: number) => Math.round(value * 10) / 10;
+
+/** Seeds a terminal with a day at 1 Hz into a running server; returns a token and the user. */
+export async function seedDay(
+  url: string,
+  target: SeedTarget,
+): Promise<{ token: string; userId: number; fixes: number }> {
+  await seedTerminals(target, 1, 1);
+  const userId = await userIdOf(target, terminalPhone(0));
+  const fixes = dayOfFixes(DAY_START);
+  await insertFixes(target, { E_ID: 1, U_ID: userId }, fixes);
+  return { token: await login(url, 'bench1', SEED_PASSWORD, 'DEMO'), userId, fixes: fixes.length };
+}
+
+async function timed(url: string, token: string): Promise<{ ms: number; bytes: number; body: string }> {
+  const started = performance.now();
+  const response = await fetch(url, { headers: { authorization: `Bearer ${token}`, 'accept-encoding': 'gzip' } });
+  const body = await response.text();
+  const ms = performance.now() - started;
+  if (!response.ok) throw new Error(`${response.status} ${body.slice(0, 200)}`);
+  return { ms, bytes: Buffer.byteLength(body), body };
+}
+
+/** Collects long tasks (over 50 ms) from the page's start; `window.longTasks` holds their durations. */
+const OBSERVE_LONG_TASKS = `
+  window.longTasks = [];
+  // Tiles and glyphs fill the default 250 entries; the Query timing reads the Track call's entry.
+  performance.setResourceTimingBufferSize(100000);
+  new PerformanceObserver((list) => { for (const e of list.getEntries()) window.longTasks.push(e.duration); })
+    .observe({ type: 'longtask', buffered: true });
+`;
+
+/**
+ * Presses Query and resolves with the milliseconds until the map has drawn the answer: the
+ * Track response has arrived and the map went idle after it (the path's tiles are drawn).
+ */
+const PRESS_QUERY = `(async () => {
+  const map = document.querySelector('[data-testid="map-canvas"]').maplibre;
+  const button = [...document.querySelectorAll('[data-testid="trace-query"] button[type="submit"]')][0];
+  const started = performance.now();
+  button.click();
+  const fetched = () => performance.getEntriesByType('resource')
+    .some((e) => e.name.includes('/api/GISLocation/Track') && e.startTime >= started && e.responseEnd > 0);
+  while (!fetched()) {
+    if (performance.now() - started > 30000) throw new Error('no Track call after Query');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  await new Promise((r, reject) => {
+    map.once('idle', r);
+    setTimeout(() => reject(new Error('the map never went idle')), 30000);
+  });
+  return performance.now() - started;
+})()`;
+
+/** Clicks the timeline at `fraction` and resolves with the milliseconds until the frame after it is painted. */
+const SEEK = (fraction: number) => `(async () => {
+  const map = document.querySelector('[data-testid="map-canvas"]').maplibre;
+  const lane = document.querySelector('[data-testid="trace-lane-movement"]').getBoundingClientRect();
+  const timeline = document.querySelector('[data-testid="trace-timeline"]');
+  const started = performance.now();
+  const at = { bubbles: true, clientX: lane.left + lane.width * ${fraction}, clientY: lane.top + 4, pointerId: 1 };
+  timeline.dispatchEvent(new PointerEvent('pointerdown', at));
+  timeline.dispatchEvent(new PointerEvent('pointerup', at));
+  // The marker and the playhead update in this frame (the map's camera too, when following).
+  await new Promise((r) => requestAnimationFrame(r));
+  await new Promise((r) => requestAnimationFrame(r));
+  if (!map.isMoving()) await new Promise((r) => (map.loaded() ? r() : map.once('idle', r)));
+  return performance.now() - started;
+})()`;
+
+/** Plays at 64x for `seconds`: frames per second and long tasks meanwhile. */
+const PLAY = (seconds: number) => `(async () => {
+  const before = window.longTasks.length;
+  let frames = 0;
+  let worst = 0;
+  let last = performance.now();
+  const end = last + ${seconds} * 1000;
+  document.querySelector('[data-testid="trace-playback"] button').click();
+  while (performance.now() < end) {
+    await new Promise((r) => requestAnimationFrame(r));
+    const now = performance.now();
+    worst = Math.max(worst, now - last);
+    last = now;
+    frames += 1;
+  }
+  document.querySelector('[data-testid="trace-playback"] button').click();
+  const tasks = window.longTasks.slice(before);
+  return { fps: frames / ${seconds}, worstFrameMs: worst, longTasks: tasks.length, longestTaskMs: Math.max(0, ...tasks) };
+})()`;
+
+async function browserFigures(url: string, token: string, userId: number) {
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--use-angle=swiftshader',
+      '--enable-unsafe-swiftshader',
+      '--disable-background-networking',
+      '--disable-component-update',
+    ],
+  });
+  try {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, timezoneId: 'UTC' });
+    await context.addCookies([{ name: 'function_access_token', value: token, url, sameSite: 'Strict' }]);
+    const page: Page = await context.newPage();
+    await page.addInitScript({ content: OBSERVE_LONG_TASKS });
+    await page.goto(`${url}/main/trace?uid=${userId}&day=2026-11-22`);
+    await page.getByTestId('trace-stats').waitFor({ timeout: 60_000 });
+    await page.locator('[data-testid="map-canvas"][data-loaded="true"]').waitFor();
+    log('page open, the track drawn');
+    const query: number[] = [];
+    for (let i = 0; i < RUNS; i++) query.push((await page.evaluate(PRESS_QUERY)) as number);
+    log(`Query pressed ${RUNS} times`);
+    const seek: number[] = [];
+    for (let i = 0; i < RUNS; i++) seek.push((await page.evaluate(SEEK((i + 0.5) / RUNS))) as number);
+    // 16x is where the replay starts: two steps up to 64x.
+    for (let i = 0; i < 2; i++)
+      await page
+        .getByRole('button')
+        .filter({ has: page.locator('.anticon-forward') })
+        .click();
+    if ((await page.getByTestId('trace-speed').innerText()) !== '64x') throw new Error('not at 64x');
+    const play = (await page.evaluate(PLAY(PLAY_SECONDS))) as Record<string, number>;
+    query.sort((a, b) => a - b);
+    seek.sort((a, b) => a - b);
+    return {
+      query_to_drawn_p50_ms: round(percentile(query, 50)),
+      query_to_drawn_max_ms: round(query.at(-1) ?? Number.NaN),
+      seek_to_frame_p50_ms: round(percentile(seek, 50)),
+      seek_to_frame_max_ms: round(seek.at(-1) ?? Number.NaN),
+      play_64x_fps: round(play.fps ?? 0),
+      play_64x_worst_frame_ms: round(play.worstFrameMs ?? 0),
+      play_64x_long_tasks: play.longTasks,
+      play_64x_longest_task_ms: round(play.longestTaskMs ?? 0),
+    };
+  } finally {
+    await browser.close();
+  }
+}
+
+async function measure(label: string, databaseUrl?: string) {
+  const database = databaseUrl ? await createDatabase(databaseUrl) : undefined;
+  const server = await startServer(database ? { DATABASE_URL: database.url } : {});
+  const target: SeedTarget = database ? { databaseUrl: database.url } : { dataDir: server.dataDir };
+  try {
+    const { token, userId, fixes } = await seedDay(server.url, target);
+    const range = `U_ID=${userId}&H_Time1=${DAY_START}&H_Time2=${DAY_START + 86_400_000 - 1}`;
+    const trackUrl = `${server.url}/api/GISLocation/Track?${range}`;
+    const first = await timed(trackUrl, token);
+    const track = JSON.parse(first.body).BaseData as { t: number[]; stops: unknown[]; distance: number };
+    const times: number[] = [];
+    for (let i = 0; i < RUNS; i++) times.push((await timed(trackUrl, token)).ms);
+    times.sort((a, b) => a - b);
+    const gpx = await timed(`${server.url}/api/GISLocation/ExportTrack?${range}&format=gpx&utcOffset=480`, token);
+    const result = {
+      fixes,
+      points_after_merge: track.t.length,
+      stops: track.stops.length,
+      distance_km: round(track.distance / 1000),
+      first_call_ms: round(first.ms),
+      p50_ms: round(percentile(times, 50)),
+      max_ms: round(times.at(-1) ?? Number.NaN),
+      json_mib: round(first.bytes / 1048576),
+      gpx_ms: round(gpx.ms),
+      gpx_mib: round(gpx.bytes / 1048576),
+    };
+    log(`${label}: ${JSON.stringify(result)}`);
+    if (databaseUrl) return result;
+    // The page once, on SQLite: the browser's share does not depend on the database.
+    const browser = await browserFigures(server.url, token, userId);
+    log(`${label}, browser: ${JSON.stringify(browser)}`);
+    return { ...result, browser };
+  } finally {
+    await server.stop();
+    await database?.drop();
+  }
+}
+
+const loadBefore = os.loadavg()[0];
+const sqlite = await measure('SQLite');
+const postgres = PG_URL ? await measure('PostgreSQL', PG_URL) : undefined;
+process.stdout.write(
+  `${JSON.stringify({ load_average: [round(loadBefore ?? 0), round(os.loadavg()[0] ?? 0)], sqlite, postgres }, null, 2)}\n`,
+);
