@@ -1,6 +1,6 @@
 import { LoginOutlined, VideoCameraOutlined } from '@ant-design/icons';
 import type { TalkVideoSource } from '@intercom/contract';
-import { Alert, Button, Card, Col, Empty, List, Row, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Col, Empty, Flex, List, Row, Tag, Typography } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { IntercomAccountDialog, TalkError, useTalk } from '../../talk';
@@ -30,13 +30,15 @@ function SeatNeeded() {
         showIcon
         data-testid="video-not-logged-in"
         title={t('talk.status.not_logged_in')}
-        description={t('video.login_hint')}
-        action={
-          <Button size="small" icon={<LoginOutlined />} onClick={() => setOpen(true)} data-testid="video-talk-login">
-            {t('talk.login')}
-          </Button>
+        // The button under the text, not beside it: a phone keeps the whole width for the words.
+        description={
+          <Flex vertical align="start" gap={8}>
+            {t('video.login_hint')}
+            <Button icon={<LoginOutlined />} onClick={() => setOpen(true)} data-testid="video-talk-login">
+              {t('talk.login')}
+            </Button>
+          </Flex>
         }
-        style={{ marginBottom: 16 }}
       />
       <IntercomAccountDialog open={open} onClose={() => setOpen(false)} />
     </>
@@ -96,6 +98,12 @@ export default function VideoPage({ source = talkVideoSource }: { source?: Video
 
   return (
     <Row gutter={[16, 16]}>
+      {/* First, full width: on a phone it comes before the (empty) list. */}
+      {!loggedIn && (
+        <Col span={24}>
+          <SeatNeeded />
+        </Col>
+      )}
       <Col xs={24} md={8} lg={6}>
         <Card title={t('video.list_title')} size="small">
           <List
@@ -141,7 +149,6 @@ export default function VideoPage({ source = talkVideoSource }: { source?: Video
         </Card>
       </Col>
       <Col xs={24} md={16} lg={18}>
-        {!loggedIn && <SeatNeeded />}
         {error && (
           <Alert
             type="error"
