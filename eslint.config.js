@@ -36,7 +36,7 @@ export default tseslint.config(
     files: ['**/*.{ts,tsx,mts}'],
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ['*.ts', 'scripts/eslint/*.ts'] },
+        projectService: { allowDefaultProject: ['*.ts', 'scripts/eslint/*.ts', 'scripts/*.d.mts'] },
         tsconfigRootDir: import.meta.dirname,
       },
     },

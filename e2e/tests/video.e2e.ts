@@ -51,6 +51,25 @@ async function decoded(page: Page, uid = userId): Promise<number> {
   return Number(await page.getByTestId(`video-canvas-${uid}`).getAttribute('data-decoded'));
 }
 
+/**
+ * What a user does on /main/video with no talk seat yet (no local agent runs here): the page says
+ * the talk account is not logged in and offers the intercom-account login, which takes the browser
+ * seat; the seat's video list then fills.
+ */
+async function logInSeat(page: Page, language: Language, screenshot?: string): Promise<void> {
+  const notice = page.getByTestId('video-not-logged-in');
+  await notice.getByText(text(language, 'talk.status.not_logged_in')).waitFor();
+  if (screenshot) await shot(page, screenshot);
+  await notice.getByRole('button', { name: text(language, 'talk.login') }).click();
+  const dialog = page.getByRole('dialog', { name: text(language, 'talk.account_title') });
+  await dialog.getByTestId('talk-login').click();
+  await page.getByText(text(language, 'talk.status.login_success')).first().waitFor();
+  await expect.poll(() => notice.count()).toBe(0);
+  await expect.poll(() => dialog.count()).toBe(0);
+  // The login's messages fade before the screenshots, which they would cover.
+  await expect.poll(() => page.locator('.ant-message-notice').count(), { timeout: 15_000 }).toBe(0);
+}
+
 afterAll(async () => {
   await Promise.all(cameras.map((c) => c.stop()));
   if (!adminToken) return;
@@ -67,12 +86,16 @@ afterAll(async () => {
 });
 
 describe('video', () => {
-  test('a simulated camera is listed, applied, decoded frame after frame, and stops when freed', async () => {
+  test('with the talk seat logged in, a simulated camera is listed, applied, decoded frame after frame, and stops when freed', async () => {
     const page = await browser.newPage();
     await openSignedIn(page, adminCredentials(), '/main/video');
     adminToken = await tokenOf(page);
-    ({ terminal: camera, uid: userId } = await startCamera(adminToken, { name, phone, codec: 'jpeg' }));
     const t = (key: string, params?: Record<string, string | number>) => text('en', key, params);
+    // No seat: nothing to watch, and the page says why.
+    await page.getByText(t('video.list_needs_seat')).waitFor();
+    await logInSeat(page, 'en', 'video-no-seat-en');
+    // The camera comes online after the login: the seat hears of it (videoOnline).
+    ({ terminal: camera, uid: userId } = await startCamera(adminToken, { name, phone, codec: 'jpeg' }));
 
     const item = page.locator('.ant-list-item', { hasText: name });
     await item.waitFor();
@@ -102,6 +125,7 @@ describe('video', () => {
   test('an H.264 camera decodes with WebCodecs, picture after picture', async () => {
     const page = await browser.newPage();
     await openSignedIn(page, adminCredentials(), '/main/video');
+    await logInSeat(page, 'en');
     const clipName = `Clip ${stamp}`;
     const { terminal, uid } = await startCamera(await tokenOf(page), {
       name: clipName,
@@ -126,6 +150,8 @@ describe('video', () => {
     test(`shows the panel in ${language} at ${width} px`, async () => {
       const page = await browser.newPage({ locale: language, width, height: 844 });
       await openSignedIn(page, adminCredentials(), '/main/video', language);
+      // The camera is online already: it is in the video list the seat gets at login (VideoList).
+      await logInSeat(page, language, width < 500 ? `video-no-seat-mobile-${language}` : `video-no-seat-${language}`);
       const item = page.locator('.ant-list-item', { hasText: name });
       await item.getByRole('button', { name: text(language, 'video.watch') }).click();
       await expect.poll(() => decoded(page)).toBeGreaterThanOrEqual(3);

@@ -12,7 +12,13 @@ import { TalkError, type SeatLogin, type TalkTransport, type TransportSink } fro
 import { PendingReplies } from './PendingReplies';
 import { parseVideoFrame } from './videoFrames';
 
-const SERVER_EVENTS = new Set(['floorTaken', 'floorIdle', 'floorRevoked', 'callStart', 'callEnd']);
+const SERVER_EVENTS = new Set(['floorTaken', 'floorIdle', 'floorRevoked', 'callStart', 'callEnd', 'videoOffline']);
+
+/** The server's `{type:"videoOnline", uid, name, codecs}` in the agent's shape (`video` nested). */
+function videoOnline(message: Record<string, unknown>): TalkAgentEvent {
+  const { uid, name, codecs } = message;
+  return { event: 'videoOnline', video: { uid: Number(uid), name: String(name), codecs: codecs as string[] } };
+}
 
 export interface BrowserTransportOptions {
   /** ws(s)://host/terminal; default: this page's origin. */
@@ -125,6 +131,7 @@ export class BrowserTransport implements TalkTransport {
       this.pending.settle(message.seq, message, refused);
       return;
     }
+    if (type === 'videoOnline') return this.sink?.event(videoOnline(message));
     if (typeof type !== 'string' || !SERVER_EVENTS.has(type)) return;
     const { type: _type, ...fields } = message;
     const event = { event: type, ...fields } as TalkAgentEvent;
@@ -135,6 +142,7 @@ export class BrowserTransport implements TalkTransport {
   }
 
   private onBinary(data: ArrayBuffer): void {
+    if (data.byteLength === 0) return;
     if (new DataView(data).getUint8(0) === VideoFrame.kindVideo) {
       const frame = parseVideoFrame(data);
       if (frame) this.sink?.video(frame);
@@ -168,6 +176,9 @@ export class BrowserTransport implements TalkTransport {
     const seat = ack.seat as TalkSeat;
     if (seat.dispatchNo !== login.dispatchNo) throw new TalkError(TalkAgentErrors.accountMismatch);
     void this.engine().catch(() => undefined);
+    // As the agent does after LoginInfo (SPEC.md 4): the video list, then online/offline pushes keep it.
+    const list = await this.send({ type: 'videoList' }).catch(() => ({ videos: [] }));
+    for (const video of (list.videos ?? []) as Record<string, unknown>[]) this.sink?.event(videoOnline(video));
     return seat;
   }
 

@@ -120,4 +120,24 @@ describe('TalkClient', () => {
     sink().video(frame);
     expect(seen).toEqual([7]);
   });
+
+  test('the video list follows online/offline and goes with the seat (a new login lists again)', async () => {
+    const { client, sink } = setup();
+    sink().connection('connected');
+    await client.login();
+    const camera = (uid: number) => ({ uid, name: `Camera ${uid}`, codecs: ['jpeg'] });
+    sink().event({ event: 'videoOnline', video: camera(7) });
+    sink().event({ event: 'videoOnline', video: camera(8) });
+    sink().event({ event: 'videoOnline', video: { ...camera(7), codecs: ['h264'] } });
+    sink().event({ event: 'videoOffline', uid: 8 });
+    expect(client.getState().videos).toEqual([{ ...camera(7), codecs: ['h264'] }]);
+    sink().connection('disconnected');
+    expect(client.getState().videos).toEqual([]);
+    sink().connection('connected');
+    await vi.waitFor(() => expect(client.getState().seat).toEqual(SEAT));
+    sink().event({ event: 'videoOnline', video: camera(7) });
+    sink().event({ event: 'loggedOut', reason: 'server_lost' });
+    expect(client.getState().videos).toEqual([]);
+    client.stop();
+  });
 });

@@ -146,7 +146,15 @@ export class TalkClient {
     this.transport?.stop();
     const transport = mode === 'agent' ? this.deps.createAgent() : this.deps.createBrowser();
     this.transport = transport;
-    this.set({ mode, connection: 'connecting', seat: null, floors: new Map(), calls: new Map(), mic: 'off' });
+    this.set({
+      mode,
+      connection: 'connecting',
+      seat: null,
+      floors: new Map(),
+      calls: new Map(),
+      mic: 'off',
+      videos: [],
+    });
     transport.start({
       connection: (connection) => this.transport === transport && this.onConnection(connection),
       event: (event) => this.transport === transport && this.onEvent(event),
@@ -178,7 +186,8 @@ export class TalkClient {
       if (this.wantSeat) void this.login().catch(() => undefined);
     }
     if (connection === 'disconnected') {
-      Object.assign(patch, { seat: null, floors: new Map(), calls: new Map(), mic: 'off', micLevel: 0 });
+      // The server forgets a lost seat's videos: the list comes again with the next login.
+      Object.assign(patch, { seat: null, floors: new Map(), calls: new Map(), mic: 'off', micLevel: 0, videos: [] });
       if (was === 'connected') this.status({ key: 'talk_disconnected', level: 'warning' });
       else if (this.state.mode === 'agent' && this.state.agent === 'unknown') patch.agent = 'absent';
     }
@@ -237,7 +246,15 @@ export class TalkClient {
         return;
       case 'loggedOut':
         this.wantSeat = false;
-        this.set({ seat: null, floors: new Map(), calls: new Map(), mic: 'off', current: null, monitored: [] });
+        this.set({
+          seat: null,
+          floors: new Map(),
+          calls: new Map(),
+          mic: 'off',
+          current: null,
+          monitored: [],
+          videos: [],
+        });
         if (event.reason === 'replaced') this.status({ key: 'account_shortage', level: 'warning' });
         return;
       case 'server':
@@ -315,7 +332,7 @@ export class TalkClient {
   async logout(): Promise<void> {
     this.wantSeat = false;
     await this.run((transport) => transport.logout()).catch(() => undefined);
-    this.set({ seat: null, floors: new Map(), calls: new Map(), current: null, mic: 'off', monitored: [] });
+    this.set({ seat: null, floors: new Map(), calls: new Map(), current: null, mic: 'off', monitored: [], videos: [] });
   }
 
   private named(cid: number, name: string | undefined): ReadonlyMap<number, string> {

@@ -1,5 +1,5 @@
 import { CloseOutlined, FullscreenOutlined } from '@ant-design/icons';
-import type { VideoSource } from '@intercom/contract';
+import type { TalkVideoSource } from '@intercom/contract';
 import { Button, Card, Flex, Tooltip, Typography } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,7 +7,7 @@ import { StreamDecoder, type StreamStats } from './streamDecoder';
 import type { VideoFrameSource } from './videoFrameSource';
 
 interface Props {
-  video: VideoSource;
+  video: TalkVideoSource;
   source: VideoFrameSource;
   onClose: () => void;
 }

@@ -12,4 +12,3 @@ export const videoRoute: AppRoute = {
 };
 
 export type { EncodedVideo, VideoFrameSource } from './videoFrameSource';
-export { SeatVideoSource } from './seatVideoSource';

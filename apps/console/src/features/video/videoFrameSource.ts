@@ -1,5 +1,3 @@
-import type { VideoCodecName } from '@intercom/contract';
-
 /** One encoded frame of a watched terminal, as it came off the wire. */
 export interface EncodedVideo {
   uid: number;
@@ -11,24 +9,18 @@ export interface EncodedVideo {
 }
 
 /**
- * Where the video panel gets frames from and how it applies and frees. The console's talk owner
- * (`src/talk`: the local agent, or the browser's own seat) will implement it; `SeatVideoSource`
- * implements it over a dispatcher seat `/terminal` WebSocket of this tab.
+ * Where the video panel gets frames from and how it applies and frees: `TalkVideoSource`, over
+ * the console's one talk owner (the local agent's ApplyVideo/FreeVideo, or this browser's seat).
+ * Tests hand the page their own.
  */
 export interface VideoFrameSource {
-  /** Starts watching; resolves with the codec the terminal was asked for, rejects with a server code. */
-  applyVideo(uid: number): Promise<{ codec: VideoCodecName }>;
+  /** Starts watching; rejects with a TalkError of the server's code (not_video_member, no_video...). */
+  applyVideo(uid: number): Promise<void>;
   freeVideo(uid: number): Promise<void>;
   /** Frames of `uid` as they arrive; returns the unsubscribe. */
   subscribe(uid: number, onFrame: (frame: EncodedVideo) => void): () => void;
-  /** The source lost its connection: every stream ended. Returns the unsubscribe. */
+  /** The seat was lost (or replaced by a new login): every stream ended. Returns the unsubscribe. */
   onLost(listener: () => void): () => void;
+  /** Frees every stream still watched (the page goes; the seat stays). */
   close(): void;
-}
-
-/** An error answer of the seat (the server's `code`: not_video_member, no_video, ...). */
-export class VideoSourceError extends Error {
-  constructor(readonly code: string) {
-    super(code);
-  }
 }
