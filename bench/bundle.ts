@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { chromium } from 'playwright-core';
 import { root, startServer } from './support/startServer.js';
+import { launchBrowser } from '../e2e/support/chromium.js';
 
 /**
  * JavaScript a visitor downloads before the login page paints (goal: at most 250 KB gzip), and
@@ -16,10 +16,7 @@ const wholeAppKB =
   Math.round(allJs.reduce((sum, f) => sum + gzipKB(fs.readFileSync(path.join(assets, f))), 0) * 10) / 10;
 
 const server = await startServer();
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
-});
+const browser = await launchBrowser();
 try {
   const page = await browser.newPage();
   const scripts = new Set<string>();

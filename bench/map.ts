@@ -4,11 +4,12 @@
 // MAP_BENCH_USERS (comma list, default "5000,50000"), MAP_BENCH_SECONDS (measuring phases, 10),
 // MAP_BENCH_SOAK_SECONDS (memory soak, 120; the issue asks for 600). Prints one JSON object.
 import type { ChildProcess } from 'node:child_process';
-import { chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { helper } from './support/helperProcess.js';
 import { login } from './support/login.js';
 import { seedTerminals } from './support/seedTerminals.js';
 import { BENCH_PASSWORD, startServer } from './support/startServer.js';
+import { launchBrowser } from '../e2e/support/chromium.js';
 
 const USERS = (process.env.MAP_BENCH_USERS ?? '5000,50000').split(',').map(Number);
 const SECONDS = Number(process.env.MAP_BENCH_SECONDS ?? 10);
@@ -235,16 +236,7 @@ async function heapMiB(page: Page): Promise<number> {
 async function run(users: number, soak: boolean) {
   const server = await startServer({ LOG_LEVEL: 'error' });
   let load: ChildProcess | undefined;
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--use-angle=swiftshader',
-      '--enable-unsafe-swiftshader',
-      '--disable-background-networking',
-      '--disable-component-update',
-    ],
-  });
+  const browser = await launchBrowser({ webgl: true });
   try {
     log(`${users} users: seeding`);
     await seedTerminals({ dataDir: server.dataDir }, users, 1);

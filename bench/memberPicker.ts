@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
-import { chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { login } from './support/login.js';
 import { phoneOf, seedSqlite } from './support/seedUsers.js';
 import { BENCH_PASSWORD, percentile, startServer } from './support/startServer.js';
+import { launchBrowser } from '../e2e/support/chromium.js';
 
 /**
  * Figure of issue 4: the member picker opening with 10,000 users of one enterprise, in Chromium.
@@ -85,10 +86,7 @@ const figures: Record<string, unknown> = {
   users: USERS,
   runs: RUNS,
 };
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
-});
+const browser = await launchBrowser();
 try {
   seedSqlite(server.dataDir, USERS);
   const token = await login(server.url, 'admin', BENCH_PASSWORD, 'DEMO');

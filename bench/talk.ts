@@ -9,18 +9,17 @@
 // PostgreSQL (DATABASE_URL, an admin URL; default postgres://postgres@127.0.0.1:5432/postgres) and
 // Redis (REDIS_URL, default redis://127.0.0.1:6379). The 1,000 listeners of the big channel run in
 // LISTENER_PROCESSES (4) child processes; the small channels' terminals and the talkers run here.
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import WebSocket from 'ws';
 import { speechPackets } from '../packages/media/src/index.js';
 import { helper } from './support/helperProcess.js';
 import { LatencyHistogram } from './support/latencyHistogram.js';
 import { SEED_PASSWORD, seedTerminals, terminalPhone, type SeedTarget } from './support/seedTerminals.js';
 import { createDatabase } from './support/seedUsers.js';
+import { TerminalPeer, cpuSeconds } from './support/terminalPeer.js';
 import { percentile, startServer, type RunningServer } from './support/startServer.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
@@ -91,48 +90,6 @@ async function seedChannelsPostgres(url: string): Promise<void> {
   }
 }
 
-class Terminal {
-  private seq = 0;
-  private readonly waiting = new Map<number, (m: Record<string, unknown>) => void>();
-  onFrame: (frame: Buffer, at: number) => void = () => undefined;
-  /** Pushes other than replies (floorRevoked tells a talker it lost the floor). */
-  readonly pushes: string[] = [];
-
-  constructor(readonly socket: WebSocket) {
-    // Text arrives as a string, binary as a Buffer (whichever ws major resolves here).
-    socket.on('message', (data: Buffer | string, isBinary?: boolean) => {
-      if (isBinary === true || (isBinary === undefined && typeof data !== 'string')) {
-        return this.onFrame(data as Buffer, performance.now());
-      }
-      const message = JSON.parse(String(data)) as Record<string, unknown>;
-      if (message.type !== 'ack' && message.type !== 'error') this.pushes.push(String(message.type));
-      const resolve = this.waiting.get(message.seq as number);
-      if (resolve && (message.type === 'ack' || message.type === 'error')) {
-        this.waiting.delete(message.seq as number);
-        resolve(message);
-      }
-    });
-  }
-
-  static async open(url: string, phone: string): Promise<Terminal> {
-    const socket = new WebSocket(url);
-    await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
-    const terminal = new Terminal(socket);
-    const reply = await terminal.request({ type: 'login', phone, password: SEED_PASSWORD });
-    if (reply.type !== 'ack') throw new Error(`login refused: ${JSON.stringify(reply)}`);
-    return terminal;
-  }
-
-  request(message: Record<string, unknown>): Promise<Record<string, unknown>> {
-    this.seq += 1;
-    const seq = this.seq;
-    return new Promise((resolve) => {
-      this.waiting.set(seq, resolve);
-      this.socket.send(JSON.stringify({ ...message, seq }));
-    });
-  }
-}
-
 /** Big-channel listeners in child processes; resolves once all have joined. */
 async function startListeners(urls: string[], cid: number, frames: number) {
   const per = Math.ceil((BIG_SIZE - 1) / LISTENER_PROCESSES);
@@ -169,11 +126,6 @@ async function startListeners(urls: string[], cid: number, frames: number) {
   };
 }
 
-function cpuSeconds(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
 function summary(values: number[]) {
   const sorted = [...values].sort((a, b) => a - b);
   const round = (n: number) => Math.round(n * 100) / 100;
@@ -184,10 +136,13 @@ function summary(values: number[]) {
 async function scenario(label: string, servers: RunningServer[]) {
   const urls = servers.map((s) => `${s.url.replace('http', 'ws')}/terminal`);
   const local = SMALL_CHANNELS * SMALL_SIZE + 1; // the small channels' terminals and the big channel's talker
-  const terminals: Terminal[] = [];
+  const terminals: TerminalPeer[] = [];
   for (let i = 0; i < local; i += 50) {
     const batch = Array.from({ length: Math.min(50, local - i) }, (_, k) =>
-      Terminal.open(urls[(i + k) % urls.length] as string, terminalPhone(i + k)),
+      TerminalPeer.open(urls[(i + k) % urls.length] as string, {
+        phone: terminalPhone(i + k),
+        password: SEED_PASSWORD,
+      }),
     );
     terminals.push(...(await Promise.all(batch)));
   }
@@ -208,7 +163,7 @@ async function scenario(label: string, servers: RunningServer[]) {
     await Promise.all(
       Array.from({ length: 10 }, async (_, k) => {
         const c = first + k;
-        const t = terminals[c * SMALL_SIZE] as Terminal;
+        const t = terminals[c * SMALL_SIZE] as TerminalPeer;
         const started = performance.now();
         const reply = await t.request({ type: 'floorRequest', cid: c + 1 });
         if (reply.granted === true) grants.push(performance.now() - started);
@@ -225,11 +180,11 @@ async function scenario(label: string, servers: RunningServer[]) {
   ];
   const sentAt = new Map<number, Float64Array>();
   const latencies = new LatencyHistogram();
-  const received = new Map<Terminal, number>();
+  const received = new Map<TerminalPeer, number>();
   for (const index of talkerIndexes) {
     const cid = cidOf(index);
     sentAt.set(cid, new Float64Array(frames));
-    const reply = await (terminals[index] as Terminal).request({ type: 'floorRequest', cid });
+    const reply = await (terminals[index] as TerminalPeer).request({ type: 'floorRequest', cid });
     if (reply.granted !== true) throw new Error(`talker ${index} not granted: ${JSON.stringify(reply)}`);
   }
   terminals.forEach((t, i) => {
@@ -269,7 +224,7 @@ async function scenario(label: string, servers: RunningServer[]) {
       frame.writeUInt16BE(seq, 5);
       packet.copy(frame, 7);
       (sentAt.get(cid) as Float64Array)[seq] = epochNow();
-      (terminals[index] as Terminal).socket.send(frame);
+      (terminals[index] as TerminalPeer).socket.send(frame);
     }
     // A heartbeat for the silent listeners now and then keeps them within the 90 s timeout.
     if (seq % 1500 === 0 && seq > 0)
@@ -299,7 +254,9 @@ async function scenario(label: string, servers: RunningServer[]) {
     bigChannelRelayLatencyMs: { p50: big.histogram.percentile(50), p99: big.histogram.percentile(99) },
     framesSent: (frames - skipped) * talkerIndexes.length,
     framesSkippedClientBehind: skipped * talkerIndexes.length,
-    talkersRevoked: talkerIndexes.filter((i) => (terminals[i] as Terminal).pushes.includes('floorRevoked')).length,
+    talkersRevoked: talkerIndexes.filter((i) =>
+      (terminals[i] as TerminalPeer).pushes.some((m) => m.type === 'floorRevoked'),
+    ).length,
     framesExpected: smallExpected + bigExpected,
     framesDelivered: delivered,
     framesLost: Math.max(0, smallExpected - smallDelivered) + Math.max(0, bigExpected - big.delivered),

@@ -16,11 +16,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { chromium } from 'playwright-core';
 import WebSocket from 'ws';
 import { login } from './support/login.js';
 import { SEED_PASSWORD, seedTerminals, terminalPhone } from './support/seedTerminals.js';
 import { BENCH_PASSWORD, percentile, startServer } from './support/startServer.js';
+import { launchBrowser } from '../e2e/support/chromium.js';
 
 const PRESSES = Number(process.env.BENCH_PRESSES ?? 20);
 const HOLD_MS = 600;
@@ -143,13 +143,8 @@ const request = (message: Record<string, unknown>) =>
 await request({ type: 'login', phone: terminalPhone(0), password: SEED_PASSWORD });
 await request({ type: 'join', cid });
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+const browser = await launchBrowser({
   args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
     '--use-fake-ui-for-media-stream',
     '--use-fake-device-for-media-stream',
     `--use-file-for-fake-audio-capture=${wav}`,

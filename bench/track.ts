@@ -6,12 +6,13 @@
 // TRACK_BENCH_RUNS (timed calls and Query presses after one warm-up, 10), TRACK_BENCH_PLAY_SECONDS (10), BENCH_PG_URL (admin URL of a PostgreSQL
 // server; default postgres://postgres@127.0.0.1:5432/postgres, "" skips it). Prints one JSON object.
 import os from 'node:os';
-import { chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { login } from './support/login.js';
 import { createDatabase } from './support/seedUsers.js';
 import { SEED_PASSWORD, seedTerminals, terminalPhone, type SeedTarget } from './support/seedTerminals.js';
 import { percentile, startServer } from './support/startServer.js';
 import { dayOfFixes, insertFixes, userIdOf } from './support/trackDay.js';
+import { launchBrowser } from '../e2e/support/chromium.js';
 
 const RUNS = Number(process.env.TRACK_BENCH_RUNS ?? 10);
 const PLAY_SECONDS = Number(process.env.TRACK_BENCH_PLAY_SECONDS ?? 10);
@@ -109,16 +110,7 @@ const PLAY = (seconds: number) => `(async () => {
 })()`;
 
 async function browserFigures(url: string, token: string, userId: number) {
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--use-angle=swiftshader',
-      '--enable-unsafe-swiftshader',
-      '--disable-background-networking',
-      '--disable-component-update',
-    ],
-  });
+  const browser = await launchBrowser({ webgl: true });
   try {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, timezoneId: 'UTC' });
     await context.addCookies([{ name: 'function_access_token', value: token, url, sameSite: 'Strict' }]);

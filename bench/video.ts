@@ -6,15 +6,14 @@
 //   node scripts/build.mjs && npx tsx bench/video.ts
 // VIDEO_BENCH_SECONDS (8) per step; VIDEO_BENCH_SIZE (640x480); VIDEO_BENCH_FPS (25). The camera and
 // the viewers run in this process beside the server, on a shared machine: figures are upper bounds.
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import jpeg from 'jpeg-js';
-import WebSocket from 'ws';
 import { TestPattern } from '../apps/simulator/src/testPattern.js';
 import { VideoCodec, decodeVideoDownFrame, encodeVideoUpFrame } from '../packages/contract/src/index.js';
 import { login } from './support/login.js';
+import { TerminalPeer, cpuSeconds } from './support/terminalPeer.js';
 import { SEED_PASSWORD, seedTerminals, terminalPhone } from './support/seedTerminals.js';
 import { BENCH_PASSWORD, percentile, startServer } from './support/startServer.js';
 
@@ -29,11 +28,6 @@ const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Milliseconds since a frame's capture time (epoch ms modulo 2^32). */
 const age = (at: number, timestamp: number) => (at - timestamp + 2 ** 32) % 2 ** 32;
-
-function cpuSeconds(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
 
 function summary(values: number[]) {
   const sorted = [...values].sort((a, b) => a - b);
@@ -61,57 +55,17 @@ function grantVideo(dataDir: string): number {
   return user.UserID;
 }
 
-class Peer {
-  private seq = 0;
-  private readonly waiting = new Map<number, (m: Record<string, unknown>) => void>();
-  readonly pushes: Record<string, unknown>[] = [];
-  onFrame: (frame: Buffer, at: number) => void = () => undefined;
-
-  constructor(readonly socket: WebSocket) {
-    // Text arrives as a string, binary as a Buffer (whichever ws major resolves here).
-    socket.on('message', (data: Buffer | string, isBinary?: boolean) => {
-      if (isBinary === true || (isBinary === undefined && typeof data !== 'string')) {
-        return this.onFrame(data as Buffer, Date.now());
-      }
-      const message = JSON.parse(String(data)) as Record<string, unknown>;
-      const resolve = this.waiting.get(message.seq as number);
-      if (resolve && (message.type === 'ack' || message.type === 'error')) {
-        this.waiting.delete(message.seq as number);
-        resolve(message);
-      } else this.pushes.push(message);
-    });
-  }
-
-  static async open(url: string, login: Record<string, unknown>): Promise<Peer> {
-    const socket = new WebSocket(url);
-    await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
-    const peer = new Peer(socket);
-    const reply = await peer.request({ type: 'login', ...login });
-    if (reply.type !== 'ack') throw new Error(`login refused: ${JSON.stringify(reply)}`);
-    return peer;
-  }
-
-  request(message: Record<string, unknown>): Promise<Record<string, unknown>> {
-    this.seq += 1;
-    const seq = this.seq;
-    return new Promise((resolve) => {
-      this.waiting.set(seq, resolve);
-      this.socket.send(JSON.stringify({ ...message, seq }));
-    });
-  }
-}
-
-async function seat(serverUrl: string, wsUrl: string, token: string): Promise<Peer> {
+async function seat(serverUrl: string, wsUrl: string, token: string): Promise<TerminalPeer> {
   const res = await fetch(`${serverUrl}/api/Talk/AuthCode`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}` },
   });
   const { BaseData } = (await res.json()) as { BaseData: { authCode: string } };
-  return Peer.open(wsUrl, { authCode: BaseData.authCode });
+  return TerminalPeer.open(wsUrl, { authCode: BaseData.authCode });
 }
 
 /** Sends the looped pictures at FPS for `seconds`, each stamped with its capture time; returns frames sent. */
-async function stream(camera: Peer, pictures: Uint8Array[], seconds: number): Promise<number> {
+async function stream(camera: TerminalPeer, pictures: Uint8Array[], seconds: number): Promise<number> {
   const frames = seconds * FPS;
   const start = performance.now();
   for (let i = 0; i < frames; i += 1) {
@@ -133,7 +87,7 @@ async function main(): Promise<void> {
     const uid = grantVideo(server.dataDir);
     const wsUrl = `${server.url.replace('http', 'ws')}/terminal`;
     const token = await login(server.url, 'admin', BENCH_PASSWORD, 'DEMO');
-    const camera = await Peer.open(wsUrl, { phone: terminalPhone(0), password: SEED_PASSWORD });
+    const camera = await TerminalPeer.open(wsUrl, { phone: terminalPhone(0), password: SEED_PASSWORD });
     const caps = await camera.request({ type: 'videoCaps', codecs: ['jpeg'] });
     if (caps.type !== 'ack') throw new Error(`videoCaps refused: ${JSON.stringify(caps)}`);
 
@@ -156,13 +110,13 @@ async function main(): Promise<void> {
     log(`${WIDTH}x${HEIGHT} JPEG, ${frameBytes} bytes a frame, ${FPS} fps`);
 
     // Delay: one viewer.
-    const viewers: Peer[] = [await seat(server.url, wsUrl, token)];
+    const viewers: TerminalPeer[] = [await seat(server.url, wsUrl, token)];
     const relayMs: number[] = [];
-    (viewers[0] as Peer).onFrame = (frame, at) => {
+    (viewers[0] as TerminalPeer).onFrame = (frame, at) => {
       const decoded = decodeVideoDownFrame(frame);
       if (decoded) relayMs.push(age(at, decoded.timestamp));
     };
-    await (viewers[0] as Peer).request({ type: 'videoApply', uid });
+    await (viewers[0] as TerminalPeer).request({ type: 'videoApply', uid });
     await stream(camera, pictures, SECONDS);
     await sleep(500);
     const relay = summary(relayMs);

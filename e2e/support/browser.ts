@@ -1,37 +1,14 @@
 import fs from 'node:fs';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchBrowser, type LaunchOptions } from './chromium.js';
 
 /** How long a wait for something on screen may take before the test fails. */
 export const UI_TIMEOUT_MS = 10_000;
 
 const screenshotDir = new URL('../screenshots/', import.meta.url).pathname;
 
-/** WebGL without a GPU: ANGLE on SwiftShader (the map tests assert the renderer string). */
-export const WEBGL_ARGS = ['--use-angle=swiftshader', '--enable-unsafe-swiftshader'];
-
-export interface LaunchOptions {
-  /** Draw WebGL in software (maps); otherwise the GPU is off altogether. */
-  webgl?: boolean;
-  /** More Chromium flags (e.g. a fake microphone fed from a WAV file for the talk tests). */
-  args?: string[];
-}
-
-/** Debian's Chromium; the flags keep it off this machine's closed network. */
-export function launchBrowser(options: LaunchOptions = {}): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      ...(options.webgl ? WEBGL_ARGS : ['--disable-gpu']),
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-      '--disable-sync',
-      ...(options.args ?? []),
-    ],
-  });
-}
+export { WEBGL_ARGS, launchBrowser, type LaunchOptions } from './chromium.js';
 
 export interface ContextOptions {
   locale?: string;
