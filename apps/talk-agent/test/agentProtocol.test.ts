@@ -275,6 +275,29 @@ describe('losing the platform', () => {
   });
 });
 
+describe('stopping the agent', () => {
+  it('logs the seat out of the platform without telling the consoles it was a logout', async () => {
+    const stopping = await startTestAgent(t);
+    const client = await AgentClient.connect(stopping.talkPort, t.origin);
+    const seat = (await client.command('Login', await loginArgs(t))).seat as { dispatchNo: string };
+    const closed = new Promise((resolve) => client.socket.once('close', resolve));
+    await stopping.close();
+    await closed;
+    // `loggedOut logout` would tell the console not to log in again once the agent is back.
+    expect(client.messages.filter((m) => m.event === 'loggedOut')).toEqual([]);
+    // The seat is free on the platform: a new login of the same seat is not a takeover.
+    const again = await startTestAgent(t);
+    try {
+      const next = await AgentClient.connect(again.talkPort, t.origin);
+      expect(await next.command('Login', await loginArgs(t))).toMatchObject({ ok: true, seat });
+      await next.command('LogOut');
+      next.close();
+    } finally {
+      await again.close();
+    }
+  });
+});
+
 describe('monitor service', () => {
   it('tells its version and the health of the talk service', async () => {
     const client = await AgentClient.connect(agent.monitorPort, t.origin);

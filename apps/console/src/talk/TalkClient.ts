@@ -79,6 +79,8 @@ export class TalkClient {
   private started = false;
   /** The SPEC.md 3 login payload's Proxy, PartyID and Uid: the signed-in account. */
   private account: TalkAccount | null = null;
+  /** The agent said the platform dropped the seat (`loggedOut server_lost`) and it is not back yet. */
+  private serverLost = false;
 
   constructor(private readonly deps: TalkClientDeps) {
     this.state = { ...INITIAL, secureContext: deps.secureContext };
@@ -236,12 +238,24 @@ export class TalkClient {
         this.set({ videos: this.state.videos.filter((v) => v.uid !== event.uid) });
         return;
       case 'loggedOut':
+        // The platform was lost (docs/talk-agent-protocol.md): the seat comes back with a new Login
+        // once the agent says `server connected`, with the channels it had.
+        if (event.reason === 'server_lost') {
+          this.serverLost = true;
+          this.set({ seat: null, floors: new Map(), calls: new Map(), mic: 'off', micLevel: 0 });
+          return;
+        }
         this.wantSeat = false;
         this.set({ seat: null, floors: new Map(), calls: new Map(), mic: 'off', current: null, monitored: [] });
         if (event.reason === 'replaced') this.status({ key: 'account_shortage', level: 'warning' });
         return;
       case 'server':
         if (event.state === 'disconnected') this.status({ key: 'not_connected', level: 'warning' });
+        else if (this.serverLost) {
+          // Also sent while a Login is under way: only a seat the platform dropped logs in again.
+          this.serverLost = false;
+          if (this.wantSeat && !this.state.seat) void this.login().catch(() => undefined);
+        }
         return;
     }
   }
@@ -307,9 +321,23 @@ export class TalkClient {
     };
     const seat = await this.run((transport) => transport.login(login), { key: 'login_success', level: 'success' });
     this.set({ seat, authCode: code.authCode });
-    // Channels listened to before a reconnect are listened to again.
-    if (this.state.monitored.length > 0) void this.monitor(this.state.monitored).catch(() => undefined);
+    this.rejoin();
     return seat;
+  }
+
+  /**
+   * After a reconnect (agent restarted, platform lost) the new seat has joined nothing: the current
+   * channel and the monitored ones are joined again; a private call did not survive.
+   */
+  private rejoin(): void {
+    const current = this.state.current;
+    if (current !== null && current >= CALL_ID_BASE) this.set({ current: null });
+    else if (current !== null) {
+      void this.run((transport) => transport.groupCall(current))
+        .then(() => this.set({ floors: this.state.floors.has(current) ? this.state.floors : this.floor(current, {}) }))
+        .catch(() => this.set({ current: this.state.current === current ? null : this.state.current }));
+    }
+    if (this.state.monitored.length > 0) void this.monitor(this.state.monitored).catch(() => undefined);
   }
 
   async logout(): Promise<void> {
