@@ -111,6 +111,18 @@ describe('TalkClient', () => {
     client.stop();
   });
 
+  test('a channel the agent could not join is not shown as listened to, and the refusal is said', async () => {
+    const { client, transport, statuses, sink } = setup();
+    sink().connection('connected');
+    await client.login();
+    transport.monitor.mockResolvedValueOnce([{ cid: 6, code: 'not_member' }]);
+    await client.monitor([5, 6]);
+    expect(client.getState().monitored).toEqual([5]);
+    expect([...client.getState().floors.keys()]).toEqual([5]);
+    expect(statuses.at(-1)).toBe('command_failed');
+    client.stop();
+  });
+
   test('each way a login fails says which chat-account text applies', async () => {
     const failedCode = setup({ authCode: () => Promise.reject(new Error('network')) });
     failedCode.sink().connection('connected');

@@ -439,10 +439,14 @@ export class TalkClient {
 
   /** Listen to these channels besides the current one (replaces the set). */
   async monitor(cids: readonly number[], names?: ReadonlyMap<number, string>): Promise<void> {
-    await this.run(async (transport) => {
+    const failures = await this.run(async (transport) => {
       this.needSeat();
-      await transport.monitor(cids);
+      return (await transport.monitor(cids)) ?? [];
     });
+    // A channel the seat may not hear is not shown as listened to; the first refusal says why.
+    const failed = new Set(failures.map((failure) => failure.cid));
+    if (failures[0]) this.status(talkStatusOf(new TalkError(failures[0].code)));
+    cids = cids.filter((cid) => !failed.has(cid));
     let floors = this.state.floors;
     for (const cid of cids)
       if (!floors.has(cid)) floors = new Map(floors).set(cid, { cid, holder: null, since: Date.now(), mine: false });
