@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -15,7 +15,9 @@ import { shot, useBrowserPerFile } from '../support/browser.js';
 import { createWebChannel, deleteChannels } from '../support/channels.js';
 import { openSignedIn, userMenu } from '../support/console.js';
 import { RawTerminal } from '../support/rawTerminal.js';
+import { groupCallFromTree } from '../support/talkPanel.js';
 import { decodeFrames, speechWav, wavStats } from '../support/speechAudio.js';
+import { spawnTalkAgent, stopTalkAgent } from '../support/talkAgentProcess.js';
 import { createTerminalUser, deleteUsers } from '../support/terminal.js';
 import { text } from '../support/texts.js';
 
@@ -26,7 +28,6 @@ import { text } from '../support/texts.js';
  * intercom-account dialog, joins a channel from the tree and talks with Space to a raw terminal.
  */
 const browser = useBrowserPerFile();
-const bundle = new URL('../../apps/talk-agent/dist/talk-agent.mjs', import.meta.url).pathname;
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'talk-agent-e2e-'));
 const micWav = speechWav(work, 'Dispatch to all units. The north gate is open. Over.', 'mic');
 const micSeconds = wavStats(micWav).seconds;
@@ -61,33 +62,16 @@ async function waitForFreePorts(): Promise<void> {
   );
 }
 
-/** The downloaded script, as an operator starts it, with WAV files for audio. */
+/** The downloaded script with WAV files for audio, on the default ports. */
 async function startAgent(): Promise<void> {
   await waitForFreePorts();
   const origin = inject('baseUrl');
-  const child = spawn(
-    process.execPath,
-    [bundle, '--server', origin, '--allow-origin', origin, '--mic-file', micWav, '--speaker-file', speakerWav],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  agent = child;
-  let output = '';
-  child.stderr!.on('data', (chunk: Buffer) => (output += String(chunk)));
-  const [chunk] = (await Promise.race([
-    once(child.stdout!, 'data'),
-    once(child, 'exit').then(() => {
-      throw new Error(`the agent exited: ${output}`);
-    }),
-  ])) as [Buffer];
-  expect(String(chunk)).toContain(`talk ws://127.0.0.1:${TalkAgentPorts.talk}`);
+  agent = await spawnTalkAgent(['--allow-origin', origin, '--mic-file', micWav, '--speaker-file', speakerWav]);
 }
 
 async function stopAgent(): Promise<void> {
-  const child = agent;
+  await stopTalkAgent(agent);
   agent = undefined;
-  if (!child || child.exitCode !== null || child.signalCode !== null) return;
-  child.kill('SIGTERM');
-  await once(child, 'exit');
 }
 
 /** One command to the running agent, as a console of the server's origin would send it. */
@@ -186,9 +170,7 @@ describe('the console with the local talk agent', () => {
     const firstCode = await dialogCode(page);
 
     // Group call from the channel tree: the agent joins the channel and makes it current.
-    await page.getByRole('button', { name: `${text('en', 'talk.group_call')} ${channel}` }).click();
-    await panel.getByTestId('talk-current').getByText(channel).waitFor();
-    await panel.getByTestId(`talk-floor-${cid}`).getByText(text('en', 'talk.status.idle')).waitFor();
+    await groupCallFromTree(page, panel, cid, channel);
     expect(await agentCommand('LoginInfo')).toMatchObject({ loggedIn: true, cid, monitor: [cid] });
 
     // Hold Space: the agent takes the floor and sends its --mic-file; the terminal decodes it whole.

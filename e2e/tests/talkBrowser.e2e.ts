@@ -10,6 +10,7 @@ import { shot, useBrowserPerFile } from '../support/browser.js';
 import { createWebChannel, deleteChannels } from '../support/channels.js';
 import { openSignedIn, userMenu } from '../support/console.js';
 import { RawTerminal } from '../support/rawTerminal.js';
+import { groupCallFromTree } from '../support/talkPanel.js';
 import { decodeFrames, speechWav as makeSpeechWav } from '../support/speechAudio.js';
 import { createTerminalUser, deleteUsers } from '../support/terminal.js';
 import { text, type Language } from '../support/texts.js';
@@ -71,9 +72,7 @@ async function browserSeatOn(page: Page, cid: number, channel: string, language:
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByTestId('talk-ptt').isVisible()).toBe(false);
   }
-  await page.getByRole('button', { name: `${text(language, 'talk.group_call')} ${channel}` }).click();
-  await panel.getByTestId('talk-current').getByText(channel).waitFor();
-  await panel.getByTestId(`talk-floor-${cid}`).getByText(text(language, 'talk.status.idle')).waitFor();
+  await groupCallFromTree(page, panel, cid, channel, language);
   return panel;
 }
 
