@@ -1,16 +1,15 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, inject, test } from 'vitest';
 import { adminCredentials } from '../support/accounts.js';
 import { shot, useBrowserPerFile } from '../support/browser.js';
 import { openSignedIn } from '../support/console.js';
+import { AGENT_BUNDLE as bundle, spawnTalkAgent, stopTalkAgent } from '../support/talkAgentProcess.js';
 import { text, type Language } from '../support/texts.js';
 
 const browser = useBrowserPerFile();
 const PLUGIN_PATH = '/System/plugin';
-const bundle = new URL('../../apps/talk-agent/dist/talk-agent.mjs', import.meta.url).pathname;
 const version = (
   JSON.parse(fs.readFileSync(new URL('../../apps/talk-agent/package.json', import.meta.url), 'utf8')) as {
     version: string;
@@ -18,22 +17,8 @@ const version = (
 ).version;
 let agent: ChildProcess | undefined;
 
-/** The downloaded script, started as an operator would: `node talk-agent.mjs --server <console>`. */
-async function startAgent(): Promise<void> {
-  agent = spawn(process.execPath, [bundle, '--server', inject('baseUrl')], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  agent.stderr!.on('data', (chunk: Buffer) => (output += String(chunk)));
-  const [chunk] = (await Promise.race([
-    once(agent.stdout!, 'data'),
-    once(agent, 'exit').then(() => {
-      throw new Error(`the agent exited: ${output}`);
-    }),
-  ])) as [Buffer];
-  expect(String(chunk)).toContain('monitor ws://127.0.0.1:12001');
-}
-
-afterAll(() => {
-  agent?.kill();
+afterAll(async () => {
+  await stopTalkAgent(agent);
 });
 
 async function pluginPage(language: Language, width?: number): Promise<Page> {
@@ -59,7 +44,7 @@ describe('the talk agent on the plugin page', () => {
   });
 
   test('finds the running agent and its version; a page of another origin is refused', async () => {
-    await startAgent();
+    agent = await spawnTalkAgent();
     const page = await pluginPage('en');
     await page.getByText(text('en', 'plugin.agent_running', { version })).waitFor();
     await shot(page, 'plugin-agent-running-en');

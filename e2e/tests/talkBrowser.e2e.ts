@@ -1,15 +1,17 @@
-import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { OggOpusWriter, speechPackets } from '@intercom/media';
+import { speechPackets } from '@intercom/media';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, inject, test } from 'vitest';
 import { adminCredentials } from '../support/accounts.js';
 import { callApi, tokenOf } from '../support/apiLogin.js';
 import { shot, useBrowserPerFile } from '../support/browser.js';
+import { createWebChannel, deleteChannels } from '../support/channels.js';
 import { openSignedIn, userMenu } from '../support/console.js';
 import { RawTerminal } from '../support/rawTerminal.js';
+import { groupCallFromTree } from '../support/talkPanel.js';
+import { decodeFrames, speechWav as makeSpeechWav } from '../support/speechAudio.js';
 import { createTerminalUser, deleteUsers } from '../support/terminal.js';
 import { text, type Language } from '../support/texts.js';
 
@@ -19,15 +21,10 @@ import { text, type Language } from '../support/texts.js';
  * talks back and cuts in.
  */
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'talk-e2e-'));
-const speechWav = path.join(work, 'speech.wav');
-execFileSync('espeak-ng', [
-  '-s',
-  '150',
-  '-w',
-  path.join(work, 'raw.wav'),
+const speechWav = makeSpeechWav(
+  work,
   'Unit three, this is dispatch. Proceed to the north gate and report when you arrive. Over.',
-]);
-execFileSync('sox', [path.join(work, 'raw.wav'), '-r', '48000', '-c', '1', '-b', '16', speechWav]);
+);
 
 const browser = useBrowserPerFile({
   args: [
@@ -50,34 +47,15 @@ afterAll(async () => {
   await Promise.all(terminals.map((terminal) => terminal.logout().catch(() => undefined)));
   if (!token) return;
   await callApi(token, 'POST', '/api/Account/ModifyConfig', { scCode: 'DispatchPriority', scValue: restorePriority });
-  for (const cid of channels) {
-    await fetch(new URL(`/api/THChannel/DeleteChannel?cid=${cid}`, inject('baseUrl')), {
-      method: 'DELETE',
-      headers: { Authorization: `Bearer ${token}` },
-    });
-  }
+  await deleteChannels(token, channels);
   await deleteUsers(token, users);
   fs.rmSync(work, { recursive: true, force: true });
 });
 
 async function createChannel(name: string, uids: number[], memberPriority: number): Promise<number> {
-  const response = await fetch(new URL('/api/Channel/CreateWebChannel', inject('baseUrl')), {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${token}` },
-    body: new URLSearchParams({
-      cname: name,
-      ctypeid: '106',
-      uids: uids.join(','),
-      memberPriority: String(memberPriority),
-    }),
-  });
-  const answer = (await response.json()) as {
-    BaseResult: { Code: number; Message: string };
-    BaseData?: { CID: number };
-  };
-  expect(answer.BaseResult.Code, answer.BaseResult.Message).toBe(8888);
-  channels.push(answer.BaseData!.CID);
-  return answer.BaseData!.CID;
+  const cid = await createWebChannel(token, name, uids, memberPriority);
+  channels.push(cid);
+  return cid;
 }
 
 /** Opens the talk panel, takes the browser seat (no agent runs here) and joins `channel` from the tree. */
@@ -94,26 +72,8 @@ async function browserSeatOn(page: Page, cid: number, channel: string, language:
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByTestId('talk-ptt').isVisible()).toBe(false);
   }
-  await page.getByRole('button', { name: `${text(language, 'talk.group_call')} ${channel}` }).click();
-  await panel.getByTestId('talk-current').getByText(channel).waitFor();
-  await panel.getByTestId(`talk-floor-${cid}`).getByText(text(language, 'talk.status.idle')).waitFor();
+  await groupCallFromTree(page, panel, cid, channel, language);
   return panel;
-}
-
-/** The decoded length (s) and RMS amplitude of Opus frames, read by opus-tools and sox (independent decoders). */
-function decodeFrames(frames: Buffer[], name: string): { seconds: number; rms: number; info: string } {
-  const writer = new OggOpusWriter();
-  const parts = [writer.header(), ...frames.map((frame) => writer.write(frame.subarray(11))), writer.end()];
-  const opus = path.join(work, `${name}.opus`);
-  fs.writeFileSync(opus, Buffer.concat(parts));
-  const info = execFileSync('opusinfo', [opus], { encoding: 'utf8' });
-  const wav = path.join(work, `${name}.wav`);
-  execFileSync('opusdec', ['--quiet', opus, wav]);
-  // sox writes its statistics to stderr.
-  const soxStat = spawnSync('sox', [wav, '-n', 'stat'], { encoding: 'utf8' }).stderr;
-  const seconds = Number(/Length \(seconds\):\s+([\d.]+)/.exec(soxStat)?.[1]);
-  const rms = Number(/RMS\s+amplitude:\s+([\d.]+)/.exec(soxStat)?.[1]);
-  return { seconds, rms, info };
 }
 
 describe('talking from the browser alone', () => {
@@ -166,7 +126,7 @@ describe('talking from the browser alone', () => {
       expect(frame.readUInt32BE(1)).toBe(cid);
       expect(frame.readUInt32BE(5)).toBe(0);
     }
-    const heard = decodeFrames(frames, 'seat');
+    const heard = decodeFrames(frames, work, 'seat');
     expect(heard.info).not.toMatch(/WARNING|ERROR/i);
     expect(Math.abs(heard.seconds - frames.length * 0.02)).toBeLessThan(0.05);
     // espeak-ng's voice, not silence: speech sits well above -40 dBFS.

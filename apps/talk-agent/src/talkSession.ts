@@ -128,7 +128,8 @@ export class TalkSession {
     if (!this.deps.allowOrigins.includes(proxy)) {
       throw new AgentError(TalkAgentErrors.badRequest, `Proxy ${proxy} is not an allowed platform`);
     }
-    if (this.connection) await this.logout().catch(() => {});
+    // The Login's reply tells the new seat; `loggedOut logout` would tell the consoles to stop asking for one.
+    if (this.connection) await this.logout(false).catch(() => {});
     const connection = await SeatConnection.login(proxy, command.AuthCode);
     if (connection.seat?.dispatchNo !== command.RecvUid) {
       await connection.request({ type: 'logout' }).catch(() => {});
@@ -163,14 +164,19 @@ export class TalkSession {
     this.calls.clear();
   }
 
-  private async logout(): Promise<Record<string, unknown>> {
+  /**
+   * Ends the seat on the platform. `tell` is false when the agent itself stops (its consoles lose
+   * the connection and log the seat in again once it is back) or a Login replaces the seat: a
+   * `loggedOut logout` tells consoles the dispatcher logged out on purpose and not to log in again.
+   */
+  private async logout(tell = true): Promise<Record<string, unknown>> {
     const connection = this.seat();
     this.connection = undefined;
     this.stopMic();
     await connection.request({ type: 'logout' }).catch(() => {});
     connection.close();
     this.reset();
-    this.deps.emit({ event: 'loggedOut', reason: 'logout' });
+    if (tell) this.deps.emit({ event: 'loggedOut', reason: 'logout' });
     return {};
   }
 
@@ -350,6 +356,6 @@ export class TalkSession {
 
   async close(): Promise<void> {
     this.watch.stop();
-    if (this.connection) await this.logout().catch(() => {});
+    if (this.connection) await this.logout(false).catch(() => {});
   }
 }

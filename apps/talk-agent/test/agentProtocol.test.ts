@@ -1,11 +1,20 @@
-import { CALL_ID_BASE, TalkAgentErrors, TalkErrors } from '@intercom/contract';
+import {
+  CALL_ID_BASE,
+  TalkAgentErrors,
+  TalkErrors,
+  VideoCodec,
+  VideoErrors,
+  VideoFrame,
+  decodeVideoDownFrame,
+  encodeVideoUpFrame,
+} from '@intercom/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { channelOf, isType, joinAll } from '../../server/test/talk/talkFixtures.js';
+import { channelOf, isType, joinAll, waitFor, type Member } from '../../server/test/talk/talkFixtures.js';
 import type { TerminalTestApp } from '../../server/test/terminals/terminalTestApp.js';
 import type { Agent } from '../src/agent.js';
 import type { Microphone } from '../src/audio/audioBackend.js';
 import { AGENT_VERSION } from '../src/version.js';
-import { AgentClient, authCode, loginArgs, startServer, startTestAgent } from './agentFixtures.js';
+import { AgentClient, authCode, loginArgs, sleep, startServer, startTestAgent } from './agentFixtures.js';
 
 // The talk (12002) and monitor (12001) services over real sockets, against a real server.
 let t: TerminalTestApp;
@@ -178,19 +187,66 @@ describe('talk commands', () => {
     client.close();
   });
 
-  it('VideoList, ApplyVideo and FreeVideo reach the server; its answer (or error code) comes back', async () => {
+  it('VideoList, ApplyVideo and FreeVideo map onto the server video; kind-2 frames reach the console unchanged', async () => {
+    // A terminal with video rights: VideoEnable TRUE for the enterprise, member of a video channel.
+    const E_ID = t.demo.E_ID;
+    await t.db
+      .insertInto('sys_config')
+      .values({ E_ID, Code: 'VideoEnable', Value: 'TRUE' })
+      .onConflict((oc) => oc.columns(['E_ID', 'Code']).doUpdateSet({ Value: 'TRUE' }))
+      .execute();
+    const { cid, members } = await channelOf(t, E_ID, [0, 0]);
+    await t.db.updateTable('channel').set({ VideoEnable: 1 }).where('CID', '=', cid).execute();
+    const [camera, plain] = members as [Member, Member];
     const client = await AgentClient.connect(agent.talkPort, t.origin);
     await client.command('Login', await loginArgs(t));
-    // Until the server's video part exists these are the server's own codes, passed through unchanged.
-    for (const [cmd, args] of [
-      ['VideoList', {}],
-      ['ApplyVideo', { uid: 5 }],
-      ['FreeVideo', { uid: 5 }],
-    ] as const) {
-      const reply = await client.command(cmd, args);
-      if (reply.ok) expect(cmd === 'VideoList' ? reply.videos : reply.uid).toBeDefined();
-      else expect(reply.code).toMatch(/^[a-z_]+$/);
-    }
+    expect(await client.command('VideoList')).toMatchObject({ ok: true, videos: [] });
+
+    expect(await camera.terminal.request({ type: 'videoCaps', codecs: ['jpeg'] })).toMatchObject({ type: 'ack' });
+    const online = await client.next((m) => m.event === 'videoOnline');
+    expect(online.video).toMatchObject({ uid: camera.U_ID, name: expect.any(String), codecs: ['jpeg'] });
+    const list = await client.command('VideoList');
+    expect(list.videos).toEqual([
+      { uid: camera.U_ID, name: (online.video as { name: string }).name, codecs: ['jpeg'] },
+    ]);
+
+    // Applying starts the terminal's stream; its frames reach the console as the server sent them.
+    expect(await client.command('ApplyVideo', { uid: camera.U_ID })).toEqual({
+      id: expect.any(Number),
+      ok: true,
+      uid: camera.U_ID,
+    });
+    await camera.terminal.next(isType('videoStart', { codec: 'jpeg' }));
+    const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 4, 0xff, 0xd9]);
+    camera.terminal.socket.send(encodeVideoUpFrame(VideoCodec.jpeg, 90_000, jpeg));
+    await waitFor(() => client.frames.length > 0);
+    expect(decodeVideoDownFrame(client.frames[0]!)).toMatchObject({
+      uid: camera.U_ID,
+      codec: VideoCodec.jpeg,
+      timestamp: 90_000,
+    });
+    expect(client.frames[0]!.subarray(VideoFrame.downHeaderBytes)).toEqual(jpeg);
+
+    // Freed: the stream stops and no frame follows.
+    expect(await client.command('FreeVideo', { uid: camera.U_ID })).toMatchObject({ ok: true, uid: camera.U_ID });
+    await camera.terminal.next(isType('videoStop'));
+    camera.terminal.socket.send(encodeVideoUpFrame(VideoCodec.jpeg, 90_040, jpeg));
+    await sleep(200);
+    expect(client.frames).toHaveLength(1);
+
+    // The server's refusals pass through unchanged.
+    expect(await client.command('ApplyVideo', { uid: plain.U_ID })).toMatchObject({
+      ok: false,
+      code: VideoErrors.noVideo,
+    });
+    expect(await client.command('ApplyVideo', { uid: 999_999 })).toMatchObject({
+      ok: false,
+      code: VideoErrors.noVideo,
+    });
+
+    camera.terminal.close();
+    expect(await client.next((m) => m.event === 'videoOffline')).toMatchObject({ uid: camera.U_ID });
+    for (const member of members) member.terminal.close();
     await client.command('LogOut');
     client.close();
   });
@@ -215,6 +271,29 @@ describe('losing the platform', () => {
       client.close();
     } finally {
       await lonely.close();
+    }
+  });
+});
+
+describe('stopping the agent', () => {
+  it('logs the seat out of the platform without telling the consoles it was a logout', async () => {
+    const stopping = await startTestAgent(t);
+    const client = await AgentClient.connect(stopping.talkPort, t.origin);
+    const seat = (await client.command('Login', await loginArgs(t))).seat as { dispatchNo: string };
+    const closed = new Promise((resolve) => client.socket.once('close', resolve));
+    await stopping.close();
+    await closed;
+    // `loggedOut logout` would tell the console not to log in again once the agent is back.
+    expect(client.messages.filter((m) => m.event === 'loggedOut')).toEqual([]);
+    // The seat is free on the platform: a new login of the same seat is not a takeover.
+    const again = await startTestAgent(t);
+    try {
+      const next = await AgentClient.connect(again.talkPort, t.origin);
+      expect(await next.command('Login', await loginArgs(t))).toMatchObject({ ok: true, seat });
+      await next.command('LogOut');
+      next.close();
+    } finally {
+      await again.close();
     }
   });
 });

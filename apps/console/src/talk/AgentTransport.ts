@@ -7,7 +7,7 @@ import {
   type TalkAgentReply,
   type TalkSeat,
 } from '@intercom/contract';
-import { TalkError, type SeatLogin, type TalkTransport, type TransportSink } from './talkTypes';
+import { TalkError, type MonitorFailure, type SeatLogin, type TalkTransport, type TransportSink } from './talkTypes';
 import { PendingReplies } from './PendingReplies';
 import { parseVideoFrame } from './videoFrames';
 
@@ -201,8 +201,10 @@ export class AgentTransport implements TalkTransport {
     await this.talk.command('FreeMic', { cid });
   }
 
-  async monitor(cids: readonly number[]): Promise<void> {
-    await this.talk.command('Monitor', { cids });
+  /** The reply lists the channels joined and each that failed (docs/talk-agent-protocol.md). */
+  async monitor(cids: readonly number[]): Promise<MonitorFailure[]> {
+    const reply = await this.talk.command('Monitor', { cids });
+    return Array.isArray(reply.failed) ? (reply.failed as MonitorFailure[]) : [];
   }
 
   async applyVideo(uid: number): Promise<void> {

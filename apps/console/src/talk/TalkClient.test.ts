@@ -14,7 +14,12 @@ function setup(options: { login?: () => Promise<TalkSeat>; authCode?: () => Prom
     stop: () => undefined,
     login: vi.fn(options.login ?? (() => Promise.resolve(SEAT))),
     monitor: vi.fn(() => Promise.resolve()),
-  } as unknown as TalkTransport & { login: ReturnType<typeof vi.fn>; monitor: ReturnType<typeof vi.fn> };
+    groupCall: vi.fn(() => Promise.resolve()),
+  } as unknown as TalkTransport & {
+    login: ReturnType<typeof vi.fn>;
+    monitor: ReturnType<typeof vi.fn>;
+    groupCall: ReturnType<typeof vi.fn>;
+  };
   const fetchAuthCode = vi.fn(
     options.authCode ??
       (() => Promise.resolve({ authCode: 'c'.repeat(32), expiresAt: Date.now() + 60_000, dispatchNo: 'D3' })),
@@ -64,6 +69,57 @@ describe('TalkClient', () => {
       'talk_connected',
       'login_success',
     ]);
+    client.stop();
+  });
+
+  test('after the agent restarts, the new seat joins the current channel again', async () => {
+    const { client, transport, sink } = setup();
+    sink().connection('connected');
+    await client.login();
+    await client.groupCall(42, 'North');
+    sink().connection('disconnected');
+    sink().connection('connected');
+    await vi.waitFor(() => expect(transport.groupCall).toHaveBeenCalledTimes(2));
+    expect(transport.groupCall).toHaveBeenLastCalledWith(42);
+    await vi.waitFor(() => expect(client.getState().floors.has(42)).toBe(true));
+    expect(client.getState()).toMatchObject({ seat: SEAT, current: 42 });
+    client.stop();
+  });
+
+  test('the platform lost and back (agent events): the console logs the seat in again with a new code', async () => {
+    const { client, transport, fetchAuthCode, sink } = setup();
+    sink().connection('connected');
+    await client.login();
+    await client.groupCall(42);
+    // The agent says `server connected` on every Login: that alone is no reason to log in again.
+    sink().event({ event: 'server', state: 'connected' });
+    await settle();
+    expect(transport.login).toHaveBeenCalledTimes(1);
+    sink().event({ event: 'loggedOut', reason: 'server_lost' });
+    sink().event({ event: 'server', state: 'disconnected' });
+    expect(client.getState()).toMatchObject({ seat: null, current: 42 });
+    sink().event({ event: 'server', state: 'connected' });
+    await vi.waitFor(() => expect(client.getState().seat).toEqual(SEAT));
+    expect(fetchAuthCode).toHaveBeenCalledTimes(2);
+    expect(transport.login).toHaveBeenCalledTimes(2);
+    await vi.waitFor(() => expect(transport.groupCall).toHaveBeenCalledTimes(2));
+    // A LogOut is on purpose: nothing logs in again.
+    sink().event({ event: 'loggedOut', reason: 'logout' });
+    sink().event({ event: 'server', state: 'connected' });
+    await settle();
+    expect(transport.login).toHaveBeenCalledTimes(2);
+    client.stop();
+  });
+
+  test('a channel the agent could not join is not shown as listened to, and the refusal is said', async () => {
+    const { client, transport, statuses, sink } = setup();
+    sink().connection('connected');
+    await client.login();
+    transport.monitor.mockResolvedValueOnce([{ cid: 6, code: 'not_member' }]);
+    await client.monitor([5, 6]);
+    expect(client.getState().monitored).toEqual([5]);
+    expect([...client.getState().floors.keys()]).toEqual([5]);
+    expect(statuses.at(-1)).toBe('command_failed');
     client.stop();
   });
 

@@ -79,6 +79,8 @@ export class TalkClient {
   private started = false;
   /** The SPEC.md 3 login payload's Proxy, PartyID and Uid: the signed-in account. */
   private account: TalkAccount | null = null;
+  /** The agent said the platform dropped the seat (`loggedOut server_lost`) and it is not back yet. */
+  private serverLost = false;
 
   constructor(private readonly deps: TalkClientDeps) {
     this.state = { ...INITIAL, secureContext: deps.secureContext };
@@ -245,6 +247,13 @@ export class TalkClient {
         this.set({ videos: this.state.videos.filter((v) => v.uid !== event.uid) });
         return;
       case 'loggedOut':
+        // The platform was lost (docs/talk-agent-protocol.md): the seat comes back with a new Login
+        // once the agent says `server connected`, with the channels it had.
+        if (event.reason === 'server_lost') {
+          this.serverLost = true;
+          this.set({ seat: null, floors: new Map(), calls: new Map(), mic: 'off', micLevel: 0 });
+          return;
+        }
         this.wantSeat = false;
         this.set({
           seat: null,
@@ -259,6 +268,11 @@ export class TalkClient {
         return;
       case 'server':
         if (event.state === 'disconnected') this.status({ key: 'not_connected', level: 'warning' });
+        else if (this.serverLost) {
+          // Also sent while a Login is under way: only a seat the platform dropped logs in again.
+          this.serverLost = false;
+          if (this.wantSeat && !this.state.seat) void this.login().catch(() => undefined);
+        }
         return;
     }
   }
@@ -324,9 +338,23 @@ export class TalkClient {
     };
     const seat = await this.run((transport) => transport.login(login), { key: 'login_success', level: 'success' });
     this.set({ seat, authCode: code.authCode });
-    // Channels listened to before a reconnect are listened to again.
-    if (this.state.monitored.length > 0) void this.monitor(this.state.monitored).catch(() => undefined);
+    this.rejoin();
     return seat;
+  }
+
+  /**
+   * After a reconnect (agent restarted, platform lost) the new seat has joined nothing: the current
+   * channel and the monitored ones are joined again; a private call did not survive.
+   */
+  private rejoin(): void {
+    const current = this.state.current;
+    if (current !== null && current >= CALL_ID_BASE) this.set({ current: null });
+    else if (current !== null) {
+      void this.run((transport) => transport.groupCall(current))
+        .then(() => this.set({ floors: this.state.floors.has(current) ? this.state.floors : this.floor(current, {}) }))
+        .catch(() => this.set({ current: this.state.current === current ? null : this.state.current }));
+    }
+    if (this.state.monitored.length > 0) void this.monitor(this.state.monitored).catch(() => undefined);
   }
 
   async logout(): Promise<void> {
@@ -428,10 +456,14 @@ export class TalkClient {
 
   /** Listen to these channels besides the current one (replaces the set). */
   async monitor(cids: readonly number[], names?: ReadonlyMap<number, string>): Promise<void> {
-    await this.run(async (transport) => {
+    const failures = await this.run(async (transport) => {
       this.needSeat();
-      await transport.monitor(cids);
+      return (await transport.monitor(cids)) ?? [];
     });
+    // A channel the seat may not hear is not shown as listened to; the first refusal says why.
+    const failed = new Set(failures.map((failure) => failure.cid));
+    if (failures[0]) this.status(talkStatusOf(new TalkError(failures[0].code)));
+    cids = cids.filter((cid) => !failed.has(cid));
     let floors = this.state.floors;
     for (const cid of cids)
       if (!floors.has(cid)) floors = new Map(floors).set(cid, { cid, holder: null, since: Date.now(), mine: false });

@@ -137,6 +137,12 @@ export interface SeatLogin {
   dispatchNo: string;
 }
 
+/** A channel `Monitor` could not join, and the refusal's code (`not_member`, ...). */
+export interface MonitorFailure {
+  cid: number;
+  code: string;
+}
+
 /** The agent and the browser seat behind one interface; every call rejects with a TalkError. */
 export interface TalkTransport {
   readonly mode: TalkMode;
@@ -150,7 +156,8 @@ export interface TalkTransport {
   endCall(cid: number): Promise<void>;
   applyMic(cid: number): Promise<void>;
   freeMic(cid: number): Promise<void>;
-  monitor(cids: readonly number[]): Promise<void>;
+  /** Resolves with the channels that could not be joined, where the transport reports them (the agent). */
+  monitor(cids: readonly number[]): Promise<MonitorFailure[] | void>;
   applyVideo(uid: number): Promise<void>;
   freeVideo(uid: number): Promise<void>;
 }
