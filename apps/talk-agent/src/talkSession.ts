@@ -13,6 +13,7 @@ import { OpusEncoder } from './audio/opusCodec.js';
 import type { Playout } from './audio/playout.js';
 import { ServerWatch } from './serverWatch.js';
 import { SeatConnection, type ServerMessage } from './seatConnection.js';
+import { upFrame } from '@intercom/media';
 
 type Command<N extends TalkAgentCommand['cmd']> = Extract<TalkAgentCommand, { cmd: N }>;
 
@@ -33,16 +34,6 @@ interface Talking {
   seq: number;
   frames: number;
   encoder: OpusEncoder;
-}
-
-/** Audio frame terminal -> server: kind 1 · cid u32 · seq u16 · Opus packet. */
-export function upFrame(cid: number, seq: number, packet: Buffer): Buffer {
-  const frame = Buffer.allocUnsafe(AudioFrame.upHeaderBytes + packet.length);
-  frame[0] = AudioFrame.kindOpus;
-  frame.writeUInt32BE(cid, 1);
-  frame.writeUInt16BE(seq & 0xffff, 5);
-  packet.copy(frame, AudioFrame.upHeaderBytes);
-  return frame;
 }
 
 /**
