@@ -56,13 +56,21 @@ const OBSERVE_LONG_TASKS = `
 
 /**
  * Presses Query and resolves with the milliseconds until the map has drawn the answer (the
- * Track response has arrived and the map went idle after it: the path's tiles are drawn), and
- * until the response had arrived (the server's and the network's share).
+ * Track response has arrived and the map went idle after it: the path's tiles are drawn and the
+ * stop labels have faded in), until the first frame showing the new path, and until the response
+ * had arrived (the server's and the network's share).
  */
 const PRESS_QUERY = `(async () => {
   const map = document.querySelector('[data-testid="map-canvas"]').maplibre;
   const button = [...document.querySelectorAll('[data-testid="trace-query"] button[type="submit"]')][0];
   const started = performance.now();
+  // The first frame painted after the path's source took the new answer: the path is on screen.
+  let loaded = false;
+  let shown;
+  const onData = (e) => { if (e.sourceId === 'track-path' && e.isSourceLoaded && fetched()) loaded = true; };
+  const onRender = () => { if (loaded && shown === undefined) shown = performance.now() - started; };
+  map.on('sourcedata', onData);
+  map.on('render', onRender);
   button.click();
   const fetched = () => performance.getEntriesByType('resource')
     .find((e) => e.name.includes('/api/GISLocation/Track') && e.startTime >= started && e.responseEnd > 0);
@@ -74,7 +82,9 @@ const PRESS_QUERY = `(async () => {
     map.once('idle', r);
     setTimeout(() => reject(new Error('the map never went idle')), 30000);
   });
-  return { drawn: performance.now() - started, fetched: fetched().responseEnd - started };
+  map.off('sourcedata', onData);
+  map.off('render', onRender);
+  return { drawn: performance.now() - started, shown, fetched: fetched().responseEnd - started };
 })()`;
 
 /** Clicks the timeline at `fraction` and resolves with the milliseconds until the frame after it is painted. */
@@ -133,10 +143,12 @@ async function browserFigures(url: string, token: string, userId: number) {
     };
     const query: number[] = [];
     const fetched: number[] = [];
+    const shown: number[] = [];
     await profiled('Query', async () => {
       for (let i = 0; i < RUNS; i++) {
-        const press = (await page.evaluate(PRESS_QUERY)) as { drawn: number; fetched: number };
+        const press = (await page.evaluate(PRESS_QUERY)) as { drawn: number; shown?: number; fetched: number };
         query.push(press.drawn);
+        shown.push(press.shown ?? press.drawn);
         fetched.push(press.fetched);
       }
     });
@@ -155,10 +167,13 @@ async function browserFigures(url: string, token: string, userId: number) {
     const play = await profiled('64x', async () => (await page.evaluate(PLAY(PLAY_SECONDS))) as Record<string, number>);
     query.sort((a, b) => a - b);
     fetched.sort((a, b) => a - b);
+    shown.sort((a, b) => a - b);
     seek.sort((a, b) => a - b);
     return {
       query_to_drawn_p50_ms: round(percentile(query, 50)),
       query_to_drawn_max_ms: round(query.at(-1) ?? Number.NaN),
+      query_to_path_shown_p50_ms: round(percentile(shown, 50)),
+      query_to_path_shown_max_ms: round(shown.at(-1) ?? Number.NaN),
       query_to_fetched_p50_ms: round(percentile(fetched, 50)),
       seek_to_frame_p50_ms: round(percentile(seek, 50)),
       seek_to_frame_max_ms: round(seek.at(-1) ?? Number.NaN),
