@@ -6,6 +6,7 @@
 import type { ChildProcess } from 'node:child_process';
 import type { Page } from 'playwright-core';
 import { helper } from './support/helperProcess.js';
+import { topFunctions } from './support/cpuProfile.js';
 import { login } from './support/login.js';
 import { seedTerminals } from './support/seedTerminals.js';
 import { BENCH_PASSWORD, startServer } from './support/startServer.js';
@@ -155,28 +156,6 @@ async function mainThread(page: Page, seconds: number) {
     longTasks: long.count,
     hot,
   };
-}
-
-interface CpuProfile {
-  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number } }[];
-  samples?: number[];
-  timeDeltas?: number[];
-}
-
-/** The 15 functions with the most self time in a CPU profile, as "name file:line:column ms". */
-function topFunctions(profile: CpuProfile): string[] {
-  const byNode = new Map(profile.nodes.map((node) => [node.id, node.callFrame]));
-  const self = new Map<string, number>();
-  profile.samples?.forEach((id, i) => {
-    const frame = byNode.get(id);
-    if (!frame) return;
-    const key = `${frame.functionName || '(anonymous)'} ${frame.url.split('/').pop()}:${frame.lineNumber}:${frame.columnNumber}`;
-    self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas?.[i] ?? 0) / 1000);
-  });
-  return [...self.entries()]
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, 15)
-    .map(([key, ms]) => `${key} ${round(ms)}`);
 }
 
 /** Fix time to the first frame drawn after the users source took the delta that carried it. */

@@ -3,11 +3,13 @@
 // size, and the GPX export. Then the page in headless Chromium (SwiftShader): Query to the track
 // drawn, a seek on the timeline to the next frame, and 64x playback (frames, long tasks).
 //   node scripts/build.mjs && npx tsx bench/track.ts
-// TRACK_BENCH_RUNS (timed calls and Query presses after one warm-up, 10), TRACK_BENCH_PLAY_SECONDS (10), BENCH_PG_URL (admin URL of a PostgreSQL
+// TRACK_BENCH_RUNS (timed calls and Query presses after one warm-up, 10), TRACK_BENCH_PLAY_SECONDS (10),
+// TRACK_BENCH_PROFILE (any value: print the page's hottest functions per phase), BENCH_PG_URL (admin URL of a PostgreSQL
 // server; default postgres://postgres@127.0.0.1:5432/postgres, "" skips it). Prints one JSON object.
 import os from 'node:os';
 import type { Page } from 'playwright-core';
 import { login } from './support/login.js';
+import { startProfile } from './support/cpuProfile.js';
 import { createDatabase } from './support/seedUsers.js';
 import { SEED_PASSWORD, seedTerminals, terminalPhone, type SeedTarget } from './support/seedTerminals.js';
 import { percentile, startServer } from './support/startServer.js';
@@ -16,6 +18,7 @@ import { launchBrowser } from '../e2e/support/chromium.js';
 
 const RUNS = Number(process.env.TRACK_BENCH_RUNS ?? 10);
 const PLAY_SECONDS = Number(process.env.TRACK_BENCH_PLAY_SECONDS ?? 10);
+const PROFILE = Boolean(process.env.TRACK_BENCH_PROFILE);
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const DAY_START = Date.UTC(2026, 10, 22, 0, 0, 0);
 const log = (line: string) => process.stderr.write(`[track] ${line}\n`);
@@ -52,16 +55,25 @@ const OBSERVE_LONG_TASKS = `
 `;
 
 /**
- * Presses Query and resolves with the milliseconds until the map has drawn the answer: the
- * Track response has arrived and the map went idle after it (the path's tiles are drawn).
+ * Presses Query and resolves with the milliseconds until the map has drawn the answer (the
+ * Track response has arrived and the map went idle after it: the path's tiles are drawn and the
+ * stop labels have faded in), until the first frame showing the new path, and until the response
+ * had arrived (the server's and the network's share).
  */
 const PRESS_QUERY = `(async () => {
   const map = document.querySelector('[data-testid="map-canvas"]').maplibre;
   const button = [...document.querySelectorAll('[data-testid="trace-query"] button[type="submit"]')][0];
   const started = performance.now();
+  // The first frame painted after the path's source took the new answer: the path is on screen.
+  let loaded = false;
+  let shown;
+  const onData = (e) => { if (e.sourceId === 'track-path' && e.isSourceLoaded && fetched()) loaded = true; };
+  const onRender = () => { if (loaded && shown === undefined) shown = performance.now() - started; };
+  map.on('sourcedata', onData);
+  map.on('render', onRender);
   button.click();
   const fetched = () => performance.getEntriesByType('resource')
-    .some((e) => e.name.includes('/api/GISLocation/Track') && e.startTime >= started && e.responseEnd > 0);
+    .find((e) => e.name.includes('/api/GISLocation/Track') && e.startTime >= started && e.responseEnd > 0);
   while (!fetched()) {
     if (performance.now() - started > 30000) throw new Error('no Track call after Query');
     await new Promise((r) => setTimeout(r, 5));
@@ -70,7 +82,9 @@ const PRESS_QUERY = `(async () => {
     map.once('idle', r);
     setTimeout(() => reject(new Error('the map never went idle')), 30000);
   });
-  return performance.now() - started;
+  map.off('sourcedata', onData);
+  map.off('render', onRender);
+  return { drawn: performance.now() - started, shown, fetched: fetched().responseEnd - started };
 })()`;
 
 /** Clicks the timeline at `fraction` and resolves with the milliseconds until the frame after it is painted. */
@@ -120,11 +134,29 @@ async function browserFigures(url: string, token: string, userId: number) {
     await page.getByTestId('trace-stats').waitFor({ timeout: 60_000 });
     await page.locator('[data-testid="map-canvas"][data-loaded="true"]').waitFor();
     log('page open, the track drawn');
+    const cdp = await context.newCDPSession(page);
+    const profiled = async <T>(what: string, run: () => Promise<T>): Promise<T> => {
+      const stop = PROFILE ? await startProfile(cdp) : undefined;
+      const result = await run();
+      if (stop) log(`${what}, most self time (ms):\n  ${(await stop()).join('\n  ')}`);
+      return result;
+    };
     const query: number[] = [];
-    for (let i = 0; i < RUNS; i++) query.push((await page.evaluate(PRESS_QUERY)) as number);
+    const fetched: number[] = [];
+    const shown: number[] = [];
+    await profiled('Query', async () => {
+      for (let i = 0; i < RUNS; i++) {
+        const press = (await page.evaluate(PRESS_QUERY)) as { drawn: number; shown?: number; fetched: number };
+        query.push(press.drawn);
+        shown.push(press.shown ?? press.drawn);
+        fetched.push(press.fetched);
+      }
+    });
     log(`Query pressed ${RUNS} times`);
     const seek: number[] = [];
-    for (let i = 0; i < RUNS; i++) seek.push((await page.evaluate(SEEK((i + 0.5) / RUNS))) as number);
+    await profiled('seek', async () => {
+      for (let i = 0; i < RUNS; i++) seek.push((await page.evaluate(SEEK((i + 0.5) / RUNS))) as number);
+    });
     // 16x is where the replay starts: two steps up to 64x.
     for (let i = 0; i < 2; i++)
       await page
@@ -132,12 +164,17 @@ async function browserFigures(url: string, token: string, userId: number) {
         .filter({ has: page.locator('.anticon-forward') })
         .click();
     if ((await page.getByTestId('trace-speed').innerText()) !== '64x') throw new Error('not at 64x');
-    const play = (await page.evaluate(PLAY(PLAY_SECONDS))) as Record<string, number>;
+    const play = await profiled('64x', async () => (await page.evaluate(PLAY(PLAY_SECONDS))) as Record<string, number>);
     query.sort((a, b) => a - b);
+    fetched.sort((a, b) => a - b);
+    shown.sort((a, b) => a - b);
     seek.sort((a, b) => a - b);
     return {
       query_to_drawn_p50_ms: round(percentile(query, 50)),
       query_to_drawn_max_ms: round(query.at(-1) ?? Number.NaN),
+      query_to_path_shown_p50_ms: round(percentile(shown, 50)),
+      query_to_path_shown_max_ms: round(shown.at(-1) ?? Number.NaN),
+      query_to_fetched_p50_ms: round(percentile(fetched, 50)),
       seek_to_frame_p50_ms: round(percentile(seek, 50)),
       seek_to_frame_max_ms: round(seek.at(-1) ?? Number.NaN),
       play_64x_fps: round(play.fps ?? 0),

@@ -1,5 +1,6 @@
 import type { Track } from '@intercom/contract';
 import type { Feature, FeatureCollection, LineString, Point } from 'geojson';
+import { simplifyLine } from './simplifyLine';
 
 /** Upper bounds (km/h) of the speed classes the path is coloured by, and their colours. */
 export const SPEED_CLASSES: readonly { below: number; colour: string }[] = [
@@ -13,6 +14,14 @@ export const SPEED_CLASSES: readonly { below: number; colour: string }[] = [
 /** Fixes each side averaged before classing: a second-by-second jitter should not stripe the path. */
 const SMOOTH = 5;
 
+/**
+ * Metres the drawn path may deviate from the fixes: under GPS accuracy and under a pixel up to
+ * zoom 17. A day at 1 Hz shrinks several times over, and handing the map worker tens of thousands
+ * of coordinates was most of the main thread's time from Query to the path drawn (bench/track.ts).
+ * The track's arrays stay whole for the replay, the timeline and the stats.
+ */
+export const PATH_TOLERANCE_METRES = 1;
+
 function speedClass(speed: number): number {
   return SPEED_CLASSES.findIndex((c) => speed < c.below);
 }
@@ -22,7 +31,8 @@ type Project = (lon: number, lat: number) => [number, number];
 /**
  * The path as few lines as its speed allows: one LineString per run of fixes in the same speed
  * class (after a moving average), each starting where the previous ended, and a dashed line over
- * each "no data" gap. Tens of features for a day, not one per fix.
+ * each "no data" gap. Tens of features for a day, not one per fix, each simplified to
+ * PATH_TOLERANCE_METRES.
  */
 export function trackPathFeatures(track: Track, project: Project): FeatureCollection<LineString> {
   const { t, lat, lon, speed } = track;
@@ -41,7 +51,11 @@ export function trackPathFeatures(track: Track, project: Project): FeatureCollec
   let cls = -1;
   const flush = () => {
     if (line.length > 1)
-      features.push({ type: 'Feature', geometry: { type: 'LineString', coordinates: line }, properties: { cls } });
+      features.push({
+        type: 'Feature',
+        geometry: { type: 'LineString', coordinates: simplifyLine(line, PATH_TOLERANCE_METRES) },
+        properties: { cls },
+      });
   };
   for (let i = 0; i < n; i++) {
     const point = project(lon[i] as number, lat[i] as number);
