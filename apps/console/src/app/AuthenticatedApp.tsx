@@ -8,7 +8,7 @@ import { LiveHubConnection } from '../shared/hub/LiveHubConnection';
 import { TalkConnection } from '../talk';
 import { FullPageSpin } from '../shared/ui/FullPageSpin';
 import { routeTable } from './routeTable';
-import { flattenRoutes, resolveRoutes } from './routing/resolveRoutes';
+import { flattenRoutes, preloadPage, resolveRoutes } from './routing/resolveRoutes';
 import { SessionContext, type Session } from './session/SessionContext';
 import { SessionFailure } from './session/SessionFailure';
 
@@ -20,6 +20,7 @@ export default function AuthenticatedApp() {
   const info = useLoginInfo();
   useEffect(() => {
     void syncDateLocale();
+    preloadPage(routeTable, window.location.pathname);
   }, []);
   const account = info.data;
   // After the account: a dead token must end in "verification failed", not also a re-login dialog.

@@ -4,6 +4,9 @@ import { lazy } from 'react';
 import type { AppRoute } from '../../app/routing/AppRoute';
 import { tk } from '../../i18n/tk';
 
+const liveMapPage = () => import('./LiveMapPage');
+const map3dPage = () => import('./Map3dPage');
+
 /** Live map and 3D map (children of /main; track playback is features/trace). */
 export const mapRoutes: AppRoute[] = [
   {
@@ -12,14 +15,16 @@ export const mapRoutes: AppRoute[] = [
     icon: EnvironmentOutlined,
     // SPEC.md section 2: the map leaves the menu when the DefaultMap setting contains NONE.
     hidden: (context) => mapHidden(context.defaultMap),
-    page: lazy(() => import('./LiveMapPage')),
+    page: lazy(liveMapPage),
+    preload: liveMapPage,
   },
   {
     path: '/main/3dmap',
     title: tk('route.map3d'),
     icon: GlobalOutlined,
     hidden: true,
-    page: lazy(() => import('./Map3dPage')),
+    page: lazy(map3dPage),
+    preload: map3dPage,
   },
 ];
 
