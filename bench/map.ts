@@ -317,17 +317,22 @@ async function run(users: number, soak: boolean) {
     const snapshotSteps = await page.evaluate(() => {
       const [navigation] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
       // The first glyph range and basemap tile: the users' cluster counts need the glyphs too.
-      const resources = performance.getEntriesByType('resource');
+      const resources = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
       const first = (part: string, not = '\u0000') =>
         resources.find((entry) => entry.name.includes(part) && !entry.name.includes(not));
-      const span = (entry: PerformanceEntry | undefined) =>
-        entry ? `${Math.round(entry.startTime)}-${Math.round(entry.startTime + entry.duration)}` : 'none';
+      // queued-sent-first byte-end: a request waiting in the browser (6 connections a host) or at the server.
+      const span = (entry: PerformanceResourceTiming | undefined) =>
+        entry
+          ? [entry.startTime, entry.requestStart, entry.responseStart, entry.responseEnd].map(Math.round).join('-')
+          : 'none';
       return {
         domContentLoaded: Math.round(navigation?.domContentLoadedEventEnd ?? 0),
         ...(window as unknown as ProbeWindow).mapProbe.marks,
         glyphs: span(first('/basemap/fonts/')),
         basemapTile: span(first('/basemap/', '/fonts/')),
         mapChunk: span(first('/assets/LiveMapPage')),
+        loginInfo: span(first('/api/Account/LoginInfo')),
+        basemap: span(first('/api/Map/Basemap')),
       };
     });
     log(`${users} users: steps (ms since navigation start) ${JSON.stringify(snapshotSteps)}`);
