@@ -20,9 +20,13 @@ export default function AuthenticatedApp() {
   const info = useLoginInfo();
   useEffect(() => {
     void syncDateLocale();
-    preloadPage(routeTable, window.location.pathname);
   }, []);
   const account = info.data;
+  const signedIn = account !== undefined;
+  useEffect(() => {
+    // Once the token is known good (a dead one must not reach more endpoints), beside SysConfig.
+    if (signedIn) preloadPage(routeTable, window.location.pathname);
+  }, [signedIn]);
   // After the account: a dead token must end in "verification failed", not also a re-login dialog.
   const sysConfig = useSysConfig(account !== undefined);
   const defaultMap = sysConfig.data?.DefaultMap;

@@ -29,8 +29,8 @@ export function flattenRoutes(routes: readonly ResolvedRoute[]): ResolvedRoute[]
 }
 
 /**
- * Starts loading the code of the page opened at `pathname`, if its route can preload: while the
- * account and settings load, instead of after (the map's chunk carries MapLibre, 1 MB to parse).
+ * Starts loading the code (and data) of the page opened at `pathname`, if its route can preload:
+ * while the settings load, instead of after (the map's chunk carries MapLibre, 1 MB to parse).
  */
 export function preloadPage(routes: readonly AppRoute[], pathname: string): void {
   for (const route of routes) {

@@ -2,10 +2,17 @@ import { EnvironmentOutlined, GlobalOutlined } from '@ant-design/icons';
 import { mapHidden } from '@intercom/contract';
 import { lazy } from 'react';
 import type { AppRoute } from '../../app/routing/AppRoute';
+import { basemapQuery } from '../../map/useBasemap';
+import { queryClient } from '../../shared/api/queryClient';
 import { tk } from '../../i18n/tk';
 
 const liveMapPage = () => import('./LiveMapPage');
 const map3dPage = () => import('./Map3dPage');
+/** The map's code (1.1 MB with MapLibre) and its basemap, fetched while the settings still load. */
+const preloadMap = (page: () => Promise<unknown>) => () => {
+  void queryClient.prefetchQuery(basemapQuery);
+  return page();
+};
 
 /** Live map and 3D map (children of /main; track playback is features/trace). */
 export const mapRoutes: AppRoute[] = [
@@ -16,7 +23,7 @@ export const mapRoutes: AppRoute[] = [
     // SPEC.md section 2: the map leaves the menu when the DefaultMap setting contains NONE.
     hidden: (context) => mapHidden(context.defaultMap),
     page: lazy(liveMapPage),
-    preload: liveMapPage,
+    preload: preloadMap(liveMapPage),
   },
   {
     path: '/main/3dmap',
@@ -24,7 +31,7 @@ export const mapRoutes: AppRoute[] = [
     icon: GlobalOutlined,
     hidden: true,
     page: lazy(map3dPage),
-    preload: map3dPage,
+    preload: preloadMap(map3dPage),
   },
 ];
 
