@@ -31,19 +31,46 @@ function percentile(values: number[], p: number): number {
  * so the bench's own transpiler adds no helpers the page lacks.
  */
 const INSTRUMENT_HUB = `
-  const probe = { snapshotBytes: 0, snapshotAt: 0, timing: false, arrivals: [] };
+  const probe = { snapshotBytes: 0, snapshotAt: 0, timing: false, arrivals: [], marks: {} };
   window.mapProbe = probe;
-  window.mapOf = () => document.querySelector('[data-testid="map-canvas"]').maplibre;
+  window.mapOf = () => document.querySelector('[data-testid="map-canvas"]')?.maplibre;
+  // Where the time to the snapshot drawn goes: ms since navigation start of each step, first time only.
+  const mark = (name) => { probe.marks[name] ??= Math.round(performance.now()); };
+  const watchMap = setInterval(() => {
+    const map = window.mapOf();
+    if (!map) return;
+    clearInterval(watchMap);
+    mark('mapCreated');
+    map.once('style.load', () => mark('styleLoaded'));
+    map.once('load', () => mark('mapLoaded'));
+    let loadedUsers = false;
+    map.on('dataloading', (event) => {
+      if (event.sourceId === 'users') mark('usersSetData');
+    });
+    map.on('data', (event) => {
+      if (event.sourceId !== 'users' || event.dataType !== 'source' || !event.isSourceLoaded) return;
+      const data = map.getSource('users')?._data;
+      const count = data?.geojson?.features?.length ?? data?.updateable?.size ?? 0;
+      if (count > 0 && !loadedUsers) {
+        loadedUsers = true;
+        mark('usersSourceLoaded');
+        probe.marks.usersInFirstLoad = count;
+        map.once('render', () => mark('usersFirstFrame'));
+      }
+    });
+  }, 10);
   const Native = window.WebSocket;
   window.WebSocket = class extends Native {
     constructor(url, protocols) {
       super(url, protocols);
+      mark('hubSocketOpened');
       this.addEventListener('message', (event) => {
         if (typeof event.data !== 'string') return;
         const text = event.data;
         if (text.includes('"GPSArray"')) {
           probe.snapshotBytes += new TextEncoder().encode(text).length;
           probe.snapshotAt = performance.now();
+          mark('snapshotFrameArrived');
         } else if (probe.timing && text.includes('"type":"GPS"')) {
           // Scanning a frame costs main-thread time: only while the latency is measured.
           let newest = 0;
@@ -76,6 +103,7 @@ type ProbeWindow = Window & {
     snapshotAt: number;
     timing: boolean;
     arrivals: { at: number; fix: number; records: number }[];
+    marks: Record<string, number>;
   };
   mapOf: () => MapLike;
 };
@@ -265,6 +293,28 @@ async function run(users: number, soak: boolean) {
     }
     const snapshotBytes = await page.evaluate(() => (window as unknown as ProbeWindow).mapProbe.snapshotBytes);
     log(`${users} users: snapshot of ${drawnUsers} users, ${snapshotBytes} bytes, drawn in ${snapshotDrawnMs} ms`);
+    const snapshotSteps = await page.evaluate(() => {
+      const [navigation] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
+      // The first glyph range and basemap tile: the users' cluster counts need the glyphs too.
+      const resources = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+      const first = (part: string, not = '\u0000') =>
+        resources.find((entry) => entry.name.includes(part) && !entry.name.includes(not));
+      // queued-sent-first byte-end: a request waiting in the browser (6 connections a host) or at the server.
+      const span = (entry: PerformanceResourceTiming | undefined) =>
+        entry
+          ? [entry.startTime, entry.requestStart, entry.responseStart, entry.responseEnd].map(Math.round).join('-')
+          : 'none';
+      return {
+        domContentLoaded: Math.round(navigation?.domContentLoadedEventEnd ?? 0),
+        ...(window as unknown as ProbeWindow).mapProbe.marks,
+        glyphs: span(first('/basemap/fonts/')),
+        basemapTile: span(first('/basemap/', '/fonts/')),
+        mapChunk: span(first('/assets/LiveMapPage')),
+        loginInfo: span(first('/api/Account/LoginInfo')),
+        basemap: span(first('/api/Map/Basemap')),
+      };
+    });
+    log(`${users} users: steps (ms since navigation start) ${JSON.stringify(snapshotSteps)}`);
 
     const views: Record<string, unknown> = {};
     for (const [name, camera] of [
@@ -311,6 +361,7 @@ async function run(users: number, soak: boolean) {
       renderer,
       snapshotBytes,
       snapshotDrawnMs,
+      snapshotSteps,
       views,
       mainThread: thread,
       latencyMs,

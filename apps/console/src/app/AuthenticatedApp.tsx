@@ -8,7 +8,7 @@ import { LiveHubConnection } from '../shared/hub/LiveHubConnection';
 import { TalkConnection } from '../talk';
 import { FullPageSpin } from '../shared/ui/FullPageSpin';
 import { routeTable } from './routeTable';
-import { flattenRoutes, resolveRoutes } from './routing/resolveRoutes';
+import { flattenRoutes, preloadPage, resolveRoutes } from './routing/resolveRoutes';
 import { SessionContext, type Session } from './session/SessionContext';
 import { SessionFailure } from './session/SessionFailure';
 
@@ -22,6 +22,11 @@ export default function AuthenticatedApp() {
     void syncDateLocale();
   }, []);
   const account = info.data;
+  const signedIn = account !== undefined;
+  useEffect(() => {
+    // Once the token is known good (a dead one must not reach more endpoints), beside SysConfig.
+    if (signedIn) preloadPage(routeTable, window.location.pathname);
+  }, [signedIn]);
   // After the account: a dead token must end in "verification failed", not also a re-login dialog.
   const sysConfig = useSysConfig(account !== undefined);
   const defaultMap = sysConfig.data?.DefaultMap;

@@ -24,6 +24,8 @@ export interface AppRoute {
   /** The menu entry to highlight while this hidden route is open. */
   activeMenu?: string;
   page?: LazyExoticComponent<ComponentType>;
+  /** Starts loading the page's code and data; called when the console opens signed in at this path (a heavy page). */
+  preload?: () => unknown;
   children?: AppRoute[];
 }
 

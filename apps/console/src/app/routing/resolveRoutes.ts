@@ -1,3 +1,4 @@
+import { matchPath } from 'react-router';
 import type { AppRoute, ResolvedRoute, RouteContext } from './AppRoute';
 
 function allowed(route: AppRoute, context: RouteContext): boolean {
@@ -25,4 +26,15 @@ export function resolveRoutes(table: readonly AppRoute[], context: RouteContext)
 /** Every route of a resolved tree, parents before children. */
 export function flattenRoutes(routes: readonly ResolvedRoute[]): ResolvedRoute[] {
   return routes.flatMap((route) => [route, ...flattenRoutes(route.children ?? [])]);
+}
+
+/**
+ * Starts loading the code (and data) of the page opened at `pathname`, if its route can preload:
+ * while the settings load, instead of after (the map's chunk carries MapLibre, 1 MB to parse).
+ */
+export function preloadPage(routes: readonly AppRoute[], pathname: string): void {
+  for (const route of routes) {
+    if (matchPath({ path: route.path, end: true }, pathname)) route.preload?.();
+    if (route.children) preloadPage(route.children, pathname);
+  }
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { AppRoute } from './AppRoute';
 import { breadcrumbTrail, findRoute } from './findRoute';
 import { menuSelection, menuTree } from './menuTree';
-import { flattenRoutes, resolveRoutes } from './resolveRoutes';
+import { flattenRoutes, preloadPage, resolveRoutes } from './resolveRoutes';
 
 /** The shape of the real route table (SPEC.md section 2), without pages. */
 const table: AppRoute[] = [
@@ -100,5 +100,18 @@ describe('route table per session', () => {
 
   it('unknown paths match nothing (the app sends them to /404)', () => {
     expect(findRoute(resolveRoutes(table, { role: 'admin', defaultMap: undefined }), '/nope')).toBeUndefined();
+  });
+
+  it('preloads the code of the page the console opens at, and no other', () => {
+    const loaded: string[] = [];
+    const routes: AppRoute[] = [
+      { path: '/Managent', children: [{ path: '/Managent/User', preload: () => loaded.push('users') }] },
+      { path: '/main/map', preload: () => loaded.push('map') },
+      { path: '/main/3dmap', preload: () => loaded.push('3d') },
+    ];
+    preloadPage(routes, '/main/map');
+    preloadPage(routes, '/Managent/User');
+    preloadPage(routes, '/nope');
+    expect(loaded).toEqual(['map', 'users']);
   });
 });

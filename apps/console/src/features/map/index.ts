@@ -2,7 +2,17 @@ import { EnvironmentOutlined, GlobalOutlined } from '@ant-design/icons';
 import { mapHidden } from '@intercom/contract';
 import { lazy } from 'react';
 import type { AppRoute } from '../../app/routing/AppRoute';
+import { basemapQuery } from '../../map/useBasemap';
+import { queryClient } from '../../shared/api/queryClient';
 import { tk } from '../../i18n/tk';
+
+const liveMapPage = () => import('./LiveMapPage');
+const map3dPage = () => import('./Map3dPage');
+/** The map's code (1.1 MB with MapLibre) and its basemap, fetched while the settings still load. */
+const preloadMap = (page: () => Promise<unknown>) => () => {
+  void queryClient.prefetchQuery(basemapQuery);
+  return page();
+};
 
 /** Live map and 3D map (children of /main; track playback is features/trace). */
 export const mapRoutes: AppRoute[] = [
@@ -12,14 +22,16 @@ export const mapRoutes: AppRoute[] = [
     icon: EnvironmentOutlined,
     // SPEC.md section 2: the map leaves the menu when the DefaultMap setting contains NONE.
     hidden: (context) => mapHidden(context.defaultMap),
-    page: lazy(() => import('./LiveMapPage')),
+    page: lazy(liveMapPage),
+    preload: preloadMap(liveMapPage),
   },
   {
     path: '/main/3dmap',
     title: tk('route.map3d'),
     icon: GlobalOutlined,
     hidden: true,
-    page: lazy(() => import('./Map3dPage')),
+    page: lazy(map3dPage),
+    preload: preloadMap(map3dPage),
   },
 ];
 

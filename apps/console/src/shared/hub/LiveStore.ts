@@ -13,8 +13,12 @@ import {
 /** Runs `flush` a little later; returns a function that cancels it. */
 export type Scheduler = (flush: () => void) => () => void;
 
-/** How long a burst may gather before subscribers hear of it (the server pushes every 250 ms at most). */
-export const COALESCE_MS = 50;
+/**
+ * How long a burst may gather before subscribers hear of it: one display frame. The server pushes
+ * every 250 ms at most and writes a push's messages in one frame, so waiting longer only delays
+ * every fix on the map (it was 50 ms: a twentieth of the 1 s fix-to-frame budget).
+ */
+export const COALESCE_MS = 16;
 
 export const defaultScheduler: Scheduler = (flush) => {
   const timer = setTimeout(flush, COALESCE_MS);

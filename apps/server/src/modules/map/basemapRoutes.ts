@@ -1,5 +1,5 @@
 import { gzipSync } from 'node:zlib';
-import { basemapSchema, objectEnvelope, SYS_CONFIG_DEFAULTS } from '@intercom/contract';
+import { BASEMAP_FONT, basemapSchema, objectEnvelope, SYS_CONFIG_DEFAULTS } from '@intercom/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { authOf } from '../../auth/authPlugin.js';
@@ -46,6 +46,19 @@ export const basemapRoutes: FastifyPluginAsyncZod = async (app) => {
   const glyphs = new GlyphRanges();
   const glyphCache = new Map<string, Cached>();
   const hide = { hide: true };
+  // What the first map needs is built once the server listens, not when a dispatcher's map asks:
+  // the tile indexes (0.5-1.4 s holding the event loop, hub and terminals included) and the first
+  // glyph range (digits, Latin: 0.5-1.1 s), which the users' tiles wait for (their cluster counts;
+  // bench/basemap.ts, docs/benchmarks.md). Only where a console is served (not the tests' API-only servers).
+  app.addHook('onListen', () => {
+    if (!app.deps.config.consoleDir) return;
+    setImmediate(() => {
+      tiles.tile(0, 0, 0);
+      void glyphs
+        .range(BASEMAP_FONT, 0)
+        .catch((error: unknown) => app.log.warn({ err: error }, 'glyph warm-up failed'));
+    });
+  });
 
   app.get<{ Params: { z: string; x: string; tile: string } }>(
     '/basemap/:z/:x/:tile',
