@@ -251,7 +251,8 @@ export class TalkClient {
         // once the agent says `server connected`, with the channels it had.
         if (event.reason === 'server_lost') {
           this.serverLost = true;
-          this.set({ seat: null, floors: new Map(), calls: new Map(), mic: 'off', micLevel: 0 });
+          // The video list goes with the seat; the new Login asks for it again.
+          this.set({ seat: null, floors: new Map(), calls: new Map(), mic: 'off', micLevel: 0, videos: [] });
           return;
         }
         this.wantSeat = false;
