@@ -50,6 +50,8 @@ export class HubConnection {
   handshaken = false;
   attachedAt = 0;
   lastSentAt = Date.now();
+  /** When the client last sent anything (records, pings); a silent one is dropped (clientTimeoutMs). */
+  lastReceivedAt = Date.now();
   /** Any traffic from the client since the hub last touched the session. */
   active = true;
   /** How often the queue overflowed and the backlog was replaced by a snapshot. */
@@ -117,6 +119,7 @@ export class HubConnection {
   receive(text: string): void {
     if (this.lifecycle !== 'open') return;
     this.active = true;
+    this.lastReceivedAt = Date.now();
     let records: string[];
     try {
       records = this.reader.push(text);

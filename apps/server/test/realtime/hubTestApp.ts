@@ -142,6 +142,8 @@ export interface ClientOptions {
   skipNegotiation?: boolean;
   reconnect?: number[];
   serverTimeoutMs?: number;
+  /** How often the client pings the server (the client's default is 15 s). */
+  keepAliveMs?: number;
   /** Where the token comes from on each negotiate; a string is used as it is. */
   token: string | (() => string);
 }
@@ -157,6 +159,7 @@ export function hubClient(t: HubTestApp, options: ClientOptions): HubConnection 
   let builder = new HubConnectionBuilder().withUrl(t.hubUrl, http).configureLogging(LogLevel.None);
   if (options.reconnect) builder = builder.withAutomaticReconnect(options.reconnect);
   if (options.serverTimeoutMs !== undefined) builder = builder.withServerTimeout(options.serverTimeoutMs);
+  if (options.keepAliveMs !== undefined) builder = builder.withKeepAliveInterval(options.keepAliveMs);
   return builder.build();
 }
 
