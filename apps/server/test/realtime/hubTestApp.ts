@@ -61,9 +61,11 @@ export async function startHubApp(
     realtime?: RealtimeOptions;
     /** A PostgreSQL database shared with other apps (made and dropped by the caller). */
     sharedDatabaseUrl?: string;
+    /** A data directory (its SQLite file) shared with other apps in this process (made and removed by the caller). */
+    sharedDataDir?: string;
   } = {},
 ): Promise<HubTestApp> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'intercom-hub-test-'));
+  const dataDir = more.sharedDataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'intercom-hub-test-'));
   const adminUrl = process.env.TEST_DATABASE_URL;
   const postgres =
     more.sharedDatabaseUrl === undefined && adminUrl ? await createPostgresDatabase(adminUrl) : undefined;
@@ -77,7 +79,7 @@ export async function startHubApp(
     ...more.env,
   });
   const { deps, database } = await createDeps(config, {
-    sqliteFile: ':memory:',
+    sqliteFile: more.sharedDataDir ? 'intercom.sqlite' : ':memory:',
     passwordLogN: TEST_LOG_N,
     ...(more.realtime ? { realtime: more.realtime } : {}),
   });
@@ -127,7 +129,7 @@ export async function startHubApp(
       await deps.realtime.close();
       await database.close();
       await postgres?.drop();
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (!more.sharedDataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
