@@ -1,3 +1,4 @@
+import type { FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import type { DB } from '../db/schema.js';
@@ -6,6 +7,7 @@ import { RedisLoginThrottle, connectThrottleRedis, type ThrottleLog } from '../t
 import { InProcessEventBus, type ErrorSink, type EventBus } from './eventBus.js';
 import { LiveState } from './liveState.js';
 import { connectRedisEventBus } from './redisEventBus.js';
+import { redisRateLimitStore } from './redisRateLimitStore.js';
 
 /**
  * The event bus, the live state and the terminal login throttle: created with the other
@@ -19,6 +21,11 @@ export interface Realtime {
    * Redis with `REDIS_URL` under `<prefix>:<name>:*` (default name `terminal-login`).
    */
   loginThrottle(limits: LoginThrottleLimits, log: ThrottleLog, name?: string): LoginThrottle;
+  /**
+   * The store of @fastify/rate-limit (the per-IP limits of Login, Refresh, ChangePassword): shared
+   * in Redis under `<prefix>:rate:*` with `REDIS_URL`; undefined (the plugin's memory) without.
+   */
+  rateLimitStore(log: ThrottleLog): FastifyRateLimitStoreCtor | undefined;
   /** Where failures inside listeners and the backplane are reported (the app logger, once it exists). */
   reportErrorsTo(sink: ErrorSink): void;
   /** With REDIS_URL: where other shared state (the talk floors) keeps its keys and channels. */
@@ -57,6 +64,9 @@ export async function createRealtime(config: Config, db: Kysely<DB>, options: Re
       return throttleRedis
         ? new RedisLoginThrottle(throttleRedis, `${prefix}:${name}`, limits, log)
         : new MemoryLoginThrottle(limits);
+    },
+    rateLimitStore(log) {
+      return throttleRedis ? redisRateLimitStore(throttleRedis, `${prefix}:rate`, log) : undefined;
     },
     reportErrorsTo(next) {
       sink = next;
