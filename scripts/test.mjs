@@ -51,6 +51,7 @@ const REDIS_ONLY = [
   'apps/server/test/terminals/redisLoginThrottle.test.ts',
   'apps/server/test/terminals/scaleOut.test.ts',
   'apps/server/test/terminals/scaleOutEvents.test.ts',
+  'apps/server/test/terminals/scaleOutState.test.ts',
 ];
 
 /** Whether a Redis answers PING at `url` within a second. */
