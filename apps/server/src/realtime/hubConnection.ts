@@ -56,6 +56,8 @@ export class HubConnection {
   active = true;
   /** How often the queue overflowed and the backlog was replaced by a snapshot. */
   overflows = 0;
+  /** The most characters ever waiting for this client at once (queue and transport): a slow consumer's bound. */
+  peakPendingChars = 0;
   /** Characters of the last snapshot; the cap never falls below two of them. */
   snapshotChars = 0;
   /** A token that recently resolved to this connection's account, and when. */
@@ -194,6 +196,7 @@ export class HubConnection {
       this.lastSentAt = Date.now();
       sink.write(payload);
     }
+    this.peakPendingChars = Math.max(this.peakPendingChars, this.pendingChars);
     if (this.lifecycle === 'closing' && this.queue.length === 0 && !this.ending) {
       this.ending = true;
       sink.end(true);
