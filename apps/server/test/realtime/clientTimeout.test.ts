@@ -2,6 +2,8 @@ import { HubConnectionState } from '@microsoft/signalr';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import {
+  FAST_HUB,
+  HANDSHAKE,
   HttpTransportType,
   RS,
   hubClient,
@@ -16,18 +18,9 @@ import {
 // record) for clientTimeoutMs is dropped; one that pings, as the official client does, never is.
 const CLIENT_TIMEOUT_MS = 1500;
 let t: HubTestApp;
-const HANDSHAKE = `{"protocol":"json","version":1}${RS}`;
 
 beforeAll(async () => {
-  t = await startHubApp({
-    keepAliveMs: 300,
-    clientTimeoutMs: CLIENT_TIMEOUT_MS,
-    handshakeTimeoutMs: 1000,
-    pollTimeoutMs: 2000,
-    disconnectTimeoutMs: 1000,
-    pushIntervalMs: 20,
-    sessionCheckMs: 60_000,
-  });
+  t = await startHubApp({ ...FAST_HUB, keepAliveMs: 300, clientTimeoutMs: CLIENT_TIMEOUT_MS, sessionCheckMs: 60_000 });
 });
 afterAll(async () => {
   await t.close();

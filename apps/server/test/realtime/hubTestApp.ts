@@ -199,6 +199,9 @@ export async function negotiate(t: HubTestApp, token: string | undefined, query 
 
 export const RS = '\u001e';
 
+/** The JSON hub protocol's handshake, as a raw client sends it. */
+export const HANDSHAKE = `{"protocol":"json","version":1}${RS}`;
+
 /** A long-polling client driven by hand: negotiate, polls, sends and DELETE as plain fetches. */
 export async function rawLongPolling(t: HubTestApp, token: string) {
   const { status, body } = await negotiate(t, token);

@@ -62,24 +62,13 @@ describe('session ends reach hub connections on every instance', () => {
     await expectClosedSoon(hub, Date.now(), 1001);
   });
 
-  it('an administrator freezing the account on A closes its hub on B', async () => {
+  it.each([
+    ['freezing the account', '/api/Account/Disable', { Disabled: 'true' }],
+    ['resetting the password', '/api/Account/ResetPassword', { Password: 'Reset#2026pw' }],
+  ])('an administrator %s on A closes its hub on B', async (_what, url, form) => {
     const { admin, editor, token } = await editorOf(s.a);
     const hub = await connectedTo(s.b, token);
-    const res = await authed(s.a.app, admin.token).post('/api/Account/Disable', {
-      A_ID: String(editor.A_ID),
-      Disabled: 'true',
-    });
-    expect(res.statusCode, res.body).toBe(200);
-    await expectClosedSoon(hub, Date.now(), 1001);
-  });
-
-  it('an administrator resetting the password on A closes the hub on B', async () => {
-    const { admin, editor, token } = await editorOf(s.a);
-    const hub = await connectedTo(s.b, token);
-    const res = await authed(s.a.app, admin.token).post('/api/Account/ResetPassword', {
-      A_ID: String(editor.A_ID),
-      Password: 'Reset#2026pw',
-    });
+    const res = await authed(s.a.app, admin.token).post(url, { A_ID: String(editor.A_ID), ...form });
     expect(res.statusCode, res.body).toBe(200);
     await expectClosedSoon(hub, Date.now(), 1001);
   });

@@ -2,27 +2,18 @@ import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { HubConnection } from '../../src/realtime/hubConnection.js';
-import { RS, negotiate, sleep, startHubApp, until, type HubTestApp } from './hubTestApp.js';
+import { FAST_HUB, HANDSHAKE, RS, negotiate, sleep, startHubApp, until, type HubTestApp } from './hubTestApp.js';
 
 // A client that stops reading while pushes flow: what the server holds for it (its queue plus what
 // sits in the socket's buffers in this process) stays under the cap plus one snapshot, however
 // much is pushed; once it reads again it gets a fresh snapshot and the connection lives on.
 const MAX_QUEUE_CHARS = 64 * 1024;
 const USERS = 200;
-const HANDSHAKE = `{"protocol":"json","version":1}${RS}`;
 const SUBSCRIBE = `{"type":1,"target":"FuncGPS","arguments":[],"invocationId":"1"}${RS}`;
 let t: HubTestApp;
 
 beforeAll(async () => {
-  t = await startHubApp({
-    keepAliveMs: 1000,
-    handshakeTimeoutMs: 2000,
-    pollTimeoutMs: 2000,
-    disconnectTimeoutMs: 2000,
-    pushIntervalMs: 20,
-    sessionCheckMs: 60_000,
-    maxQueueChars: MAX_QUEUE_CHARS,
-  });
+  t = await startHubApp({ ...FAST_HUB, pushIntervalMs: 20, sessionCheckMs: 60_000, maxQueueChars: MAX_QUEUE_CHARS });
 });
 afterAll(async () => {
   await t.close();
@@ -62,6 +53,25 @@ function expectBounded(counters: { overflows: number; peak: number; snapshot: nu
   expect(counters.peak).toBeLessThanOrEqual(cap + counters.snapshot + 1024);
 }
 
+/**
+ * Stalls the client for 3 s of pushes and checks the bound; then it reads again and must get a fresh
+ * snapshot on the same connection.
+ */
+async function stallAndRecover(
+  connection: () => HubConnection,
+  client: { pause(): void; resume(): void; received(): string },
+) {
+  client.pause();
+  const counters = await pushWhileStalled(connection(), 3000);
+  // The kernel's buffers filled up and the socket held bytes in this process too.
+  expect(connection().sink?.buffered()).toBeGreaterThan(0);
+  expectBounded(counters);
+  const before = client.received().length;
+  client.resume();
+  await until(() => client.received().slice(before).includes('"type":"GPSArray"'), 'a fresh snapshot', 10_000);
+  expect(connection().state).toBe('open');
+}
+
 /** The server side of the connection negotiated with `connectionId`. */
 function serverSide(connectionId: string): HubConnection {
   const found = t.hub.find(connectionId);
@@ -82,16 +92,11 @@ describe('a slow consumer', () => {
     await new Promise((resolve) => socket.once('open', resolve));
     socket.send(HANDSHAKE + SUBSCRIBE);
     await until(() => received.includes('"invocationId":"1"'), 'the subscription');
-    socket.pause();
-    const counters = await pushWhileStalled(connection(), 3000);
-    // The kernel's buffers filled up and the socket held bytes in this process too.
-    expect(connection().sink?.buffered()).toBeGreaterThan(0);
-    expectBounded(counters);
-    // Reading again: the client gets a fresh snapshot and the connection is still open.
-    received = '';
-    socket.resume();
-    await until(() => received.includes('"type":"GPSArray"'), 'a fresh snapshot', 10_000);
-    expect(connection().state).toBe('open');
+    await stallAndRecover(connection, {
+      pause: () => socket.pause(),
+      resume: () => socket.resume(),
+      received: () => received,
+    });
     socket.close();
   });
 
@@ -117,14 +122,11 @@ describe('a slow consumer', () => {
       });
     await post(HANDSHAKE + SUBSCRIBE);
     await until(() => received.includes('"invocationId":"1"'), 'the subscription');
-    response.pause();
-    const counters = await pushWhileStalled(connection(), 3000);
-    expect(connection().sink?.buffered()).toBeGreaterThan(0);
-    expectBounded(counters);
-    received = '';
-    response.resume();
-    await until(() => received.includes('"type":"GPSArray"'), 'a fresh snapshot', 10_000);
-    expect(connection().state).toBe('open');
+    await stallAndRecover(connection, {
+      pause: () => response.pause(),
+      resume: () => response.resume(),
+      received: () => received,
+    });
     response.destroy();
   });
 });
