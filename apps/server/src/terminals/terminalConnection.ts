@@ -239,10 +239,10 @@ export class TerminalConnection implements VideoPeer {
     switch (message.type) {
       case 'position': {
         const { seq: _seq, type: _type, ...fix } = message;
-        return this.ingested(seq, service.recordFixes(user, [fix], now));
+        return this.ingested(seq, service.recordFixes(user, [fix]));
       }
       case 'positions':
-        return this.ingested(seq, service.recordFixes(user, message.fixes, now), { stored: message.fixes.length });
+        return this.ingested(seq, service.recordFixes(user, message.fixes), { stored: message.fixes.length });
       case 'status':
         service.recordStatus(user, message);
         return this.ack(seq);
