@@ -59,6 +59,12 @@ export class MemoryAlarmEpisodes implements AlarmEpisodes {
 
 /** A running episode is forgotten after this long without its end (a user that stopped reporting). */
 const EPISODE_TTL_MS = 7 * 24 * 3600 * 1000;
+/**
+ * Every in-range report ends an episode; while the value stays in range the DEL is repeated at most
+ * this often per user and kind, not at every report (ingest runs at thousands of reports a second).
+ * It is repeated at all because the terminal may have begun an episode on another instance since.
+ */
+const END_REPEAT_MS = 60_000;
 
 /**
  * Episodes shared by every instance (`REDIS_URL`): `<prefix>:<kind>:<U_ID>` is set (SET NX) when
@@ -70,6 +76,8 @@ const EPISODE_TTL_MS = 7 * 24 * 3600 * 1000;
 export class RedisAlarmEpisodes implements AlarmEpisodes {
   private readonly memory = new MemoryAlarmEpisodes();
   private readonly calls: RedisFallback;
+  /** When this instance last ended an episode, per `kind:U_ID`. */
+  private readonly endedAt = new Map<string, number>();
 
   constructor(
     private readonly redis: FallbackRedisClient & {
@@ -86,13 +94,17 @@ export class RedisAlarmEpisodes implements AlarmEpisodes {
   }
 
   async begin(kind: EpisodeKind, U_ID: number): Promise<boolean> {
+    this.endedAt.delete(key(kind, U_ID));
     const set = await this.calls.call(() => this.redis.set(this.key(kind, U_ID), '1', 'PX', EPISODE_TTL_MS, 'NX'));
     if (set === undefined) return this.memory.beginNow(kind, U_ID);
     if (this.memory.has(kind, U_ID)) return false;
     return set === 'OK';
   }
 
-  async end(kind: EpisodeKind, U_ID: number): Promise<void> {
+  async end(kind: EpisodeKind, U_ID: number, now = Date.now()): Promise<void> {
+    const ended = this.endedAt.get(key(kind, U_ID));
+    if (ended !== undefined && now - ended < END_REPEAT_MS) return;
+    this.endedAt.set(key(kind, U_ID), now);
     await this.memory.end(kind, U_ID);
     await this.calls.call(() => this.redis.del(this.key(kind, U_ID)));
   }

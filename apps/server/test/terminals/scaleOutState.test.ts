@@ -111,6 +111,35 @@ describe('alarm episodes', () => {
   });
 });
 
+describe('alarm episodes on Redis: cost of in-range reports', () => {
+  it('ends an episode with one DEL, not one per in-range report, and again after a new episode', async () => {
+    const redis = new Redis(REDIS_URL);
+    await redis.ping(); // connected, so the episodes use Redis rather than their in-memory fallback
+    let dels = 0;
+    const counted = Object.assign(Object.create(redis) as Redis, {
+      del: (key: string) => {
+        dels += 1;
+        return redis.del(key);
+      },
+    });
+    try {
+      const episodes = new RedisAlarmEpisodes(counted, `${s.prefix}:alarm-cost`, quiet);
+      const kind = NotificationTypes.heartRate;
+      for (let i = 0; i < 100; i++) await episodes.end(kind, 7, 1_000 + i);
+      expect(dels).toBe(1);
+      expect(await episodes.begin(kind, 7)).toBe(true);
+      await episodes.end(kind, 7, 2_000);
+      expect(dels).toBe(2);
+      expect(await redis.exists(`${s.prefix}:alarm-cost:${kind}:7`)).toBe(0);
+      // Still in range a minute later: ended again, in case another instance began one meanwhile.
+      await episodes.end(kind, 7, 62_001);
+      expect(dels).toBe(3);
+    } finally {
+      await redis.quit();
+    }
+  });
+});
+
 describe('alarm episodes without Redis', () => {
   it('a restarted instance does not raise again while the alarm is unhandled', async () => {
     const { phone, U_ID, E_ID } = await s.user();
