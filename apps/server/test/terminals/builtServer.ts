@@ -109,6 +109,8 @@ export async function startBuilt(
   db: Store,
   env: Record<string, string> = {},
   port?: number,
+  /** Where the server's standard output (its log) goes: a file descriptor, or nowhere. */
+  stdout: number | 'ignore' = 'ignore',
 ): Promise<BuiltServer> {
   port ??= await freePort();
   const child = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.js')], {
@@ -122,7 +124,7 @@ export async function startBuilt(
       ...db.env,
       ...env,
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', stdout, 'inherit'],
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
