@@ -2,8 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { sleep } from './realtime/hubTestApp.js';
-import { freePort, root } from './terminals/builtServer.js';
+import { freePort, root, untilReady } from './terminals/builtServer.js';
 
 /** The HAProxy binary of Debian's package, when installed. */
 export const HAPROXY = ['/usr/sbin/haproxy', '/usr/bin/haproxy'].find((file) => fs.existsSync(file));
@@ -63,13 +62,7 @@ export async function startBalancer(work: string, ports: readonly [number, numbe
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = `http://127.0.0.1:${lbPort}`;
-  for (let up = false; !up; await sleep(100)) {
-    if (child.exitCode !== null) throw new Error(`haproxy exited with ${child.exitCode}`);
-    up = await fetch(`${url}/readyz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-  }
+  await untilReady(child, url, 'haproxy');
   return {
     url,
     async serverStates() {

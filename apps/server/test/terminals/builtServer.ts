@@ -128,14 +128,19 @@ export async function startBuilt(
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
+  await untilReady(child, url, 'server');
+  return { child, port, url, exited };
+}
+
+/** Resolves once `${url}/readyz` answers 200; throws if `child` exits first. */
+export async function untilReady(child: ChildProcess, url: string, name: string): Promise<void> {
   for (let ready = false; !ready; await sleep(50)) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}`);
     ready = await fetch(`${url}/readyz`).then(
       (r) => r.ok,
       () => false,
     );
   }
-  return { child, port, url, exited };
 }
 
 /** Inserts `count` terminal users of enterprise 1; returns their phones and ids. */
