@@ -70,6 +70,12 @@ let db: Store;
 /** What clients, servers and HAProxy saw, in time order; printed when the test fails (or ROLLING_RESTART_TIMELINE is set). */
 const timeline: string[] = [];
 let printTimeline = true;
+/** Set while the test runs: its terminals, consoles and pollers go on until this. */
+let stopping = false;
+/** Stops them and waits for them (also after a failed test, so the file can end). */
+let stopClients = async () => {
+  stopping = true;
+};
 let t0 = Date.now();
 /** The log file of each server process started. */
 const logs: { name: string; file: string }[] = [];
@@ -105,6 +111,7 @@ beforeAll(async () => {
   db = await store(work, 'intercom_rolling');
 }, 180_000);
 afterAll(async () => {
+  await stopClients();
   if (printTimeline && timeline.length > 0) process.stderr.write(`${fullTimeline().join('\n')}\n`);
   await balancer?.stop();
   for (const server of servers) if (server.child.exitCode === null) server.child.kill('SIGKILL');
@@ -131,6 +138,7 @@ describe.skipIf(missing.length > 0)('rolling restart behind HAProxy', () => {
       logs.push({ name: names[i], file });
       return startBuilt(path.join(work, `s${i}`), db, env, ports[i], fs.openSync(file, 'a'));
     };
+    // One after the other: the first migrates and seeds the fresh database.
     const running: BuiltServer[] = [await instance(0), await instance(1)];
     servers.push(...running);
     balancer = await startBalancer(work, ports);
@@ -138,7 +146,7 @@ describe.skipIf(missing.length > 0)('rolling restart behind HAProxy', () => {
     const url = lb.url;
 
     // HAProxy's view of the instances, every 100 ms; changes go into the timeline.
-    let stopping = false;
+    stopping = false;
     let states = new Map<string, string>();
     const watcher = (async () => {
       while (!stopping) {
@@ -214,6 +222,14 @@ describe.skipIf(missing.length > 0)('rolling restart behind HAProxy', () => {
       }
     });
 
+    stopClients = async () => {
+      stopping = true;
+      for (const socket of sockets) socket.stop();
+      await Promise.all(loops);
+      for (const client of consoles) await client.hub.stop();
+      await Promise.all([...pollers, watcher]);
+    };
+
     const drains: { from: number; to: number }[] = [];
     const resyncs: { restart: number; console: number; ms: number; users: number }[] = [];
     for (const i of [0, 1] as const) {
@@ -262,18 +278,14 @@ describe.skipIf(missing.length > 0)('rolling restart behind HAProxy', () => {
       expect(acked.size, `ingest went on through restart ${i}`).toBeGreaterThan(before);
     }
     // Terminals stop (no ack can arrive after this), then what they were told is compared with the table.
-    stopping = true;
-    for (const socket of sockets) socket.stop();
-    await Promise.all(loops);
-    for (const client of consoles) await client.hub.stop();
-    await Promise.all([...pollers, watcher]);
+    await stopClients();
 
     const { missing: lost } = await missingAcked(db, acked);
     const inDrain = (at: number) => drains.some((d) => at >= d.from && at <= d.to);
     const failed = answers.filter((a) => a.status >= 500 || a.status === 0);
     const worst = (values: number[]) => (values.length > 0 ? Math.max(...values) : 0);
     process.stderr.write(
-      `rolling restart: ${acked.size} fixes acknowledged, ${lost.length} missing; ${reconnectMs.length} terminal reconnects, slowest ${worst(reconnectMs)} ms; console resyncs ${resyncs.map((r) => `${r.ms} ms (${r.users})`).join(', ')}; ${answers.length} answers through HAProxy, ${failed.length} 5xx or none (${failed.filter((a) => inDrain(a.at)).length} in a drain); ${((Date.now() - t0) / 1000).toFixed(0)} s\n`,
+      `rolling restart: ${acked.size} fixes acknowledged, ${lost.length} missing; ${reconnectMs.length} terminal reconnects, slowest ${worst(reconnectMs)} ms; console resyncs ${resyncs.map((r) => `${r.ms} ms (${r.users})`).join(', ')}; ${answers.length} answers through HAProxy, ${failed.length} 5xx or none (${failed.filter((a) => inDrain(a.at)).length} in a drain); drains ${drains.map((d) => d.to - d.from).join(', ')} ms; ${((Date.now() - t0) / 1000).toFixed(0)} s\n`,
     );
     expect(lost).toEqual([]);
     // Every terminal on a restarted instance came back (about half each time), each within 10 s.
