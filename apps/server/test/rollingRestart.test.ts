@@ -133,14 +133,16 @@ describe.skipIf(missing.length > 0)('rolling restart behind HAProxy', () => {
     const ports: [number, number] = [await freePort(), await freePort()];
     // HAProxy names the instances s1 and s2 (deploy/haproxy.cfg).
     const names = ['s1', 's2'] as const;
-    const instance = (i: 0 | 1) => {
+    const instance = async (i: 0 | 1) => {
       const file = path.join(work, `${names[i]}-${logs.length}.log`);
       logs.push({ name: names[i], file });
-      return startBuilt(path.join(work, `s${i}`), db, env, ports[i], fs.openSync(file, 'a'));
+      // Registered at once, so afterAll stops it even when a later step fails.
+      const started = await startBuilt(path.join(work, `s${i}`), db, env, ports[i], fs.openSync(file, 'a'));
+      servers.push(started);
+      return started;
     };
     // One after the other: the first migrates and seeds the fresh database.
     const running: BuiltServer[] = [await instance(0), await instance(1)];
-    servers.push(...running);
     balancer = await startBalancer(work, ports);
     const lb = balancer;
     const url = lb.url;
@@ -245,7 +247,6 @@ describe.skipIf(missing.length > 0)('rolling restart behind HAProxy', () => {
       note('test', `${names[i]} exited with ${code}`);
       expect(code, `${names[i]} exited cleanly`).toBe(0);
       running[i] = await instance(i);
-      servers.push(running[i]);
       note('test', `${names[i]} started and ready`);
 
       // Every console this restart cut off (pinned to it, or that lost its connection since)
