@@ -160,7 +160,9 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     strictTransportSecurity: options.https ? undefined : false,
   });
   await app.register(formbody);
-  await app.register(rateLimit, { global: false });
+  // Per-IP limits count across instances with REDIS_URL (realtime/redisRateLimitStore.ts).
+  const rateLimitStore = deps.realtime.rateLimitStore(app.log);
+  await app.register(rateLimit, { global: false, ...(rateLimitStore ? { store: rateLimitStore } : {}) });
   // One registration for every WebSocket route (hub, terminal gateway); frames above 1 MiB are refused.
   await app.register(websocket, { options: { maxPayload: 1024 * 1024 } });
   await app.register(swagger, {

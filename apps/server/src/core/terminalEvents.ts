@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import type { EndReason } from '../auth/sessions.js';
 import type { EventBus, RealtimeEvent, TerminalEndReason, TerminalSessionEnd } from '../realtime/eventBus.js';
 
 export type { TerminalEndReason, TerminalSessionEnd } from '../realtime/eventBus.js';
@@ -30,6 +31,14 @@ export class TerminalEvents {
   endSessions(user: Omit<TerminalSessionEnd, 'reason'>, reason: TerminalEndReason): void {
     const { E_ID, UserID, MobilePhone } = user;
     this.notify('endSessions', { E_ID, UserID, MobilePhone, reason });
+  }
+
+  /**
+   * Console sessions ended (account disabled, password reset, enterprise disabled): the hub
+   * connections behind them close at once on every instance, not only at the next periodic check.
+   */
+  sessionsEnded(E_ID: number, sessionIds: readonly number[], reason: EndReason): void {
+    if (sessionIds.length > 0) this.bus.publish({ kind: 'sessionsEnded', E_ID, sessionIds: [...sessionIds], reason });
   }
 
   /** Calls `listener` with every event of `kind`, published here or on another instance. */

@@ -50,10 +50,14 @@ export class HubConnection {
   handshaken = false;
   attachedAt = 0;
   lastSentAt = Date.now();
+  /** When the client last sent anything (records, pings); a silent one is dropped (clientTimeoutMs). */
+  lastReceivedAt = Date.now();
   /** Any traffic from the client since the hub last touched the session. */
   active = true;
   /** How often the queue overflowed and the backlog was replaced by a snapshot. */
   overflows = 0;
+  /** The most characters ever waiting for this client at once (queue and transport): a slow consumer's bound. */
+  peakPendingChars = 0;
   /** Characters of the last snapshot; the cap never falls below two of them. */
   snapshotChars = 0;
   /** A token that recently resolved to this connection's account, and when. */
@@ -117,6 +121,7 @@ export class HubConnection {
   receive(text: string): void {
     if (this.lifecycle !== 'open') return;
     this.active = true;
+    this.lastReceivedAt = Date.now();
     let records: string[];
     try {
       records = this.reader.push(text);
@@ -191,6 +196,7 @@ export class HubConnection {
       this.lastSentAt = Date.now();
       sink.write(payload);
     }
+    this.peakPendingChars = Math.max(this.peakPendingChars, this.pendingChars);
     if (this.lifecycle === 'closing' && this.queue.length === 0 && !this.ending) {
       this.ending = true;
       sink.end(true);

@@ -6,6 +6,12 @@ export const ALL_TRANSPORTS: readonly TransportKind[] = ['WebSockets', 'ServerSe
 export interface HubOptions {
   /** Ping WebSocket and SSE clients after this much silence; 0 never pings. */
   keepAliveMs: number;
+  /**
+   * Drop a WebSocket or SSE connection from which nothing (not even a ping record) arrived for this
+   * long: ASP.NET's ClientTimeoutInterval. The official client pings every 15 s, so 30 s is two
+   * missed pings; 0 never drops. Long polling is covered by the disconnect timeout instead.
+   */
+  clientTimeoutMs: number;
   /** Drop a connection whose transport sent no handshake for this long. */
   handshakeTimeoutMs: number;
   /** Hold an empty long poll this long, then answer 200 empty; keep it under the client's 100 s. */
@@ -34,6 +40,7 @@ export interface HubOptions {
 
 export const DEFAULT_HUB_OPTIONS: HubOptions = {
   keepAliveMs: 15_000,
+  clientTimeoutMs: 30_000,
   handshakeTimeoutMs: 15_000,
   pollTimeoutMs: 90_000,
   disconnectTimeoutMs: 15_000,

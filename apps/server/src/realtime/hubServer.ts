@@ -69,8 +69,13 @@ export class HubServer extends EventEmitter<HubEvents> implements ConnectionHost
     super();
     this.options = hubOptionsOf(options);
     this.methods = new HubMethods(deps.log);
-    const { keepAliveMs, handshakeTimeoutMs, disconnectTimeoutMs } = this.options;
-    const shortest = Math.min(keepAliveMs > 0 ? keepAliveMs : Infinity, handshakeTimeoutMs, disconnectTimeoutMs);
+    const { keepAliveMs, clientTimeoutMs, handshakeTimeoutMs, disconnectTimeoutMs } = this.options;
+    const shortest = Math.min(
+      keepAliveMs > 0 ? keepAliveMs : Infinity,
+      clientTimeoutMs > 0 ? clientTimeoutMs : Infinity,
+      handshakeTimeoutMs,
+      disconnectTimeoutMs,
+    );
     this.scanTimer = setInterval(() => this.scan(), Math.max(20, Math.min(1000, shortest / 2)));
     this.scanTimer.unref();
     this.sessionTimer = setInterval(() => void this.checkSessions(), this.options.sessionCheckMs);
@@ -226,7 +231,7 @@ export class HubServer extends EventEmitter<HubEvents> implements ConnectionHost
 
   private scan(): void {
     const now = Date.now();
-    const { keepAliveMs, handshakeTimeoutMs, disconnectTimeoutMs } = this.options;
+    const { keepAliveMs, clientTimeoutMs, handshakeTimeoutMs, disconnectTimeoutMs } = this.options;
     for (const connection of this.byToken.values()) {
       if (connection.state === 'closed') continue;
       const sink = connection.sink;
@@ -241,6 +246,9 @@ export class HubServer extends EventEmitter<HubEvents> implements ConnectionHost
       if (sink instanceof LongPollingSink) {
         if (!sink.polling && now - sink.lastPollEndAt > disconnectTimeoutMs)
           connection.dispose('long polling client gone');
+      } else if (clientTimeoutMs > 0 && now - connection.lastReceivedAt > clientTimeoutMs) {
+        // Half-open socket or a hung client: the kernel may not notice for many minutes.
+        connection.dispose('client timeout');
       } else if (keepAliveMs > 0 && now - connection.lastSentAt >= keepAliveMs && connection.pendingChars === 0) {
         connection.send(PING);
       }

@@ -127,6 +127,8 @@ function bucket<K, V>(map: Map<number, Map<K, V>>, E_ID: number): Map<K, V> {
 export class LiveState {
   private readonly users = new Map<number, Map<number, UserEntry>>();
   private readonly onlineCounts = new Map<number, number>();
+  /** Users per enterprise whose fix is GPS-online now (the `fresh` entries, counted). */
+  private readonly gpsOnlineCounts = new Map<number, number>();
   private readonly notifications = new Map<number, Map<number, string>>();
   private readonly heartRates = new Map<number, Map<string, { time: number; json: string }>>();
   private readonly videos = new Map<number, Map<number, string>>();
@@ -181,6 +183,18 @@ export class LiveState {
     this.bus.publish({ kind: 'user', E_ID: report.E_ID, user });
   }
 
+  /**
+   * A new report interval (a configuration push): the user's GPS-online state follows it at once,
+   * on the map and in the count, without waiting for the next fix.
+   */
+  setInterval(ref: UserRef, interval: number): void {
+    const current = this.entry(ref.E_ID, ref.U_ID)?.user;
+    if (!current?.position || current.position.interval === interval) return;
+    const user = this.merged(ref, current);
+    user.position = { ...current.position, interval };
+    this.bus.publish({ kind: 'user', E_ID: ref.E_ID, user });
+  }
+
   /** Chat-online state; a repeat of the current state publishes nothing. */
   setOnline(ref: UserRef, online: boolean, time = Date.now()): void {
     const current = this.entry(ref.E_ID, ref.U_ID)?.user;
@@ -219,6 +233,18 @@ export class LiveState {
   onlineCount(enterpriseIds: Iterable<number>): number {
     let count = 0;
     for (const E_ID of enterpriseIds) count += this.onlineCounts.get(E_ID) ?? 0;
+    return count;
+  }
+
+  /**
+   * Users whose latest fix is GPS-online (DESIGN.md section 6), the same on every instance: each
+   * applies every instance's fixes from the bus, so the count does not depend on where terminals
+   * or consoles are connected.
+   */
+  gpsOnlineCount(enterpriseIds: Iterable<number>): number {
+    this.sweepStale();
+    let count = 0;
+    for (const E_ID of enterpriseIds) count += this.gpsOnlineCounts.get(E_ID) ?? 0;
     return count;
   }
 
@@ -262,7 +288,7 @@ export class LiveState {
   sweepStale(now = this.now()): void {
     for (const entry of this.fresh) {
       if (entry.staleAt !== null && entry.staleAt > now) continue;
-      this.fresh.delete(entry);
+      this.unmarkFresh(entry);
       const gps = gpsRecordOf(entry.user, now);
       entry.staleAt = null;
       if (!gps) continue;
@@ -310,10 +336,11 @@ export class LiveState {
     const gps = gpsRecordOf(user, this.now());
     const gpsJson = gps ? JSON.stringify(gps) : null;
     const entry: UserEntry = { user, gpsJson, staleAt: null };
-    if (previous) this.fresh.delete(previous);
+    if (previous) this.unmarkFresh(previous);
     if (gps?.gpsOnline) {
       entry.staleAt = gpsStaleAt(gps.time, gps.interval);
       this.fresh.add(entry);
+      this.gpsOnlineCounts.set(user.E_ID, (this.gpsOnlineCounts.get(user.E_ID) ?? 0) + 1);
     }
     users.set(user.U_ID, entry);
     const wasOnline = previous?.user.online ?? false;
@@ -355,6 +382,12 @@ export class LiveState {
     if (online) list.set(source.uid, JSON.stringify(source));
     else if (!list.delete(source.uid)) return;
     this.emit({ kind: 'video', E_ID: source.E_ID, key: source.uid, json: JSON.stringify(change) });
+  }
+
+  private unmarkFresh(entry: UserEntry): void {
+    if (!this.fresh.delete(entry)) return;
+    const E_ID = entry.user.E_ID;
+    this.gpsOnlineCounts.set(E_ID, (this.gpsOnlineCounts.get(E_ID) ?? 1) - 1);
   }
 
   private emit(change: LiveChange): void {

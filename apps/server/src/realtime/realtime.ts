@@ -1,11 +1,14 @@
+import type { FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import type { DB } from '../db/schema.js';
+import { MemoryAlarmEpisodes, RedisAlarmEpisodes, type AlarmEpisodes } from '../terminals/alarmEpisodes.js';
 import { MemoryLoginThrottle, type LoginThrottle, type LoginThrottleLimits } from '../terminals/loginThrottle.js';
 import { RedisLoginThrottle, connectThrottleRedis, type ThrottleLog } from '../terminals/redisLoginThrottle.js';
 import { InProcessEventBus, type ErrorSink, type EventBus } from './eventBus.js';
 import { LiveState } from './liveState.js';
 import { connectRedisEventBus } from './redisEventBus.js';
+import { redisRateLimitStore } from './redisRateLimitStore.js';
 
 /**
  * The event bus, the live state and the terminal login throttle: created with the other
@@ -19,6 +22,16 @@ export interface Realtime {
    * Redis with `REDIS_URL` under `<prefix>:<name>:*` (default name `terminal-login`).
    */
   loginThrottle(limits: LoginThrottleLimits, log: ThrottleLog, name?: string): LoginThrottle;
+  /**
+   * Who is inside a low-battery or heart-rate alarm episode: in Redis under `<prefix>:alarm:*` with
+   * `REDIS_URL`, else in memory seeded with the unhandled alarms of the database.
+   */
+  alarmEpisodes(log: ThrottleLog): AlarmEpisodes;
+  /**
+   * The store of @fastify/rate-limit (the per-IP limits of Login, Refresh, ChangePassword): shared
+   * in Redis under `<prefix>:rate:*` with `REDIS_URL`; undefined (the plugin's memory) without.
+   */
+  rateLimitStore(log: ThrottleLog): FastifyRateLimitStoreCtor | undefined;
   /** Where failures inside listeners and the backplane are reported (the app logger, once it exists). */
   reportErrorsTo(sink: ErrorSink): void;
   /** With REDIS_URL: where other shared state (the talk floors) keeps its keys and channels. */
@@ -50,6 +63,8 @@ export async function createRealtime(config: Config, db: Kysely<DB>, options: Re
   const throttleRedis = config.redisUrl ? await connectThrottleRedis(config.redisUrl) : undefined;
   const live = new LiveState(bus);
   await live.loadUnhandledNotifications(db);
+  const memoryEpisodes = new MemoryAlarmEpisodes();
+  if (!throttleRedis) await memoryEpisodes.loadUnhandled(db);
   return {
     bus,
     live,
@@ -57,6 +72,12 @@ export async function createRealtime(config: Config, db: Kysely<DB>, options: Re
       return throttleRedis
         ? new RedisLoginThrottle(throttleRedis, `${prefix}:${name}`, limits, log)
         : new MemoryLoginThrottle(limits);
+    },
+    alarmEpisodes(log) {
+      return throttleRedis ? new RedisAlarmEpisodes(throttleRedis, `${prefix}:alarm`, log) : memoryEpisodes;
+    },
+    rateLimitStore(log) {
+      return throttleRedis ? redisRateLimitStore(throttleRedis, `${prefix}:rate`, log) : undefined;
     },
     reportErrorsTo(next) {
       sink = next;

@@ -1,6 +1,7 @@
 import { CALL_ID_BASE, TalkErrors, TalkLimits, TerminalErrors } from '@intercom/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps } from '../appDeps.js';
+import { TokenBucket } from '../core/tokenBucket.js';
 import { inScope } from '../tenancy/scope.js';
 import { downFrame, readUpFrame } from './audioFrame.js';
 import {
@@ -48,8 +49,7 @@ interface PeerState {
   rooms: Set<TalkRoom>;
   /** A terminal's current channel (a seat may hear many). */
   channel: TalkRoom | null;
-  tokens: number;
-  refilledAt: number;
+  frames: TokenBucket;
   overInRow: number;
   /** Floors it holds now (GpsRecord.talking while above 0). */
   holding: number;
@@ -118,8 +118,7 @@ export class TalkService {
     this.peers.set(peer, {
       rooms: new Set(),
       channel: null,
-      tokens: this.options.framesBurst,
-      refilledAt: now,
+      frames: new TokenBucket(this.options.framesPerSecond, this.options.framesBurst, now),
       overInRow: 0,
       holding: 0,
     });
@@ -450,13 +449,9 @@ export class TalkService {
     }
   }
 
-  /** Audio token bucket: `framesPerSecond` on average, `framesBurst` at once. */
+  /** Audio rate: `framesPerSecond` on average, `framesBurst` at once. */
   private take(state: PeerState, now: number): boolean {
-    const { framesPerSecond, framesBurst } = this.options;
-    state.tokens = Math.min(framesBurst, state.tokens + ((now - state.refilledAt) / 1000) * framesPerSecond);
-    state.refilledAt = now;
-    if (state.tokens < 1) return false;
-    state.tokens -= 1;
+    if (!state.frames.take(now)) return false;
     state.overInRow = 0;
     return true;
   }

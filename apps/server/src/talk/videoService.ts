@@ -14,6 +14,7 @@ import type { AppDeps } from '../appDeps.js';
 import { inScope } from '../tenancy/scope.js';
 import type { BinarySink } from './audioOutbox.js';
 import type { TalkPeer } from './talkPeer.js';
+import { TokenBucket } from '../core/tokenBucket.js';
 import { hasVideoRights, terminalUserEnterprise } from './videoRepository.js';
 import { DEFAULT_VIDEO_OUTBOX, VideoOutbox, type VideoOutboxLimits } from './videoOutbox.js';
 
@@ -30,8 +31,7 @@ interface Source {
   viewers: Map<VideoPeer, VideoOutbox>;
   /** The codec asked for in `videoStart`, while someone watches. */
   streaming: VideoCodecName | null;
-  tokens: number;
-  refilledAt: number;
+  frames: TokenBucket;
 }
 
 export interface VideoOptions {
@@ -127,8 +127,7 @@ export class VideoService {
       info,
       viewers: new Map(),
       streaming: null,
-      tokens: this.options.framesBurst,
-      refilledAt: Date.now(),
+      frames: new TokenBucket(this.options.framesPerSecond, this.options.framesBurst, Date.now()),
     };
     this.sources.set(user.U_ID, source);
     peer.ack(seq, { codecs });
@@ -182,7 +181,7 @@ export class VideoService {
       this.counters.refused += 1;
       return peer.error(null, VideoErrors.notVideoMember, 'announce videoCaps (video rights needed) before frames');
     }
-    if (!this.take(source, now)) {
+    if (!source.frames.take(now)) {
       this.counters.rateLimited += 1;
       return;
     }
@@ -261,15 +260,5 @@ export class VideoService {
     }
     this.deps.realtime.live.setVideo(info, online);
     this.log.info({ U_ID: uid, E_ID: info.E_ID, codecs, online }, 'terminal video');
-  }
-
-  /** Frame token bucket: `framesPerSecond` on average, `framesBurst` at once. */
-  private take(source: Source, now: number): boolean {
-    const { framesPerSecond, framesBurst } = this.options;
-    source.tokens = Math.min(framesBurst, source.tokens + ((now - source.refilledAt) / 1000) * framesPerSecond);
-    source.refilledAt = now;
-    if (source.tokens < 1) return false;
-    source.tokens -= 1;
-    return true;
   }
 }

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
 import { insertNotification, type NewNotification } from '../modules/notify/index.js';
 import type { LiveState } from '../realtime/liveState.js';
+import type { AlarmEpisodes, EpisodeKind } from './alarmEpisodes.js';
 
 /** The user an alarm is about. */
 export interface AlarmSubject {
@@ -24,16 +25,16 @@ const BATTERY_REARM = LOW_BATTERY_PERCENT + 5;
  * Alarms the platform raises itself (DESIGN.md section 6): SOS, battery at or below 15 %, a user
  * going offline while it was online, heart rate out of range. Each is stored as a notification row
  * (`State` new) and then pushed through LiveState. Battery and heart rate raise once per crossing:
- * the state "already alarmed" is kept per user in memory, so a restart may raise one again.
+ * whether a user is inside an episode is kept in `episodes` (shared in Redis with REDIS_URL), so
+ * neither a second instance, nor a restart, nor a terminal that moves raises it again.
  */
 export class AlarmRaiser {
-  private readonly lowBattery = new Set<number>();
-  private readonly heartOutOfRange = new Set<number>();
   private readonly pending = new Set<Promise<unknown>>();
 
   constructor(
     private readonly db: Kysely<DB>,
     private readonly live: LiveState,
+    private readonly episodes: AlarmEpisodes,
     private readonly options: AlarmOptions,
   ) {}
 
@@ -44,14 +45,7 @@ export class AlarmRaiser {
     Content: string,
     at?: { lat: number; lon: number },
   ): Promise<Notification> {
-    const promise = this.store(subject, NType, Content, at);
-    const tracked = promise.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.pending.add(tracked);
-    void tracked.finally(() => this.pending.delete(tracked));
-    return promise;
+    return this.track(this.store(subject, NType, Content, at));
   }
 
   private async store(subject: AlarmSubject, NType: string, Content: string, at?: { lat: number; lon: number }) {
@@ -77,26 +71,22 @@ export class AlarmRaiser {
   /** A battery report: an alarm when the level falls to 15 % or below (once until it is back at 20 %). */
   battery(subject: AlarmSubject, percent: number | null | undefined): void {
     if (percent === null || percent === undefined) return;
-    if (percent >= BATTERY_REARM) this.lowBattery.delete(subject.U_ID);
-    if (percent > LOW_BATTERY_PERCENT || this.lowBattery.has(subject.U_ID)) return;
-    this.lowBattery.add(subject.U_ID);
-    this.background(
-      this.raise(subject, NotificationTypes.lowBattery, `Battery ${Math.round(percent)}%`),
-      'low-battery alarm',
-    );
+    const kind = NotificationTypes.lowBattery;
+    if (percent >= BATTERY_REARM) this.background(this.episodes.end(kind, subject.U_ID), 'low-battery alarm');
+    if (percent > LOW_BATTERY_PERCENT) return;
+    this.background(this.once(kind, subject, `Battery ${Math.round(percent)}%`), 'low-battery alarm');
   }
 
   /** A heart-rate reading: an alarm when it leaves the range (once until it is back inside). */
   heartRate(subject: AlarmSubject, value: number): void {
     const { low, high } = this.options.heartRate;
+    const kind = NotificationTypes.heartRate;
     if (value >= low && value <= high) {
-      this.heartOutOfRange.delete(subject.U_ID);
+      this.background(this.episodes.end(kind, subject.U_ID), 'heart-rate alarm');
       return;
     }
-    if (this.heartOutOfRange.has(subject.U_ID)) return;
-    this.heartOutOfRange.add(subject.U_ID);
     const content = `Heart rate ${value} bpm (range ${low}-${high})`;
-    this.background(this.raise(subject, NotificationTypes.heartRate, content), 'heart-rate alarm');
+    this.background(this.once(kind, subject, content), 'heart-rate alarm');
   }
 
   /** The user went offline without logging out (heartbeat timeout, connection lost). */
@@ -104,18 +94,33 @@ export class AlarmRaiser {
     this.background(this.raise(subject, NotificationTypes.offline, why), 'offline alarm');
   }
 
-  /** Forgets a user's crossing state (logged out, deleted). */
-  forget(U_ID: number): void {
-    this.lowBattery.delete(U_ID);
-    this.heartOutOfRange.delete(U_ID);
-  }
-
   /** Waits for alarms still being written (shutdown, tests). */
   async settle(): Promise<void> {
     while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
   }
 
+  /** Raises the alarm if this crossing begins an episode; one that could not be stored ends it again. */
+  private async once(kind: EpisodeKind, subject: AlarmSubject, Content: string): Promise<void> {
+    if (!(await this.episodes.begin(kind, subject.U_ID))) return;
+    try {
+      await this.raise(subject, kind, Content);
+    } catch (error) {
+      await this.episodes.end(kind, subject.U_ID);
+      throw error;
+    }
+  }
+
   private background(promise: Promise<unknown>, context: string): void {
-    promise.catch((error: unknown) => this.options.onError(error, context));
+    this.track(promise).catch((error: unknown) => this.options.onError(error, context));
+  }
+
+  private track<T>(promise: Promise<T>): Promise<T> {
+    const tracked = promise.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.pending.add(tracked);
+    void tracked.finally(() => this.pending.delete(tracked));
+    return promise;
   }
 }

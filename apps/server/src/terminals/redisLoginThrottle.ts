@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { RedisFallback } from '../realtime/redisFallback.js';
 import { MemoryLoginThrottle, type LoginThrottle, type LoginThrottleLimits } from './loginThrottle.js';
 
 /** The part of an ioredis client the throttle uses. */
@@ -42,15 +43,23 @@ return 0
  */
 export class RedisLoginThrottle implements LoginThrottle {
   private readonly fallback: MemoryLoginThrottle;
-  private redisUp = true;
+  private readonly redisCalls: RedisFallback;
 
   constructor(
     private readonly redis: ThrottleRedisClient,
     private readonly prefix: string,
     private readonly limits: LoginThrottleLimits,
-    private readonly log: ThrottleLog,
+    log: ThrottleLog,
   ) {
     this.fallback = new MemoryLoginThrottle(limits);
+    this.redisCalls = new RedisFallback(redis, log, {
+      down: 'terminal login throttle: Redis unavailable; counting wrong passwords per instance until it is back',
+      back: 'terminal login throttle: Redis is back; wrong passwords are counted across instances again',
+    });
+  }
+
+  private call<T>(command: () => Promise<T>): Promise<T | undefined> {
+    return this.redisCalls.call(command);
   }
 
   async lockedFor(phone: string): Promise<number> {
@@ -84,34 +93,6 @@ export class RedisLoginThrottle implements LoginThrottle {
 
   private key(kind: 'fail' | 'lock', phone: string): string {
     return `${this.prefix}:${kind}:${phone}`;
-  }
-
-  /** The command's answer, or undefined when Redis is not there (and the in-memory throttle counts). */
-  private async call<T>(command: () => Promise<T>): Promise<T | undefined> {
-    if (this.redis.status !== 'ready') {
-      this.down(new Error(`redis connection is ${this.redis.status}`));
-      return undefined;
-    }
-    try {
-      const result = await command();
-      if (!this.redisUp) {
-        this.redisUp = true;
-        this.log.info({}, 'terminal login throttle: Redis is back; wrong passwords are counted across instances again');
-      }
-      return result;
-    } catch (error) {
-      this.down(error);
-      return undefined;
-    }
-  }
-
-  private down(error: unknown): void {
-    if (!this.redisUp) return;
-    this.redisUp = false;
-    this.log.warn(
-      { err: error },
-      'terminal login throttle: Redis unavailable; counting wrong passwords per instance until it is back',
-    );
   }
 }
 

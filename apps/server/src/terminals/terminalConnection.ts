@@ -18,6 +18,7 @@ import type { TerminalLoginStamp } from '../realtime/eventBus.js';
 import { AudioOutbox, type BinarySink } from '../talk/audioOutbox.js';
 import type { Talker } from '../talk/floorMachine.js';
 import type { Seat } from '../talk/talkPeer.js';
+import { TokenBucket } from '../core/tokenBucket.js';
 import type { TalkService } from '../talk/talkService.js';
 import type { VideoPeer, VideoService } from '../talk/videoService.js';
 import type { IngestResult, ReportingUser, TerminalService } from './terminalService.js';
@@ -71,8 +72,7 @@ export class TerminalConnection implements VideoPeer {
   closeReason: TerminalCloseReason | null = null;
   readonly openedAt = Date.now();
   lastMessageAt = this.openedAt;
-  private tokens: number;
-  private refilledAt = this.openedAt;
+  private readonly messages: TokenBucket;
   private refusedInRow = 0;
   private corked = false;
   /** Talk messages in the order they came (join, floor and call handling may wait for the database). */
@@ -83,7 +83,7 @@ export class TerminalConnection implements VideoPeer {
     private readonly host: ConnectionHost,
     readonly ip: string,
   ) {
-    this.tokens = host.options.messagesBurst;
+    this.messages = new TokenBucket(host.options.messagesPerSecond, host.options.messagesBurst, this.openedAt);
     // Text (floor events) and binary (audio, video) share the socket, in the order queued.
     this.binary = { send: (data, done) => socket.send(data, { binary: typeof data !== 'string' }, done) };
     this.outbox = new AudioOutbox(this.binary);
@@ -239,10 +239,10 @@ export class TerminalConnection implements VideoPeer {
     switch (message.type) {
       case 'position': {
         const { seq: _seq, type: _type, ...fix } = message;
-        return this.ingested(seq, service.recordFixes(user, [fix], now));
+        return this.ingested(seq, service.recordFixes(user, [fix]));
       }
       case 'positions':
-        return this.ingested(seq, service.recordFixes(user, message.fixes, now), { stored: message.fixes.length });
+        return this.ingested(seq, service.recordFixes(user, message.fixes), { stored: message.fixes.length });
       case 'status':
         service.recordStatus(user, message);
         return this.ack(seq);
@@ -319,13 +319,9 @@ export class TerminalConnection implements VideoPeer {
     });
   }
 
-  /** Token bucket: `messagesPerSecond` on average, `messagesBurst` at once. */
+  /** Message rate: `messagesPerSecond` on average, `messagesBurst` at once. */
   private take(now: number): boolean {
-    const { messagesPerSecond, messagesBurst } = this.host.options;
-    this.tokens = Math.min(messagesBurst, this.tokens + ((now - this.refilledAt) / 1000) * messagesPerSecond);
-    this.refilledAt = now;
-    if (this.tokens < 1) return false;
-    this.tokens -= 1;
+    if (!this.messages.take(now)) return false;
     this.refusedInRow = 0;
     return true;
   }

@@ -236,7 +236,7 @@ export class TerminalGateway implements ConnectionHost {
       if (!connection?.user || JSON.stringify(config) === JSON.stringify(connection.config)) continue;
       connection.config = config;
       connection.user.interval = config.interval;
-      this.service.gps.setInterval(row.U_ID, config.interval);
+      this.deps.realtime.live.setInterval(connection.user, config.interval);
       connection.send({ type: 'config', config });
       pushed += 1;
     }
@@ -253,7 +253,6 @@ export class TerminalGateway implements ConnectionHost {
       }
     }
     this.throttle.prune(now);
-    this.service.sweep(now);
   }
 
   /** Shutdown: tells every terminal to reconnect later and marks its user offline (no alarm). */

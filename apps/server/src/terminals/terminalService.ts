@@ -3,7 +3,6 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { LocationValue } from '@intercom/contract';
 import type { AppDeps } from '../appDeps.js';
 import { AlarmRaiser } from './alarms.js';
-import { GpsPresence } from './gpsPresence.js';
 import { HistoryWriter } from './historyWriter.js';
 import type { TerminalOptions } from './terminalOptions.js';
 import { configFor, enterpriseProfile, terminalUserByDeviceId, type TerminalUser } from './terminalUsers.js';
@@ -37,7 +36,6 @@ const committed = (commit: Promise<void>): Promise<IngestResult> =>
 export class TerminalService {
   readonly writer: HistoryWriter;
   readonly alarms: AlarmRaiser;
-  readonly gps = new GpsPresence();
   private readonly deviceCache = new Map<string, { user: TerminalUser | undefined; at: number }>();
   private readonly profiles = new Map<number, Promise<LocationValue>>();
 
@@ -61,7 +59,8 @@ export class TerminalService {
       },
     });
     metrics.read('intercom_history_queue_rows', 'Rows waiting for the history writer', () => this.writer.queued);
-    this.alarms = new AlarmRaiser(deps.db, deps.realtime.live, { heartRate: deps.config.heartRate, onError });
+    const episodes = deps.realtime.alarmEpisodes(log);
+    this.alarms = new AlarmRaiser(deps.db, deps.realtime.live, episodes, { heartRate: deps.config.heartRate, onError });
   }
 
   private get live() {
@@ -72,7 +71,7 @@ export class TerminalService {
    * Queues validated fixes and resolves once they are stored. Queued, the newest becomes the user's
    * live position at once: the console need not wait for the commit.
    */
-  recordFixes(user: ReportingUser, fixes: readonly Fix[], now = Date.now()): Promise<IngestResult> {
+  recordFixes(user: ReportingUser, fixes: readonly Fix[]): Promise<IngestResult> {
     const rows = fixes.map((fix) => ({
       E_ID: user.E_ID,
       U_ID: user.U_ID,
@@ -91,8 +90,6 @@ export class TerminalService {
     for (const fix of fixes) if (fix.time > latest.time) latest = fix;
     const { lat, lon, time, speed, course } = latest;
     this.live.reportPosition({ ...identity(user), lat, lon, time, speed, course, interval: user.interval });
-    const change = this.gps.fix(user.E_ID, user.U_ID, time, user.interval, now);
-    if (change) this.log.debug(change, 'gps-online changed');
     return committed(commit);
   }
 
@@ -150,10 +147,6 @@ export class TerminalService {
   profileChanged(enterpriseIds?: readonly number[]): void {
     if (!enterpriseIds) this.profiles.clear();
     else for (const E_ID of enterpriseIds) this.profiles.delete(E_ID);
-  }
-
-  sweep(now = Date.now()): void {
-    for (const change of this.gps.sweep(now)) this.log.debug(change, 'gps-online changed');
   }
 
   /** Writes every queued row and waits for alarms being stored. */

@@ -64,7 +64,9 @@ export const terminalsPlugin = fp(
         osmandServer.setSerializerCompiler(serializerCompiler);
         installErrorHandler(osmandServer);
         await osmandServer.register(formbody);
-        await osmandServer.register(rateLimit, { global: false });
+        // Shared with the other instances like the console's per-IP limits (one tracker, one quota).
+        const store = app.deps.realtime.rateLimitStore(app.log);
+        await osmandServer.register(rateLimit, { global: false, ...(store ? { store } : {}) });
         registerOsmandRoutes(osmandServer, service, ['/', OSMAND_PATH]);
         return osmandServer.listen({ port, host });
       },

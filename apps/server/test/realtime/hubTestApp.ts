@@ -61,9 +61,11 @@ export async function startHubApp(
     realtime?: RealtimeOptions;
     /** A PostgreSQL database shared with other apps (made and dropped by the caller). */
     sharedDatabaseUrl?: string;
+    /** A data directory (its SQLite file) shared with other apps in this process (made and removed by the caller). */
+    sharedDataDir?: string;
   } = {},
 ): Promise<HubTestApp> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'intercom-hub-test-'));
+  const dataDir = more.sharedDataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'intercom-hub-test-'));
   const adminUrl = process.env.TEST_DATABASE_URL;
   const postgres =
     more.sharedDatabaseUrl === undefined && adminUrl ? await createPostgresDatabase(adminUrl) : undefined;
@@ -77,7 +79,7 @@ export async function startHubApp(
     ...more.env,
   });
   const { deps, database } = await createDeps(config, {
-    sqliteFile: ':memory:',
+    sqliteFile: more.sharedDataDir ? 'intercom.sqlite' : ':memory:',
     passwordLogN: TEST_LOG_N,
     ...(more.realtime ? { realtime: more.realtime } : {}),
   });
@@ -127,7 +129,7 @@ export async function startHubApp(
       await deps.realtime.close();
       await database.close();
       await postgres?.drop();
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (!more.sharedDataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
@@ -142,6 +144,8 @@ export interface ClientOptions {
   skipNegotiation?: boolean;
   reconnect?: number[];
   serverTimeoutMs?: number;
+  /** How often the client pings the server (the client's default is 15 s). */
+  keepAliveMs?: number;
   /** Where the token comes from on each negotiate; a string is used as it is. */
   token: string | (() => string);
 }
@@ -157,6 +161,7 @@ export function hubClient(t: HubTestApp, options: ClientOptions): HubConnection 
   let builder = new HubConnectionBuilder().withUrl(t.hubUrl, http).configureLogging(LogLevel.None);
   if (options.reconnect) builder = builder.withAutomaticReconnect(options.reconnect);
   if (options.serverTimeoutMs !== undefined) builder = builder.withServerTimeout(options.serverTimeoutMs);
+  if (options.keepAliveMs !== undefined) builder = builder.withKeepAliveInterval(options.keepAliveMs);
   return builder.build();
 }
 
@@ -193,6 +198,9 @@ export async function negotiate(t: HubTestApp, token: string | undefined, query 
 }
 
 export const RS = '\u001e';
+
+/** The JSON hub protocol's handshake, as a raw client sends it. */
+export const HANDSHAKE = `{"protocol":"json","version":1}${RS}`;
 
 /** A long-polling client driven by hand: negotiate, polls, sends and DELETE as plain fetches. */
 export async function rawLongPolling(t: HubTestApp, token: string) {

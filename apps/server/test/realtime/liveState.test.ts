@@ -93,6 +93,27 @@ describe('LiveState', () => {
     expect(JSON.parse(live.snapshot([1]).gps[0] as string)).toMatchObject({ gpsOnline: false, interval: 1 });
   });
 
+  it('counts GPS-online users per enterprise: a new fix, turning stale, a new interval', () => {
+    let now = 1_000_000;
+    const { live } = setup({ now: () => now, staleSweepMs: 60_000 });
+    live.reportPosition({ E_ID: 1, U_ID: 1, lat: 1, lon: 1, time: now, interval: 10 });
+    live.reportPosition({ E_ID: 1, U_ID: 2, lat: 1, lon: 1, time: now - 20_000, interval: 10 });
+    live.reportPosition({ E_ID: 2, U_ID: 3, lat: 1, lon: 1, time: now, interval: 60 });
+    expect(live.gpsOnlineCount([1])).toBe(1);
+    expect(live.gpsOnlineCount([1, 2])).toBe(2);
+    // A newer fix of the same user counts once.
+    live.reportPosition({ E_ID: 1, U_ID: 1, lat: 2, lon: 2, time: now + 1000, interval: 10 });
+    expect(live.gpsOnlineCount([1])).toBe(1);
+    now += 16_001;
+    // User 1's fix is 15 s old at an interval of 10 s: stale, counted out before the sweep timer ran.
+    expect(live.gpsOnlineCount([1, 2])).toBe(1);
+    // A longer interval (configuration push) makes the same fix GPS-online again.
+    live.setInterval({ E_ID: 1, U_ID: 1 }, 30);
+    expect(live.gpsOnlineCount([1])).toBe(1);
+    expect(live.user(1, 1)?.position?.interval).toBe(30);
+    live.close();
+  });
+
   it('counts chat-online users per enterprise and reports only real changes', () => {
     const { live, changes } = setup();
     live.setOnline({ E_ID: 1, U_ID: 1 }, true);

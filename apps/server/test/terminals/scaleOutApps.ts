@@ -18,6 +18,8 @@ export interface ScaleOut {
   a: TerminalTestApp;
   b: TerminalTestApp;
   shared: boolean;
+  /** The Redis prefix of both instances (`<prefix>:realtime`, ...). */
+  prefix: string;
   /** One terminal user both instances know, with the same E_ID, U_ID and phone. */
   user(input?: Partial<NewTerminalUser>): Promise<{ U_ID: number; phone: string; E_ID: number }>;
   close(): Promise<void>;
@@ -47,6 +49,7 @@ export async function startScaleOut(
     a,
     b,
     shared: Boolean(postgres),
+    prefix,
     async user(input = {}) {
       const first = await createTerminalUser(a, { E_ID: a.demo.E_ID, ...input });
       if (postgres) return first;

@@ -143,17 +143,19 @@ export async function removeAccount(ctx: ServiceContext, id: number): Promise<vo
 export async function disableAccount(ctx: ServiceContext, id: number, disabled: boolean): Promise<ConsoleAccountRow> {
   const account = await found(ctx, id);
   if (disabled && account.A_ID === ctx.account.A_ID) throw AppError.field('A_ID', MessageKeys.notOnSelf);
-  await ctx.db.transaction().execute(async (trx) => {
+  const ended = await ctx.db.transaction().execute(async (trx) => {
     if (disabled) await keepAnAdmin(trx, account);
     await updateAccount(trx, id, { Disabled: disabled ? 1 : 0 });
-    if (disabled) await endSessions(trx, id, 'frozen');
+    const sessionIds = disabled ? await endSessions(trx, id, 'frozen') : [];
     await logChange(trx, ctx, {
       E_ID: account.E_ID,
       Action: disabled ? SysLogActions.accountDisable : SysLogActions.accountEnable,
       Target: account.LoginName,
       Summary: { Disabled: [account.Disabled, disabled ? 1 : 0] },
     });
+    return sessionIds;
   });
+  ctx.events.sessionsEnded(account.E_ID, ended, 'frozen');
   return { ...account, Disabled: disabled ? 1 : 0 };
 }
 
@@ -161,15 +163,17 @@ export async function disableAccount(ctx: ServiceContext, id: number, disabled: 
 export async function resetPassword(ctx: ServiceContext, id: number, password: string): Promise<void> {
   const account = await found(ctx, id);
   const PasswordHash = await hashPassword(password, ctx.passwordLogN);
-  await ctx.db.transaction().execute(async (trx) => {
+  const ended = await ctx.db.transaction().execute(async (trx) => {
     await updateAccount(trx, id, { PasswordHash, FailedCount: 0, LockedUntil: null });
-    await endSessions(trx, id, 'password');
+    const sessionIds = await endSessions(trx, id, 'password');
     await logChange(trx, ctx, {
       E_ID: account.E_ID,
       Action: SysLogActions.accountResetPassword,
       Target: account.LoginName,
     });
+    return sessionIds;
   });
+  ctx.events.sessionsEnded(account.E_ID, ended, 'password');
 }
 
 export async function profileOf(ctx: ServiceContext): Promise<Profile> {

@@ -48,11 +48,13 @@ export async function saveEnterprise(ctx: ServiceContext, input: EnterpriseSave)
   };
   const changes = changesOf(before, values);
   const set = Object.fromEntries(Object.entries(values).filter(([field]) => field in changes));
-  await withCodeConflict(() =>
+  const ended = await withCodeConflict(() =>
     ctx.db.transaction().execute(async (trx) => {
       await updateEnterprise(trx, before.E_ID, set);
+      const sessionIds: number[] = [];
       if (values.Disabled === 1 && before.Disabled === 0) {
-        for (const accountId of await accountIdsOf(trx, before.E_ID)) await endSessions(trx, accountId, 'frozen');
+        for (const accountId of await accountIdsOf(trx, before.E_ID))
+          sessionIds.push(...(await endSessions(trx, accountId, 'frozen')));
       }
       await logChange(trx, ctx, {
         E_ID: before.E_ID,
@@ -60,8 +62,10 @@ export async function saveEnterprise(ctx: ServiceContext, input: EnterpriseSave)
         Target: before.E_Code,
         Summary: changes,
       });
+      return sessionIds;
     }),
   );
+  ctx.events.sessionsEnded(before.E_ID, ended, 'frozen');
   return { ...before, ...set } as EnterpriseRow;
 }
 

@@ -52,7 +52,7 @@ export const gisLocationRoutes: FastifyPluginAsyncZod = async (app) => {
       return ok({
         User: await countUsers(app.deps.db, ids),
         ChatOnline: app.deps.realtime.live.onlineCount(ids),
-        GpsOnline: app.terminals.service.gps.count(ids),
+        GpsOnline: app.deps.realtime.live.gpsOnlineCount(ids),
       });
     },
   );

@@ -1,0 +1,139 @@
+import { NotificationStates, NotificationTypes } from '@intercom/contract';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MemoryAlarmEpisodes, RedisAlarmEpisodes } from '../../src/terminals/alarmEpisodes.js';
+import { insertNotification } from '../../src/modules/notify/index.js';
+import { authed, loginAdmin } from '../helper.js';
+import { until } from '../realtime/hubTestApp.js';
+import { REDIS_URL, startScaleOut, type ScaleOut } from './scaleOutApps.js';
+import { FAST_TERMINALS, fix, loggedIn, type TerminalTestApp } from './terminalTestApp.js';
+
+// State that used to live in one instance's memory: the GPS-online count and the alarm episodes
+// (low battery, heart rate) are the same whichever instance a terminal or a console reaches.
+let s: ScaleOut;
+
+beforeAll(async () => {
+  s = await startScaleOut(FAST_TERMINALS);
+});
+afterAll(async () => {
+  await s?.close();
+});
+
+const quiet = { warn: () => undefined, info: () => undefined };
+
+async function gpsOnline(t: TerminalTestApp): Promise<number> {
+  const res = await authed(t.app, await loginAdmin(t)).get('/api/GISLocation/OnlineSummary');
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json<{ BaseData: { GpsOnline: number } }>().BaseData.GpsOnline;
+}
+
+/** Alarms of `NType` for the user, in both databases when each instance has its own. */
+async function alarmsOf(U_ID: number, NType: string): Promise<string[]> {
+  await Promise.all([s.a.terminals.service.alarms.settle(), s.b.terminals.service.alarms.settle()]);
+  const dbs = s.shared ? [s.a.db] : [s.a.db, s.b.db];
+  const rows = await Promise.all(
+    dbs.map((db) =>
+      db
+        .selectFrom('notification')
+        .select(['Content', 'N_ID'])
+        .where('U_ID', '=', U_ID)
+        .where('NType', '=', NType)
+        .execute(),
+    ),
+  );
+  return rows.flat().map((row) => row.Content);
+}
+
+describe('GPS-online count', () => {
+  it('is the same on both instances whichever one the terminal reports to', async () => {
+    const before = await gpsOnline(s.b);
+    const { phone } = await s.user();
+    const onA = await loggedIn(s.a, phone);
+    expect((await onA.request({ type: 'position', ...fix() })).type).toBe('ack');
+    await until(() => s.b.live.gpsOnlineCount([s.b.demo.E_ID]) === before + 1, 'B to count the fix made on A');
+    expect(await gpsOnline(s.b)).toBe(before + 1);
+    expect(await gpsOnline(s.a)).toBe(before + 1);
+    // A stale fix (ten minutes old) is not GPS-online anywhere.
+    const other = await s.user();
+    const onB = await loggedIn(s.b, other.phone);
+    expect((await onB.request({ type: 'position', ...fix(Date.now() - 600_000) })).type).toBe('ack');
+    await until(() => s.a.live.user(s.a.demo.E_ID, other.U_ID) !== undefined, 'A to hear of the stale fix');
+    expect(await gpsOnline(s.a)).toBe(before + 1);
+    onA.close();
+    onB.close();
+  });
+});
+
+describe('alarm episodes', () => {
+  it('raises one low-battery alarm per episode when the terminal moves to the other instance', async () => {
+    const { phone, U_ID } = await s.user();
+    const onA = await loggedIn(s.a, phone);
+    expect((await onA.request({ type: 'status', battery: 12, signal: 70 })).type).toBe('ack');
+    await s.a.terminals.service.alarms.settle();
+    onA.close();
+    await onA.closed;
+    const onB = await loggedIn(s.b, phone);
+    for (const battery of [10, 8, 40, 9]) {
+      expect((await onB.request({ type: 'status', battery, signal: 70 })).type).toBe('ack');
+      await s.b.terminals.service.alarms.settle();
+    }
+    // 12 begins the episode (on A); 10 and 8 on B are inside it; 40 ends it; 9 begins the next.
+    expect(await alarmsOf(U_ID, NotificationTypes.lowBattery)).toEqual(['Battery 12%', 'Battery 9%']);
+    onB.close();
+  });
+
+  it('raises one alarm when both instances see the same crossing at once', async () => {
+    const { phone, U_ID, E_ID } = await s.user();
+    const subject = { E_ID, U_ID, Phone: phone };
+    for (const t of [s.a, s.b]) t.terminals.service.alarms.battery(subject, 11);
+    for (const t of [s.a, s.b]) t.terminals.service.alarms.heartRate(subject, 190);
+    expect(await alarmsOf(U_ID, NotificationTypes.lowBattery)).toHaveLength(1);
+    expect(await alarmsOf(U_ID, NotificationTypes.heartRate)).toHaveLength(1);
+  });
+
+  it('keeps a running episode for a new instance (a restart) on the same Redis', async () => {
+    const { phone, U_ID, E_ID } = await s.user();
+    s.a.terminals.service.alarms.heartRate({ E_ID, U_ID, Phone: phone }, 30);
+    expect(await alarmsOf(U_ID, NotificationTypes.heartRate)).toHaveLength(1);
+    const redis = new Redis(REDIS_URL);
+    try {
+      const key = `${s.prefix}:alarm:${NotificationTypes.heartRate}:${U_ID}`;
+      expect(await redis.pttl(key)).toBeGreaterThan(0);
+      const restarted = new RedisAlarmEpisodes(redis, `${s.prefix}:alarm`, quiet);
+      expect(await restarted.begin(NotificationTypes.heartRate, U_ID)).toBe(false);
+      // Back in range on the other instance ends the episode for everyone.
+      s.b.terminals.service.alarms.heartRate({ E_ID, U_ID, Phone: phone }, 80);
+      await s.b.terminals.service.alarms.settle();
+      expect(await redis.exists(key)).toBe(0);
+    } finally {
+      await redis.quit();
+    }
+  });
+});
+
+describe('alarm episodes without Redis', () => {
+  it('a restarted instance does not raise again while the alarm is unhandled', async () => {
+    const { phone, U_ID, E_ID } = await s.user();
+    const row = await insertNotification(s.a.db, {
+      E_ID,
+      U_ID,
+      Phone: phone,
+      NType: NotificationTypes.lowBattery,
+      Content: 'Battery 10%',
+      Latitude: null,
+      Longitude: null,
+    });
+    const restarted = new MemoryAlarmEpisodes();
+    await restarted.loadUnhandled(s.a.db);
+    expect(await restarted.begin(NotificationTypes.lowBattery, U_ID)).toBe(false);
+    expect(await restarted.begin(NotificationTypes.heartRate, U_ID)).toBe(true);
+    await s.a.db
+      .updateTable('notification')
+      .set({ State: NotificationStates.handled })
+      .where('N_ID', '=', row.N_ID)
+      .execute();
+    const later = new MemoryAlarmEpisodes();
+    await later.loadUnhandled(s.a.db);
+    expect(await later.begin(NotificationTypes.lowBattery, U_ID)).toBe(true);
+  });
+});
