@@ -66,6 +66,11 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every route registered, for the test that walks the route table. */
     routeList: RouteInfo[];
+    /**
+     * Set when shutdown begins: /readyz answers 503 from then on, so a load balancer takes the
+     * instance out while it still serves (docs/operations.md "Rolling restart").
+     */
+    draining: boolean;
   }
 }
 
@@ -125,6 +130,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
 
   app.decorate('deps', deps);
   app.decorate('routeList', [] as RouteInfo[]);
+  app.decorate('draining', false);
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) app.routeList.push({ method, url: route.url });
@@ -184,6 +190,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
+    if (app.draining) return reply.status(503).send({ status: 'draining' });
     try {
       await sql`select 1`.execute(deps.db);
       return { status: 'ready' };

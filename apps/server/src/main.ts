@@ -7,6 +7,8 @@ import { createDeps } from './createDeps.js';
 import { DEMO_ADMIN, DEMO_CODE, seedFirstRun } from './db/seedFirstRun.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+/** On shutdown, how long hub clients reconnect elsewhere before the terminals are sent after them. */
+const CONSOLE_HEAD_START_MS = 2000;
 const consoleDir = path.resolve(here, '../../console/dist');
 
 async function main(): Promise<void> {
@@ -53,8 +55,21 @@ async function main(): Promise<void> {
     const timer = setTimeout(() => process.exit(1), 10_000);
     timer.unref();
     try {
-      // Terminals first: no fix is acknowledged after this, and every acknowledged one is written.
+      // The balancer's health check fails from now on; until it notices, what still arrives is
+      // answered: hub negotiates and terminal upgrades with 503, which the balancer retries on
+      // another instance (deploy/haproxy.cfg `retry-on`), the rest as usual.
+      app.draining = true;
+      // Hub clients first (close() waits up to a second until each has taken its Close), then a
+      // head start before the terminals are sent away: every terminal of this instance logs in
+      // again on the others at once, and a console's reconnect and snapshot there would queue
+      // behind that storm (seconds on a busy machine). Terminals still report and get acks here
+      // meanwhile.
+      await app.hub.close();
+      app.log.info('hub clients told to reconnect');
+      await new Promise((resolve) => setTimeout(resolve, CONSOLE_HEAD_START_MS));
+      // No fix is acknowledged after this, and every acknowledged one is written.
       await app.terminals.close();
+      app.log.info('terminals drained');
       await app.close();
       await deps.realtime.close();
       await database.close();

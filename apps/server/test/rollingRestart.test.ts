@@ -1,10 +1,11 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { HttpTransportType, HubConnectionBuilder, LogLevel, type HubConnection } from '@microsoft/signalr';
+import { HttpTransportType } from '@microsoft/signalr';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectConsole, type Answer, type ConsoleHubClient } from './consoleHubClient.js';
+import { HAPROXY, startBalancer, type Balancer } from './haproxyBalancer.js';
 import { ADMIN_PASSWORD, encryptLogin, loginPayload } from './helper.js';
 import { sleep } from './realtime/hubTestApp.js';
 import {
@@ -12,7 +13,6 @@ import {
   drive,
   freePort,
   missingAcked,
-  root,
   seedTerminalUsers,
   startBuilt,
   store,
@@ -21,30 +21,26 @@ import {
 } from './terminals/builtServer.js';
 
 // Two built instances on one PostgreSQL database and Redis behind HAProxy (deploy/haproxy.cfg as
-// shipped, only addresses changed), 100 terminals and 5 console hub clients going through it; the
-// instances are restarted one after the other (SIGTERM, start). Runs when PostgreSQL
-// (TEST_DATABASE_URL), Redis (REDIS_URL_TEST) and haproxy are present and ROLLING_RESTART_TEST=1:
-// on the shared 2-core machine (load average 24-29) the slowest console resync took 6.5-14 s
-// against the 5 s asked, so it is not yet part of npm test (docs/operations.md "Rolling restart").
+// shipped, addresses changed only), 100 terminals and 5 console hub clients (the official client
+// with the console's reconnect policy) going through it; each instance in turn gets SIGTERM, is
+// started again once it has exited, and the next one waits until HAProxy uses it again. Goals
+// (docs/operations.md "Rolling restart"):
+// - no acknowledged fix missing from location_history at the end;
+// - every terminal whose socket dropped logs in again (login acked) within 10 s of the drop;
+// - every console that was on the restarted instance (its INTERCOM_HUB cookie), or lost its
+//   connection after the SIGTERM, receives on a new connection a GPSArray snapshot holding every
+//   terminal within 5 s of the SIGTERM;
+// - no request through HAProxy (hub negotiate, polls and sends; the consoles' REST polling)
+//   answered 5xx, or not answered, outside a drain (SIGTERM until the process has exited).
+// Runs when PostgreSQL (TEST_DATABASE_URL), Redis (REDIS_URL_TEST) and haproxy are all present.
 const TERMINALS = 100;
-const HUBS = 5;
-const haproxy = ['/usr/sbin/haproxy', '/usr/bin/haproxy'].find((file) => fs.existsSync(file));
+const CONSOLES = 5;
+const TERMINAL_RECONNECT_MS = 10_000;
+const CONSOLE_RESYNC_MS = 5_000;
 const PG = process.env.TEST_DATABASE_URL;
 const REDIS = process.env.REDIS_URL_TEST;
-const ENABLED = Boolean(haproxy && PG && REDIS && process.env.ROLLING_RESTART_TEST === '1');
-
-/** deploy/haproxy.cfg with the test's addresses; nothing else changed. */
-function haproxyConfig(lbPort: number, ports: [number, number], statsPort: number): string {
-  return fs
-    .readFileSync(path.join(root, 'deploy/haproxy.cfg'), 'utf8')
-    .split('\n')
-    .filter((line) => !/^\s*(stats socket|user|group|daemon|log \/dev\/log)\b/.test(line))
-    .join('\n')
-    .replace('bind :80', `bind 127.0.0.1:${lbPort}`)
-    .replace('bind 127.0.0.1:8404', `bind 127.0.0.1:${statsPort}`)
-    .replaceAll('10.0.0.11:8080', `127.0.0.1:${ports[0]}`)
-    .replaceAll('10.0.0.12:8080', `127.0.0.1:${ports[1]}`);
-}
+const missing = [!HAPROXY && 'haproxy', !PG && 'TEST_DATABASE_URL', !REDIS && 'REDIS_URL_TEST'].filter(Boolean);
+if (missing.length > 0) process.stderr.write(`rolling restart test SKIPPED: no ${missing.join(', no ')}\n`);
 
 /** The console's login over HTTP (through the balancer): an access token. */
 async function consoleLogin(url: string): Promise<string> {
@@ -61,73 +57,145 @@ async function consoleLogin(url: string): Promise<string> {
   return res.access_token;
 }
 
+async function waitFor(what: string, condition: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(100);
+  }
+}
+
 let work: string;
 let db: Store;
-let lb: ChildProcess | undefined;
+/** What clients, servers and HAProxy saw, in time order; printed when the test fails (or ROLLING_RESTART_TIMELINE is set). */
+const timeline: string[] = [];
+let printTimeline = true;
+/** Set while the test runs: its terminals, consoles and pollers go on until this. */
+let stopping = false;
+/** Stops them and waits for them (also after a failed test, so the file can end). */
+let stopClients = async () => {
+  stopping = true;
+};
+let t0 = Date.now();
+/** The log file of each server process started. */
+const logs: { name: string; file: string }[] = [];
+const stamp = (at: number) => ((at - t0) / 1000).toFixed(2).padStart(6);
+
+/** The timeline with the servers' own log lines (pino JSON: time, msg) merged in. */
+function fullTimeline(): string[] {
+  const lines = [...timeline];
+  for (const { name, file } of logs) {
+    for (const line of fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n') : []) {
+      // One line per terminal login or logout would drown the rest.
+      if (!line.startsWith('{') || line.includes('"msg":"terminal ')) continue;
+      const entry = JSON.parse(line) as {
+        time: number;
+        msg: string;
+        req?: { url?: string };
+        res?: { statusCode?: number };
+      };
+      const request = entry.req?.url ? ` ${entry.req.url}` : '';
+      const status = entry.res?.statusCode ? ` ${entry.res.statusCode}` : '';
+      lines.push(`${stamp(entry.time)} ${name}(server): ${entry.msg}${request}${status}`);
+    }
+  }
+  return lines.sort((a, b) => parseFloat(a) - parseFloat(b));
+}
+let balancer: Balancer | undefined;
 const servers: BuiltServer[] = [];
 
 beforeAll(async () => {
-  if (!ENABLED) return;
+  if (missing.length > 0) return;
   buildServer();
   work = fs.mkdtempSync(path.join(os.tmpdir(), 'intercom-rolling-'));
   db = await store(work, 'intercom_rolling');
 }, 180_000);
 afterAll(async () => {
-  lb?.kill('SIGKILL');
+  await stopClients();
+  if (printTimeline && timeline.length > 0) process.stderr.write(`${fullTimeline().join('\n')}\n`);
+  await balancer?.stop();
   for (const server of servers) if (server.child.exitCode === null) server.child.kill('SIGKILL');
   await db?.drop();
   if (work) fs.rmSync(work, { recursive: true, force: true });
 });
 
-describe.skipIf(!ENABLED)('rolling restart behind HAProxy', () => {
+describe.skipIf(missing.length > 0)('rolling restart behind HAProxy', () => {
   it('loses no acknowledged fix; terminals reconnect within 10 s, consoles resync within 5 s, no 5xx', async () => {
+    t0 = Date.now();
+    const note = (who: string, what: string) => timeline.push(`${stamp(Date.now())} ${who}: ${what}`);
     const env = {
       REDIS_URL: REDIS ?? '',
       REDIS_PREFIX: `rolling_${randomBytes(4).toString('hex')}`,
       TRUST_PROXY: 'true',
       ADMIN_PASSWORD,
+      LOG_LEVEL: 'info',
     };
     const ports: [number, number] = [await freePort(), await freePort()];
-    const instance = (i: 0 | 1) => startBuilt(path.join(work, `s${i}`), db, env, ports[i]);
+    // HAProxy names the instances s1 and s2 (deploy/haproxy.cfg).
+    const names = ['s1', 's2'] as const;
+    const instance = async (i: 0 | 1) => {
+      const file = path.join(work, `${names[i]}-${logs.length}.log`);
+      logs.push({ name: names[i], file });
+      // Registered at once, so afterAll stops it even when a later step fails.
+      const started = await startBuilt(path.join(work, `s${i}`), db, env, ports[i], fs.openSync(file, 'a'));
+      servers.push(started);
+      return started;
+    };
+    // One after the other: the first migrates and seeds the fresh database.
     const running: BuiltServer[] = [await instance(0), await instance(1)];
-    servers.push(...running);
-    const lbPort = await freePort();
-    const cfg = path.join(work, 'haproxy.cfg');
-    fs.writeFileSync(cfg, haproxyConfig(lbPort, ports, await freePort()));
-    expect(spawnSync(haproxy ?? '', ['-c', '-q', '-f', cfg]).status).toBe(0);
-    lb = spawn(haproxy ?? '', ['-db', '-f', cfg], { stdio: ['ignore', 'ignore', 'inherit'] });
-    const url = `http://127.0.0.1:${lbPort}`;
-    for (let up = false; !up; await sleep(100))
-      up = await fetch(`${url}/readyz`).then(
-        (r) => r.ok,
-        () => false,
-      );
+    balancer = await startBalancer(work, ports);
+    const lb = balancer;
+    const url = lb.url;
 
-    // Terminals: reconnect 200 ms after a drop, as the protocol asks; time from drop to login ack.
+    // HAProxy's view of the instances, every 100 ms; changes go into the timeline.
+    stopping = false;
+    let states = new Map<string, string>();
+    const watcher = (async () => {
+      while (!stopping) {
+        const next = await lb.serverStates().catch(() => states);
+        for (const [server, state] of next)
+          if (states.get(server) !== state) note('haproxy', `${server} ${states.get(server) ?? '-'} -> ${state}`);
+        states = next;
+        await sleep(100);
+      }
+    })();
+    const upEverywhere = (name: string) =>
+      ['hub', 'terminals', 'api'].every((backend) => states.get(`${backend}/${name}`) === 'UP');
+
+    // Terminals: two fixes in flight, then a second's pause (200 fixes/s in all, 20 times what 100
+    // terminals reporting every 10 s send); reconnect 200 ms after a drop, as the protocol asks.
+    // Reconnect time: from the drop to the login's ack.
     const phones = await seedTerminalUsers(db, TERMINALS);
     const acked = new Set<string>();
     const reconnectMs: number[] = [];
-    let stopping = false;
+    const droppedAt = new Map<number, number>();
     const sockets = new Set<{ stop(): void }>();
     const loops = phones.map(async (terminal) => {
-      let droppedAt: number | undefined;
       while (!stopping) {
         const onLogin = () => {
-          if (droppedAt !== undefined) reconnectMs.push(Date.now() - droppedAt);
-          droppedAt = undefined;
+          const dropped = droppedAt.get(terminal.U_ID);
+          if (dropped !== undefined) reconnectMs.push(Date.now() - dropped);
+          droppedAt.delete(terminal.U_ID);
         };
-        const driver = drive(`${url.replace('http', 'ws')}/terminal`, terminal, acked, 2, { onLogin, paceMs: 200 });
+        const driver = drive(`${url.replace('http', 'ws')}/terminal`, terminal, acked, 2, { onLogin, paceMs: 1000 });
         sockets.add(driver);
         await driver.done;
         sockets.delete(driver);
-        droppedAt ??= Date.now();
+        if (stopping) break;
+        if (!droppedAt.has(terminal.U_ID)) droppedAt.set(terminal.U_ID, Date.now());
         await sleep(200);
       }
     });
+    await waitFor(
+      'every terminal reporting',
+      () => new Set([...acked].map((key) => key.split(':')[0])).size === TERMINALS,
+      30_000,
+    );
 
-    // Consoles: the official client through the balancer (long polling needs the cookie affinity).
+    // Consoles: the official client through the balancer, one per transport and more, each with
+    // its REST polling (the session check a console makes) through the balancer too.
     const token = await consoleLogin(url);
-    const resyncMs: number[] = [];
+    const answers: Answer[] = [];
     const transports = [
       HttpTransportType.LongPolling,
       HttpTransportType.WebSockets,
@@ -135,74 +203,101 @@ describe.skipIf(!ENABLED)('rolling restart behind HAProxy', () => {
       HttpTransportType.LongPolling,
       HttpTransportType.WebSockets,
     ];
-    const hubs: HubConnection[] = [];
-    for (let i = 0; i < HUBS; i++) {
-      const hub = new HubConnectionBuilder()
-        .withUrl(`${url}/FuncService`, { accessTokenFactory: () => token, transport: transports[i] })
-        .withAutomaticReconnect([0, 250, 500, 1000, 1000, 1000, 2000])
-        .configureLogging(LogLevel.None)
-        .build();
-      let lostAt: number | undefined;
-      hub.onreconnecting(() => (lostAt ??= Date.now()));
-      hub.onreconnected(() => void hub.invoke('FuncGPS'));
-      hub.on('pushMsg', (msg: { type: string }) => {
-        if (msg.type !== 'GPSArray' || lostAt === undefined) return;
-        resyncMs.push(Date.now() - lostAt);
-        lostAt = undefined;
-      });
-      await hub.start();
-      await hub.invoke('FuncGPS');
-      hubs.push(hub);
+    const consoles: ConsoleHubClient[] = [];
+    for (let i = 0; i < CONSOLES; i++) {
+      const transport = transports[i] ?? HttpTransportType.WebSockets;
+      consoles.push(
+        await connectConsole({ url, token, transport, answers, note: (what) => note(`console${i}`, what) }),
+      );
     }
-
-    // Requests a console makes all the time, through the balancer, counting 5xx.
-    const statuses: { at: number; status: number }[] = [];
-    const poller = (async () => {
+    const pollers = consoles.map(async (_console, i) => {
       while (!stopping) {
-        const status = await fetch(`${url}/api/UAuth/PublicKey`).then(
+        const status = await fetch(`${url}/api/Account/LoginInfo`, {
+          headers: { authorization: `Bearer ${token}` },
+        }).then(
           (r) => r.status,
-          () => 599,
+          () => 0,
         );
-        statuses.push({ at: Date.now(), status });
-        await sleep(50);
+        answers.push({ at: Date.now(), status, what: 'GET /api/Account/LoginInfo' });
+        if (status !== 200) note(`console${i}`, `GET /api/Account/LoginInfo -> ${status}`);
+        await sleep(250);
       }
-    })();
+    });
 
-    await sleep(3000);
-    expect(acked.size).toBeGreaterThan(TERMINALS);
+    stopClients = async () => {
+      stopping = true;
+      for (const socket of sockets) socket.stop();
+      await Promise.all(loops);
+      for (const client of consoles) await client.hub.stop();
+      await Promise.all([...pollers, watcher]);
+    };
+
+    const drains: { from: number; to: number }[] = [];
+    const resyncs: { restart: number; console: number; ms: number; users: number }[] = [];
     for (const i of [0, 1] as const) {
+      await sleep(1000);
       const before = acked.size;
       const old = running[i] as BuiltServer;
+      const pinned = consoles.flatMap((client, c) => (client.pin() === names[i] ? [c] : []));
+      note('test', `SIGTERM to ${names[i]} (consoles pinned to it: ${pinned.join(', ') || 'none'})`);
+      const began = Date.now();
       old.child.kill('SIGTERM');
-      expect(await old.exited).toBe(0);
+      const code = await old.exited;
+      drains.push({ from: began, to: Date.now() });
+      note('test', `${names[i]} exited with ${code}`);
+      expect(code, `${names[i]} exited cleanly`).toBe(0);
       running[i] = await instance(i);
-      servers.push(running[i]);
-      // Both up again: give terminals and consoles their 10 s / 5 s, and let HAProxy see it up.
-      await sleep(10_000);
+      note('test', `${names[i]} started and ready`);
+
+      // Every console this restart cut off (pinned to it, or that lost its connection since)
+      // must get a complete snapshot on a new connection within 5 s of SIGTERM.
+      const affected = consoles.flatMap((client, c) =>
+        pinned.includes(c) || client.lostAt.some((at) => at >= began) ? [c] : [],
+      );
+      const resyncedAt = (client: ConsoleHubClient) => {
+        const back = client.reconnectedAt.find((at) => at >= began);
+        return back === undefined ? undefined : client.snapshots.find((s) => s.at >= back && s.users >= TERMINALS);
+      };
+      await waitFor(
+        `consoles ${affected.join(', ')} resynced and every terminal back`,
+        () => affected.every((c) => resyncedAt(consoles[c] as ConsoleHubClient)) && droppedAt.size === 0,
+        30_000,
+      ).catch(() => undefined);
+      for (const c of affected) {
+        const snapshot = resyncedAt(consoles[c] as ConsoleHubClient);
+        resyncs.push({
+          restart: i,
+          console: c,
+          ms: snapshot ? snapshot.at - began : Infinity,
+          users: snapshot?.users ?? 0,
+        });
+      }
+      expect(affected.length, `consoles cut off by restarting ${names[i]}`).toBeGreaterThan(0);
+      // As an operator would: the next instance only once the balancer uses this one again.
+      await waitFor(`${names[i]} up in HAProxy`, () => upEverywhere(names[i]), 30_000);
+      note('test', `${names[i]} up in every backend`);
       expect(acked.size, `ingest went on through restart ${i}`).toBeGreaterThan(before);
     }
     // Terminals stop (no ack can arrive after this), then what they were told is compared with the table.
-    stopping = true;
-    for (const socket of sockets) socket.stop();
-    await Promise.all(loops);
-    for (const hub of hubs) await hub.stop();
-    await poller;
+    await stopClients();
 
-    const { missing } = await missingAcked(db, acked);
+    const { missing: lost } = await missingAcked(db, acked);
+    const inDrain = (at: number) => drains.some((d) => at >= d.from && at <= d.to);
+    const failed = answers.filter((a) => a.status >= 500 || a.status === 0);
     const worst = (values: number[]) => (values.length > 0 ? Math.max(...values) : 0);
     process.stderr.write(
-      `rolling restart: ${acked.size} fixes acknowledged, ${missing.length} missing; ${reconnectMs.length} terminal reconnects, slowest ${worst(reconnectMs)} ms; ${resyncMs.length} console resyncs, slowest ${worst(resyncMs)} ms; ${statuses.length} API requests, ${statuses.filter((s) => s.status >= 500).length} 5xx\n`,
+      `rolling restart: ${acked.size} fixes acknowledged, ${lost.length} missing; ${reconnectMs.length} terminal reconnects, slowest ${worst(reconnectMs)} ms; console resyncs ${resyncs.map((r) => `${r.ms} ms (${r.users})`).join(', ')}; ${answers.length} answers through HAProxy, ${failed.length} 5xx or none (${failed.filter((a) => inDrain(a.at)).length} in a drain); drains ${drains.map((d) => d.to - d.from).join(', ')} ms; ${((Date.now() - t0) / 1000).toFixed(0)} s\n`,
     );
-    expect(missing).toEqual([]);
+    expect(lost).toEqual([]);
     // Every terminal on a restarted instance came back (about half each time), each within 10 s.
+    expect(droppedAt.size, 'terminals never reconnected').toBe(0);
     expect(reconnectMs.length).toBeGreaterThanOrEqual(TERMINALS * 0.8);
-    expect(Math.max(...reconnectMs)).toBeLessThanOrEqual(10_000);
-    // Every console on a restarted instance got a fresh snapshot within 5 s.
-    expect(resyncMs.length).toBeGreaterThanOrEqual(1);
-    expect(Math.max(...resyncMs)).toBeLessThanOrEqual(5_000);
-    expect(statuses.filter((s) => s.status >= 500)).toEqual([]);
-    expect(statuses.length).toBeGreaterThan(100);
+    expect(worst(reconnectMs)).toBeLessThanOrEqual(TERMINAL_RECONNECT_MS);
+    expect(resyncs.filter((r) => r.ms > CONSOLE_RESYNC_MS)).toEqual([]);
+    expect(failed.filter((a) => !inDrain(a.at))).toEqual([]);
+    expect(answers.length).toBeGreaterThan(100);
     for (const server of running) server.child.kill('SIGTERM');
-    await Promise.all(running.map((server) => server.exited));
+    expect(await Promise.all(running.map((server) => server.exited))).toEqual([0, 0]);
+    printTimeline = Boolean(process.env.ROLLING_RESTART_TIMELINE);
   }, 180_000);
 });

@@ -1,7 +1,7 @@
 import { OSMAND_PATH, TERMINAL_PATH } from '@intercom/contract';
 import formbody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { installErrorHandler } from '../http/errorHandler.js';
@@ -109,8 +109,15 @@ export const terminalsPlugin = fp(
     ];
 
     // Connections and logins are logged by the gateway; one line per upgrade would drown them.
-    app.get(TERMINAL_PATH, { websocket: true, schema: { hide: true }, logLevel: 'warn' }, (socket, request) =>
-      gateway.accept(socket, request.ip),
+    // While the instance drains (main.ts), an upgrade gets 503 instead of a socket closed at once:
+    // the load balancer retries it on another instance and the terminal never sees the restart.
+    const refuseWhileDraining = async (_request: FastifyRequest, reply: FastifyReply) => {
+      if (app.draining) return reply.code(503).header('connection', 'close').send();
+    };
+    app.get(
+      TERMINAL_PATH,
+      { websocket: true, schema: { hide: true }, logLevel: 'warn', preHandler: refuseWhileDraining },
+      (socket, request) => gateway.accept(socket, request.ip),
     );
     registerOsmandRoutes(app, service, [OSMAND_PATH]);
 

@@ -109,6 +109,8 @@ export async function startBuilt(
   db: Store,
   env: Record<string, string> = {},
   port?: number,
+  /** Where the server's standard output (its log) goes: a file descriptor, or nowhere. */
+  stdout: number | 'ignore' = 'ignore',
 ): Promise<BuiltServer> {
   port ??= await freePort();
   const child = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.js')], {
@@ -122,18 +124,23 @@ export async function startBuilt(
       ...db.env,
       ...env,
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', stdout, 'inherit'],
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
+  await untilReady(child, url, 'server');
+  return { child, port, url, exited };
+}
+
+/** Resolves once `${url}/readyz` answers 200; throws if `child` exits first. */
+export async function untilReady(child: ChildProcess, url: string, name: string): Promise<void> {
   for (let ready = false; !ready; await sleep(50)) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}`);
     ready = await fetch(`${url}/readyz`).then(
       (r) => r.ok,
       () => false,
     );
   }
-  return { child, port, url, exited };
 }
 
 /** Inserts `count` terminal users of enterprise 1; returns their phones and ids. */
