@@ -9,6 +9,7 @@ import {
   type PushMsg,
 } from '@intercom/contract';
 import { LiveStore } from './LiveStore';
+import type { SlicedGps } from './parseGpsInSlices';
 import { isUnauthorized, reconnectDelayMs } from './reconnectDelay';
 
 /** The part of `@microsoft/signalr`'s HubConnection this controller uses (tests pass a fake). */
@@ -59,6 +60,10 @@ function gpsMessage(argument: unknown): PushMsg | undefined {
   if (message?.type !== 'GPS' && message?.type !== 'GPSArray') return undefined;
   if (!Array.isArray(message.data) || !message.data.every(isGpsRecord)) return undefined;
   return { type: message.type, data: message.data };
+}
+
+function isSlicedGps(argument: unknown): argument is SlicedGps {
+  return typeof argument === 'object' && argument !== null && (argument as SlicedGps).data instanceof Promise;
 }
 
 /**
@@ -153,16 +158,39 @@ export class HubController {
 
   private build(generation: number): HubConnectionLike {
     const connection = this.deps.createConnection();
-    connection.on(HubTargets.pushMsg, (argument) => {
+    // While a long message is parsed in slices (SlicedJsonHubProtocol), the messages after it wait
+    // here, so the store still takes them in the order the server sent them.
+    let waiting: Promise<void> | null = null;
+    const inOrder = (take: () => void | Promise<void>) => {
+      if (!waiting) {
+        const result = take();
+        if (result === undefined) return;
+        waiting = result;
+      } else waiting = waiting.then(take);
+      const tail = waiting.catch(() => undefined);
+      waiting = tail;
+      void tail.then(() => {
+        if (waiting === tail) waiting = null;
+      });
+    };
+    const takeMsg = (argument: unknown) => {
       if (!this.isCurrent(generation, connection)) return;
       const message = gpsMessage(argument) ?? pushMsgSchema.safeParse(argument).data;
       if (message) this.store.receive(message);
-    });
-    connection.on(HubTargets.pushNotify, (argument) => {
-      if (!this.isCurrent(generation, connection)) return;
-      const parsed = pushNotifySchema.safeParse(argument);
-      if (parsed.success) this.store.receive(parsed.data);
-    });
+    };
+    connection.on(HubTargets.pushMsg, (argument) =>
+      inOrder(() => {
+        if (!isSlicedGps(argument)) return takeMsg(argument);
+        return argument.data.then((data) => takeMsg({ type: argument.type, data }));
+      }),
+    );
+    connection.on(HubTargets.pushNotify, (argument) =>
+      inOrder(() => {
+        if (!this.isCurrent(generation, connection)) return;
+        const parsed = pushNotifySchema.safeParse(argument);
+        if (parsed.success) this.store.receive(parsed.data);
+      }),
+    );
     connection.onreconnecting(() => {
       if (this.isCurrent(generation, connection)) this.store.setStatus('reconnecting');
     });

@@ -1,0 +1,99 @@
+import { describe, expect, test } from 'vitest';
+import { UserFeatureIndex, type UserDiff, type UserPoint } from './userFeatureDiff';
+import { UserSourceFeeder, type UsersSourceLike } from './UserSourceFeeder';
+
+const at = (lon: number): UserPoint => ({ lon, lat: 0, name: 'A', state: 'online' });
+
+/** A source that takes each call when the test says so, as MapLibre's worker answers in its time. */
+class FakeSource implements UsersSourceLike {
+  readonly features = new Map<number, number>();
+  readonly calls: string[] = [];
+  private pending: (() => void)[] = [];
+  setData(data: { features: { id?: string | number; geometry: { coordinates: number[] } }[] }) {
+    this.calls.push(`setData ${data.features.length}`);
+    return this.later(() => {
+      this.features.clear();
+      for (const f of data.features) this.features.set(Number(f.id), f.geometry.coordinates[0]!);
+    });
+  }
+  updateData(diff: UserDiff) {
+    this.calls.push(`updateData +${diff.add.length} ~${diff.update.length} -${diff.remove.length}`);
+    return this.later(() => {
+      for (const f of diff.add) this.features.set(Number(f.id), f.geometry.coordinates[0]!);
+      for (const u of diff.update) {
+        // MapLibre ignores an update of a feature it does not hold.
+        if (u.newGeometry && this.features.has(u.id)) this.features.set(u.id, u.newGeometry.coordinates[0]!);
+      }
+      for (const id of diff.remove) this.features.delete(id);
+    });
+  }
+  /** Completes the oldest call; false when none is waiting. */
+  answer(): boolean {
+    const next = this.pending.shift();
+    next?.();
+    return next !== undefined;
+  }
+  private later(apply: () => void) {
+    return new Promise<void>((resolve) => this.pending.push(() => (apply(), resolve())));
+  }
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+async function answerAll(source: FakeSource) {
+  for (await settle(); source.answer(); await settle());
+}
+
+describe('UserSourceFeeder', () => {
+  test('a snapshot goes in calls of a few users, each after the last was taken', async () => {
+    const index = new UserFeatureIndex();
+    index.replace(Array.from({ length: 25 }, (_, i) => [i + 1, at(i)] as [number, UserPoint]));
+    const source = new FakeSource();
+    const feeder = new UserSourceFeeder(source, index, 10);
+    feeder.apply('reset');
+    await settle();
+    // One call at a time: the next is made only when the worker has answered.
+    expect(source.calls).toEqual(['setData 10']);
+    await answerAll(source);
+    expect(source.calls).toEqual(['setData 10', 'updateData +10 ~0 -0', 'updateData +5 ~0 -0']);
+    expect(source.features.size).toBe(25);
+  });
+
+  test('a user who moves or leaves while the snapshot is loading ends where the index says', async () => {
+    const index = new UserFeatureIndex();
+    index.replace(Array.from({ length: 30 }, (_, i) => [i + 1, at(i)] as [number, UserPoint]));
+    const source = new FakeSource();
+    const feeder = new UserSourceFeeder(source, index, 10);
+    feeder.apply('reset');
+    await settle();
+    // User 25 (not sent yet) and user 2 (in the first call) move; user 30 leaves; user 31 comes.
+    feeder.apply(
+      index.apply([
+        [25, at(100)],
+        [2, at(200)],
+        [30, undefined],
+        [31, at(300)],
+      ]),
+    );
+    await answerAll(source);
+    expect(source.features.get(25)).toBe(100);
+    expect(source.features.get(2)).toBe(200);
+    expect(source.features.has(30)).toBe(false);
+    expect(source.features.get(31)).toBe(300);
+    expect(source.features.size).toBe(30);
+  });
+
+  test('a new snapshot stops the one still loading', async () => {
+    const index = new UserFeatureIndex();
+    index.replace(Array.from({ length: 30 }, (_, i) => [i + 1, at(i)] as [number, UserPoint]));
+    const source = new FakeSource();
+    const feeder = new UserSourceFeeder(source, index, 10);
+    feeder.apply('reset');
+    await settle();
+    index.replace([[99, at(9)]]);
+    feeder.apply('reset');
+    await answerAll(source);
+    expect([...source.features.keys()]).toEqual([99]);
+    expect(source.calls).toEqual(['setData 10', 'setData 1']);
+  });
+});
