@@ -9,13 +9,6 @@ class FakeSource implements UsersSourceLike {
   readonly features = new Map<number, number>();
   readonly calls: string[] = [];
   private pending: (() => void)[] = [];
-  setData(data: { features: { id?: string | number; geometry: { coordinates: number[] } }[] }) {
-    this.calls.push(`setData ${data.features.length}`);
-    return this.later(() => {
-      this.features.clear();
-      for (const f of data.features) this.features.set(Number(f.id), f.geometry.coordinates[0]!);
-    });
-  }
   updateData(diff: UserDiff) {
     this.calls.push(`updateData +${diff.add.length} ~${diff.update.length} -${diff.remove.length}`);
     return this.later(() => {
@@ -53,9 +46,9 @@ describe('UserSourceFeeder', () => {
     feeder.apply('reset');
     await settle();
     // One call at a time: the next is made only when the worker has answered.
-    expect(source.calls).toEqual(['setData 10']);
+    expect(source.calls).toEqual(['updateData +10 ~0 -0']);
     await answerAll(source);
-    expect(source.calls).toEqual(['setData 10', 'updateData +10 ~0 -0', 'updateData +5 ~0 -0']);
+    expect(source.calls).toEqual(['updateData +10 ~0 -0', 'updateData +10 ~0 -0', 'updateData +5 ~0 -0']);
     expect(source.features.size).toBe(25);
   });
 
@@ -83,17 +76,39 @@ describe('UserSourceFeeder', () => {
     expect(source.features.size).toBe(30);
   });
 
-  test('a new snapshot stops the one still loading', async () => {
+  test('a new snapshot replaces the one still loading and removes the users it lacks', async () => {
     const index = new UserFeatureIndex();
     index.replace(Array.from({ length: 30 }, (_, i) => [i + 1, at(i)] as [number, UserPoint]));
     const source = new FakeSource();
     const feeder = new UserSourceFeeder(source, index, 10);
     feeder.apply('reset');
     await settle();
-    index.replace([[99, at(9)]]);
+    source.answer();
+    await settle();
+    index.replace([
+      [1, at(50)],
+      [99, at(9)],
+    ]);
     feeder.apply('reset');
     await answerAll(source);
-    expect([...source.features.keys()]).toEqual([99]);
-    expect(source.calls).toEqual(['setData 10', 'setData 1']);
+    expect([...source.features.entries()].sort((a, b) => a[0] - b[0])).toEqual([
+      [1, 50],
+      [99, 9],
+    ]);
+    // Users 1-20 were sent before the new set came; 2-20 go.
+    expect(source.calls.at(-1)).toBe('updateData +2 ~0 -19');
+  });
+
+  test('a snapshot with no users empties the source', async () => {
+    const index = new UserFeatureIndex();
+    index.replace([[1, at(1)]]);
+    const source = new FakeSource();
+    const feeder = new UserSourceFeeder(source, index, 10);
+    feeder.apply('reset');
+    await answerAll(source);
+    index.replace([]);
+    feeder.apply('reset');
+    await answerAll(source);
+    expect(source.features.size).toBe(0);
   });
 });

@@ -1,9 +1,7 @@
-import type { FeatureCollection, Point } from 'geojson';
 import { userFeature, type UserDiff, type UserFeature, type UserFeatureIndex } from './userFeatureDiff';
 
 /** The part of MapLibre's GeoJSONSource the feeder uses (tests pass a fake). */
 export interface UsersSourceLike {
-  setData(data: FeatureCollection<Point>): Promise<unknown>;
   updateData(diff: UserDiff): Promise<unknown>;
 }
 
@@ -14,14 +12,19 @@ export interface UsersSourceLike {
 export const FEATURES_PER_CALL = 5000;
 
 /**
- * Puts the index's users into the source: a whole new set (a snapshot) in calls of `perCall`
- * features, each sent when MapLibre's worker has taken the last (so MapLibre never merges them back
- * into one big message), and diffs as they come. A diff that arrives while a set is being loaded
- * goes at once: MapLibre ignores updates of features it does not hold yet, and the calls still to
- * come take each user from the index as it is when they are made, so none is left behind.
+ * Puts the index's users into the source: a whole new set (a snapshot) as `updateData` calls of
+ * `perCall` users each (`add` replaces a user the source holds), the first also removing the users
+ * the set no longer has, each call made when MapLibre's worker has taken the last (so MapLibre
+ * never merges them back into one big message); and diffs as they come. The source is never
+ * emptied, so a snapshot that comes again (a resync) leaves the users on screen while it loads,
+ * and one that replaces a load still under way loses nothing. A diff that arrives while a set is
+ * being loaded goes at once: MapLibre ignores updates of users it does not hold yet, and the calls
+ * still to come take each user from the index as it is when they are made.
  */
 export class UserSourceFeeder {
   private generation = 0;
+  /** Users sent to the source and not removed since. */
+  private readonly held = new Set<number>();
 
   constructor(
     private readonly source: UsersSourceLike,
@@ -29,22 +32,19 @@ export class UserSourceFeeder {
     private readonly perCall = FEATURES_PER_CALL,
   ) {}
 
-  /** Replaces the source's users with every user of the index; resolves once all were sent (or replaced again). */
+  /** Makes the source hold exactly the index's users; resolves once all were sent (or a newer set started). */
   async replaceAll(): Promise<void> {
     const generation = ++this.generation;
+    const remove = [...this.held].filter((id) => !this.index.get(id));
     const ids = [...this.index.ids()];
-    const slice = (from: number): UserFeature[] => {
-      const features: UserFeature[] = [];
+    for (let from = 0; from === 0 || from < ids.length; from += this.perCall) {
+      if (generation !== this.generation) return;
+      const add: UserFeature[] = [];
       for (const id of ids.slice(from, from + this.perCall)) {
         const point = this.index.get(id);
-        if (point) features.push(userFeature(id, point));
+        if (point) add.push(userFeature(id, point));
       }
-      return features;
-    };
-    await this.source.setData({ type: 'FeatureCollection', features: slice(0) });
-    for (let from = this.perCall; from < ids.length; from += this.perCall) {
-      if (generation !== this.generation) return;
-      await this.source.updateData({ add: slice(from), update: [], remove: [] });
+      await this.send({ add, update: [], remove: from === 0 ? remove : [] });
     }
   }
 
@@ -52,11 +52,17 @@ export class UserSourceFeeder {
   apply(diff: UserDiff | 'reset' | null): void {
     // A source removed under a call (the page closing) rejects it: nothing is left to update then.
     if (diff === 'reset') void this.replaceAll().catch(() => undefined);
-    else if (diff) void this.source.updateData(diff).catch(() => undefined);
+    else if (diff) void this.send(diff).catch(() => undefined);
   }
 
   /** Stops a load under way (the source is going). */
   stop(): void {
     this.generation++;
+  }
+
+  private send(diff: UserDiff): Promise<unknown> {
+    for (const id of diff.remove) this.held.delete(id);
+    for (const feature of diff.add) this.held.add(feature.id as number);
+    return this.source.updateData(diff);
   }
 }

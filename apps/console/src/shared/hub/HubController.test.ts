@@ -226,6 +226,26 @@ describe('HubController', () => {
     expect(store.getSnapshot().onlineCount).toBe(1);
   });
 
+  test('takes online users that hold to the contract and drops a list with a bad one', async () => {
+    const { controller, connections, store } = setup();
+    controller.start();
+    await settle();
+    const user = { U_ID: 3, E_ID: 1, Phone: '3', UserName: 'Three', online: true, time: 5 };
+    connections[0]?.push('pushNotify', { type: 'Online', data: { count: 1, users: [user] } });
+    expect(store.getSnapshot().onlineUsers.get(3)?.UserName).toBe('Three');
+    connections[0]?.push('pushMsg', {
+      type: 'OnlineUser',
+      data: [
+        { ...user, U_ID: 4 },
+        { ...user, U_ID: 'x' },
+      ],
+    });
+    connections[0]?.push('pushNotify', { type: 'OnlineChange', data: { count: 2, delta: 1.5, users: [] } });
+    store.flush();
+    expect(store.getSnapshot().onlineUsers.has(4)).toBe(false);
+    expect(store.getSnapshot().onlineCount).toBe(1);
+  });
+
   test('stop ends the connection and the retries', async () => {
     const { controller, connections, store } = setup({ failStarts: 100 });
     controller.start();

@@ -1,6 +1,6 @@
 import { JsonHubProtocol, NullLogger, type InvocationMessage } from '@microsoft/signalr';
 import { describe, expect, test } from 'vitest';
-import { parseGpsInSlices, type SlicedGps } from './parseGpsInSlices';
+import { parsePushInSlices, type SlicedPush } from './parsePushInSlices';
 import { SlicedJsonHubProtocol } from './SlicedJsonHubProtocol';
 
 const RS = '\u001e';
@@ -29,11 +29,11 @@ function records(count: number) {
 const pushRecord = (type: string, data: unknown) =>
   `{"type":1,"target":"pushMsg","arguments":[${JSON.stringify({ type, data })}]}`;
 
-describe('parseGpsInSlices', () => {
+describe('parsePushInSlices', () => {
   test('parses a snapshot slice by slice into exactly the records JSON.parse gives, yielding between slices', async () => {
     const data = records(2000);
     let yields = 0;
-    const sliced = parseGpsInSlices(
+    const sliced = parsePushInSlices(
       pushRecord('GPSArray', data),
       () => {
         yields++;
@@ -46,15 +46,30 @@ describe('parseGpsInSlices', () => {
     expect(yields).toBeGreaterThan(50);
   });
 
+  test('the online users of pushNotify keep their count and delta', async () => {
+    const users = records(600).map(({ U_ID, E_ID, Phone, UserName, online }) => ({
+      U_ID,
+      E_ID,
+      Phone,
+      UserName,
+      online,
+      time: 1,
+    }));
+    const record = `{"type":1,"target":"pushNotify","arguments":[${JSON.stringify({ type: 'OnlineChange', data: { count: 600, delta: -2, users } })}]}`;
+    const sliced = parsePushInSlices(record, () => Promise.resolve(), { sliceChars: 2048 });
+    expect(sliced).toMatchObject({ target: 'pushNotify', type: 'OnlineChange' });
+    expect(await sliced?.data).toEqual({ count: 600, delta: -2, users });
+  });
+
   test('an empty delta, and records that are not positions, are left to the usual parse', async () => {
-    expect(await parseGpsInSlices(pushRecord('GPS', []), () => Promise.resolve())?.data).toEqual([]);
-    expect(parseGpsInSlices(pushRecord('OnlineUser', []), () => Promise.resolve())).toBeUndefined();
-    expect(parseGpsInSlices('{"type":6}', () => Promise.resolve())).toBeUndefined();
+    expect(await parsePushInSlices(pushRecord('GPS', []), () => Promise.resolve())?.data).toEqual([]);
+    expect(parsePushInSlices(pushRecord('Notifys', []), () => Promise.resolve())).toBeUndefined();
+    expect(parsePushInSlices('{"type":6}', () => Promise.resolve())).toBeUndefined();
   });
 
   test('a broken record rejects instead of giving part of the users', async () => {
     const broken = pushRecord('GPS', records(300)).replace('"lat":22.5', '"lat":22.5.1');
-    await expect(parseGpsInSlices(broken, () => Promise.resolve(), { sliceChars: 1024 })?.data).rejects.toThrow();
+    await expect(parsePushInSlices(broken, () => Promise.resolve(), { sliceChars: 1024 })?.data).rejects.toThrow();
   });
 });
 
@@ -73,7 +88,7 @@ describe('SlicedJsonHubProtocol', () => {
     const input = `{"type":6}${RS}${pushRecord('GPSArray', data)}${RS}${pushRecord('NumOnlineUser', 500)}${RS}`;
     const messages = new SlicedJsonHubProtocol(() => Promise.resolve(), 1000).parseMessages(input, logger);
     expect(messages.map((m) => m.type)).toEqual([6, 1, 1]);
-    const sliced = (messages[1] as InvocationMessage).arguments[0] as SlicedGps;
+    const sliced = (messages[1] as InvocationMessage).arguments[0] as SlicedPush;
     expect(sliced.type).toBe('GPSArray');
     expect(await sliced.data).toEqual(data);
     expect((messages[2] as InvocationMessage).arguments[0]).toEqual({ type: 'NumOnlineUser', data: 500 });

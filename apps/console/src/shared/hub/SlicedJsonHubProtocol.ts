@@ -1,5 +1,5 @@
 import { JsonHubProtocol, MessageType, type HubMessage, type ILogger } from '@microsoft/signalr';
-import { parseGpsInSlices, yieldToPage, type Yield } from './parseGpsInSlices';
+import { parsePushInSlices, yieldToPage, type Yield } from './parsePushInSlices';
 
 const RS = '\u001e';
 
@@ -8,10 +8,10 @@ export const SLICED_FROM_CHARS = 512 * 1024;
 
 /**
  * SignalR's JSON hub protocol (the server's only one; the wire stays the same), except that a long
- * `pushMsg` of positions is not parsed in the WebSocket's message task: its argument becomes a
- * `SlicedGps` whose records are parsed slice by slice (parseGpsInSlices). A snapshot of 50,000
- * users is 37 MB of JSON, 0.2-0.4 s of `JSON.parse` in one task on the main thread otherwise.
- * HubController awaits the records in order with the other messages.
+ * push with a list per user (positions, online users) is not parsed in the WebSocket's message
+ * task: its argument becomes a `SlicedPush` whose list is parsed slice by slice (parsePushInSlices).
+ * A snapshot of 50,000 users is 37 MB of JSON, 0.2-0.4 s of `JSON.parse` in one task on the main
+ * thread otherwise. HubController awaits the data in order with the other messages.
  */
 export class SlicedJsonHubProtocol extends JsonHubProtocol {
   constructor(
@@ -28,7 +28,7 @@ export class SlicedJsonHubProtocol extends JsonHubProtocol {
     const messages: HubMessage[] = [];
     let rest = '';
     for (const record of input.split(RS).slice(0, -1)) {
-      const sliced = record.length >= this.slicedFrom ? parseGpsInSlices(record, this.yieldToPageFn) : undefined;
+      const sliced = record.length >= this.slicedFrom ? parsePushInSlices(record, this.yieldToPageFn) : undefined;
       if (!sliced) {
         rest += record + RS;
         continue;
@@ -36,7 +36,7 @@ export class SlicedJsonHubProtocol extends JsonHubProtocol {
       // Keep the order of the records around it.
       if (rest) messages.push(...super.parseMessages(rest, logger));
       rest = '';
-      messages.push({ type: MessageType.Invocation, target: 'pushMsg', arguments: [sliced] });
+      messages.push({ type: MessageType.Invocation, target: sliced.target, arguments: [sliced] });
     }
     if (rest) messages.push(...super.parseMessages(rest, logger));
     return messages;
