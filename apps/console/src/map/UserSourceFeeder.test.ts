@@ -8,9 +8,11 @@ const at = (lon: number): UserPoint => ({ lon, lat: 0, name: 'A', state: 'online
 class FakeSource implements UsersSourceLike {
   readonly features = new Map<number, number>();
   readonly calls: string[] = [];
+  readonly added: number[][] = [];
   private pending: (() => void)[] = [];
   updateData(diff: UserDiff) {
     this.calls.push(`updateData +${diff.add.length} ~${diff.update.length} -${diff.remove.length}`);
+    this.added.push(diff.add.map((f) => Number(f.id)));
     return this.later(() => {
       for (const f of diff.add) this.features.set(Number(f.id), f.geometry.coordinates[0]!);
       for (const u of diff.update) {
@@ -37,14 +39,20 @@ async function answerAll(source: FakeSource) {
   for (await settle(); source.answer(); await settle());
 }
 
+/** Users 1..count at longitudes 0..count-1, a snapshot of them loading in calls of 10. */
+async function loading(count: number) {
+  const index = new UserFeatureIndex();
+  index.replace(Array.from({ length: count }, (_, i) => [i + 1, at(i)] as [number, UserPoint]));
+  const source = new FakeSource();
+  const feeder = new UserSourceFeeder(source, index, 10);
+  feeder.apply('reset');
+  await settle();
+  return { index, source, feeder };
+}
+
 describe('UserSourceFeeder', () => {
   test('a snapshot goes in calls of a few users, each after the last was taken', async () => {
-    const index = new UserFeatureIndex();
-    index.replace(Array.from({ length: 25 }, (_, i) => [i + 1, at(i)] as [number, UserPoint]));
-    const source = new FakeSource();
-    const feeder = new UserSourceFeeder(source, index, 10);
-    feeder.apply('reset');
-    await settle();
+    const { source } = await loading(25);
     // One call at a time: the next is made only when the worker has answered.
     expect(source.calls).toEqual(['updateData +10 ~0 -0']);
     await answerAll(source);
@@ -53,12 +61,7 @@ describe('UserSourceFeeder', () => {
   });
 
   test('a user who moves or leaves while the snapshot is loading ends where the index says', async () => {
-    const index = new UserFeatureIndex();
-    index.replace(Array.from({ length: 30 }, (_, i) => [i + 1, at(i)] as [number, UserPoint]));
-    const source = new FakeSource();
-    const feeder = new UserSourceFeeder(source, index, 10);
-    feeder.apply('reset');
-    await settle();
+    const { index, source, feeder } = await loading(30);
     // User 25 (not sent yet) and user 2 (in the first call) move; user 30 leaves; user 31 comes.
     feeder.apply(
       index.apply([
@@ -77,12 +80,7 @@ describe('UserSourceFeeder', () => {
   });
 
   test('a new snapshot replaces the one still loading and removes the users it lacks', async () => {
-    const index = new UserFeatureIndex();
-    index.replace(Array.from({ length: 30 }, (_, i) => [i + 1, at(i)] as [number, UserPoint]));
-    const source = new FakeSource();
-    const feeder = new UserSourceFeeder(source, index, 10);
-    feeder.apply('reset');
-    await settle();
+    const { index, source, feeder } = await loading(30);
     source.answer();
     await settle();
     index.replace([
@@ -95,8 +93,9 @@ describe('UserSourceFeeder', () => {
       [1, 50],
       [99, 9],
     ]);
-    // Users 1-20 were sent before the new set came; 2-20 go.
+    // Users 1-20 were sent before the new set came; 2-20 go, 99 (new) comes before 1 (held).
     expect(source.calls.at(-1)).toBe('updateData +2 ~0 -19');
+    expect(source.added.at(-1)).toEqual([99, 1]);
   });
 
   test('a snapshot with no users empties the source', async () => {

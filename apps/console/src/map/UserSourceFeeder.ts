@@ -36,7 +36,11 @@ export class UserSourceFeeder {
   async replaceAll(): Promise<void> {
     const generation = ++this.generation;
     const remove = [...this.held].filter((id) => !this.index.get(id));
-    const ids = [...this.index.ids()];
+    // Users the source lacks first: a resync that follows a load cut short shows everyone sooner.
+    const ids: number[] = [];
+    const again: number[] = [];
+    for (const id of this.index.ids()) (this.held.has(id) ? again : ids).push(id);
+    for (const id of again) ids.push(id);
     for (let from = 0; from === 0 || from < ids.length; from += this.perCall) {
       if (generation !== this.generation) return;
       const add: UserFeature[] = [];
