@@ -7,7 +7,7 @@
 // bus, as another instance would (bench/support/busLoad.ts; REDIS_URL, default redis://127.0.0.1:6379,
 // with a prefix of its own); `terminal` logs every user in over /terminal (bench/support/terminalLoad.ts;
 // a 2-core machine cannot feed 50,000 that way). MAP_BENCH_PROFILE=1 names the page's hottest
-// functions, MAP_BENCH_SERVER_PROFILE=1 the server's, MAP_BENCH_SCREENSHOT=DIR saves the map.
+// functions, MAP_BENCH_SERVER_PROFILE=1 the server's, MAP_BENCH_SCREENSHOT=DIR saves the map at each view.
 // Prints one JSON object: each figure with its goal and whether it was met.
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -386,10 +386,6 @@ async function run(users: number, soak: boolean) {
       }
       await sleep(100);
     }
-    // MAP_BENCH_SCREENSHOT=DIR: the map as the snapshot left it, to look at by eye (map-<users>.png).
-    if (process.env.MAP_BENCH_SCREENSHOT) {
-      await page.screenshot({ path: path.join(process.env.MAP_BENCH_SCREENSHOT, `map-${users}.png`) });
-    }
     const snapshotBytes = await page.evaluate(() => (window as unknown as ProbeWindow).mapProbe.snapshotBytes);
     log(`${users} users: snapshot of ${drawnUsers} users, ${snapshotBytes} bytes, drawn in ${snapshotDrawnMs} ms`);
     const snapshotSteps = await page.evaluate(() => {
@@ -428,6 +424,10 @@ async function run(users: number, soak: boolean) {
       const empty = await fps(page, SECONDS);
       await setUsersVisible(page, true);
       views[name] = { fpsWithUsers: round(withUsers), fpsEmpty: round(empty), ratio: round(withUsers / empty, 2) };
+      // MAP_BENCH_SCREENSHOT=DIR: the map at each view once it has drawn for a while (map-<users>-<view>.png).
+      if (process.env.MAP_BENCH_SCREENSHOT) {
+        await page.screenshot({ path: path.join(process.env.MAP_BENCH_SCREENSHOT, `map-${users}-${name}.png`) });
+      }
       log(`${users} users, ${name} view: ${JSON.stringify(views[name])}`);
     }
     const thread = await mainThread(page, SECONDS);
