@@ -419,15 +419,15 @@ async function run(users: number, soak: boolean) {
       if (camera) await page.evaluate((c) => (window as unknown as ProbeWindow).mapOf().jumpTo(c), camera);
       await sleep(1000);
       const withUsers = await fps(page, SECONDS);
+      // MAP_BENCH_SCREENSHOT=DIR: map-<users>-<view>.png after the frames with the users, before they are hidden.
+      if (process.env.MAP_BENCH_SCREENSHOT) {
+        await page.screenshot({ path: path.join(process.env.MAP_BENCH_SCREENSHOT, `map-${users}-${name}.png`) });
+      }
       await setUsersVisible(page, false);
       await sleep(500);
       const empty = await fps(page, SECONDS);
       await setUsersVisible(page, true);
       views[name] = { fpsWithUsers: round(withUsers), fpsEmpty: round(empty), ratio: round(withUsers / empty, 2) };
-      // MAP_BENCH_SCREENSHOT=DIR: the map at each view once it has drawn for a while (map-<users>-<view>.png).
-      if (process.env.MAP_BENCH_SCREENSHOT) {
-        await page.screenshot({ path: path.join(process.env.MAP_BENCH_SCREENSHOT, `map-${users}-${name}.png`) });
-      }
       log(`${users} users, ${name} view: ${JSON.stringify(views[name])}`);
     }
     const thread = await mainThread(page, SECONDS);
