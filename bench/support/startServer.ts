@@ -28,12 +28,15 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Starts the built server on a fresh data directory (or DATABASE_URL when given). */
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+/**
+ * Starts the built server on a fresh data directory (or DATABASE_URL when given); `nodeArgs` go to
+ * node before the script (e.g. `--cpu-prof`, which NODE_OPTIONS may not carry).
+ */
+export async function startServer(env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<RunningServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'intercom-bench-'));
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.js')], {
+  const child = spawn(process.execPath, [...nodeArgs, path.join(root, 'apps/server/dist/main.js')], {
     env: {
       ...process.env,
       PORT: String(port),

@@ -7,6 +7,7 @@ import { FONT_STACK } from './basemapStyle';
 import { useMapHandle } from './mapContext';
 import { stateColourExpression } from './stateColourExpression';
 import { UserFeatureIndex, type UserPoint } from './userFeatureDiff';
+import { UserSourceFeeder } from './UserSourceFeeder';
 import { recordState } from './recordState';
 import { sosUserIds } from './userMapState';
 
@@ -23,7 +24,8 @@ export interface MapUsersProps {
 /**
  * Every user with a position, as one clustered GeoJSON source (traccar-web MapPositions): circles
  * coloured by state, counts on clusters at low zoom, names at high zoom. The hub's deltas reach the
- * source as `updateData` diffs; a snapshot (or a burst changing most users) as one `setData`.
+ * source as `updateData` diffs; a snapshot (or a burst changing most users) as a `setData` and
+ * `updateData` additions of a few thousand users each (UserSourceFeeder).
  * Renders nothing.
  */
 export function MapUsers({ onSelect }: MapUsersProps) {
@@ -93,6 +95,7 @@ export function MapUsers({ onSelect }: MapUsersProps) {
       paint: { 'text-color': '#262626', 'text-halo-color': '#ffffff', 'text-halo-width': 1.5 },
     });
     const source = map.getSource<GeoJSONSource>(USERS_SOURCE)!;
+    const feeder = new UserSourceFeeder(source, index);
 
     let sos = new Set<number>();
     const pointOf = (record: GpsRecord): UserPoint => {
@@ -103,7 +106,8 @@ export function MapUsers({ onSelect }: MapUsersProps) {
     const replaceAll = (snapshot: LiveSnapshot) => {
       const points: [number, UserPoint][] = [];
       for (const record of snapshot.positions.values()) points.push([record.U_ID, pointOf(record)]);
-      void source.setData(index.replace(points));
+      index.replace(points);
+      feeder.apply('reset');
       // The first users to arrive frame the view (a dispatcher's fleet, not the whole world).
       const bounds = index.bounds();
       if (framed || !bounds) return;
@@ -116,9 +120,7 @@ export function MapUsers({ onSelect }: MapUsersProps) {
         const record = snapshot.positions.get(id);
         changes.push([id, record ? pointOf(record) : undefined]);
       }
-      const diff = index.apply(changes);
-      if (diff === 'reset') void source.setData(index.collection());
-      else if (diff) void source.updateData(diff);
+      feeder.apply(index.apply(changes));
     };
 
     const onMessages = (messages: readonly HubMessage[]) => {
@@ -163,6 +165,7 @@ export function MapUsers({ onSelect }: MapUsersProps) {
 
     return () => {
       unsubscribe();
+      feeder.stop();
       map.off('click', POINTS, onPoint);
       map.off('click', CLUSTERS, onCluster);
       for (const layer of [POINTS, CLUSTERS]) {

@@ -45,11 +45,14 @@ export class UserFeatureIndex {
     return this.points.get(id);
   }
 
-  /** Replaces everything; returns the collection for `setData`. */
-  replace(points: Iterable<[number, UserPoint]>): FeatureCollection<Point> {
+  ids(): IterableIterator<number> {
+    return this.points.keys();
+  }
+
+  /** Replaces everything (UserSourceFeeder then loads it into the source in parts). */
+  replace(points: Iterable<[number, UserPoint]>): void {
     this.points.clear();
     for (const [id, point] of points) this.points.set(id, point);
-    return this.collection();
   }
 
   /** West-south and east-north corners of every user, or undefined when there are none. */

@@ -52,6 +52,12 @@ export interface TerminalSessionEnd {
  */
 export type RealtimeEvent =
   | { kind: 'user'; E_ID: number; user: LiveUser }
+  /**
+   * Many users of one enterprise at once, applied as that many `user` events: a feed of thousands of
+   * moves a second (a load process, a batching instance) costs one message and one JSON parse per
+   * batch instead of one per user. Instances older than this kind ignore it.
+   */
+  | { kind: 'users'; E_ID: number; users: LiveUser[] }
   | { kind: 'notification'; E_ID: number; notification: Notification }
   | { kind: 'heartRate'; E_ID: number; heartRate: HeartRate }
   /** A terminal's video came online (videoCaps) or went: the consoles' video list. */

@@ -72,6 +72,8 @@ export interface LiveStateOptions {
 interface UserEntry {
   user: LiveUser;
   gpsJson: string | null;
+  /** The OnlineUser text while it stays the same (a snapshot lists every online user: 50,000 texts). */
+  onlineJson: string | null;
   /** While the fix is GPS-online: when it turns stale (epoch ms); otherwise null. */
   staleAt: number | null;
 }
@@ -96,6 +98,24 @@ function gpsRecordOf(user: LiveUser, now: number): GpsRecord | null {
     gpsOnline: isGpsOnline(time, interval, now),
     interval,
   };
+}
+
+/** A number as JSON writes it: `null` for NaN and the infinities, which JSON cannot hold. */
+const jsonNumber = (value: number | null) => (value !== null && Number.isFinite(value) ? String(value) : 'null');
+
+/**
+ * `JSON.stringify(record)` of a GpsRecord, written by hand: every fix of every user is turned into
+ * text once, and at 50,000 fixes a second the generic stringify was a third of the ingest's CPU
+ * (docs/benchmarks.md). Same keys in the same order (clients slice the hub's records on `{"U_ID":`).
+ */
+export function gpsJsonOf(record: GpsRecord): string {
+  return (
+    `{"U_ID":${record.U_ID},"E_ID":${record.E_ID},"Phone":${JSON.stringify(record.Phone)},` +
+    `"UserName":${JSON.stringify(record.UserName)},"lat":${jsonNumber(record.lat)},"lon":${jsonNumber(record.lon)},` +
+    `"time":${jsonNumber(record.time)},"speed":${jsonNumber(record.speed)},"course":${jsonNumber(record.course)},` +
+    `"battery":${jsonNumber(record.battery)},"signal":${jsonNumber(record.signal)},"online":${record.online},` +
+    `"talking":${record.talking},"gpsOnline":${record.gpsOnline},"interval":${jsonNumber(record.interval)}}`
+  );
 }
 
 function onlineUserOf(user: LiveUser): OnlineUser {
@@ -254,7 +274,7 @@ export class LiveState {
     for (const E_ID of enterpriseIds) {
       for (const entry of this.users.get(E_ID)?.values() ?? []) {
         if (entry.gpsJson) snapshot.gps.push(entry.gpsJson);
-        if (entry.user.online) snapshot.online.push(JSON.stringify(onlineUserOf(entry.user)));
+        if (entry.user.online) snapshot.online.push((entry.onlineJson ??= JSON.stringify(onlineUserOf(entry.user))));
       }
       snapshot.notifications.push(...(this.notifications.get(E_ID)?.values() ?? []));
       for (const heartRate of this.heartRates.get(E_ID)?.values() ?? []) snapshot.heartRates.push(heartRate.json);
@@ -292,7 +312,7 @@ export class LiveState {
       const gps = gpsRecordOf(entry.user, now);
       entry.staleAt = null;
       if (!gps) continue;
-      entry.gpsJson = JSON.stringify(gps);
+      entry.gpsJson = gpsJsonOf(gps);
       this.emit({ kind: 'gps', E_ID: gps.E_ID, key: gps.U_ID, json: entry.gpsJson });
     }
   }
@@ -309,6 +329,9 @@ export class LiveState {
     switch (event.kind) {
       case 'user':
         this.applyUser(event.user);
+        break;
+      case 'users':
+        for (const user of event.users) if (user.E_ID === event.E_ID) this.applyUser(user);
         break;
       case 'notification':
         this.emit({
@@ -334,8 +357,14 @@ export class LiveState {
     const users = bucket(this.users, user.E_ID);
     const previous = users.get(user.U_ID);
     const gps = gpsRecordOf(user, this.now());
-    const gpsJson = gps ? JSON.stringify(gps) : null;
-    const entry: UserEntry = { user, gpsJson, staleAt: null };
+    const gpsJson = gps ? gpsJsonOf(gps) : null;
+    const sameOnline =
+      previous !== undefined &&
+      previous.user.online === user.online &&
+      previous.user.onlineAt === user.onlineAt &&
+      previous.user.Phone === user.Phone &&
+      previous.user.UserName === user.UserName;
+    const entry: UserEntry = { user, gpsJson, onlineJson: sameOnline ? previous.onlineJson : null, staleAt: null };
     if (previous) this.unmarkFresh(previous);
     if (gps?.gpsOnline) {
       entry.staleAt = gpsStaleAt(gps.time, gps.interval);
@@ -346,7 +375,8 @@ export class LiveState {
     const wasOnline = previous?.user.online ?? false;
     if (wasOnline !== user.online) {
       this.onlineCounts.set(user.E_ID, (this.onlineCounts.get(user.E_ID) ?? 0) + (user.online ? 1 : -1));
-      this.emit({ kind: 'online', E_ID: user.E_ID, key: user.U_ID, json: JSON.stringify(onlineUserOf(user)) });
+      entry.onlineJson = JSON.stringify(onlineUserOf(user));
+      this.emit({ kind: 'online', E_ID: user.E_ID, key: user.U_ID, json: entry.onlineJson });
     }
     if (gpsJson && gpsJson !== previous?.gpsJson) {
       this.emit({ kind: 'gps', E_ID: user.E_ID, key: user.U_ID, json: gpsJson });

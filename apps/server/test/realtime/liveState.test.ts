@@ -1,7 +1,7 @@
 import { NotificationStates, type Notification } from '@intercom/contract';
 import { describe, expect, it } from 'vitest';
 import { InProcessEventBus, type RealtimeEvent } from '../../src/realtime/eventBus.js';
-import { LiveState, type LiveChange, type LiveStateOptions } from '../../src/realtime/liveState.js';
+import { LiveState, gpsJsonOf, type LiveChange, type LiveStateOptions } from '../../src/realtime/liveState.js';
 import { RedisEventBus, type RedisClient } from '../../src/realtime/redisEventBus.js';
 import { buildTestApp } from '../helper.js';
 
@@ -33,6 +33,51 @@ function alarm(N_ID: number, E_ID = 1, State: string = NotificationStates.new): 
 }
 
 describe('LiveState', () => {
+  it('applies a `users` batch from the bus as that many users: the hub sees each move', () => {
+    const { bus, live, changes } = setup();
+    const user = (U_ID: number, E_ID = 1) => ({
+      E_ID,
+      U_ID,
+      Phone: `p${U_ID}`,
+      UserName: `User "${U_ID}"`,
+      position: { lat: 22.5, lon: 114, time: 1_000 + U_ID, speed: null, course: 90, interval: 60 },
+      battery: 80,
+      signal: null,
+      online: true,
+      onlineAt: 1,
+      talking: false,
+    });
+    // A user of another enterprise inside the batch is not taken: the event names one enterprise.
+    bus.publish({ kind: 'users', E_ID: 1, users: [user(1), user(2), user(3, 2)] });
+    expect(live.user(1, 2)?.position).toMatchObject({ lat: 22.5, time: 1_002 });
+    expect(live.user(2, 3)).toBeUndefined();
+    expect(live.onlineCount([1])).toBe(2);
+    const gps = changes.filter((c) => c.kind === 'gps');
+    expect(gps.map((c) => c.key)).toEqual([1, 2]);
+    expect(JSON.parse(gps[0]!.json)).toMatchObject({ U_ID: 1, UserName: 'User "1"', speed: null, course: 90 });
+  });
+
+  it('writes a record as JSON.stringify would, byte for byte', () => {
+    const record = {
+      U_ID: 7,
+      E_ID: 2,
+      Phone: '13600000007',
+      UserName: 'Zoë "the \\ driver"\n',
+      lat: -22.123456789,
+      lon: 114.5,
+      time: 1_790_000_000_123,
+      speed: null,
+      course: Number.NaN,
+      battery: 0,
+      signal: 100,
+      online: true,
+      talking: false,
+      gpsOnline: false,
+      interval: 60,
+    };
+    expect(gpsJsonOf(record)).toBe(JSON.stringify(record));
+  });
+
   it('keeps the latest fix per user; a late older fix does not replace it', () => {
     const { live, changes } = setup();
     live.reportPosition({ E_ID: 1, U_ID: 7, Phone: '7', lat: 1, lon: 1, time: 200 });

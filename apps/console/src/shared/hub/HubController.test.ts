@@ -204,6 +204,48 @@ describe('HubController', () => {
     expect([...store.getSnapshot().positions.keys()]).toEqual([7]);
   });
 
+  test('a snapshot parsed in slices reaches the store before the messages sent after it', async () => {
+    const { controller, connections, store } = setup();
+    controller.start();
+    await settle();
+    let parsed: (records: unknown[]) => void = () => undefined;
+    const record = { U_ID: 5, E_ID: 1, Phone: '5', UserName: 'Five', lat: 1, lon: 2, time: 3 };
+    const full = { ...record, speed: null, course: null, battery: null, signal: null };
+    const gps = { ...full, online: true, talking: false, gpsOnline: true, interval: 60 };
+    connections[0]?.push('pushMsg', { type: 'GPSArray', data: new Promise((resolve) => (parsed = resolve)) });
+    connections[0]?.push('pushMsg', { type: 'GPS', data: [{ ...gps, lat: 9 }] });
+    connections[0]?.push('pushMsg', { type: 'NumOnlineUser', data: 1 });
+    await settle();
+    expect(store.getSnapshot().positions.size).toBe(0);
+    expect(store.getSnapshot().onlineCount).toBeUndefined();
+    parsed([gps]);
+    await settle();
+    store.flush();
+    // The later delta wins over the snapshot, as it did on the wire.
+    expect(store.getSnapshot().positions.get(5)?.lat).toBe(9);
+    expect(store.getSnapshot().onlineCount).toBe(1);
+  });
+
+  test('takes online users that hold to the contract and drops a list with a bad one', async () => {
+    const { controller, connections, store } = setup();
+    controller.start();
+    await settle();
+    const user = { U_ID: 3, E_ID: 1, Phone: '3', UserName: 'Three', online: true, time: 5 };
+    connections[0]?.push('pushNotify', { type: 'Online', data: { count: 1, users: [user] } });
+    expect(store.getSnapshot().onlineUsers.get(3)?.UserName).toBe('Three');
+    connections[0]?.push('pushMsg', {
+      type: 'OnlineUser',
+      data: [
+        { ...user, U_ID: 4 },
+        { ...user, U_ID: 'x' },
+      ],
+    });
+    connections[0]?.push('pushNotify', { type: 'OnlineChange', data: { count: 2, delta: 1.5, users: [] } });
+    store.flush();
+    expect(store.getSnapshot().onlineUsers.has(4)).toBe(false);
+    expect(store.getSnapshot().onlineCount).toBe(1);
+  });
+
   test('stop ends the connection and the retries', async () => {
     const { controller, connections, store } = setup({ failStarts: 100 });
     controller.start();

@@ -6,9 +6,12 @@ import {
   isGpsRecord,
   pushMsgSchema,
   pushNotifySchema,
+  type OnlineUser,
   type PushMsg,
+  type PushNotify,
 } from '@intercom/contract';
 import { LiveStore } from './LiveStore';
+import type { SlicedPush } from './parsePushInSlices';
 import { isUnauthorized, reconnectDelayMs } from './reconnectDelay';
 
 /** The part of `@microsoft/signalr`'s HubConnection this controller uses (tests pass a fake). */
@@ -59,6 +62,40 @@ function gpsMessage(argument: unknown): PushMsg | undefined {
   if (message?.type !== 'GPS' && message?.type !== 'GPSArray') return undefined;
   if (!Array.isArray(message.data) || !message.data.every(isGpsRecord)) return undefined;
   return { type: message.type, data: message.data };
+}
+
+function isSlicedPush(argument: unknown): argument is SlicedPush {
+  return typeof argument === 'object' && argument !== null && (argument as SlicedPush).data instanceof Promise;
+}
+
+/** The contract's OnlineUser, checked by hand for the same reason as `gpsMessage` (a snapshot lists 50,000). */
+function isOnlineUser(value: unknown): value is OnlineUser {
+  const user = value as Partial<OnlineUser> | null;
+  return (
+    typeof user === 'object' &&
+    user !== null &&
+    Number.isSafeInteger(user.U_ID) &&
+    Number.isSafeInteger(user.E_ID) &&
+    typeof user.Phone === 'string' &&
+    typeof user.UserName === 'string' &&
+    typeof user.online === 'boolean' &&
+    Number.isSafeInteger(user.time)
+  );
+}
+
+/** A long list of online users (`OnlineUser`, `Online`, `OnlineChange`) checked by hand; else undefined. */
+function onlineMessage(argument: unknown): PushMsg | PushNotify | undefined {
+  const message = argument as { type?: unknown; data?: { count?: unknown; delta?: unknown; users?: unknown } } | null;
+  if (message?.type === 'OnlineUser') {
+    const users = message.data as unknown;
+    return Array.isArray(users) && users.every(isOnlineUser) ? { type: 'OnlineUser', data: users } : undefined;
+  }
+  if (message?.type !== 'Online' && message?.type !== 'OnlineChange') return undefined;
+  const { count, delta, users } = message.data ?? {};
+  if (!Number.isSafeInteger(count) || !Array.isArray(users) || !users.every(isOnlineUser)) return undefined;
+  if (message.type === 'Online') return { type: 'Online', data: { count: count as number, users } };
+  if (!Number.isSafeInteger(delta)) return undefined;
+  return { type: 'OnlineChange', data: { count: count as number, delta: delta as number, users } };
 }
 
 /**
@@ -153,16 +190,38 @@ export class HubController {
 
   private build(generation: number): HubConnectionLike {
     const connection = this.deps.createConnection();
-    connection.on(HubTargets.pushMsg, (argument) => {
+    // While a long message is parsed in slices (SlicedJsonHubProtocol), the messages after it wait
+    // here, so the store still takes them in the order the server sent them.
+    let waiting: Promise<void> | null = null;
+    const inOrder = (take: () => void | Promise<void>) => {
+      if (!waiting) {
+        const result = take();
+        if (result === undefined) return;
+        waiting = result;
+      } else waiting = waiting.then(take);
+      const tail = waiting.catch(() => undefined);
+      waiting = tail;
+      void tail.then(() => {
+        if (waiting === tail) waiting = null;
+      });
+    };
+    const takeMsg = (argument: unknown) => {
       if (!this.isCurrent(generation, connection)) return;
-      const message = gpsMessage(argument) ?? pushMsgSchema.safeParse(argument).data;
+      const message = gpsMessage(argument) ?? onlineMessage(argument) ?? pushMsgSchema.safeParse(argument).data;
       if (message) this.store.receive(message);
-    });
-    connection.on(HubTargets.pushNotify, (argument) => {
+    };
+    const takeNotify = (argument: unknown) => {
       if (!this.isCurrent(generation, connection)) return;
-      const parsed = pushNotifySchema.safeParse(argument);
-      if (parsed.success) this.store.receive(parsed.data);
-    });
+      const message = onlineMessage(argument) ?? pushNotifySchema.safeParse(argument).data;
+      if (message) this.store.receive(message);
+    };
+    const take = (argument: unknown, taker: (argument: unknown) => void) =>
+      inOrder(() => {
+        if (!isSlicedPush(argument)) return taker(argument);
+        return argument.data.then((data) => taker({ type: argument.type, data }));
+      });
+    connection.on(HubTargets.pushMsg, (argument) => take(argument, takeMsg));
+    connection.on(HubTargets.pushNotify, (argument) => take(argument, takeNotify));
     connection.onreconnecting(() => {
       if (this.isCurrent(generation, connection)) this.store.setStatus('reconnecting');
     });

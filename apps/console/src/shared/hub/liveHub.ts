@@ -7,6 +7,7 @@ import { queryClient } from '../api/queryClient';
 import { hasAccessToken, getAccessToken } from '../storage/tokenStore';
 import { HubController, type SessionCheck } from './HubController';
 import { keepRetryingPolicy } from './reconnectDelay';
+import { SlicedJsonHubProtocol } from './SlicedJsonHubProtocol';
 
 /** Query keys whose data the pushes also change; refetched after every reconnect. */
 const resyncKeys = new Map<string, { key: QueryKey; users: number }>();
@@ -57,6 +58,7 @@ export const liveHub = new HubController({
   createConnection: () =>
     new HubConnectionBuilder()
       .withUrl(HUB_PATH, { accessTokenFactory: () => getAccessToken() ?? '' })
+      .withHubProtocol(new SlicedJsonHubProtocol())
       .withAutomaticReconnect(keepRetryingPolicy())
       .configureLogging(LogLevel.Warning)
       .build(),

@@ -1,0 +1,113 @@
+import { describe, expect, test } from 'vitest';
+import { UserFeatureIndex, type UserDiff, type UserPoint } from './userFeatureDiff';
+import { UserSourceFeeder, type UsersSourceLike } from './UserSourceFeeder';
+
+const at = (lon: number): UserPoint => ({ lon, lat: 0, name: 'A', state: 'online' });
+
+/** A source that takes each call when the test says so, as MapLibre's worker answers in its time. */
+class FakeSource implements UsersSourceLike {
+  readonly features = new Map<number, number>();
+  readonly calls: string[] = [];
+  readonly added: number[][] = [];
+  private pending: (() => void)[] = [];
+  updateData(diff: UserDiff) {
+    this.calls.push(`updateData +${diff.add.length} ~${diff.update.length} -${diff.remove.length}`);
+    this.added.push(diff.add.map((f) => Number(f.id)));
+    return this.later(() => {
+      for (const f of diff.add) this.features.set(Number(f.id), f.geometry.coordinates[0]!);
+      for (const u of diff.update) {
+        // MapLibre ignores an update of a feature it does not hold.
+        if (u.newGeometry && this.features.has(u.id)) this.features.set(u.id, u.newGeometry.coordinates[0]!);
+      }
+      for (const id of diff.remove) this.features.delete(id);
+    });
+  }
+  /** Completes the oldest call; false when none is waiting. */
+  answer(): boolean {
+    const next = this.pending.shift();
+    next?.();
+    return next !== undefined;
+  }
+  private later(apply: () => void) {
+    return new Promise<void>((resolve) => this.pending.push(() => (apply(), resolve())));
+  }
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+async function answerAll(source: FakeSource) {
+  for (await settle(); source.answer(); await settle());
+}
+
+/** Users 1..count at longitudes 0..count-1, a snapshot of them loading in calls of 10. */
+async function loading(count: number) {
+  const index = new UserFeatureIndex();
+  index.replace(Array.from({ length: count }, (_, i) => [i + 1, at(i)] as [number, UserPoint]));
+  const source = new FakeSource();
+  const feeder = new UserSourceFeeder(source, index, 10);
+  feeder.apply('reset');
+  await settle();
+  return { index, source, feeder };
+}
+
+describe('UserSourceFeeder', () => {
+  test('a snapshot goes in calls of a few users, each after the last was taken', async () => {
+    const { source } = await loading(25);
+    // One call at a time: the next is made only when the worker has answered.
+    expect(source.calls).toEqual(['updateData +10 ~0 -0']);
+    await answerAll(source);
+    expect(source.calls).toEqual(['updateData +10 ~0 -0', 'updateData +10 ~0 -0', 'updateData +5 ~0 -0']);
+    expect(source.features.size).toBe(25);
+  });
+
+  test('a user who moves or leaves while the snapshot is loading ends where the index says', async () => {
+    const { index, source, feeder } = await loading(30);
+    // User 25 (not sent yet) and user 2 (in the first call) move; user 30 leaves; user 31 comes.
+    feeder.apply(
+      index.apply([
+        [25, at(100)],
+        [2, at(200)],
+        [30, undefined],
+        [31, at(300)],
+      ]),
+    );
+    await answerAll(source);
+    expect(source.features.get(25)).toBe(100);
+    expect(source.features.get(2)).toBe(200);
+    expect(source.features.has(30)).toBe(false);
+    expect(source.features.get(31)).toBe(300);
+    expect(source.features.size).toBe(30);
+  });
+
+  test('a new snapshot replaces the one still loading and removes the users it lacks', async () => {
+    const { index, source, feeder } = await loading(30);
+    source.answer();
+    await settle();
+    index.replace([
+      [1, at(50)],
+      [99, at(9)],
+    ]);
+    feeder.apply('reset');
+    await answerAll(source);
+    expect([...source.features.entries()].sort((a, b) => a[0] - b[0])).toEqual([
+      [1, 50],
+      [99, 9],
+    ]);
+    // Users 1-20 were sent before the new set came; 2-20 go, 99 (new) comes before 1 (held).
+    expect(source.calls.at(-1)).toBe('updateData +2 ~0 -19');
+    expect(source.added.at(-1)).toEqual([99, 1]);
+  });
+
+  test('a snapshot with no users empties the source', async () => {
+    const index = new UserFeatureIndex();
+    index.replace([[1, at(1)]]);
+    const source = new FakeSource();
+    const feeder = new UserSourceFeeder(source, index, 10);
+    feeder.apply('reset');
+    await answerAll(source);
+    index.replace([]);
+    feeder.apply('reset');
+    await answerAll(source);
+    expect(source.features.size).toBe(0);
+  });
+});

@@ -1,0 +1,103 @@
+// The page side of bench/map.ts: the probe installed before the console loads, and its types.
+
+/**
+ * Installed before the console loads: records the bytes of the hub frame carrying the GPSArray
+ * snapshot, and for every GPS delta the fix times it carried and when it arrived. A string,
+ * so the bench's own transpiler adds no helpers the page lacks.
+ */
+export const INSTRUMENT_HUB = `
+  const probe = { snapshotBytes: 0, snapshotAt: 0, timing: false, arrivals: [], marks: {}, expected: 0, loadTasks: [] };
+  window.mapProbe = probe;
+  // Long tasks from the first moment: those of opening the page and taking the snapshot count too.
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) probe.loadTasks.push(Math.round(entry.duration));
+  }).observe({ type: 'longtask', buffered: true });
+  window.mapOf = () => document.querySelector('[data-testid="map-canvas"]')?.maplibre;
+  // Where the time to the snapshot drawn goes: ms since navigation start of each step, first time only.
+  const mark = (name) => { probe.marks[name] ??= Math.round(performance.now()); };
+  const watchMap = setInterval(() => {
+    const map = window.mapOf();
+    if (!map) return;
+    clearInterval(watchMap);
+    mark('mapCreated');
+    map.once('style.load', () => mark('styleLoaded'));
+    map.once('load', () => mark('mapLoaded'));
+    let loadedUsers = false;
+    let allUsers = false;
+    map.on('dataloading', (event) => {
+      if (event.sourceId === 'users') mark('usersSetData');
+    });
+    let holdsAll = false;
+    map.on('data', (event) => {
+      if (event.sourceId !== 'users' || event.dataType !== 'source') return;
+      const data = map.getSource('users')?._data;
+      const count = data?.geojson?.features?.length ?? data?.updateable?.size ?? 0;
+      if (count > 0 && !loadedUsers && event.isSourceLoaded) {
+        loadedUsers = true;
+        mark('usersSourceLoaded');
+        probe.marks.usersInFirstLoad = count;
+        map.once('render', () => mark('usersFirstFrame'));
+      }
+      // The snapshot drawn: once the source holds (nearly) every user the server counted online,
+      // the first of its tiles built after that, then the frame that draws it. With positions
+      // streaming in, the source is seldom wholly loaded, so this does not wait for isSourceLoaded.
+      if (!holdsAll && probe.expected > 0 && count >= probe.expected) {
+        holdsAll = true;
+        mark('allUsersInSource');
+      } else if (holdsAll && !allUsers && event.tile) {
+        allUsers = true;
+        mark('allUsersTileLoaded');
+        map.once('render', () => mark('allUsersFirstFrame'));
+      }
+    });
+  }, 10);
+  const Native = window.WebSocket;
+  window.WebSocket = class extends Native {
+    constructor(url, protocols) {
+      super(url, protocols);
+      mark('hubSocketOpened');
+      this.addEventListener('message', (event) => {
+        if (typeof event.data !== 'string') return;
+        const text = event.data;
+        if (text.includes('"GPSArray"')) {
+          probe.snapshotBytes += new TextEncoder().encode(text).length;
+          probe.snapshotAt = performance.now();
+          mark('snapshotFrameArrived');
+        } else if (probe.timing && text.includes('"type":"GPS"')) {
+          // Scanning a frame costs main-thread time: only while the latency is measured.
+          // Every fix of the GPS records (not the OnlineUser records a frame may also carry).
+          const times = [];
+          for (const record of text.split('\\u001e')) {
+            if (!record.includes('"type":"GPS"')) continue;
+            for (const match of record.matchAll(/"time":(\\d+)/g)) times.push(Number(match[1]));
+          }
+          probe.arrivals.push({ at: Date.now(), times });
+        }
+      });
+    }
+  };
+`;
+
+export interface MapLike {
+  getSource(id: string): { getData(): Promise<{ features: unknown[] }> } | undefined;
+  on(
+    event: string,
+    listener: (event: { sourceId?: string; isSourceLoaded?: boolean; dataType?: string; tile?: unknown }) => void,
+  ): void;
+  setLayoutProperty(layer: string, name: string, value: string): void;
+  jumpTo(options: { center?: [number, number]; zoom?: number; bearing?: number }): void;
+  getBearing(): number;
+  triggerRepaint(): void;
+}
+export type ProbeWindow = Window & {
+  mapProbe: {
+    snapshotBytes: number;
+    snapshotAt: number;
+    timing: boolean;
+    arrivals: { at: number; times: number[] }[];
+    marks: Record<string, number>;
+    expected: number;
+    loadTasks: number[];
+  };
+  mapOf: () => MapLike;
+};
