@@ -71,6 +71,11 @@ export type RealtimeEvent =
   | { kind: 'usersChanged'; E_ID: number; UserIDs: number[] }
   /** The enterprise's location profiles changed: its terminals get the new configuration. */
   | { kind: 'locationProfileChanged'; E_ID: number }
+  /**
+   * A server instance has just started with an empty LiveState: every other instance answers with
+   * `users` batches of the terminals connected to it (E_ID 0: it concerns every enterprise).
+   */
+  | { kind: 'liveStateWanted'; E_ID: 0 }
   /** Users left channel CID (null: the channel was deleted): they stop hearing it at once. */
   | { kind: 'membersRemoved'; E_ID: number; CID: number; UserIDs: number[] | null };
 

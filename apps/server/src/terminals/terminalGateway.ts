@@ -14,6 +14,7 @@ import type { TalkService } from '../talk/talkService.js';
 import type { AuthCodeStore } from '../talk/authCodes.js';
 import type { VideoService } from '../talk/videoService.js';
 import { talkSettings } from '../talk/talkRepository.js';
+import { publishLiveHandOver } from './liveHandOver.js';
 import { LoginClock, isNewerLogin } from './loginClock.js';
 import type { LoginThrottle } from './loginThrottle.js';
 import { TerminalConnection, type ConnectionHost } from './terminalConnection.js';
@@ -73,7 +74,10 @@ export class TerminalGateway implements ConnectionHost {
     this.unsubscribeBus = deps.realtime.bus.subscribe((event) => {
       if (event.kind === 'terminalLogin') this.remoteLogin(event);
       else if (event.kind === 'user' && !event.user.online) this.stillOnline(event.user.E_ID, event.user.U_ID);
+      else if (event.kind === 'liveStateWanted') this.handOver();
     });
+    // This instance's LiveState starts empty: the others send the users connected to them.
+    deps.realtime.bus.publish({ kind: 'liveStateWanted', E_ID: 0 });
     this.sweepTimer = setInterval(() => this.sweep(), options.sweepMs);
     this.sweepTimer.unref();
   }
@@ -302,6 +306,14 @@ export class TerminalGateway implements ConnectionHost {
     const connection = this.online.get(U_ID);
     if (this.closing || connection?.state !== 'online' || connection.user?.E_ID !== E_ID) return;
     this.deps.realtime.live.setOnline(connection.user, true);
+  }
+
+  private handOver(): void {
+    if (this.closing) return;
+    const connected = [...this.online.values()].flatMap((c) => (c.state === 'online' && c.user ? [c.user] : []));
+    const live = this.deps.realtime.live;
+    const count = publishLiveHandOver(this.deps.realtime.bus, connected, (E_ID, U_ID) => live.user(E_ID, U_ID));
+    if (count > 0) this.log.info({ users: count }, 'live state handed over to a starting instance');
   }
 
   private endGrace(U_ID: number): void {

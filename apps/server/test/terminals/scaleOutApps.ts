@@ -22,6 +22,8 @@ export interface ScaleOut {
   prefix: string;
   /** One terminal user both instances know, with the same E_ID, U_ID and phone. */
   user(input?: Partial<NewTerminalUser>): Promise<{ U_ID: number; phone: string; E_ID: number }>;
+  /** A further instance on the same Redis and database, started now (the caller closes it). */
+  another(): Promise<TerminalTestApp>;
   close(): Promise<void>;
 }
 
@@ -59,6 +61,7 @@ export async function startScaleOut(
       }
       return first;
     },
+    another: () => startInstance(terminals, postgres?.url, prefix, talk),
     async close() {
       await Promise.all([a.close(), b.close()]);
       await postgres?.drop();

@@ -64,6 +64,27 @@ describe('GPS-online count', () => {
   });
 });
 
+describe('a starting instance', () => {
+  it('gets the users connected to the others at once, not at their next report', async () => {
+    const { phone, U_ID, E_ID } = await s.user();
+    const onA = await loggedIn(s.a, phone);
+    expect((await onA.request({ type: 'position', ...fix() })).type).toBe('ack');
+    expect((await onA.request({ type: 'status', battery: 63, signal: 80 })).type).toBe('ack');
+    await until(() => s.b.live.user(E_ID, U_ID)?.battery === 63, 'B to hear of the report');
+    const c = await s.another();
+    try {
+      await until(() => c.live.user(E_ID, U_ID)?.battery === 63, 'the new instance to be handed the user');
+      const user = c.live.user(E_ID, U_ID);
+      expect(user?.online).toBe(true);
+      expect(user?.position?.lat).toBeCloseTo(22.54);
+      expect(c.live.onlineCount([E_ID])).toBeGreaterThanOrEqual(1);
+    } finally {
+      onA.close();
+      await c.close();
+    }
+  });
+});
+
 describe('alarm episodes', () => {
   it('raises one low-battery alarm per episode when the terminal moves to the other instance', async () => {
     const { phone, U_ID } = await s.user();
