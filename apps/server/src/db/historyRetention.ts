@@ -81,7 +81,8 @@ export class HistoryRetention {
 
   async start(): Promise<void> {
     if (this.dialect === 'postgres') {
-      await ensureHistoryPartitions(this.db, Date.now(), this.options.daysAhead);
+      // A failure here must not keep the server down: the default partition takes every fix meanwhile.
+      await ensureHistoryPartitions(this.db, Date.now(), this.options.daysAhead).catch(this.options.onError);
     }
     this.schedule(0);
   }

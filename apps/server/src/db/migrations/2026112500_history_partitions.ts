@@ -48,7 +48,10 @@ export async function up(db: Kysely<any>): Promise<void> {
       "Altitude" real,
       constraint location_history_pkey primary key ("H_ID", "H_Time")
     ) partition by range ("H_Time")`.execute(db);
-  await sql`create index location_history_track on location_history ("E_ID", "U_ID", "H_Time")`.execute(db);
+  // Covering the Track read (trackRepository.ts): one user's day comes from a few adjacent index
+  // pages, not from one heap page per fix (fixes of many users interleave in the heap).
+  await sql`create index location_history_track on location_history ("E_ID", "U_ID", "H_Time")
+    include ("H_ID", "C_Latitude", "C_Longitude", "Speed", "Course", "H_Type")`.execute(db);
   await sql`create table location_history_default partition of location_history default`.execute(db);
 
   const days = await sql<{ day: number | string }>`
