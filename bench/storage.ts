@@ -40,7 +40,9 @@ function fixes(from: number, count: number): HistoryRow[] {
 async function bytesUsed(database: Database, dataDir?: string): Promise<number> {
   if (database.dialect === 'postgres') {
     await sql`vacuum analyze location_history`.execute(database.db);
-    const row = await sql<{ bytes: string }>`select pg_total_relation_size('location_history') as bytes`.execute(
+    // Partitioned by day (issue 15): the table's size is the sum of its partitions'.
+    const row = await sql<{ bytes: string }>`
+      select sum(pg_total_relation_size(relid)) as bytes from pg_partition_tree('location_history')`.execute(
       database.db,
     );
     return Number(row.rows[0]?.bytes ?? 0);

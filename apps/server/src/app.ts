@@ -21,6 +21,7 @@ import { realtimePlugin } from './realtime/realtimePlugin.js';
 import type { TerminalOptions } from './terminals/terminalOptions.js';
 import { terminalsPlugin } from './terminals/terminalsPlugin.js';
 import { metricsPlugin } from './core/metricsPlugin.js';
+import { historyRetentionPlugin } from './db/historyRetentionPlugin.js';
 import { terminalEventsPlugin } from './core/terminalEvents.js';
 import { accountModule } from './modules/account/index.js';
 import { channelModule } from './modules/channel/index.js';
@@ -187,6 +188,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await app.register(realtimePlugin, { hub: options.hub });
   await app.register(talkPlugin, { options: options.talk });
   await app.register(terminalsPlugin, { options: options.terminals });
+  await app.register(historyRetentionPlugin);
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {

@@ -51,6 +51,12 @@ const envSchema = z
     GEOCODER_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
     GEOCODER_RATE_PER_SECOND: z.coerce.number().int().min(1).max(1000).default(1),
     METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').max(256).optional(),
+    HISTORY_RETENTION_DAYS: z.coerce
+      .number({ error: 'must be a whole number of days (1-36500)' })
+      .int('must be a whole number of days (1-36500)')
+      .min(1, 'must be at least 1 day')
+      .max(36_500, 'must be at most 36500 days (100 years)')
+      .default(180),
   })
   .refine((env) => Boolean(env.TLS_CERT) === Boolean(env.TLS_KEY), {
     message: 'TLS_CERT and TLS_KEY must be set together',
@@ -93,6 +99,8 @@ export interface Config {
   geocoder: { url: string | undefined; timeoutMs: number; ratePerSecond: number };
   /** Bearer token that opens /metrics from anywhere; unset: /metrics answers loopback callers only. */
   metricsToken: string | undefined;
+  /** Location history older than this many days is removed (PostgreSQL: whole day partitions). */
+  historyRetentionDays: number;
   /** Directory of the built console; absent in API-only test runs. */
   consoleDir: string | undefined;
 }
@@ -131,6 +139,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, consoleDir?: st
     talkAgentDir: e.TALK_AGENT_DIR ? path.resolve(e.TALK_AGENT_DIR) : undefined,
     geocoder: { url: e.GEOCODER_URL, timeoutMs: e.GEOCODER_TIMEOUT_MS, ratePerSecond: e.GEOCODER_RATE_PER_SECOND },
     metricsToken: e.METRICS_TOKEN,
+    historyRetentionDays: e.HISTORY_RETENTION_DAYS,
     consoleDir,
   };
 }

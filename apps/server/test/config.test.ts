@@ -34,6 +34,7 @@ describe('loadConfig', () => {
       heartRate: { low: 40, high: 160 },
       basemapPmtiles: undefined,
       geocoder: { url: undefined, timeoutMs: 5000, ratePerSecond: 1 },
+      historyRetentionDays: 180,
       consoleDir: undefined,
     });
   });
@@ -64,6 +65,7 @@ describe('loadConfig', () => {
         GEOCODER_TIMEOUT_MS: '2000',
         GEOCODER_RATE_PER_SECOND: '5',
         METRICS_TOKEN: 'a-metrics-token-of-32-characters',
+        HISTORY_RETENTION_DAYS: '365',
       },
       '/srv/console',
     );
@@ -87,6 +89,7 @@ describe('loadConfig', () => {
       basemapPmtiles: '/srv/maps/world.pmtiles',
       geocoder: { url: 'http://nominatim.lan:8080', timeoutMs: 2000, ratePerSecond: 5 },
       metricsToken: 'a-metrics-token-of-32-characters',
+      historyRetentionDays: 365,
       consoleDir: '/srv/console',
     });
   });
@@ -118,6 +121,11 @@ describe('loadConfig', () => {
     ['OSMAND_PORT', { OSMAND_PORT: '8080' }],
     ['HEART_RATE_LOW', { HEART_RATE_LOW: '170' }],
     ['HEART_RATE_HIGH', { HEART_RATE_HIGH: 'fast' }],
+    ['HISTORY_RETENTION_DAYS', { HISTORY_RETENTION_DAYS: '0' }],
+    ['HISTORY_RETENTION_DAYS', { HISTORY_RETENTION_DAYS: '-30' }],
+    ['HISTORY_RETENTION_DAYS', { HISTORY_RETENTION_DAYS: '90.5' }],
+    ['HISTORY_RETENTION_DAYS', { HISTORY_RETENTION_DAYS: 'six months' }],
+    ['HISTORY_RETENTION_DAYS', { HISTORY_RETENTION_DAYS: '36501' }],
   ])('refuses a bad %s with a message naming it', (variable, env) => {
     const error = errorOf(env);
     expect(error.message).toMatch(new RegExp(`(^|\\s)${variable}:`, 'm'));
@@ -133,6 +141,15 @@ describe('loadConfig', () => {
     expect(errorOf({ DATABASE_URL: 'mysql://x' }).message).toContain('postgres://');
     expect(errorOf({ ADMIN_PASSWORD: 'short' }).message).toContain('at least 8 characters');
     expect(errorOf({ TLS_KEY: '/k.pem' }).message).toContain('TLS_CERT and TLS_KEY must be set together');
+  });
+
+  it('says what HISTORY_RETENTION_DAYS takes', () => {
+    expect(errorOf({ HISTORY_RETENTION_DAYS: 'six months' }).message).toContain(
+      'HISTORY_RETENTION_DAYS: must be a whole number of days (1-36500)',
+    );
+    expect(errorOf({ HISTORY_RETENTION_DAYS: '0' }).message).toContain(
+      'HISTORY_RETENTION_DAYS: must be at least 1 day',
+    );
   });
 
   it('never puts the rejected ADMIN_PASSWORD into the message', () => {

@@ -4,6 +4,7 @@ import * as initial from './migrations/2026112200_initial.js';
 import * as usersDevices from './migrations/2026112310_users_devices.js';
 import * as channelsMedia from './migrations/2026112330_channels_media.js';
 import * as userSearch from './migrations/2026112400_user_search.js';
+import * as historyPartitions from './migrations/2026112500_history_partitions.js';
 
 /** Migrations are listed here (not read from disk) so the built server carries them. */
 const migrations: Record<string, Migration> = {
@@ -11,13 +12,15 @@ const migrations: Record<string, Migration> = {
   '2026112310_users_devices': usersDevices,
   '2026112330_channels_media': channelsMedia,
   '2026112400_user_search': userSearch,
+  '2026112500_history_partitions': historyPartitions,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };
 
-export async function migrateToLatest(db: Kysely<any>): Promise<void> {
+/** Runs every migration not yet run; `upTo` stops after that one (tests of a later migration's data path). */
+export async function migrateToLatest(db: Kysely<any>, upTo?: string): Promise<void> {
   const migrator = new Migrator({ db, provider });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = upTo ? await migrator.migrateTo(upTo) : await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
