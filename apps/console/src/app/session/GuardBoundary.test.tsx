@@ -14,6 +14,8 @@ vi.mock('../routeTable', () => ({
   routeTable: [{ path: '/dashboard', title: 'menu.dashboard', hidden: () => breakGuard.resolve() }],
 }));
 vi.mock('../../shared/hub/LiveHubConnection', () => ({ LiveHubConnection: () => null }));
+// Not under test; starting it would import the browser audio module lazily, after the test has ended.
+vi.mock('../../talk/TalkConnection', () => ({ TalkConnection: () => null }));
 vi.mock('../../i18n/i18n', () => ({ syncDateLocale: () => Promise.resolve() }));
 vi.mock('../../layout/AppLayout', () => ({ AppLayout: () => <main data-testid="layout" /> }));
 
