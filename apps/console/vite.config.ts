@@ -52,6 +52,8 @@ export default defineConfig({
     outDir: 'dist',
     assetsDir: 'assets',
     sourcemap: false,
+    // CONSOLE_MINIFY=0 keeps function names, for the CPU profiles of bench/map.ts (MAP_BENCH_PROFILE).
+    minify: process.env.CONSOLE_MINIFY !== '0',
     chunkSizeWarningLimit: 800,
     rolldownOptions: {
       treeshake: {

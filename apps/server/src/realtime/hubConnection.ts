@@ -66,10 +66,14 @@ export class HubConnection {
   private lifecycle: 'open' | 'closing' | 'closed' = 'open';
   private queue: Queued[] = [];
   private queuedChars = 0;
+  /** Droppable records (pushes) in the queue, not yet handed to the transport. */
+  private queuedPushes = 0;
+  private tellingReady = false;
   private ending = false;
   private closeTimer: NodeJS.Timeout | null = null;
   private readonly reader: RecordReader;
   private readonly overflowHandlers = new Set<() => void>();
+  private readonly readyHandlers = new Set<() => void>();
   private readonly disposeHandlers = new Set<() => void>();
 
   constructor(
@@ -101,6 +105,15 @@ export class HubConnection {
     return this.queuedChars + (this.sink?.buffered() ?? 0);
   }
 
+  /**
+   * Whether a push sent now would go to the transport at once: no push waits in the queue and the
+   * transport takes writes. A feed holds (conflates) its changes while this is false, and sends
+   * them when the `onReadyForPushes` handlers are called.
+   */
+  get readyForPushes(): boolean {
+    return this.lifecycle === 'open' && this.queuedPushes === 0 && (this.sink?.ready() ?? false);
+  }
+
   attach(sink: TransportSink): void {
     this.sink = sink;
     this.attachedAt = Date.now();
@@ -110,6 +123,12 @@ export class HubConnection {
   onOverflow(handler: () => void): () => void {
     this.overflowHandlers.add(handler);
     return () => this.overflowHandlers.delete(handler);
+  }
+
+  /** Called whenever the connection becomes `readyForPushes` (the transport drained, a poll came). */
+  onReadyForPushes(handler: () => void): () => void {
+    this.readyHandlers.add(handler);
+    return () => this.readyHandlers.delete(handler);
   }
 
   onDispose(handler: () => void): () => void {
@@ -193,6 +212,7 @@ export class HubConnection {
       const taken = this.queue.splice(0, count);
       const payload = count === 1 ? (taken[0]?.text ?? '') : taken.map((item) => item.text).join('');
       this.queuedChars -= size;
+      for (const item of taken) if (item.droppable) this.queuedPushes -= 1;
       this.lastSentAt = Date.now();
       sink.write(payload);
     }
@@ -200,6 +220,18 @@ export class HubConnection {
     if (this.lifecycle === 'closing' && this.queue.length === 0 && !this.ending) {
       this.ending = true;
       sink.end(true);
+    }
+    this.tellReady();
+  }
+
+  /** Lets the feeds send what they held back; a push they send from here pumps again, not recursing. */
+  private tellReady(): void {
+    if (this.tellingReady || this.readyHandlers.size === 0 || !this.readyForPushes) return;
+    this.tellingReady = true;
+    try {
+      for (const handler of this.readyHandlers) handler();
+    } finally {
+      this.tellingReady = false;
     }
   }
 
@@ -228,6 +260,7 @@ export class HubConnection {
     }
     this.queue = [];
     this.queuedChars = 0;
+    this.queuedPushes = 0;
     this.finish();
   }
 
@@ -238,10 +271,12 @@ export class HubConnection {
     if (this.closeTimer) clearTimeout(this.closeTimer);
     this.queue = [];
     this.queuedChars = 0;
+    this.queuedPushes = 0;
     for (const stream of [...this.streams.values()]) stream.abandon();
     for (const handler of this.disposeHandlers) handler();
     this.disposeHandlers.clear();
     this.overflowHandlers.clear();
+    this.readyHandlers.clear();
     if (!this.ending) {
       this.ending = true;
       this.sink?.end(false);
@@ -252,12 +287,14 @@ export class HubConnection {
   private enqueue(text: string, droppable: boolean): void {
     this.queue.push({ text, droppable });
     this.queuedChars += text.length;
+    if (droppable) this.queuedPushes += 1;
     this.pump();
   }
 
   private dropBacklog(): void {
     this.queue = this.queue.filter((item) => !item.droppable);
     this.queuedChars = this.queue.reduce((sum, item) => sum + item.text.length, 0);
+    this.queuedPushes = 0;
   }
 
   private overflow(): void {

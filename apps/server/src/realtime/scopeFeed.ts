@@ -56,13 +56,40 @@ export class ScopeSnapshot extends RecordCache {
   }
 }
 
-/** What a scope gathered since its last push: the latest per user, alarm or phone. */
-interface Pending {
-  gps: string[];
-  online: string[];
-  notifications: string[];
-  heartRates: string[];
-  videos: string[];
+/**
+ * What a scope gathered since its last push: the latest text per user, alarm, phone or video
+ * source. Keyed, so that pushes a slow connection could not take yet merge into one (conflation):
+ * a later text replaces an earlier one of the same key.
+ */
+export interface Pending {
+  gps: Map<number, string>;
+  online: Map<number, string>;
+  notifications: Map<number, string>;
+  heartRates: Map<string, string>;
+  videos: Map<number, string>;
+}
+
+export function emptyPending(): Pending {
+  return { gps: new Map(), online: new Map(), notifications: new Map(), heartRates: new Map(), videos: new Map() };
+}
+
+/** Alarms waiting for a push, to keep in the order they changed: a changed one moves to the end. */
+function setLast<K>(map: Map<K, string>, key: K, json: string): void {
+  map.delete(key);
+  map.set(key, json);
+}
+
+/**
+ * Adds `from` to `into`, the later text of a key replacing the earlier. Returns false when more
+ * alarms wait than MAX_PENDING_NOTIFICATIONS (a snapshot is cheaper to send then).
+ */
+export function mergePending(into: Pending, from: Pending): boolean {
+  for (const [key, json] of from.gps) into.gps.set(key, json);
+  for (const [key, json] of from.online) into.online.set(key, json);
+  for (const [key, json] of from.heartRates) into.heartRates.set(key, json);
+  for (const [key, json] of from.videos) into.videos.set(key, json);
+  for (const [key, json] of from.notifications) setLast(into.notifications, key, json);
+  return into.notifications.size <= MAX_PENDING_NOTIFICATIONS;
 }
 
 /**
@@ -73,7 +100,8 @@ export class ScopeBatch extends RecordCache {
   private readonly texts = new Map<string, string>();
 
   constructor(
-    private readonly pending: Pending,
+    /** The texts of this push, keyed; never changed after the push was made. */
+    readonly pending: Pending,
     /** Online users of the scope at this push. */
     readonly count: number,
   ) {
@@ -81,7 +109,7 @@ export class ScopeBatch extends RecordCache {
   }
 
   get hasOnline(): boolean {
-    return this.pending.online.length > 0;
+    return this.pending.online.size > 0;
   }
 
   gps(): string | null {
@@ -113,13 +141,13 @@ export class ScopeBatch extends RecordCache {
     return this.memo(`OnlineChange:${delta}`, () =>
       pushMessage(
         'OnlineChange',
-        `{"count":${this.count},"delta":${delta},"users":${this.memo('onlineList', () => jsonList(this.pending.online))}}`,
+        `{"count":${this.count},"delta":${delta},"users":${this.memo('onlineList', () => jsonList(this.pending.online.values()))}}`,
       ),
     );
   }
 
-  private list(type: string, items: string[]): string | null {
-    return items.length === 0 ? null : this.memo(type, () => pushMessage(type, jsonList(items)));
+  private list(type: string, items: ReadonlyMap<unknown, string>): string | null {
+    return items.size === 0 ? null : this.memo(type, () => pushMessage(type, jsonList(items.values())));
   }
 
   private memo(key: string, make: () => string): string {
@@ -147,11 +175,7 @@ export interface ScopeMember {
  */
 export class ScopeFeed {
   readonly members = new Set<ScopeMember>();
-  private gps = new Map<number, string>();
-  private online = new Map<number, string>();
-  private notifications = new Map<number, string>();
-  private heartRates = new Map<string, string>();
-  private videos = new Map<number, string>();
+  private pending = emptyPending();
   private timer: NodeJS.Timeout | null = null;
   private lastPushAt = 0;
   private cachedSnapshot: ScopeSnapshot | null = null;
@@ -170,24 +194,24 @@ export class ScopeFeed {
 
   apply(change: LiveChange): void {
     this.cachedSnapshot = null;
+    const pending = this.pending;
     switch (change.kind) {
       case 'gps':
-        this.gps.set(change.key, change.json);
+        pending.gps.set(change.key, change.json);
         break;
       case 'heartRate':
-        this.heartRates.set(change.key, change.json);
+        pending.heartRates.set(change.key, change.json);
         break;
       case 'online':
-        this.online.set(change.key, change.json);
+        pending.online.set(change.key, change.json);
         break;
       case 'video':
-        this.videos.set(change.key, change.json);
+        pending.videos.set(change.key, change.json);
         break;
       case 'notification':
-        this.notifications.delete(change.key);
-        this.notifications.set(change.key, change.json);
-        if (this.notifications.size > MAX_PENDING_NOTIFICATIONS) {
-          this.takePending();
+        setLast(pending.notifications, change.key, change.json);
+        if (pending.notifications.size > MAX_PENDING_NOTIFICATIONS) {
+          this.pending = emptyPending();
           for (const member of this.members) member.resync();
           return;
         }
@@ -208,26 +232,11 @@ export class ScopeFeed {
     this.timer = setTimeout(() => this.flush(), wait);
   }
 
-  private takePending(): Pending {
-    const pending = {
-      gps: [...this.gps.values()],
-      online: [...this.online.values()],
-      notifications: [...this.notifications.values()],
-      heartRates: [...this.heartRates.values()],
-      videos: [...this.videos.values()],
-    };
-    this.gps = new Map();
-    this.online = new Map();
-    this.notifications = new Map();
-    this.heartRates = new Map();
-    this.videos = new Map();
-    return pending;
-  }
-
   private flush(): void {
     this.timer = null;
     this.lastPushAt = Date.now();
-    const batch = new ScopeBatch(this.takePending(), this.live.onlineCount(this.enterpriseIds));
+    const batch = new ScopeBatch(this.pending, this.live.onlineCount(this.enterpriseIds));
+    this.pending = emptyPending();
     for (const member of this.members) member.push(batch);
   }
 }
