@@ -1,4 +1,4 @@
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { UserFeatureIndex, type UserDiff, type UserPoint } from './userFeatureDiff';
 import { UserSourceFeeder, type UsersSourceLike } from './UserSourceFeeder';
 
@@ -39,12 +39,12 @@ async function answerAll(source: FakeSource) {
   for (await settle(); source.answer(); await settle());
 }
 
-/** Users 1..count at longitudes 0..count-1, a snapshot of them loading in calls of 10. */
+/** Users 1..count at longitudes 0..count-1, a snapshot of them loading in calls of 10; no pause between diffs. */
 async function loading(count: number) {
   const index = new UserFeatureIndex();
   index.replace(Array.from({ length: count }, (_, i) => [i + 1, at(i)] as [number, UserPoint]));
   const source = new FakeSource();
-  const feeder = new UserSourceFeeder(source, index, 10);
+  const feeder = new UserSourceFeeder(source, index, 10, 0);
   feeder.apply('reset');
   await settle();
   return { index, source, feeder };
@@ -109,5 +109,61 @@ describe('UserSourceFeeder', () => {
     feeder.apply('reset');
     await answerAll(source);
     expect(source.features.size).toBe(0);
+  });
+
+  test('diffs made while one is in the worker go as one, each user as the index holds it then', async () => {
+    const { index, source, feeder } = await loading(5);
+    await answerAll(source);
+    feeder.apply(index.apply([[1, at(10)]]));
+    await settle();
+    expect(source.calls.at(-1)).toBe('updateData +0 ~1 -0');
+    feeder.apply(
+      index.apply([
+        [1, at(11)],
+        [2, at(20)],
+      ]),
+    );
+    feeder.apply(
+      index.apply([
+        [1, at(12)],
+        [3, undefined],
+        [40, at(40)],
+        [2, { ...at(20), state: 'sos' }],
+      ]),
+    );
+    await settle();
+    // Nothing more until the worker answered the first.
+    expect(source.calls).toHaveLength(2);
+    await answerAll(source);
+    expect(source.calls.slice(2)).toEqual(['updateData +1 ~2 -1']);
+    expect(source.features.get(1)).toBe(12);
+    expect(source.features.get(2)).toBe(20);
+    expect(source.features.has(3)).toBe(false);
+    expect(source.features.get(40)).toBe(40);
+  });
+
+  test('after a diff the next waits a pause that grows with the users in the source', async () => {
+    vi.useFakeTimers();
+    try {
+      let now = 0;
+      const index = new UserFeatureIndex();
+      index.replace(Array.from({ length: 1000 }, (_, i) => [i + 1, at(i)] as [number, UserPoint]));
+      const source = new FakeSource();
+      // 0.1 ms a user: 100 ms for 1,000 users.
+      const feeder = new UserSourceFeeder(source, index, 5000, 0.1, () => now);
+      feeder.apply(index.apply([[1, at(-1)]]));
+      expect(source.calls).toEqual(['updateData +0 ~1 -0']);
+      source.answer();
+      await vi.advanceTimersByTimeAsync(0);
+      feeder.apply(index.apply([[2, at(-2)]]));
+      now = 99;
+      await vi.advanceTimersByTimeAsync(99);
+      expect(source.calls).toHaveLength(1);
+      now = 100;
+      await vi.advanceTimersByTimeAsync(1);
+      expect(source.calls).toEqual(['updateData +0 ~1 -0', 'updateData +0 ~1 -0']);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

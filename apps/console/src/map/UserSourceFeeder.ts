@@ -12,24 +12,47 @@ export interface UsersSourceLike {
 export const FEATURES_PER_CALL = 5000;
 
 /**
+ * How long diffs wait after MapLibre's worker took the last one, per user in the source (at most
+ * MAX_DIFF_PAUSE_MS): each diff re-clusters every user in the worker, which at 50,000 users kept a
+ * core busy when diffs were sent back to back (and starved the tiles of a new zoom, bench/map.ts).
+ * 5,000 users wait 50 ms, 50,000 wait 500 ms; the diffs of that time go as one.
+ */
+export const DIFF_PAUSE_MS_PER_USER = 0.01;
+export const MAX_DIFF_PAUSE_MS = 500;
+
+/** What a user waiting for the next diff needs: bits of WAIT_MOVED and WAIT_PROPERTIES, or WAIT_ADD or WAIT_REMOVE. */
+const WAIT_MOVED = 1;
+const WAIT_PROPERTIES = 2;
+const WAIT_ADD = 4;
+const WAIT_REMOVE = 8;
+
+/**
  * Puts the index's users into the source: a whole new set (a snapshot) as `updateData` calls of
  * `perCall` users each (`add` replaces a user the source holds), the first also removing the users
  * the set no longer has, each call made when MapLibre's worker has taken the last (so MapLibre
- * never merges them back into one big message); and diffs as they come. The source is never
+ * never merges them back into one big message); and diffs, one at a time with a pause after each
+ * that grows with the users (DIFF_PAUSE_MS_PER_USER), those made meanwhile merged. The source is never
  * emptied, so a snapshot that comes again (a resync) leaves the users on screen while it loads,
- * and one that replaces a load still under way loses nothing. A diff that arrives while a set is
- * being loaded goes at once: MapLibre ignores updates of users it does not hold yet, and the calls
+ * and one that replaces a load still under way loses nothing. A diff made while a set is being
+ * loaded does not wait for the load: MapLibre ignores updates of users it does not hold yet, and the calls
  * still to come take each user from the index as it is when they are made.
  */
 export class UserSourceFeeder {
   private generation = 0;
   /** Users sent to the source and not removed since. */
   private readonly held = new Set<number>();
+  /** Users changed since the last diff was sent, and what changed (WAIT_* bits). */
+  private readonly waiting = new Map<number, number>();
+  private diffInFlight = false;
+  private diffTimer: ReturnType<typeof setTimeout> | undefined;
+  private lastDiffAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly source: UsersSourceLike,
     private readonly index: UserFeatureIndex,
     private readonly perCall = FEATURES_PER_CALL,
+    private readonly pauseMsPerUser = DIFF_PAUSE_MS_PER_USER,
+    private readonly now: () => number = () => performance.now(),
   ) {}
 
   /** Makes the source hold exactly the index's users; resolves once all were sent (or a newer set started). */
@@ -52,16 +75,95 @@ export class UserSourceFeeder {
     }
   }
 
-  /** Sends a diff of the index (UserFeatureIndex.apply); `reset` loads everything anew. */
+  /**
+   * Sends a diff of the index (UserFeatureIndex.apply) once MapLibre's worker took the last one and
+   * the pause after it passed; diffs of that time go as one, each user as the index holds it then.
+   * `reset` loads everything anew.
+   */
   apply(diff: UserDiff | 'reset' | null): void {
-    // A source removed under a call (the page closing) rejects it: nothing is left to update then.
-    if (diff === 'reset') void this.replaceAll().catch(() => undefined);
-    else if (diff) void this.send(diff).catch(() => undefined);
+    if (diff === 'reset') {
+      // The load takes every user from the index: nothing waiting is needed any more.
+      this.waiting.clear();
+      // A source removed under a call (the page closing) rejects it: nothing is left to update then.
+      void this.replaceAll().catch(() => undefined);
+      return;
+    }
+    if (!diff) return;
+    for (const feature of diff.add) this.wait(feature.id as number, WAIT_ADD);
+    for (const update of diff.update) {
+      this.wait(
+        update.id,
+        (update.newGeometry ? WAIT_MOVED : 0) | (update.addOrUpdateProperties ? WAIT_PROPERTIES : 0),
+      );
+    }
+    for (const id of diff.remove) this.wait(id, WAIT_REMOVE);
+    this.sendWaiting();
   }
 
-  /** Stops a load under way (the source is going). */
+  /** Stops a load under way and the diffs waiting (the source is going). */
   stop(): void {
     this.generation++;
+    this.waiting.clear();
+    clearTimeout(this.diffTimer);
+  }
+
+  private wait(id: number, what: number): void {
+    const before = this.waiting.get(id) ?? 0;
+    // Adding or removing says everything about a user; a move or new properties add to what waits.
+    const next = what & (WAIT_ADD | WAIT_REMOVE) ? what : before & (WAIT_ADD | WAIT_REMOVE) ? before : before | what;
+    this.waiting.set(id, next);
+  }
+
+  private sendWaiting(): void {
+    if (this.diffInFlight || this.diffTimer !== undefined || this.waiting.size === 0) return;
+    const pause = Math.min(MAX_DIFF_PAUSE_MS, this.index.size * this.pauseMsPerUser);
+    const wait = this.lastDiffAt + pause - this.now();
+    if (wait > 0) {
+      this.diffTimer = setTimeout(() => {
+        this.diffTimer = undefined;
+        this.sendWaiting();
+      }, wait);
+      return;
+    }
+    const diff = this.waitingDiff();
+    this.diffInFlight = true;
+    const done = () => {
+      this.diffInFlight = false;
+      this.lastDiffAt = this.now();
+      this.sendWaiting();
+    };
+    this.send(diff).then(done, () => undefined);
+  }
+
+  /** The waiting users as one diff, each as the index holds it now. */
+  private waitingDiff(): UserDiff {
+    const diff: UserDiff = { add: [], update: [], remove: [] };
+    for (const [id, what] of this.waiting) {
+      const point = this.index.get(id);
+      // A user removed from the index is gone from the source too, whatever else happened first.
+      if (!point) {
+        diff.remove.push(id);
+      } else if (what & WAIT_ADD) {
+        diff.add.push(userFeature(id, point));
+      } else {
+        diff.update.push({
+          id,
+          ...(what & WAIT_MOVED
+            ? { newGeometry: { type: 'Point' as const, coordinates: [point.lon, point.lat] } }
+            : {}),
+          ...(what & WAIT_PROPERTIES
+            ? {
+                addOrUpdateProperties: [
+                  { key: 'state', value: point.state },
+                  { key: 'name', value: point.name },
+                ],
+              }
+            : {}),
+        });
+      }
+    }
+    this.waiting.clear();
+    return diff;
   }
 
   private send(diff: UserDiff): Promise<unknown> {

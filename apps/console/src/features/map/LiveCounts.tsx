@@ -1,4 +1,3 @@
-import type { GpsRecord } from '@intercom/contract';
 import { Flex, Statistic, Tag } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,17 +8,6 @@ import { useStatistics } from '../dashboard';
 /** How long the online delta of an OnlineChange stays on screen. */
 const DELTA_MS = 4_000;
 
-let counted: { positions: ReadonlyMap<number, GpsRecord>; count: number } | undefined;
-
-/** Users with a fresh fix; counted once per burst of positions (the selector runs on every render). */
-function gpsOnlineCount({ positions }: { positions: ReadonlyMap<number, GpsRecord> }): number {
-  if (counted?.positions === positions) return counted.count;
-  let count = 0;
-  for (const record of positions.values()) if (record.gpsOnline) count++;
-  counted = { positions, count };
-  return count;
-}
-
 /**
  * All users, chat-online users and GPS-online users of the caller's scope, live: the total from
  * the statistics, the others from the hub. When users come or go, the change shows for a moment.
@@ -29,7 +17,7 @@ export function LiveCounts() {
   const statistics = useStatistics();
   const online = useHubSnapshot((snapshot) => snapshot.onlineCount);
   // A number, so the counts re-render when it changes, not on every burst of positions.
-  const gpsOnline = useHubSnapshot(gpsOnlineCount);
+  const gpsOnline = useHubSnapshot((snapshot) => snapshot.gpsOnlineCount);
   const [delta, setDelta] = useState<{ value: number; at: number } | null>(null);
 
   useHubMessages((messages) => {

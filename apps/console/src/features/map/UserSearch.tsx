@@ -18,8 +18,9 @@ export function UserSearch({ onSelectUser }: { onSelectUser: (userId: number) =>
   const { t } = useTranslation();
   const [text, setText] = useState('');
   const deferred = useDeferredValue(text.trim().toLowerCase());
-  // Without a text nothing is listed: the positions (new every burst) need not re-render the box.
   const positions = useHubSnapshot((snapshot) => (deferred ? snapshot.positions : NO_POSITIONS));
+  // The positions change in place: their version re-runs the search, only while there is a text.
+  const version = useHubSnapshot((snapshot) => (deferred ? snapshot.positionsVersion : 0));
   const stateOf = useUserStates();
 
   const matches = useMemo(() => {
@@ -30,7 +31,8 @@ export function UserSearch({ onSelectUser }: { onSelectUser: (userId: number) =>
       if (found.length === MAX_RESULTS) break;
     }
     return found;
-  }, [deferred, positions]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `version` says when `positions` changed in place
+  }, [deferred, positions, version]);
 
   return (
     <AutoComplete

@@ -119,19 +119,66 @@ describe('LiveStore', () => {
     for (const message of snapshot) store.receive(message);
     timer.run();
     const before = store.getSnapshot();
-    store.receive({ type: 'GPS', data: [gps(2, 23)] });
+    store.receive({ type: 'OnlineChange', data: { count: 3, delta: 1, users: [user(3)] } });
     timer.run();
     const after = store.getSnapshot();
-    expect(after.positions).not.toBe(before.positions);
-    expect(before.positions.get(2)?.lat).toBe(22.5);
-    expect(after.positions.get(2)?.lat).toBe(23);
+    expect(after.onlineUsers).not.toBe(before.onlineUsers);
+    expect([...before.onlineUsers.keys()]).toEqual([1, 2]);
     expect(after.alarms).toBe(before.alarms);
-    expect(after.onlineUsers).toBe(before.onlineUsers);
     expect(after.heartRates).toBe(before.heartRates);
     expect(after.videos).toBe(before.videos);
+    expect(after.positionsVersion).toBe(before.positionsVersion);
     expect(Object.keys(after).sort()).toEqual(
-      ['alarms', 'heartRates', 'onlineCount', 'onlineUsers', 'positions', 'status', 'videos'].sort(),
+      [
+        'alarms',
+        'gpsOnlineCount',
+        'heartRates',
+        'onlineCount',
+        'onlineUsers',
+        'positions',
+        'positionsChanged',
+        'positionsChangedSince',
+        'positionsVersion',
+        'status',
+        'videos',
+      ].sort(),
     );
+  });
+
+  test('positions change in place with a new version, the users moved since the last one, and the GPS-online count', () => {
+    const timer = manualScheduler();
+    const store = new LiveStore(timer.schedule);
+    for (const message of snapshot) store.receive(message);
+    timer.run();
+    const before = store.getSnapshot();
+    expect(before.positionsChanged).toBeUndefined();
+    expect(before.gpsOnlineCount).toBe(2);
+    store.receive({ type: 'GPS', data: [gps(2, 23)] });
+    store.receive({ type: 'GPS', data: [{ ...gps(3, 24), gpsOnline: false }] });
+    timer.run();
+    const after = store.getSnapshot();
+    expect(after.positions).toBe(before.positions);
+    expect(after.positions.get(2)?.lat).toBe(23);
+    expect(after.positionsVersion).toBeGreaterThan(before.positionsVersion);
+    expect(after.positionsChangedSince).toBe(before.positionsVersion);
+    expect([...(after.positionsChanged ?? [])]).toEqual([2, 3]);
+    expect(after.gpsOnlineCount).toBe(2);
+    store.receive({ type: 'GPS', data: [{ ...gps(1), gpsOnline: false }, gps(3, 25)] });
+    timer.run();
+    const last = store.getSnapshot();
+    expect(last.gpsOnlineCount).toBe(2);
+    expect(last.positionsChangedSince).toBe(after.positionsVersion);
+    expect([...(last.positionsChanged ?? [])]).toEqual([1, 3]);
+    // A snapshot brings a new map and says any user may have changed.
+    store.receive({ type: 'GPSArray', data: [gps(4)] });
+    timer.run();
+    const fresh = store.getSnapshot();
+    expect(fresh.positions).not.toBe(last.positions);
+    expect(fresh.positionsChanged).toBeUndefined();
+    expect(fresh.gpsOnlineCount).toBe(1);
+    // A reset never reuses a version a cache may hold.
+    store.reset();
+    expect(store.getSnapshot().positionsVersion).toBeGreaterThan(fresh.positionsVersion);
   });
 
   test('a late subscriber gets the held state replayed as a snapshot, then the same deltas', () => {

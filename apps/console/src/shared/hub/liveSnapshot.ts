@@ -20,7 +20,22 @@ export type HubStatus = 'idle' | 'connecting' | 'connected' | 'reconnecting' | '
  * deltas: positions and online users by U_ID, alarms by N_ID, heart rates by phone.
  */
 export interface LiveData {
+  /**
+   * The latest record of every user with a position. Unlike the other maps, deltas change this
+   * one in place: copying 50,000 entries for each of 4 bursts a second was the page's largest cost
+   * (bench/map.ts). `positionsVersion` changes whenever it does; a snapshot brings a new map.
+   */
   positions: ReadonlyMap<number, GpsRecord>;
+  /** New (and greater) whenever `positions` changed; unique across the tab's lifetime. */
+  positionsVersion: number;
+  /**
+   * The users whose record changed from `positionsChangedSince` to this version, or undefined when
+   * any may have (a snapshot): what lets derived state be updated for the users that moved only.
+   */
+  positionsChanged: ReadonlySet<number> | undefined;
+  positionsChangedSince: number;
+  /** Users whose fix is fresh (`gpsOnline`), kept as positions change rather than counted per burst. */
+  gpsOnlineCount: number;
   /** Chat-online users in scope; undefined until the first snapshot arrived. */
   onlineCount: number | undefined;
   onlineUsers: ReadonlyMap<number, OnlineUser>;
@@ -35,8 +50,12 @@ export interface LiveSnapshot extends LiveData {
   status: HubStatus;
 }
 
-type MapKey = 'positions' | 'onlineUsers' | 'alarms' | 'heartRates' | 'videos';
-const MAP_KEYS: readonly MapKey[] = ['positions', 'onlineUsers', 'alarms', 'heartRates', 'videos'];
+/** The maps copied on first write in a burst (positions are changed in place, see LiveData). */
+type MapKey = 'onlineUsers' | 'alarms' | 'heartRates' | 'videos';
+const MAP_KEYS: readonly MapKey[] = ['onlineUsers', 'alarms', 'heartRates', 'videos'];
+
+/** Versions of `positions`, increasing for the life of the tab (a reset must not reuse one). */
+let lastPositionsVersion = 0;
 
 /**
  * The same data in maps that may be changed in place (the store's draft between renders). A map
@@ -44,6 +63,12 @@ const MAP_KEYS: readonly MapKey[] = ['positions', 'onlineUsers', 'alarms', 'hear
  */
 export interface LiveDraft {
   positions: Map<number, GpsRecord>;
+  positionsVersion: number;
+  positionsChanged: Set<number> | undefined;
+  positionsChangedSince: number;
+  gpsOnlineCount: number;
+  /** This burst has changed `positions` (its version is new). */
+  positionsTouched: boolean;
   onlineCount: number | undefined;
   onlineUsers: Map<number, OnlineUser>;
   alarms: Map<number, Notification>;
@@ -55,6 +80,11 @@ export interface LiveDraft {
 export function emptyDraft(): LiveDraft {
   return {
     positions: new Map(),
+    positionsVersion: ++lastPositionsVersion,
+    positionsChanged: undefined,
+    positionsChangedSince: 0,
+    gpsOnlineCount: 0,
+    positionsTouched: true,
     onlineCount: undefined,
     onlineUsers: new Map(),
     alarms: new Map(),
@@ -72,6 +102,11 @@ export function emptyDraft(): LiveDraft {
 export function draftOf(data: LiveData): LiveDraft {
   return {
     positions: data.positions as Map<number, GpsRecord>,
+    positionsVersion: data.positionsVersion,
+    positionsChanged: data.positionsChanged as Set<number> | undefined,
+    positionsChangedSince: data.positionsChangedSince,
+    gpsOnlineCount: data.gpsOnlineCount,
+    positionsTouched: false,
     onlineCount: data.onlineCount,
     onlineUsers: data.onlineUsers as Map<number, OnlineUser>,
     alarms: data.alarms as Map<number, Notification>,
@@ -83,7 +118,7 @@ export function draftOf(data: LiveData): LiveDraft {
 
 /** The draft's data without its bookkeeping, to publish. */
 export function dataOf(draft: LiveDraft): LiveData {
-  const { owned: _owned, ...data } = draft;
+  const { owned: _owned, positionsTouched: _touched, ...data } = draft;
   return data;
 }
 
@@ -94,6 +129,29 @@ function writable<K extends MapKey>(draft: LiveDraft, key: K, fresh = false): Li
     draft.owned.add(key);
   }
   return draft[key];
+}
+
+/** The draft's positions, to change in this burst: a new version, changes counted from the last. */
+function touchPositions(draft: LiveDraft, fresh: boolean): Map<number, GpsRecord> {
+  if (fresh) {
+    draft.positions = new Map();
+    draft.gpsOnlineCount = 0;
+    draft.positionsChanged = undefined;
+  } else if (!draft.positionsTouched) {
+    draft.positionsChangedSince = draft.positionsVersion;
+    draft.positionsChanged = new Set();
+  }
+  if (fresh || !draft.positionsTouched) draft.positionsVersion = ++lastPositionsVersion;
+  draft.positionsTouched = true;
+  return draft.positions;
+}
+
+function setPosition(draft: LiveDraft, positions: Map<number, GpsRecord>, record: GpsRecord): void {
+  const previous = positions.get(record.U_ID);
+  if (previous?.gpsOnline) draft.gpsOnlineCount--;
+  if (record.gpsOnline) draft.gpsOnlineCount++;
+  positions.set(record.U_ID, record);
+  draft.positionsChanged?.add(record.U_ID);
 }
 
 function mergeOnline(target: Map<number, OnlineUser>, users: readonly OnlineUser[]): void {
@@ -128,13 +186,13 @@ export function applyHubMessage(draft: LiveDraft, message: HubMessage): void {
     case 'GPSArray': {
       writable(draft, 'onlineUsers', true);
       writable(draft, 'heartRates', true);
-      const positions = writable(draft, 'positions', true);
-      for (const record of message.data) positions.set(record.U_ID, record);
+      const positions = touchPositions(draft, true);
+      for (const record of message.data) setPosition(draft, positions, record);
       break;
     }
     case 'GPS': {
-      const positions = writable(draft, 'positions');
-      for (const record of message.data) positions.set(record.U_ID, record);
+      const positions = touchPositions(draft, false);
+      for (const record of message.data) setPosition(draft, positions, record);
       break;
     }
     case 'NumOnlineUser':
