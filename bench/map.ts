@@ -354,10 +354,11 @@ async function run(users: number, soak: boolean) {
       };
       log(`${users} users: memory ${JSON.stringify(memory)}`);
     }
-    const { loadTasks, marks } = await page.evaluate(() => {
+    const { loadTasks, marks, hubSocketCloses } = await page.evaluate(() => {
       const probe = (window as unknown as ProbeWindow).mapProbe;
-      return { loadTasks: probe.loadTasks, marks: probe.marks };
+      return { loadTasks: probe.loadTasks, marks: probe.marks, hubSocketCloses: probe.closes };
     });
+    if (hubSocketCloses.length > 0) log(`${users} users: hub socket closed ${JSON.stringify(hubSocketCloses)}`);
     const firstFrameMs = marks.allUsersFirstFrame ?? null;
     const defaultView = views.default as { ratio: number };
     const verdict = <T extends number | null>(value: T, goal: string, met: boolean) => ({
@@ -418,6 +419,7 @@ async function run(users: number, soak: boolean) {
       snapshotDrawnMs,
       snapshotSteps,
       longTasksOpeningPage: loadTasks,
+      hubSocketCloses,
       views,
       mainThread: thread,
       latencyMs,

@@ -6,7 +6,7 @@
  * so the bench's own transpiler adds no helpers the page lacks.
  */
 export const INSTRUMENT_HUB = `
-  const probe = { snapshotBytes: 0, snapshotAt: 0, timing: false, arrivals: [], marks: {}, expected: 0, loadTasks: [] };
+  const probe = { snapshotBytes: 0, snapshotAt: 0, timing: false, arrivals: [], marks: {}, expected: 0, loadTasks: [], closes: [] };
   window.mapProbe = probe;
   // Long tasks from the first moment: those of opening the page and taking the snapshot count too.
   new PerformanceObserver((list) => {
@@ -56,6 +56,11 @@ export const INSTRUMENT_HUB = `
     constructor(url, protocols) {
       super(url, protocols);
       mark('hubSocketOpened');
+      // A hub connection that ends (who closed it, and when) explains a reconnect banner in a screenshot.
+      this.addEventListener('close', (event) => {
+        if (!String(url).includes('/FuncService')) return;
+        probe.closes.push({ at: Math.round(performance.now()), code: event.code, reason: event.reason, clean: event.wasClean });
+      });
       this.addEventListener('message', (event) => {
         if (typeof event.data !== 'string') return;
         const text = event.data;
@@ -98,6 +103,7 @@ export type ProbeWindow = Window & {
     marks: Record<string, number>;
     expected: number;
     loadTasks: number[];
+    closes: { at: number; code: number; reason: string; clean: boolean }[];
   };
   mapOf: () => MapLike;
 };
