@@ -6,11 +6,14 @@
  * so the bench's own transpiler adds no helpers the page lacks.
  */
 export const INSTRUMENT_HUB = `
-  const probe = { snapshotBytes: 0, snapshotAt: 0, timing: false, arrivals: [], marks: {}, expected: 0, loadTasks: [] };
+  const probe = { snapshotBytes: 0, snapshotAt: 0, timing: false, arrivals: [], marks: {}, expected: 0, loadTasks: [], loadTaskStarts: [] };
   window.mapProbe = probe;
   // Long tasks from the first moment: those of opening the page and taking the snapshot count too.
   new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) probe.loadTasks.push(Math.round(entry.duration));
+    for (const entry of list.getEntries()) {
+      probe.loadTasks.push(Math.round(entry.duration));
+      probe.loadTaskStarts.push(Math.round(entry.startTime));
+    }
   }).observe({ type: 'longtask', buffered: true });
   window.mapOf = () => document.querySelector('[data-testid="map-canvas"]')?.maplibre;
   // Where the time to the snapshot drawn goes: ms since navigation start of each step, first time only.
@@ -55,8 +58,14 @@ export const INSTRUMENT_HUB = `
   window.WebSocket = class extends Native {
     constructor(url, protocols) {
       super(url, protocols);
+      // The talk connection (/terminal) is a WebSocket too: only the hub's is measured.
+      if (!String(url).includes('/FuncService')) return;
+      // Created (the name of earlier runs), open, FuncGPS sent, first message: negotiate, the
+      // handshake and the server's snapshot build apart from the frame's arrival.
       mark('hubSocketOpened');
+      this.addEventListener('open', () => mark('hubSocketOpen'));
       this.addEventListener('message', (event) => {
+        mark('hubFirstMessage');
         if (typeof event.data !== 'string') return;
         const text = event.data;
         if (text.includes('"GPSArray"')) {
@@ -74,6 +83,12 @@ export const INSTRUMENT_HUB = `
           probe.arrivals.push({ at: Date.now(), times });
         }
       });
+    }
+    send(data) {
+      if (typeof data === 'string' && data.includes('"FuncGPS"') && this.url.includes('/FuncService')) {
+        mark('funcGpsSent');
+      }
+      super.send(data);
     }
   };
 `;
@@ -98,6 +113,8 @@ export type ProbeWindow = Window & {
     marks: Record<string, number>;
     expected: number;
     loadTasks: number[];
+    /** When each of loadTasks started, ms since navigation start. */
+    loadTaskStarts: number[];
   };
   mapOf: () => MapLike;
 };
