@@ -324,7 +324,10 @@ async function run(users: number, soak: boolean) {
         if (marks.allUsersFirstFrame !== undefined) break;
         await sleep(100);
       }
-      const { longTasks, busyPer250Ms, hot } = await opening.stop();
+      const { longTasks, busyPer250Ms, hot, hubFrames } = await opening.stop();
+      log(
+        `${users} users: opening, hub frames at the network (ms since the document's request) ${JSON.stringify(hubFrames)}`,
+      );
       log(`${users} users: opening, main thread busy ms per 250 ms since navigation: ${busyPer250Ms}`);
       log(
         `${users} users: opening, long tasks (start +duration: largest work inside, ms):\n  ${longTasks.join('\n  ')}`,

@@ -53,8 +53,11 @@ function file(url: unknown): string {
 }
 
 export interface OpeningTrace {
-  /** Stops both and names the long tasks (ms since navigation start) and the hottest functions. */
-  stop(): Promise<{ longTasks: string[]; busyPer250Ms: string; hot: string[] }>;
+  /**
+   * Stops both and names the long tasks (ms since navigation start) and the hottest functions, and
+   * when the network (not the page's main thread) had the hub's FuncGPS request and the snapshot.
+   */
+  stop(): Promise<{ longTasks: string[]; busyPer250Ms: string; hot: string[]; hubFrames: Record<string, number> }>;
 }
 
 /** Starts tracing and profiling `page`; call before `page.goto`. */
@@ -62,12 +65,29 @@ export async function startOpeningTrace(browser: Browser, page: Page, cdp: CDPSe
   await browser.startTracing(page, { categories: CATEGORIES });
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.start');
+  // The browser's network service stamps each WebSocket frame when it passes, whatever the page's
+  // main thread is doing: the snapshot's arrival there against the page's message event tells a
+  // slow server from a busy page. Seconds of the monotonic clock, from the document's request on.
+  let documentAt: number | undefined;
+  const hubFrames: Record<string, number> = {};
+  const at = (timestamp: number) => Math.round((timestamp - (documentAt ?? timestamp)) * 1000);
+  cdp.on('Network.requestWillBeSent', (event) => {
+    if (event.type === 'Document' && event.request.url.includes('/main/')) documentAt ??= event.timestamp;
+  });
+  cdp.on('Network.webSocketFrameSent', (event) => {
+    if (event.response.payloadData.includes('"FuncGPS"')) hubFrames.funcGpsSentByNetwork ??= at(event.timestamp);
+  });
+  cdp.on('Network.webSocketFrameReceived', (event) => {
+    if (event.response.payloadData.includes('"GPSArray"')) hubFrames.snapshotReceivedByNetwork ??= at(event.timestamp);
+  });
+  await cdp.send('Network.enable');
   return {
     async stop() {
+      await cdp.send('Network.disable');
       const profile = (await cdp.send('Profiler.stop')).profile as TimedProfile;
       const buffer = await browser.stopTracing();
       const events = (JSON.parse(buffer.toString('utf8')) as { traceEvents: TraceEvent[] }).traceEvents;
-      return { ...longTasksOf(events, profile), hot: topFunctions(profile) };
+      return { ...longTasksOf(events, profile), hot: topFunctions(profile), hubFrames };
     },
   };
 }
