@@ -6,11 +6,14 @@
  * so the bench's own transpiler adds no helpers the page lacks.
  */
 export const INSTRUMENT_HUB = `
-  const probe = { snapshotBytes: 0, snapshotAt: 0, timing: false, arrivals: [], marks: {}, expected: 0, loadTasks: [], closes: [] };
+  const probe = { snapshotBytes: 0, snapshotAt: 0, timing: false, arrivals: [], marks: {}, expected: 0, loadTasks: [], loadTaskStarts: [], closes: [] };
   window.mapProbe = probe;
   // Long tasks from the first moment: those of opening the page and taking the snapshot count too.
   new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) probe.loadTasks.push(Math.round(entry.duration));
+    for (const entry of list.getEntries()) {
+      probe.loadTasks.push(Math.round(entry.duration));
+      probe.loadTaskStarts.push(Math.round(entry.startTime));
+    }
   }).observe({ type: 'longtask', buffered: true });
   window.mapOf = () => document.querySelector('[data-testid="map-canvas"]')?.maplibre;
   // Where the time to the snapshot drawn goes: ms since navigation start of each step, first time only.
@@ -55,13 +58,18 @@ export const INSTRUMENT_HUB = `
   window.WebSocket = class extends Native {
     constructor(url, protocols) {
       super(url, protocols);
+      // The talk connection (/terminal) is a WebSocket too: only the hub's is measured.
+      if (!String(url).includes('/FuncService')) return;
+      // Created (the name of earlier runs), open, FuncGPS sent, first message: negotiate, the
+      // handshake and the server's snapshot build apart from the frame's arrival.
       mark('hubSocketOpened');
       // A hub connection that ends (who closed it, and when) explains a reconnect banner in a screenshot.
       this.addEventListener('close', (event) => {
-        if (!String(url).includes('/FuncService')) return;
         probe.closes.push({ at: Math.round(performance.now()), code: event.code, reason: event.reason, clean: event.wasClean });
       });
+      this.addEventListener('open', () => mark('hubSocketOpen'));
       this.addEventListener('message', (event) => {
+        mark('hubFirstMessage');
         if (typeof event.data !== 'string') return;
         const text = event.data;
         if (text.includes('"GPSArray"')) {
@@ -79,6 +87,12 @@ export const INSTRUMENT_HUB = `
           probe.arrivals.push({ at: Date.now(), times });
         }
       });
+    }
+    send(data) {
+      if (typeof data === 'string' && data.includes('"FuncGPS"') && this.url.includes('/FuncService')) {
+        mark('funcGpsSent');
+      }
+      super.send(data);
     }
   };
 `;
@@ -103,6 +117,8 @@ export type ProbeWindow = Window & {
     marks: Record<string, number>;
     expected: number;
     loadTasks: number[];
+    /** When each of loadTasks started, ms since navigation start. */
+    loadTaskStarts: number[];
     closes: { at: number; code: number; reason: string; clean: boolean }[];
   };
   mapOf: () => MapLike;

@@ -1,5 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { BrowserRouter, Route, Routes } from 'react-router';
+import { prefetchLoginInfo } from '../shared/api/loginInfoQuery';
 import { loadAllMessages } from '../i18n/i18n';
 import { FullPageSpin } from '../shared/ui/FullPageSpin';
 import { ApiEventBridge } from './ApiEventBridge';
@@ -12,9 +13,12 @@ import { GuardBoundary } from './session/GuardBoundary';
  * Everything behind the login: layout, route table, features, and every text of the language.
  * Never loaded on the login page.
  */
-const AuthenticatedApp = lazy(() =>
-  Promise.all([import('./AuthenticatedApp'), loadAllMessages()]).then(([module]) => module),
-);
+const AuthenticatedApp = lazy(() => {
+  // Rendered behind RequireToken only, so there is a token to ask about; the answer is the first
+  // thing these screens wait for, so it no longer waits for their code.
+  prefetchLoginInfo();
+  return Promise.all([import('./AuthenticatedApp'), loadAllMessages()]).then(([module]) => module);
+});
 
 export function App() {
   return (

@@ -1,8 +1,10 @@
 import 'maplibre-gl/dist/maplibre-gl.css';
 import { Alert } from 'antd';
 import {
+  GPUInitializationError,
   Map as MapLibreMap,
   NavigationControl,
+  prewarm,
   ScaleControl,
   setWorkerUrl,
   type StyleSpecification,
@@ -11,7 +13,7 @@ import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Basemap } from '@intercom/contract';
-import { basemapStyle } from './basemapStyle';
+import { basemapStyle, preloadFirstGlyphRange } from './basemapStyle';
 import { MapContext, type MapHandle } from './mapContext';
 import { pmtilesStyle } from './pmtilesStyle';
 
@@ -27,18 +29,27 @@ export interface MapViewProps {
 
 // MapLibre looks for its worker beside its own module, which the bundler renamed: say where it went.
 setWorkerUrl(workerUrl);
-
-/** MapLibre needs WebGL 2; without it the page says so instead of failing. */
-function hasWebGl(): boolean {
-  try {
-    return document.createElement('canvas').getContext('webgl2') !== null;
-  } catch {
-    return false;
-  }
-}
+// Its worker (0.5 MB of code to load and start) is started with this module, which the map routes
+// preload beside the settings, not when the first map is made: the users' snapshot waits for it.
+prewarm();
 
 /** CJK names draw with the browser's own fonts, so no glyph ranges of ideographs are fetched. */
 const LOCAL_IDEOGRAPHS = '"Noto Sans CJK SC", "Noto Sans CJK JP", "Microsoft YaHei", "PingFang SC", sans-serif';
+
+function newMap(container: HTMLElement, style: StyleSpecification, globe: boolean): MapLibreMap {
+  return new MapLibreMap({
+    container,
+    style,
+    center: [0, 20],
+    zoom: globe ? 1.5 : 1,
+    pitch: globe ? 45 : 0,
+    maxPitch: 75,
+    localIdeographFontFamily: LOCAL_IDEOGRAPHS,
+    attributionControl: { compact: true },
+    dragRotate: globe,
+    touchPitch: globe,
+  });
+}
 
 /**
  * The one owner of a MapLibre map (traccar-web MapView): created once per basemap, handed to the
@@ -49,7 +60,9 @@ export function MapView({ basemap, project, globe = false, children }: MapViewPr
   const { t } = useTranslation();
   const container = useRef<HTMLDivElement>(null);
   const [handle, setHandle] = useState<MapHandle | null>(null);
-  const [webgl] = useState(hasWebGl);
+  // MapLibre needs WebGL 2; without it the page says so instead of failing. Found by creating the
+  // map, not by a test context first: each WebGL context costs 0.1 s of the page's start in software.
+  const [webgl, setWebgl] = useState(true);
 
   useEffect(() => {
     const element = container.current;
@@ -58,18 +71,16 @@ export function MapView({ basemap, project, globe = false, children }: MapViewPr
     let gone = false;
     const create = (style: StyleSpecification) => {
       if (gone) return;
-      map = new MapLibreMap({
-        container: element,
-        style,
-        center: [0, 20],
-        zoom: globe ? 1.5 : 1,
-        pitch: globe ? 45 : 0,
-        maxPitch: 75,
-        localIdeographFontFamily: LOCAL_IDEOGRAPHS,
-        attributionControl: { compact: true },
-        dragRotate: globe,
-        touchPitch: globe,
-      });
+      preloadFirstGlyphRange(style);
+      try {
+        map = newMap(element, style, globe);
+      } catch (error) {
+        if (!(error instanceof GPUInitializationError)) throw error;
+        // What MapLibre added to the container before it failed.
+        element.replaceChildren();
+        setWebgl(false);
+        return;
+      }
       const created = map;
       (element as HTMLDivElement & { maplibre?: MapLibreMap }).maplibre = created;
       created.addControl(new NavigationControl({ visualizePitch: globe, showCompass: true }), 'top-right');

@@ -1,5 +1,5 @@
-import { describe, expect, test } from 'vitest';
-import { basemapStyle, OFFLINE_BASEMAP } from './basemapStyle';
+import { describe, expect, test, vi } from 'vitest';
+import { basemapStyle, FONT_STACK, OFFLINE_BASEMAP, preloadFirstGlyphRange } from './basemapStyle';
 
 const origin = 'https://dispatch.example';
 
@@ -42,5 +42,18 @@ describe('basemapStyle', () => {
   test('a raster kind without tiles falls back to the offline outlines', () => {
     const style = basemapStyle({ ...OFFLINE_BASEMAP, kind: 'XYZ', tiles: [] }, origin);
     expect(style.sources.basemap).toMatchObject({ type: 'vector' });
+  });
+});
+
+describe('preloadFirstGlyphRange', () => {
+  test("asks for range 0-255 of the users' font at the URL MapLibre will ask for", () => {
+    const fetch = vi.fn(() => Promise.resolve(new Response(new ArrayBuffer(8))));
+    vi.stubGlobal('fetch', fetch);
+    try {
+      preloadFirstGlyphRange(basemapStyle(OFFLINE_BASEMAP, origin));
+      expect(fetch).toHaveBeenCalledWith(`${origin}/basemap/fonts/${FONT_STACK}/0-255.pbf`);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });

@@ -89,3 +89,19 @@ export function basemapStyle(basemap: Basemap, origin: string): StyleSpecificati
   style.layers.push(...offlineLayers());
   return style;
 }
+
+/**
+ * Fetches the first glyph range (digits and Latin) of the font the users' cluster counts and the
+ * basemap's names are drawn with, as soon as the map exists. MapLibre asks for it only once the
+ * first users' tile is laid out, and no cluster is drawn until it has come; the server lets the
+ * browser cache it, so MapLibre's own request is answered from that cache (or joins this one).
+ */
+export function preloadFirstGlyphRange(style: StyleSpecification): void {
+  if (!style.glyphs) return;
+  // The URL exactly as MapLibre's GlyphManager builds it, so that both are one cache entry.
+  const url = style.glyphs.replace('{fontstack}', FONT_STACK).replace('{range}', '0-255');
+  // A failure here changes nothing: MapLibre asks again and reports its own.
+  void fetch(url)
+    .then((response) => response.arrayBuffer())
+    .catch(() => undefined);
+}

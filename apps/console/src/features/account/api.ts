@@ -1,14 +1,12 @@
-import type { LoginInfo, SysConfigCode, SysConfigEntry } from '@intercom/contract';
+import type { SysConfigCode, SysConfigEntry } from '@intercom/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiRequest, getList, getObject } from '../../shared/api/apiClient';
+import { apiRequest, getList } from '../../shared/api/apiClient';
 import { useSessionEnded } from '../../shared/api/sessionState';
 import { liveHub } from '../../shared/hub/liveHub';
 import { clearTokens } from '../../shared/storage/tokenStore';
+import { fetchLoginInfo, loginInfoKey, SESSION_POLL_MS } from '../../shared/api/loginInfoQuery';
 
-/** How often an open, visible tab asks who it is, so a replaced session shows up while idle. */
-export const SESSION_POLL_MS = 30_000;
-
-export const loginInfoKey = ['Account', 'LoginInfo'] as const;
+export { loginInfoKey };
 
 /**
  * The logged-in account (session state 3 of SPEC.md section 4). The first load reports its own
@@ -19,10 +17,7 @@ export function useLoginInfo() {
   const queryClient = useQueryClient();
   return useQuery({
     queryKey: loginInfoKey,
-    queryFn: ({ signal }) => {
-      const loaded = queryClient.getQueryData(loginInfoKey) !== undefined;
-      return getObject<LoginInfo>('/api/Account/LoginInfo', { signal, sessionDialog: loaded });
-    },
+    queryFn: ({ signal }) => fetchLoginInfo(queryClient, signal),
     staleTime: SESSION_POLL_MS,
     refetchInterval: ended ? false : SESSION_POLL_MS,
     refetchIntervalInBackground: false,

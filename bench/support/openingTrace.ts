@@ -1,0 +1,154 @@
+// MAP_BENCH_PROFILE_OPENING of bench/map.ts: what the page's main thread does from opening the
+// page until the snapshot is drawn. A Chromium trace names each long task's work (which script
+// is evaluated, which event or timer runs, the garbage collector), and the CPU profile of the same
+// span names the hottest functions; both are started before the navigation.
+import type { Browser, CDPSession, Page } from 'playwright-core';
+import { topFunctions, type CpuProfile } from './cpuProfile.js';
+
+interface TraceEvent {
+  name: string;
+  cat: string;
+  ph: string;
+  ts: number;
+  dur?: number;
+  pid: number;
+  tid: number;
+  args?: { data?: Record<string, unknown>; name?: string };
+}
+
+const CATEGORIES = [
+  'toplevel',
+  'devtools.timeline',
+  'disabled-by-default-devtools.timeline',
+  'blink.user_timing',
+  'loading',
+  'v8.execute',
+];
+
+/** Events inside a task worth naming, and how. */
+const LABELS: Record<string, (data: Record<string, unknown>) => string> = {
+  EvaluateScript: (d) => `evaluate ${file(d.url)}`,
+  'v8.evaluateModule': (d) => `module ${file(d.url)}`,
+  'v8.compile': (d) => `compile ${file(d.url)}`,
+  'v8.compileModule': (d) => `compile module ${file(d.url)}`,
+  'v8.parseOnBackground': () => 'parse',
+  FunctionCall: (d) => `call ${String(d.functionName || '(anonymous)')} ${file(d.url)}:${String(d.lineNumber ?? '')}`,
+  TimerFire: () => 'timer',
+  FireAnimationFrame: () => 'animation frame',
+  EventDispatch: (d) => `event ${String(d.type)}`,
+  ParseHTML: () => 'parse HTML',
+  ParseAuthorStyleSheet: (d) => `parse CSS ${file((d.styleSheetUrl as string | undefined) ?? '')}`,
+  UpdateLayoutTree: () => 'style recalculation',
+  Layout: () => 'layout',
+  Paint: () => 'paint',
+  MajorGC: () => 'major GC',
+  MinorGC: () => 'minor GC',
+  'V8.GC_MARK_COMPACTOR': () => 'major GC',
+  RunMicrotasks: () => 'microtasks',
+  XHRReadyStateChange: () => 'XHR',
+};
+
+function file(url: unknown): string {
+  return typeof url === 'string' ? (url.split('/').pop() ?? url) : '';
+}
+
+export interface OpeningTrace {
+  /**
+   * Stops both and names the long tasks (ms since navigation start) and the hottest functions, and
+   * when the network (not the page's main thread) had the hub's FuncGPS request and the snapshot.
+   */
+  stop(): Promise<{ longTasks: string[]; busyPer250Ms: string; hot: string[]; hubFrames: Record<string, number> }>;
+}
+
+/** Starts tracing and profiling `page`; call before `page.goto`. */
+export async function startOpeningTrace(browser: Browser, page: Page, cdp: CDPSession): Promise<OpeningTrace> {
+  await browser.startTracing(page, { categories: CATEGORIES });
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.start');
+  // The browser's network service stamps each WebSocket frame when it passes, whatever the page's
+  // main thread is doing: the snapshot's arrival there against the page's message event tells a
+  // slow server from a busy page. Seconds of the monotonic clock, from the document's request on.
+  let documentAt: number | undefined;
+  const hubFrames: Record<string, number> = {};
+  const at = (timestamp: number) => Math.round((timestamp - (documentAt ?? timestamp)) * 1000);
+  cdp.on('Network.requestWillBeSent', (event) => {
+    if (event.type === 'Document' && event.request.url.includes('/main/')) documentAt ??= event.timestamp;
+  });
+  cdp.on('Network.webSocketFrameSent', (event) => {
+    if (event.response.payloadData.includes('"FuncGPS"')) hubFrames.funcGpsSentByNetwork ??= at(event.timestamp);
+  });
+  cdp.on('Network.webSocketFrameReceived', (event) => {
+    if (event.response.payloadData.includes('"GPSArray"')) hubFrames.snapshotReceivedByNetwork ??= at(event.timestamp);
+  });
+  await cdp.send('Network.enable');
+  return {
+    async stop() {
+      await cdp.send('Network.disable');
+      const profile = (await cdp.send('Profiler.stop')).profile as TimedProfile;
+      const buffer = await browser.stopTracing();
+      const events = (JSON.parse(buffer.toString('utf8')) as { traceEvents: TraceEvent[] }).traceEvents;
+      return { ...longTasksOf(events, profile), hot: topFunctions(profile), hubFrames };
+    },
+  };
+}
+
+/** A CPU profile with its clock, which is the trace's (microseconds). */
+type TimedProfile = CpuProfile & { startTime: number };
+
+/** The profile's samples from `from` to `to` (trace clock) as a profile of their own. */
+function slice(profile: TimedProfile, from: number, to: number): CpuProfile {
+  const samples: number[] = [];
+  const timeDeltas: number[] = [];
+  let at = profile.startTime;
+  profile.samples?.forEach((id, i) => {
+    const delta = profile.timeDeltas?.[i] ?? 0;
+    at += delta;
+    if (at < from || at >= to) return;
+    samples.push(id);
+    timeDeltas.push(delta);
+  });
+  return { nodes: profile.nodes, samples, timeDeltas };
+}
+
+/**
+ * The long tasks of the page's main thread, each with the largest work inside it (trace events)
+ * and its hottest functions (the profile's samples in the task).
+ */
+export function longTasksOf(
+  events: TraceEvent[],
+  profile: TimedProfile,
+  overMs = 50,
+): { longTasks: string[]; busyPer250Ms: string } {
+  const navigation = events.find(
+    (e) => e.name === 'navigationStart' && String(e.args?.data?.documentLoaderURL ?? '').includes('/main/'),
+  );
+  if (!navigation) return { longTasks: ['no navigationStart of the map page in the trace'], busyPer250Ms: '' };
+  const main = events.filter((e) => e.pid === navigation.pid && e.tid === navigation.tid && e.ph === 'X');
+  const since = (ts: number) => Math.round((ts - navigation.ts) / 1000);
+  const tasks = main.filter((e) => e.name === 'RunTask' && e.ts >= navigation.ts && (e.dur ?? 0) > 0);
+  // Busy time per 250 ms since the navigation: where the main thread had no room.
+  const busy: number[] = [];
+  for (const task of tasks) {
+    const slot = Math.floor(since(task.ts) / 250);
+    busy[slot] = (busy[slot] ?? 0) + (task.dur ?? 0) / 1000;
+  }
+  const longTasks = tasks
+    .filter((task) => (task.dur ?? 0) / 1000 > overMs)
+    .map((task) => {
+      const end = task.ts + (task.dur ?? 0);
+      const inside = main
+        .filter((e) => e !== task && e.ts >= task.ts && e.ts < end && LABELS[e.name])
+        .map((e) => ({ label: LABELS[e.name]!(e.args?.data ?? {}), ms: (e.dur ?? 0) / 1000 }));
+      // One line per label: the same kind of work repeated inside one task adds up.
+      const byLabel = new Map<string, number>();
+      for (const { label, ms } of inside) byLabel.set(label, Math.max(byLabel.get(label) ?? 0, ms));
+      const top = [...byLabel.entries()]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 4)
+        .map(([label, ms]) => `${label} ${Math.round(ms)}`);
+      const hot = topFunctions(slice(profile, task.ts, end), 3).filter((line) => !line.startsWith('('));
+      return `${since(task.ts)} +${Math.round((task.dur ?? 0) / 1000)} ms: ${top.join('; ')} | ${hot.join('; ')}`;
+    });
+  const busyPer250Ms = Array.from(busy, (ms, i) => `${i * 250}:${Math.round(ms ?? 0)}`).join(' ');
+  return { longTasks, busyPer250Ms };
+}
