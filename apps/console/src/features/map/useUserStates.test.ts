@@ -1,6 +1,7 @@
 import type { GpsRecord, Notification } from '@intercom/contract';
 import { describe, expect, test } from 'vitest';
 import { LiveStore, type Scheduler } from '../../shared/hub/LiveStore';
+import { gpsRecordFixture } from '../../shared/hub/gpsRecordFixture';
 import type { HubMessage } from '../../shared/hub/liveSnapshot';
 import { userStatesOf } from './useUserStates';
 
@@ -13,24 +14,7 @@ function settle(store: LiveStore, ...messages: HubMessage[]): LiveStore {
   return store;
 }
 
-const gps = (U_ID: number, change: Partial<GpsRecord> = {}): GpsRecord => ({
-  U_ID,
-  E_ID: 1,
-  Phone: `1380000000${U_ID}`,
-  UserName: `Patrol ${U_ID}`,
-  lat: 22.5,
-  lon: 114,
-  time: 1_767_225_600_000,
-  speed: null,
-  course: null,
-  battery: 80,
-  signal: 70,
-  online: true,
-  talking: false,
-  gpsOnline: true,
-  interval: 60,
-  ...change,
-});
+const gps = gpsRecordFixture;
 
 const sos = (U_ID: number): Notification => ({
   N_ID: 100 + U_ID,

@@ -1,6 +1,7 @@
-import type { GpsRecord, Notification, OnlineUser } from '@intercom/contract';
+import type { Notification, OnlineUser } from '@intercom/contract';
 import { describe, expect, test, vi } from 'vitest';
 import { LiveStore, MAX_PENDING_MESSAGES, type Scheduler } from './LiveStore';
+import { gpsRecordFixture } from './gpsRecordFixture';
 import { applyHubMessage, emptyDraft, type HubMessage } from './liveSnapshot';
 
 /** A scheduler the test runs by hand: flushes wait until `run()`. */
@@ -21,23 +22,7 @@ function manualScheduler() {
   };
 }
 
-const gps = (U_ID: number, lat = 22.5): GpsRecord => ({
-  U_ID,
-  E_ID: 1,
-  Phone: `1380000000${U_ID}`,
-  UserName: `Patrol ${U_ID}`,
-  lat,
-  lon: 114,
-  time: 1_767_225_600_000,
-  speed: null,
-  course: null,
-  battery: 80,
-  signal: 70,
-  online: true,
-  talking: false,
-  gpsOnline: true,
-  interval: 60,
-});
+const gps = (U_ID: number, lat = 22.5) => gpsRecordFixture(U_ID, { lat });
 const user = (U_ID: number, online = true): OnlineUser => ({
   U_ID,
   E_ID: 1,
