@@ -24,14 +24,13 @@ export interface ConnectionHost {
 
 interface Queued {
   text: string;
-  /** Pushes may be dropped (and replaced by a snapshot); replies and control records never are. */
+  /** Pushes are dropped when the connection closes; replies and control records never are. */
   droppable: boolean;
 }
 
 export interface SendOptions {
+  /** A push: the feeds hold what a slow client cannot take yet (LiveFeeds), so none is refused here. */
   droppable?: boolean;
-  /** Queue even past the cap: a fresh snapshot that replaces a dropped backlog. */
-  force?: boolean;
 }
 
 /** A streaming transport never gets one write larger than this; a long poll takes the whole queue. */
@@ -54,11 +53,9 @@ export class HubConnection {
   lastReceivedAt = Date.now();
   /** Any traffic from the client since the hub last touched the session. */
   active = true;
-  /** How often the queue overflowed and the backlog was replaced by a snapshot. */
-  overflows = 0;
   /** The most characters ever waiting for this client at once (queue and transport): a slow consumer's bound. */
   peakPendingChars = 0;
-  /** Characters of the last snapshot; the cap never falls below two of them. */
+  /** Characters of the last snapshot; the cap on unread replies never falls below two of them. */
   snapshotChars = 0;
   /** A token that recently resolved to this connection's account, and when. */
   verifiedToken: string | undefined;
@@ -72,7 +69,6 @@ export class HubConnection {
   private ending = false;
   private closeTimer: NodeJS.Timeout | null = null;
   private readonly reader: RecordReader;
-  private readonly overflowHandlers = new Set<() => void>();
   private readonly readyHandlers = new Set<() => void>();
   private readonly disposeHandlers = new Set<() => void>();
 
@@ -118,11 +114,6 @@ export class HubConnection {
     this.sink = sink;
     this.attachedAt = Date.now();
     this.pump();
-  }
-
-  onOverflow(handler: () => void): () => void {
-    this.overflowHandlers.add(handler);
-    return () => this.overflowHandlers.delete(handler);
   }
 
   /** Called whenever the connection becomes `readyForPushes` (the transport drained, a poll came). */
@@ -175,17 +166,13 @@ export class HubConnection {
   }
 
   /**
-   * Queues a record. A droppable one that would take the queue past its cap is not queued: the
-   * backlog of droppable records goes, and the overflow handlers queue a fresh snapshot instead.
+   * Queues a record. Pushes are never refused: LiveFeeds sends one only when the connection is
+   * `readyForPushes` (or a snapshot), and holds the rest merged by key.
    */
   send(text: string, options: SendOptions = {}): boolean {
     if (this.lifecycle !== 'open' || !this.handshaken) return false;
     const droppable = options.droppable ?? false;
     const cap = Math.max(this.host.options.maxQueueChars, 2 * this.snapshotChars);
-    if (droppable && !options.force && this.pendingChars + text.length > cap) {
-      this.overflow();
-      return false;
-    }
     if (!droppable && this.queuedChars > 4 * cap) {
       // The client sends but never reads its replies: nothing else bounds this queue.
       this.close({ error: HubCloseErrors.overloaded });
@@ -275,7 +262,6 @@ export class HubConnection {
     for (const stream of [...this.streams.values()]) stream.abandon();
     for (const handler of this.disposeHandlers) handler();
     this.disposeHandlers.clear();
-    this.overflowHandlers.clear();
     this.readyHandlers.clear();
     if (!this.ending) {
       this.ending = true;
@@ -295,12 +281,6 @@ export class HubConnection {
     this.queue = this.queue.filter((item) => !item.droppable);
     this.queuedChars = this.queue.reduce((sum, item) => sum + item.text.length, 0);
     this.queuedPushes = 0;
-  }
-
-  private overflow(): void {
-    this.overflows += 1;
-    this.dropBacklog();
-    for (const handler of this.overflowHandlers) handler();
   }
 
   /** Ends after the queue drains; a client that never takes it is cut after the disconnect timeout. */

@@ -24,8 +24,9 @@ export interface HubOptions {
   /** Least time between two pushes to one connection: 250 ms is at most 4 a second. */
   pushIntervalMs: number;
   /**
-   * Characters queued for one connection (not yet taken by its client) beyond which pushes are
-   * dropped and replaced by a fresh snapshot.
+   * A quarter of what one connection may have queued (not yet taken by its client) when a reply or
+   * control record comes, before it is closed as overloaded; that limit is never below eight times
+   * its last snapshot. Pushes are never refused: a slow client's are held merged by key (LiveFeeds).
    */
   maxQueueChars: number;
   /** Largest record a client may send. */

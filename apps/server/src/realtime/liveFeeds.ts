@@ -32,7 +32,7 @@ const TARGET: Record<HubFeed, string> = {
  * scope's size (one text per user, alarm, phone, video source), so a client that falls behind gets
  * fewer, larger pushes of the latest values, never a backlog of stale positions nor, at 50,000
  * users, fresh 37 MB snapshots. A snapshot replaces what is held only when more alarms are held
- * than a push may carry, or when other records overflow the connection's queue.
+ * than a push may carry.
  */
 export class LiveFeeds implements ScopeMember {
   private readonly subscriptions = new Map<HubFeed, Subscription>();
@@ -51,7 +51,6 @@ export class LiveFeeds implements ScopeMember {
     private readonly onIdle: () => void,
   ) {
     this.enterpriseIds = connection.principal.scope.enterpriseIds;
-    connection.onOverflow(() => this.resync());
     connection.onReadyForPushes(() => this.sendHeld());
   }
 
@@ -108,7 +107,7 @@ export class LiveFeeds implements ScopeMember {
     this.send(batch);
   }
 
-  /** Everything queued is stale now: one fresh snapshot per feed replaces it. */
+  /** What is held is dropped: one fresh snapshot per feed replaces it. */
   resync(): void {
     this.held = null;
     this.sendSnapshot([...this.subscriptions.keys()]);
@@ -129,8 +128,8 @@ export class LiveFeeds implements ScopeMember {
   }
 
   /**
-   * Queues a push past the connection's cap if need be: pushes go only to a connection that holds
-   * none (or, held changes, right before a snapshot), so a push is never queued behind another.
+   * Queues a push: pushes go only to a connection that holds none (or, held changes, right before a
+   * snapshot), so a push is never queued behind another.
    */
   private send(batch: ScopeBatch): void {
     const count = batch.count;
@@ -182,11 +181,11 @@ export class LiveFeeds implements ScopeMember {
     for (const [feed, argument] of out) this.deliver(feed, argument, snapshot);
   }
 
-  /** Queues one message, past the connection's cap if need be (`send` says why that is bounded). */
+  /** Queues one message (`send` says why what is queued stays bounded). */
   private deliver(feed: HubFeed, argument: string, texts: ScopeBatch | ScopeSnapshot): void {
     const subscription = this.subscriptions.get(feed);
     if (!subscription) return;
-    const options = { droppable: true, force: true };
+    const options = { droppable: true };
     if (subscription.stream) subscription.stream.next(argument, options);
     else this.connection.send(texts.record(TARGET[feed], argument), options);
   }

@@ -49,7 +49,7 @@ async function pushWhileStalled(connection: HubConnection, ms: number) {
     moveEveryone((round += 1));
     await sleep(10);
   }
-  return { overflows: connection.overflows, peak: connection.peakPendingChars, round };
+  return { peak: connection.peakPendingChars, round };
 }
 
 /** The latest latitude of each user in the GPS pushes of `text` (hub records), and whether a snapshot came. */
@@ -82,7 +82,6 @@ async function stallAndRecover(
   const counters = await pushWhileStalled(connection(), 3000);
   // The kernel's buffers filled up and the socket held bytes in this process too.
   expect(connection().sink?.buffered()).toBeGreaterThan(0);
-  expect(counters.overflows).toBe(0);
   // At most the transport's high-water mark and the one push written past it (its frame and records too).
   expect(counters.peak).toBeLessThanOrEqual(TRANSPORT_HIGH_WATER + PUSH_CHARS + 1024);
   client.resume();
