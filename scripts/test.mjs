@@ -13,6 +13,8 @@ const reports = fs.mkdtempSync(path.join(os.tmpdir(), 'intercom-test-'));
 const results = [];
 let passed = 0;
 let failed = 0;
+/** Each failed test's file, name and first line of its message, printed again in the summary (CI shows the tail). */
+const failures = [];
 
 function step(label, command, args, env = {}) {
   process.stdout.write(`\n=== ${label}\n`);
@@ -29,6 +31,17 @@ function count(file) {
   const report = JSON.parse(fs.readFileSync(file, 'utf8'));
   passed += report.numPassedTests ?? 0;
   failed += report.numFailedTests ?? 0;
+  for (const file of report.testResults ?? []) {
+    const where = path.relative(root, file.name ?? '');
+    const tests = (file.assertionResults ?? []).filter((test) => test.status === 'failed');
+    for (const test of tests) {
+      const message = String(test.failureMessages?.[0] ?? '').split('\n')[0];
+      failures.push(`${where} > ${test.fullName ?? test.title}: ${message.slice(0, 300)}`);
+    }
+    // A file that failed before any test ran (a syntax error, a hook that threw) has no failed test.
+    if (file.status === 'failed' && tests.length === 0)
+      failures.push(`${where}: ${String(file.message ?? '').split('\n')[0]}`);
+  }
 }
 
 function vitest(label, reportName, args, env) {
@@ -159,6 +172,7 @@ process.stdout.write('\n=== summary\n');
 if (!redis.url) process.stdout.write(`skip  ${REDIS_ONLY.length} Redis-only test files (no Redis)\n`);
 if (rollingMissing) process.stdout.write(`skip  rolling restart test (no ${rollingMissing})\n`);
 for (const r of results) process.stdout.write(`${r.ok ? 'ok  ' : 'FAIL'}  ${r.label} (${r.seconds} s)\n`);
+for (const failure of failures) process.stdout.write(`failed: ${failure}\n`);
 const stepsFailed = results.filter((r) => !r.ok).length;
 if (stepsFailed > 0 && failed === 0) failed = stepsFailed;
 process.stdout.write(`tests: ${passed} passed, ${failed} failed\n`);
