@@ -8,6 +8,7 @@ import { useMapHandle } from './mapContext';
 import { stateColourExpression } from './stateColourExpression';
 import { UserFeatureIndex, type UserPoint } from './userFeatureDiff';
 import { UserSourceFeeder } from './UserSourceFeeder';
+import { sourceTilesSettled } from './sourceTilesSettled';
 import { recordState } from './recordState';
 import { sosUserIds } from './userMapState';
 
@@ -24,8 +25,8 @@ export interface MapUsersProps {
 /**
  * Every user with a position, as one clustered GeoJSON source (traccar-web MapPositions): circles
  * coloured by state, counts on clusters at low zoom, names at high zoom. The hub's deltas reach the
- * source as `updateData` diffs; a snapshot (or a burst changing most users) as a `setData` and
- * `updateData` additions of a few thousand users each (UserSourceFeeder).
+ * source as `updateData` diffs, and a snapshot as `updateData` additions of a few thousand users
+ * each (UserSourceFeeder).
  * Renders nothing.
  */
 export function MapUsers({ onSelect }: MapUsersProps) {
@@ -95,7 +96,10 @@ export function MapUsers({ onSelect }: MapUsersProps) {
       paint: { 'text-color': '#262626', 'text-halo-color': '#ffffff', 'text-halo-width': 1.5 },
     });
     const source = map.getSource<GeoJSONSource>(USERS_SOURCE)!;
-    const feeder = new UserSourceFeeder(source, index);
+    const feeder = new UserSourceFeeder(
+      { updateData: (diff) => source.updateData(diff), tilesSettled: () => sourceTilesSettled(map, USERS_SOURCE) },
+      index,
+    );
 
     let sos = new Set<number>();
     const pointOf = (record: GpsRecord): UserPoint => {

@@ -7,14 +7,19 @@ const at = (lon: number): UserPoint => ({ lon, lat: 0, name: 'A', state: 'online
 /** A source that takes each call when the test says so, as MapLibre's worker answers in its time. */
 class FakeSource implements UsersSourceLike {
   readonly features = new Map<number, number>();
+  readonly states = new Map<number, string>();
   readonly calls: string[] = [];
   readonly added: number[][] = [];
+  tilesSettled?: () => Promise<void>;
   private pending: (() => void)[] = [];
   updateData(diff: UserDiff) {
     this.calls.push(`updateData +${diff.add.length} ~${diff.update.length} -${diff.remove.length}`);
     this.added.push(diff.add.map((f) => Number(f.id)));
     return this.later(() => {
-      for (const f of diff.add) this.features.set(Number(f.id), f.geometry.coordinates[0]!);
+      for (const f of diff.add) {
+        this.features.set(Number(f.id), f.geometry.coordinates[0]!);
+        this.states.set(Number(f.id), f.properties.state);
+      }
       for (const u of diff.update) {
         // MapLibre ignores an update of a feature it does not hold.
         if (u.newGeometry && this.features.has(u.id)) this.features.set(u.id, u.newGeometry.coordinates[0]!);
@@ -116,7 +121,8 @@ describe('UserSourceFeeder', () => {
     await answerAll(source);
     feeder.apply(index.apply([[1, at(10)]]));
     await settle();
-    expect(source.calls.at(-1)).toBe('updateData +0 ~1 -0');
+    // A move goes as the whole feature (MapLibre's worker applies many `update`s in quadratic time).
+    expect(source.calls.at(-1)).toBe('updateData +1 ~0 -0');
     feeder.apply(
       index.apply([
         [1, at(11)],
@@ -135,11 +141,34 @@ describe('UserSourceFeeder', () => {
     // Nothing more until the worker answered the first.
     expect(source.calls).toHaveLength(2);
     await answerAll(source);
-    expect(source.calls.slice(2)).toEqual(['updateData +1 ~2 -1']);
+    expect(source.calls.slice(2)).toEqual(['updateData +3 ~0 -1']);
+    expect(source.added.at(-1)?.sort()).toEqual([1, 2, 40]);
+    expect(source.states.get(2)).toBe('sos');
     expect(source.features.get(1)).toBe(12);
     expect(source.features.get(2)).toBe(20);
     expect(source.features.has(3)).toBe(false);
     expect(source.features.get(40)).toBe(40);
+  });
+
+  test('the next diff waits until the tiles of the last are built, then goes with every change of that time', async () => {
+    const { index, source, feeder } = await loading(5);
+    await answerAll(source);
+    const builds: (() => void)[] = [];
+    source.tilesSettled = () => new Promise<void>((resolve) => builds.push(resolve));
+    feeder.apply(index.apply([[1, at(10)]]));
+    await answerAll(source);
+    expect(source.features.get(1)).toBe(10);
+    feeder.apply(index.apply([[2, at(20)]]));
+    feeder.apply(index.apply([[1, at(11)]]));
+    await answerAll(source);
+    // The worker took the first diff but its tiles are still being built: nothing else is sent.
+    expect(source.calls).toHaveLength(2);
+    expect(builds).toHaveLength(1);
+    builds.shift()!();
+    await answerAll(source);
+    expect(source.calls.slice(2)).toEqual(['updateData +2 ~0 -0']);
+    expect(source.features.get(1)).toBe(11);
+    expect(source.features.get(2)).toBe(20);
   });
 
   test('after a diff the next waits a pause that grows with the users in the source', async () => {
@@ -152,7 +181,7 @@ describe('UserSourceFeeder', () => {
       // 0.1 ms a user: 100 ms for 1,000 users.
       const feeder = new UserSourceFeeder(source, index, 5000, 0.1, () => now);
       feeder.apply(index.apply([[1, at(-1)]]));
-      expect(source.calls).toEqual(['updateData +0 ~1 -0']);
+      expect(source.calls).toEqual(['updateData +1 ~0 -0']);
       source.answer();
       await vi.advanceTimersByTimeAsync(0);
       feeder.apply(index.apply([[2, at(-2)]]));
@@ -161,7 +190,7 @@ describe('UserSourceFeeder', () => {
       expect(source.calls).toHaveLength(1);
       now = 100;
       await vi.advanceTimersByTimeAsync(1);
-      expect(source.calls).toEqual(['updateData +0 ~1 -0', 'updateData +0 ~1 -0']);
+      expect(source.calls).toEqual(['updateData +1 ~0 -0', 'updateData +1 ~0 -0']);
     } finally {
       vi.useRealTimers();
     }

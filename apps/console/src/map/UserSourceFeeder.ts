@@ -3,6 +3,12 @@ import { userFeature, type UserDiff, type UserFeature, type UserFeatureIndex } f
 /** The part of MapLibre's GeoJSONSource the feeder uses (tests pass a fake). */
 export interface UsersSourceLike {
   updateData(diff: UserDiff): Promise<unknown>;
+  /**
+   * Resolves once the source's tiles in view hold what it took (MapLibre rebuilds every tile of a
+   * clustered source after a diff), or after a cap; a diff sent before that makes the worker build
+   * the tiles again before anyone saw them.
+   */
+  tilesSettled?(): Promise<void>;
 }
 
 /**
@@ -20,29 +26,24 @@ export const FEATURES_PER_CALL = 5000;
 export const DIFF_PAUSE_MS_PER_USER = 0.01;
 export const MAX_DIFF_PAUSE_MS = 500;
 
-/** What a user waiting for the next diff needs: bits of WAIT_MOVED and WAIT_PROPERTIES, or WAIT_ADD or WAIT_REMOVE. */
-const WAIT_MOVED = 1;
-const WAIT_PROPERTIES = 2;
-const WAIT_ADD = 4;
-const WAIT_REMOVE = 8;
-
 /**
  * Puts the index's users into the source: a whole new set (a snapshot) as `updateData` calls of
  * `perCall` users each (`add` replaces a user the source holds), the first also removing the users
  * the set no longer has, each call made when MapLibre's worker has taken the last (so MapLibre
- * never merges them back into one big message); and diffs, one at a time with a pause after each
- * that grows with the users (DIFF_PAUSE_MS_PER_USER), those made meanwhile merged. The source is never
+ * never merges them back into one big message); and diffs, one at a time, each once the tiles of
+ * the last were built (`tilesSettled`) and a pause after that grows with the users
+ * (DIFF_PAUSE_MS_PER_USER), those made meanwhile merged. The source is never
  * emptied, so a snapshot that comes again (a resync) leaves the users on screen while it loads,
  * and one that replaces a load still under way loses nothing. A diff made while a set is being
- * loaded does not wait for the load: MapLibre ignores updates of users it does not hold yet, and the calls
- * still to come take each user from the index as it is when they are made.
+ * loaded does not wait for the load: it sends the users it changed as they are (those not loaded yet
+ * too), and the calls still to come take each user from the index as it is when they are made.
  */
 export class UserSourceFeeder {
   private generation = 0;
   /** Users sent to the source and not removed since. */
   private readonly held = new Set<number>();
-  /** Users changed since the last diff was sent, and what changed (WAIT_* bits). */
-  private readonly waiting = new Map<number, number>();
+  /** Users changed (moved, new, other properties or gone) since the last diff was sent. */
+  private readonly waiting = new Set<number>();
   private diffInFlight = false;
   private diffTimer: ReturnType<typeof setTimeout> | undefined;
   private lastDiffAt = Number.NEGATIVE_INFINITY;
@@ -89,14 +90,9 @@ export class UserSourceFeeder {
       return;
     }
     if (!diff) return;
-    for (const feature of diff.add) this.wait(feature.id as number, WAIT_ADD);
-    for (const update of diff.update) {
-      this.wait(
-        update.id,
-        (update.newGeometry ? WAIT_MOVED : 0) | (update.addOrUpdateProperties ? WAIT_PROPERTIES : 0),
-      );
-    }
-    for (const id of diff.remove) this.wait(id, WAIT_REMOVE);
+    for (const feature of diff.add) this.waiting.add(feature.id as number);
+    for (const update of diff.update) this.waiting.add(update.id);
+    for (const id of diff.remove) this.waiting.add(id);
     this.sendWaiting();
   }
 
@@ -105,13 +101,6 @@ export class UserSourceFeeder {
     this.generation++;
     this.waiting.clear();
     clearTimeout(this.diffTimer);
-  }
-
-  private wait(id: number, what: number): void {
-    const before = this.waiting.get(id) ?? 0;
-    // Adding or removing says everything about a user; a move or new properties add to what waits.
-    const next = what & (WAIT_ADD | WAIT_REMOVE) ? what : before & (WAIT_ADD | WAIT_REMOVE) ? before : before | what;
-    this.waiting.set(id, next);
   }
 
   private sendWaiting(): void {
@@ -132,35 +121,24 @@ export class UserSourceFeeder {
       this.lastDiffAt = this.now();
       this.sendWaiting();
     };
-    this.send(diff).then(done, () => undefined);
+    this.send(diff)
+      .then(() => this.source.tilesSettled?.())
+      .then(done, () => undefined);
   }
 
-  /** The waiting users as one diff, each as the index holds it now. */
+  /**
+   * The waiting users as one diff, each as the index holds it now: a whole feature (`add` replaces
+   * the one the source holds) or a removal, never an `update`. MapLibre's worker (geojson-vt 6.3)
+   * applies updates in time that grows with the square of their number (it concatenates its list
+   * once per update): 50,000 moves kept the worker busy for over 10 s, against a fraction of a
+   * second for the same users as additions (bench/map.ts, docs/benchmarks.md).
+   */
   private waitingDiff(): UserDiff {
     const diff: UserDiff = { add: [], update: [], remove: [] };
-    for (const [id, what] of this.waiting) {
+    for (const id of this.waiting) {
       const point = this.index.get(id);
-      // A user removed from the index is gone from the source too, whatever else happened first.
-      if (!point) {
-        diff.remove.push(id);
-      } else if (what & WAIT_ADD) {
-        diff.add.push(userFeature(id, point));
-      } else {
-        diff.update.push({
-          id,
-          ...(what & WAIT_MOVED
-            ? { newGeometry: { type: 'Point' as const, coordinates: [point.lon, point.lat] } }
-            : {}),
-          ...(what & WAIT_PROPERTIES
-            ? {
-                addOrUpdateProperties: [
-                  { key: 'state', value: point.state },
-                  { key: 'name', value: point.name },
-                ],
-              }
-            : {}),
-        });
-      }
+      if (point) diff.add.push(userFeature(id, point));
+      else diff.remove.push(id);
     }
     this.waiting.clear();
     return diff;

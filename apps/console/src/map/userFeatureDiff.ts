@@ -17,9 +17,6 @@ export interface UserDiff {
   remove: number[];
 }
 
-/** Past this share of the users changing at once, one `setData` is cheaper than a diff. */
-export const RESET_SHARE = 0.5;
-
 export function userFeature(id: number, point: UserPoint): UserFeature {
   return {
     type: 'Feature',
@@ -31,8 +28,10 @@ export function userFeature(id: number, point: UserPoint): UserFeature {
 
 /**
  * The users the map source holds, and what to send it when they change: a diff for
- * `GeoJSONSource.updateData` (only the fields that changed), or the whole collection when most
- * users changed (a snapshot), since then one `setData` costs less than a diff of the same size.
+ * `GeoJSONSource.updateData` of the users that changed, however many (a snapshot is loaded whole
+ * through UserSourceFeeder instead). Loading every user again costs more than a diff of most of
+ * them since the feeder sends changed users as additions (MapLibre's worker applies additions in
+ * linear time, updates in quadratic).
  */
 export class UserFeatureIndex {
   private readonly points = new Map<number, UserPoint>();
@@ -81,10 +80,10 @@ export class UserFeatureIndex {
   }
 
   /**
-   * Applies new values for some users (`undefined` removes one). Returns the diff, `null` when
-   * nothing changed, or `'reset'` when so much changed that the caller should `setData(collection())`.
+   * Applies new values for some users (`undefined` removes one). Returns the diff, or `null` when
+   * nothing changed.
    */
-  apply(changes: Iterable<[number, UserPoint | undefined]>): UserDiff | 'reset' | null {
+  apply(changes: Iterable<[number, UserPoint | undefined]>): UserDiff | null {
     const diff: UserDiff = { add: [], update: [], remove: [] };
     let changed = 0;
     for (const [id, next] of changes) {
@@ -116,8 +115,6 @@ export class UserFeatureIndex {
       });
       changed++;
     }
-    if (changed === 0) return null;
-    if (this.points.size > 1000 && changed > this.points.size * RESET_SHARE) return 'reset';
-    return diff;
+    return changed === 0 ? null : diff;
   }
 }
