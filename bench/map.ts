@@ -8,7 +8,8 @@
 // with a prefix of its own); `terminal` logs every user in over /terminal (bench/support/terminalLoad.ts;
 // a 2-core machine cannot feed 50,000 that way). MAP_BENCH_PROFILE=1 names the page's hottest
 // functions, MAP_BENCH_SERVER_PROFILE=1 the server's, MAP_BENCH_SCREENSHOT=DIR saves the map at each view,
-// MAP_BENCH_PROFILE_OPENING=1 lists the long tasks and hottest functions of opening the page (a slower opening).
+// MAP_BENCH_PROFILE_OPENING=1 lists the long tasks and hottest functions of opening the page (a slower opening),
+// MAP_BENCH_PROFILE_WORKER=1 names the hottest functions of MapLibre's worker while the latency is measured.
 // Prints one JSON object: each figure with its goal and whether it was met.
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -16,7 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { helper } from './support/helperProcess.js';
-import { topFunctions, type CpuProfile } from './support/cpuProfile.js';
+import { startWorkerProfiles, topFunctions, type CpuProfile } from './support/cpuProfile.js';
 import { login } from './support/login.js';
 import { seedTerminals } from './support/seedTerminals.js';
 import { BENCH_PASSWORD, startServer, type RunningServer } from './support/startServer.js';
@@ -136,9 +137,20 @@ async function latency(page: Page, seconds: number) {
     probe.timing = true;
     const loads: number[] = [];
     const renders: number[] = [];
-    map.on('data', (event) => {
-      if (event.sourceId === 'users' && event.dataType === 'source') loads.push(Date.now());
+    // The users source's updates: sent to MapLibre's worker (dataloading), taken by it (a content
+    // event), and tiles of it loaded; explains a window in which no delta was drawn.
+    const updates = { sent: [] as number[], taken: [] as number[], tiles: 0 };
+    map.on('dataloading', (event) => {
+      if (event.sourceId === 'users') updates.sent.push(Date.now());
     });
+    map.on('data', (event) => {
+      if (event.sourceId !== 'users' || event.dataType !== 'source') return;
+      loads.push(Date.now());
+      if (event.sourceDataType === 'content') updates.taken.push(Date.now());
+      if (event.tile) updates.tiles += 1;
+      if ((map as unknown as { isSourceLoaded(id: string): boolean }).isSourceLoaded('users')) settled.push(Date.now());
+    });
+    const settled: number[] = [];
     map.on('render', () => renders.push(Date.now()));
     await new Promise((r) => setTimeout(r, ms));
     probe.timing = false;
@@ -159,7 +171,22 @@ async function latency(page: Page, seconds: number) {
       const sorted = [...values].sort((a, b) => a - b);
       return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
     };
+    const settleMs = updates.taken.map((t) => (settled.find((at) => at >= t) ?? NaN) - t);
+    // Each update taken against the last one sent before it: the worker's time per update.
+    const workerMs = updates.taken.map((t) => t - (updates.sent.filter((sent) => sent <= t).at(-1) ?? t));
     return {
+      sourceUpdates: {
+        sent: updates.sent.length,
+        taken: updates.taken.length,
+        tilesLoaded: updates.tiles,
+        workerMsP50: pick(workerMs, 50),
+        workerMsMax: pick(workerMs, 100),
+        settleMsMax: settleMs.length ? Math.max(...settleMs.filter((ms) => !Number.isNaN(ms))) : null,
+        sentAt: updates.sent.map((t) => t - start),
+        // Since the page opened: updates MapLibre abandoned, and the map's first errors.
+        abortedSinceOpening: probe.usersUpdates.aborted,
+        errors: probe.usersUpdates.errors,
+      },
       pushes: probe.arrivals.length,
       positionsPerSecond: Math.round(records / (ms / 1000)),
       all: { samples: all.length, p50: pick(all, 50), p95: pick(all, 95), max: pick(all, 100) },
@@ -356,7 +383,12 @@ async function run(users: number, soak: boolean) {
     }
     const thread = await mainThread(page, SECONDS);
     log(`${users} users: main thread ${JSON.stringify(thread)}`);
+    // MAP_BENCH_PROFILE_WORKER=1: MapLibre's workers' hottest functions while the latency is measured.
+    const stopWorkers = process.env.MAP_BENCH_PROFILE_WORKER
+      ? await startWorkerProfiles(await page.context().newCDPSession(page))
+      : undefined;
     const latencyMs = await latency(page, SECONDS);
+    if (stopWorkers) log(`${users} users: workers' hottest functions ${JSON.stringify(await stopWorkers(), null, 1)}`);
     log(`${users} users: fix to frame ${JSON.stringify(latencyMs)}`);
     let memory:
       | { seconds: number; heapStartMiB: number; heapEndMiB: number; growthPercent: number; everyMinuteMiB: number[] }

@@ -30,3 +30,46 @@ export async function startProfile(cdp: CDPSession): Promise<() => Promise<strin
   await cdp.send('Profiler.start');
   return async () => topFunctions((await cdp.send('Profiler.stop')).profile);
 }
+
+/**
+ * Starts the CPU profiler in every dedicated worker of the page `cdp` belongs to (MapLibre's
+ * workers): attached through the target domain, as Playwright gives no session for a worker. The
+ * returned function stops them and names each worker's hottest functions and its busy ms.
+ */
+export async function startWorkerProfiles(cdp: CDPSession): Promise<() => Promise<Record<string, string[]>>> {
+  let nextId = 1;
+  const answers = new Map<number, (result: unknown) => void>();
+  cdp.on('Target.receivedMessageFromTarget', ({ message }: { message: string }) => {
+    const reply = JSON.parse(message) as { id?: number; result?: unknown };
+    if (reply.id !== undefined) answers.get(reply.id)?.(reply.result);
+  });
+  const send = (sessionId: string, method: string, params = {}) =>
+    new Promise<unknown>((resolve) => {
+      const id = nextId++;
+      answers.set(id, resolve);
+      void cdp.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id, method, params }) });
+    });
+  const { targetInfos } = await cdp.send('Target.getTargets');
+  const sessions: { sessionId: string; url: string }[] = [];
+  for (const target of targetInfos.filter((info) => info.type === 'worker')) {
+    const { sessionId } = await cdp.send('Target.attachToTarget', { targetId: target.targetId, flatten: false });
+    await send(sessionId, 'Profiler.enable');
+    await send(sessionId, 'Profiler.start');
+    sessions.push({ sessionId, url: target.url });
+  }
+  return async () => {
+    const found: Record<string, string[]> = {};
+    for (const [index, { sessionId, url }] of sessions.entries()) {
+      const { profile } = (await send(sessionId, 'Profiler.stop')) as { profile: CpuProfile };
+      const busyMs = (profile.timeDeltas ?? []).reduce(
+        (sum, delta, i) =>
+          profile.nodes.find((n) => n.id === profile.samples?.[i])?.callFrame.functionName === '(idle)'
+            ? sum
+            : sum + delta / 1000,
+        0,
+      );
+      found[`${index} ${url.slice(0, 40)} busy ${Math.round(busyMs)} ms`] = topFunctions(profile, 12);
+    }
+    return found;
+  };
+}

@@ -27,6 +27,15 @@ export const INSTRUMENT_HUB = `
     map.once('load', () => mark('mapLoaded'));
     let loadedUsers = false;
     let allUsers = false;
+    // Updates of the users source MapLibre abandoned (a tile or an update replaced before it
+    // finished), and the map's first errors: a window in which no delta was drawn is explained by them.
+    probe.usersUpdates = { aborted: 0, errors: [] };
+    map.on('dataabort', (event) => {
+      if (event.sourceId === 'users') probe.usersUpdates.aborted += 1;
+    });
+    map.on('error', (event) => {
+      if (probe.usersUpdates.errors.length < 5) probe.usersUpdates.errors.push(String(event.error?.message ?? event.error));
+    });
     map.on('dataloading', (event) => {
       if (event.sourceId === 'users') mark('usersSetData');
     });
@@ -101,7 +110,13 @@ export interface MapLike {
   getSource(id: string): { getData(): Promise<{ features: unknown[] }> } | undefined;
   on(
     event: string,
-    listener: (event: { sourceId?: string; isSourceLoaded?: boolean; dataType?: string; tile?: unknown }) => void,
+    listener: (event: {
+      sourceId?: string;
+      isSourceLoaded?: boolean;
+      dataType?: string;
+      sourceDataType?: string;
+      tile?: unknown;
+    }) => void,
   ): void;
   setLayoutProperty(layer: string, name: string, value: string): void;
   jumpTo(options: { center?: [number, number]; zoom?: number; bearing?: number }): void;
@@ -120,6 +135,7 @@ export type ProbeWindow = Window & {
     /** When each of loadTasks started, ms since navigation start. */
     loadTaskStarts: number[];
     closes: { at: number; code: number; reason: string; clean: boolean }[];
+    usersUpdates: { aborted: number; errors: string[] };
   };
   mapOf: () => MapLike;
 };
