@@ -23,7 +23,12 @@ export const INSTRUMENT_HUB = `
     if (!map) return;
     clearInterval(watchMap);
     mark('mapCreated');
+    if (map.isStyleLoaded()) mark('styleLoaded');
     map.once('style.load', () => mark('styleLoaded'));
+    map.once('render', () => mark('firstRender'));
+    map.on('sourcedataloading', (event) => {
+      if (event.sourceId === 'users') mark('usersSourceAdded');
+    });
     map.once('load', () => mark('mapLoaded'));
     let loadedUsers = false;
     let allUsers = false;
