@@ -67,7 +67,7 @@ async function fps(page: Page, seconds: number): Promise<number> {
   }, seconds * 1000);
 }
 
-const USER_LAYERS = ['users-clusters', 'users-cluster-count', 'users-points', 'users-labels'];
+const USER_LAYERS = ['users-circles', 'users-cluster-count', 'users-labels'];
 
 async function setUsersVisible(page: Page, visible: boolean): Promise<void> {
   await page.evaluate(

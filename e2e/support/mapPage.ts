@@ -80,3 +80,57 @@ export async function waitForMapIdle(page: Page): Promise<void> {
       }),
   );
 }
+
+/**
+ * Moves the camera to `center` at `zoom` at once, waits until the map is idle, and clicks the
+ * canvas as a dispatcher clicks a circle: where `center` is drawn, or with `cluster`, on the
+ * cluster of users drawn nearest to it. Throws when there is no cluster to click.
+ */
+export async function clickOnMap(page: Page, center: [number, number], zoom: number, cluster = false): Promise<void> {
+  await page.evaluate(
+    ({ center, zoom }) => {
+      const element = document.querySelector('[data-testid="map-canvas"]') as HTMLElement & {
+        maplibre: { jumpTo(options: { center: [number, number]; zoom: number }): void };
+      };
+      element.maplibre.jumpTo({ center, zoom });
+    },
+    { center, zoom },
+  );
+  await waitForMapIdle(page);
+  const point = await page.evaluate(
+    ({ center, cluster }) => {
+      interface Rendered {
+        geometry: { type: string; coordinates: [number, number] };
+        properties: Record<string, unknown>;
+      }
+      const element = document.querySelector('[data-testid="map-canvas"]') as HTMLElement & {
+        maplibre: {
+          project(lngLat: [number, number]): { x: number; y: number };
+          queryRenderedFeatures(options: { layers: string[] }): Rendered[];
+        };
+      };
+      const map = element.maplibre;
+      const at = map.project(center);
+      if (!cluster) return at;
+      const drawn = map
+        .queryRenderedFeatures({ layers: ['users-circles'] })
+        .filter((feature) => feature.properties.point_count !== undefined)
+        .map((feature) => map.project(feature.geometry.coordinates));
+      drawn.sort((a, b) => Math.hypot(a.x - at.x, a.y - at.y) - Math.hypot(b.x - at.x, b.y - at.y));
+      return drawn[0];
+    },
+    { center, cluster },
+  );
+  if (!point) throw new Error(`no cluster drawn near ${center.join(', ')} at zoom ${zoom}`);
+  await page.locator('[data-testid="map-canvas"] canvas').click({ position: { x: point.x, y: point.y } });
+}
+
+/** The zoom of the page's map. */
+export function mapZoom(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    const element = document.querySelector('[data-testid="map-canvas"]') as HTMLElement & {
+      maplibre: { getZoom(): number };
+    };
+    return element.maplibre.getZoom();
+  });
+}

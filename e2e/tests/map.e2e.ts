@@ -4,7 +4,7 @@ import { adminCredentials } from '../support/accounts.js';
 import { callApi, tokenOf } from '../support/apiLogin.js';
 import { shot, useBrowserPerFile } from '../support/browser.js';
 import { hamburger, openSignedIn, waitForPath } from '../support/console.js';
-import { expectMapUser, waitForMap, waitForMapIdle, webglRenderer } from '../support/mapPage.js';
+import { clickOnMap, expectMapUser, mapZoom, waitForMap, waitForMapIdle, webglRenderer } from '../support/mapPage.js';
 import { createTerminalUser, deleteUsers, Terminal } from '../support/terminal.js';
 import { en, text, type Language } from '../support/texts.js';
 
@@ -63,7 +63,7 @@ async function startTerminals(page: Page) {
 }
 
 describe('live map', () => {
-  test('terminals appear and move, counts match the server, search and card work, SOS turns red, no request leaves the server', async () => {
+  test('terminals appear and move, counts match the server, search, clicks and card work, SOS turns red, no request leaves the server', async () => {
     const page = await browser.newPage();
     const outside = watchOutsideRequests(page);
     await openSignedIn(page, adminCredentials(), '/main/map');
@@ -108,6 +108,16 @@ describe('live map', () => {
     await search.fill(`zzqx-${stamp}`);
     await expect.poll(() => page.getByTestId('map-search-empty').innerText()).toBe(en('map.no_matches'));
     await search.fill('');
+
+    // A click on a user's circle selects it; a click on a cluster (both users at zoom 5) zooms in.
+    await card.getByRole('button', { name: en('common.close') }).click();
+    await expect.poll(() => card.count()).toBe(0);
+    await clickOnMap(page, [114.1, 22.6], 14);
+    await expect.poll(() => card.innerText()).toContain(users[0]!.name);
+    await card.getByRole('button', { name: en('common.close') }).click();
+    await clickOnMap(page, [114.084, 22.5766], 5, true);
+    await expect.poll(() => mapZoom(page)).toBeGreaterThan(6);
+    expect(await card.count()).toBe(0);
 
     // SOS: the user turns red on the map, the bell counts it, and the map offers to jump.
     const bell = page.getByTestId('alarm-bell');

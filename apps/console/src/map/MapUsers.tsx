@@ -1,5 +1,5 @@
 import type { GpsRecord } from '@intercom/contract';
-import type { GeoJSONSource, MapLayerMouseEvent } from 'maplibre-gl';
+import type { ExpressionSpecification, GeoJSONSource, MapLayerMouseEvent } from 'maplibre-gl';
 import { useEffect, useRef } from 'react';
 import { liveHub } from '../shared/hub/liveHub';
 import type { HubMessage, LiveSnapshot } from '../shared/hub/liveSnapshot';
@@ -13,10 +13,11 @@ import { recordState } from './recordState';
 import { sosUserIds } from './userMapState';
 
 export const USERS_SOURCE = 'users';
-const CLUSTERS = 'users-clusters';
+const CIRCLES = 'users-circles';
 const CLUSTER_COUNT = 'users-cluster-count';
-const POINTS = 'users-points';
 const LABELS = 'users-labels';
+/** True for a cluster of users, false for one user. */
+const CLUSTER: ExpressionSpecification = ['has', 'point_count'];
 
 export interface MapUsersProps {
   onSelect: (userId: number) => void;
@@ -45,46 +46,39 @@ export function MapUsers({ onSelect }: MapUsersProps) {
       clusterMaxZoom: 11,
       clusterRadius: 45,
     });
+    // Clusters and users are one circle layer: one shader program and one draw per tile instead of
+    // two (on a software renderer the opening waits for each program to compile).
     map.addLayer({
-      id: CLUSTERS,
+      id: CIRCLES,
       type: 'circle',
       source: USERS_SOURCE,
-      filter: ['has', 'point_count'],
       paint: {
-        'circle-color': '#1677ff',
-        'circle-opacity': 0.8,
-        'circle-radius': ['step', ['get', 'point_count'], 14, 100, 18, 1000, 24],
-        'circle-stroke-color': '#ffffff',
+        'circle-color': ['case', CLUSTER, '#1677ff', stateColourExpression()],
+        'circle-radius': [
+          'case',
+          CLUSTER,
+          ['step', ['get', 'point_count'], 14, 100, 18, 1000, 24],
+          ['match', ['get', 'state'], 'sos', 9, 7],
+        ],
+        // A stale fix is hollow: the last known place, not where the user is now.
+        'circle-stroke-color': ['case', CLUSTER, '#ffffff', ['match', ['get', 'state'], 'stale', '#faad14', '#ffffff']],
         'circle-stroke-width': 2,
+        'circle-opacity': ['case', CLUSTER, 0.8, ['match', ['get', 'state'], 'stale', 0.25, 1]],
       },
     });
     map.addLayer({
       id: CLUSTER_COUNT,
       type: 'symbol',
       source: USERS_SOURCE,
-      filter: ['has', 'point_count'],
+      filter: CLUSTER,
       layout: { 'text-field': ['get', 'point_count_abbreviated'], 'text-font': [FONT_STACK], 'text-size': 12 },
       paint: { 'text-color': '#ffffff' },
-    });
-    map.addLayer({
-      id: POINTS,
-      type: 'circle',
-      source: USERS_SOURCE,
-      filter: ['!', ['has', 'point_count']],
-      paint: {
-        'circle-color': stateColourExpression(),
-        'circle-radius': ['match', ['get', 'state'], 'sos', 9, 7],
-        // A stale fix is hollow: the last known place, not where the user is now.
-        'circle-stroke-color': ['match', ['get', 'state'], 'stale', '#faad14', '#ffffff'],
-        'circle-stroke-width': 2,
-        'circle-opacity': ['match', ['get', 'state'], 'stale', 0.25, 1],
-      },
     });
     map.addLayer({
       id: LABELS,
       type: 'symbol',
       source: USERS_SOURCE,
-      filter: ['!', ['has', 'point_count']],
+      filter: ['!', CLUSTER],
       minzoom: 13,
       layout: {
         'text-field': ['get', 'name'],
@@ -145,38 +139,36 @@ export function MapUsers({ onSelect }: MapUsersProps) {
     };
     const unsubscribe = liveHub.store.subscribeMessages(onMessages);
 
-    const onPoint = (event: MapLayerMouseEvent) => {
-      const id = event.features?.[0]?.id;
-      if (typeof id === 'number') select.current(id);
-    };
-    const zoomIntoCluster = async (event: MapLayerMouseEvent) => {
-      const feature = event.features?.[0];
-      const clusterId = feature?.properties.cluster_id as number | undefined;
-      if (!feature || clusterId === undefined || feature.geometry.type !== 'Point') return;
+    const zoomIntoCluster = async (clusterId: number, center: [number, number]) => {
       const zoom = await source.getClusterExpansionZoom(clusterId);
-      map.easeTo({ center: feature.geometry.coordinates as [number, number], zoom });
+      map.easeTo({ center, zoom });
     };
-    // A cluster can dissolve under the click (a diff arrived first): then there is nothing to zoom to.
-    const onCluster = (event: MapLayerMouseEvent) => void zoomIntoCluster(event).catch(() => undefined);
+    // A user is selected; a cluster is zoomed into (its features carry ids too: cluster first).
+    const onClick = (event: MapLayerMouseEvent) => {
+      const feature = event.features?.[0];
+      if (!feature) return;
+      const clusterId = feature.properties.cluster_id as number | undefined;
+      if (clusterId === undefined) {
+        if (typeof feature.id === 'number') select.current(feature.id);
+        return;
+      }
+      if (feature.geometry.type !== 'Point') return;
+      // A cluster can dissolve under the click (a diff arrived first): then there is nothing to zoom to.
+      void zoomIntoCluster(clusterId, feature.geometry.coordinates as [number, number]).catch(() => undefined);
+    };
     const pointer = () => (map.getCanvas().style.cursor = 'pointer');
     const plain = () => (map.getCanvas().style.cursor = '');
-    map.on('click', POINTS, onPoint);
-    map.on('click', CLUSTERS, onCluster);
-    for (const layer of [POINTS, CLUSTERS]) {
-      map.on('mouseenter', layer, pointer);
-      map.on('mouseleave', layer, plain);
-    }
+    map.on('click', CIRCLES, onClick);
+    map.on('mouseenter', CIRCLES, pointer);
+    map.on('mouseleave', CIRCLES, plain);
 
     return () => {
       unsubscribe();
       feeder.stop();
-      map.off('click', POINTS, onPoint);
-      map.off('click', CLUSTERS, onCluster);
-      for (const layer of [POINTS, CLUSTERS]) {
-        map.off('mouseenter', layer, pointer);
-        map.off('mouseleave', layer, plain);
-      }
-      for (const layer of [LABELS, POINTS, CLUSTER_COUNT, CLUSTERS]) if (map.getLayer(layer)) map.removeLayer(layer);
+      map.off('click', CIRCLES, onClick);
+      map.off('mouseenter', CIRCLES, pointer);
+      map.off('mouseleave', CIRCLES, plain);
+      for (const layer of [LABELS, CLUSTER_COUNT, CIRCLES]) if (map.getLayer(layer)) map.removeLayer(layer);
       if (map.getSource(USERS_SOURCE)) map.removeSource(USERS_SOURCE);
     };
   }, [map, project]);
