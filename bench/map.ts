@@ -140,6 +140,8 @@ async function latency(page: Page, seconds: number) {
     // The users source's updates: sent to MapLibre's worker (dataloading), taken by it (a content
     // event), and tiles of it loaded; explains a window in which no delta was drawn.
     const updates = { sent: [] as number[], taken: [] as number[], tiles: 0 };
+    // When the users source's tiles in view were all loaded (after a data event).
+    const settled: number[] = [];
     map.on('dataloading', (event) => {
       if (event.sourceId === 'users') updates.sent.push(Date.now());
     });
@@ -150,7 +152,6 @@ async function latency(page: Page, seconds: number) {
       if (event.tile) updates.tiles += 1;
       if ((map as unknown as { isSourceLoaded(id: string): boolean }).isSourceLoaded('users')) settled.push(Date.now());
     });
-    const settled: number[] = [];
     map.on('render', () => renders.push(Date.now()));
     await new Promise((r) => setTimeout(r, ms));
     probe.timing = false;

@@ -61,11 +61,9 @@ export async function startWorkerProfiles(cdp: CDPSession): Promise<() => Promis
     const found: Record<string, string[]> = {};
     for (const [index, { sessionId, url }] of sessions.entries()) {
       const { profile } = (await send(sessionId, 'Profiler.stop')) as { profile: CpuProfile };
+      const idle = new Set(profile.nodes.filter((n) => n.callFrame.functionName === '(idle)').map((n) => n.id));
       const busyMs = (profile.timeDeltas ?? []).reduce(
-        (sum, delta, i) =>
-          profile.nodes.find((n) => n.id === profile.samples?.[i])?.callFrame.functionName === '(idle)'
-            ? sum
-            : sum + delta / 1000,
+        (sum, delta, i) => (idle.has(profile.samples?.[i] ?? -1) ? sum : sum + delta / 1000),
         0,
       );
       found[`${index} ${url.slice(0, 40)} busy ${Math.round(busyMs)} ms`] = topFunctions(profile, 12);
