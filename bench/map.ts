@@ -9,7 +9,8 @@
 // a 2-core machine cannot feed 50,000 that way). MAP_BENCH_PROFILE=1 names the page's hottest
 // functions, MAP_BENCH_SERVER_PROFILE=1 the server's, MAP_BENCH_SCREENSHOT=DIR saves the map at each view,
 // MAP_BENCH_PROFILE_OPENING=1 lists the long tasks and hottest functions of opening the page (a slower opening),
-// MAP_BENCH_PROFILE_WORKER=1 names the hottest functions of MapLibre's worker while the latency is measured.
+// MAP_BENCH_PROFILE_WORKER=1 names the hottest functions of the page's workers while the latency is measured,
+// MAP_BENCH_TRACE_UPDATES=1 lists the long tasks of that time with the work inside each (a slower page).
 // Prints one JSON object: each figure with its goal and whether it was met.
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -124,9 +125,11 @@ async function mainThread(page: Page, seconds: number) {
 }
 
 /**
- * Fix time (the load's clock, same machine) to the first frame drawn after the users source took
- * the delta that carried it: for every position of every delta (`all`) and for the newest of each
- * delta (`newest`, the figure of earlier runs). Also the positions the page took a second.
+ * Fix time (the load's clock, same machine) to the first frame drawn after the users' tiles that
+ * hold it were loaded: the delta reaches the page, the next batch to the tile worker carries it
+ * (MapUsers says when that batch was sent and its tiles reloaded), one of the users' tiles loads
+ * after that, and the frame after that draws it. For every position of every delta (`all`) and for
+ * the newest of each delta (`newest`, the figure of earlier runs). Also the positions the page took a second.
  */
 async function latency(page: Page, seconds: number) {
   return page.evaluate(async (ms) => {
@@ -135,33 +138,35 @@ async function latency(page: Page, seconds: number) {
     const start = Date.now();
     probe.arrivals = [];
     probe.timing = true;
-    const loads: number[] = [];
+    const tiles: number[] = [];
     const renders: number[] = [];
-    // The users source's updates: sent to MapLibre's worker (dataloading), taken by it (a content
-    // event), and tiles of it loaded; explains a window in which no delta was drawn.
-    const updates = { sent: [] as number[], taken: [] as number[], tiles: 0 };
-    // When the users source's tiles in view were all loaded (after a data event).
+    // Each batch to the tile worker: when it was sent, when its tiles were reloaded (the worker had
+    // clustered it), and when the users' tiles in view were all loaded again.
+    const batches: { sentAt: number; refreshedAt: number }[] = [];
     const settled: number[] = [];
-    map.on('dataloading', (event) => {
-      if (event.sourceId === 'users') updates.sent.push(Date.now());
+    const unsubscribe = map.getContainer().mapUsers!.onRefreshed((sentAt) => {
+      batches.push({ sentAt, refreshedAt: Date.now() });
     });
     map.on('data', (event) => {
-      if (event.sourceId !== 'users' || event.dataType !== 'source') return;
-      loads.push(Date.now());
-      if (event.sourceDataType === 'content') updates.taken.push(Date.now());
-      if (event.tile) updates.tiles += 1;
+      if (event.sourceId !== 'users' || event.dataType !== 'source' || !event.tile) return;
+      tiles.push(Date.now());
       if ((map as unknown as { isSourceLoaded(id: string): boolean }).isSourceLoaded('users')) settled.push(Date.now());
     });
     map.on('render', () => renders.push(Date.now()));
     await new Promise((r) => setTimeout(r, ms));
     probe.timing = false;
+    unsubscribe();
     const all: number[] = [];
     const newest: number[] = [];
+    // Fix time to the delta's arrival at the page: the server's and the network's share.
+    const reached: number[] = [];
     let records = 0;
     for (const arrival of probe.arrivals) {
       records += arrival.times.length;
       if (arrival.at < start || arrival.times.length === 0) continue;
-      const loaded = loads.find((t) => t >= arrival.at);
+      for (const time of arrival.times) reached.push(arrival.at - time);
+      const batch = batches.find((candidate) => candidate.sentAt >= arrival.at);
+      const loaded = batch && tiles.find((t) => t >= batch.refreshedAt);
       const frame = loaded === undefined ? undefined : renders.find((t) => t >= loaded);
       if (frame === undefined) continue;
       for (const time of arrival.times) all.push(frame - time);
@@ -172,25 +177,27 @@ async function latency(page: Page, seconds: number) {
       const sorted = [...values].sort((a, b) => a - b);
       return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
     };
-    const settleMs = updates.taken.map((t) => (settled.find((at) => at >= t) ?? NaN) - t);
-    // Each update taken against the last one sent before it: the worker's time per update.
-    const workerMs = updates.taken.map((t) => t - (updates.sent.filter((sent) => sent <= t).at(-1) ?? t));
+    const settleMs = batches.map(({ refreshedAt }) => (settled.find((at) => at >= refreshedAt) ?? NaN) - refreshedAt);
+    // From a batch sent to its tiles reloaded: building it, the worker clustering every user.
+    const workerMs = batches.map(({ sentAt, refreshedAt }) => refreshedAt - sentAt);
     return {
       sourceUpdates: {
-        sent: updates.sent.length,
-        taken: updates.taken.length,
-        tilesLoaded: updates.tiles,
+        batches: batches.length,
+        tilesLoaded: tiles.length,
         workerMsP50: pick(workerMs, 50),
         workerMsMax: pick(workerMs, 100),
-        settleMsMax: settleMs.length ? Math.max(...settleMs.filter((ms) => !Number.isNaN(ms))) : null,
-        sentAt: updates.sent.map((t) => t - start),
-        // Since the page opened: updates MapLibre abandoned, and the map's first errors.
+        settleMsMax: settleMs.some((ms) => !Number.isNaN(ms))
+          ? Math.max(...settleMs.filter((ms) => !Number.isNaN(ms)))
+          : null,
+        sentAt: batches.map((batch) => batch.sentAt - start),
+        // Since the page opened: tile loads MapLibre abandoned, and the map's first errors.
         abortedSinceOpening: probe.usersUpdates.aborted,
         errors: probe.usersUpdates.errors,
       },
       pushes: probe.arrivals.length,
       positionsPerSecond: Math.round(records / (ms / 1000)),
       all: { samples: all.length, p50: pick(all, 50), p95: pick(all, 95), max: pick(all, 100) },
+      fixToPage: { p50: pick(reached, 50), p95: pick(reached, 95) },
       newestOfPush: { samples: newest.length, p50: pick(newest, 50), p95: pick(newest, 95), max: pick(newest, 100) },
     };
   }, seconds * 1000);
@@ -303,15 +310,10 @@ async function run(users: number, soak: boolean) {
     const expected = Math.floor(online * 0.99);
     for (let grewAt = Date.now(); drawnUsers < expected && (drawnUsers === 0 || Date.now() - grewAt < 10_000);) {
       if (Date.now() > deadline) throw new Error(`the map showed ${drawnUsers} users after 300 s`);
-      // The source's own copy, not getData(), which would copy 50,000 features on the page's main thread.
-      const count = await page.evaluate(() => {
-        const data = (
-          (window as unknown as ProbeWindow).mapOf().getSource('users') as unknown as {
-            _data?: { geojson?: { features: unknown[] }; updateable?: Map<unknown, unknown> };
-          }
-        )?._data;
-        return data?.geojson?.features.length ?? data?.updateable?.size ?? 0;
-      });
+      // What the users' tiles hold after the last batch (MapUsers' probe on the map's container).
+      const count = await page.evaluate(
+        () => (window as unknown as ProbeWindow).mapOf()?.getContainer().mapUsers?.held() ?? 0,
+      );
       if (count > drawnUsers) {
         drawnUsers = count;
         snapshotDrawnMs = Date.now() - opened;
@@ -384,11 +386,22 @@ async function run(users: number, soak: boolean) {
     }
     const thread = await mainThread(page, SECONDS);
     log(`${users} users: main thread ${JSON.stringify(thread)}`);
-    // MAP_BENCH_PROFILE_WORKER=1: MapLibre's workers' hottest functions while the latency is measured.
+    // MAP_BENCH_PROFILE_WORKER=1: the page's workers' hottest functions (MapLibre's, the users' tile worker) while the latency is measured.
     const stopWorkers = process.env.MAP_BENCH_PROFILE_WORKER
       ? await startWorkerProfiles(await page.context().newCDPSession(page))
       : undefined;
+    // MAP_BENCH_TRACE_UPDATES=1: the long tasks while the latency is measured, each with its work.
+    const updatesTrace = process.env.MAP_BENCH_TRACE_UPDATES
+      ? await startOpeningTrace(browser, page, await context.newCDPSession(page), { network: false })
+      : undefined;
     const latencyMs = await latency(page, SECONDS);
+    if (updatesTrace) {
+      const { longTasks, hot } = await updatesTrace.stop();
+      log(
+        `${users} users: long tasks while updating (start +duration: largest work inside, ms):\n  ${longTasks.join('\n  ')}`,
+      );
+      log(`${users} users: hottest functions while updating ${JSON.stringify(hot)}`);
+    }
     if (stopWorkers) log(`${users} users: workers' hottest functions ${JSON.stringify(await stopWorkers(), null, 1)}`);
     log(`${users} users: fix to frame ${JSON.stringify(latencyMs)}`);
     let memory:

@@ -7,6 +7,13 @@ import { LOGIN_MESSAGES_PREFIX, LOGIN_NAMESPACES } from './src/i18n/loginNamespa
 const contractSource = fileURLToPath(new URL('../../packages/contract/src/', import.meta.url));
 const localeDir = fileURLToPath(new URL('./src/i18n/locales/', import.meta.url));
 const apiTarget = process.env.API_TARGET ?? 'http://localhost:8080';
+/**
+ * The contract's modules only declare things; without this hint the zod schemas of every contract
+ * module would ride along into the login chunk (or a worker) just because one constant is used.
+ */
+const contractTreeshake = {
+  moduleSideEffects: (id: string) => (id.startsWith(contractSource) ? false : undefined),
+};
 
 /**
  * `virtual:login-messages/<language>`: the login route's key groups cut from the one locale file
@@ -48,6 +55,13 @@ export default defineConfig({
       '/terminal': { target: apiTarget, changeOrigin: true, ws: true },
     },
   },
+  worker: {
+    // Module workers, named .mjs: MapLibre imports a script into its workers with `import()` only
+    // when the name ends so (mapLibreWorkerUsersProtocol.ts); any other it evaluates, which the
+    // server's Content-Security-Policy forbids.
+    format: 'es',
+    rolldownOptions: { treeshake: contractTreeshake, output: { entryFileNames: 'assets/[name]-[hash].mjs' } },
+  },
   build: {
     outDir: 'dist',
     assetsDir: 'assets',
@@ -55,12 +69,6 @@ export default defineConfig({
     // CONSOLE_MINIFY=0 keeps function names, for the CPU profiles of bench/map.ts (MAP_BENCH_PROFILE).
     minify: process.env.CONSOLE_MINIFY !== '0',
     chunkSizeWarningLimit: 800,
-    rolldownOptions: {
-      treeshake: {
-        // The contract's modules only declare things; without this hint the zod schemas of every
-        // contract module would ride along into the login chunk just because one constant is used.
-        moduleSideEffects: (id) => (id.startsWith(contractSource) ? false : undefined),
-      },
-    },
+    rolldownOptions: { treeshake: contractTreeshake },
   },
 });

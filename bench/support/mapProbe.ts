@@ -41,27 +41,33 @@ export const INSTRUMENT_HUB = `
     map.on('error', (event) => {
       if (probe.usersUpdates.errors.length < 5) probe.usersUpdates.errors.push(String(event.error?.message ?? event.error));
     });
-    map.on('dataloading', (event) => {
-      if (event.sourceId === 'users') mark('usersSetData');
-    });
+    // The users' tiles are cut in the console's tile worker: the container's probe (MapUsers) says
+    // how many users the tiles hold and when a batch of them was sent and its tiles reloaded.
     let holdsAll = false;
+    let waitingTile = false;
+    const users = () => map.getContainer().mapUsers;
+    const watchUsers = setInterval(() => {
+      if (!users()) return;
+      clearInterval(watchUsers);
+      users().onRefreshed(() => {
+        const held = users().held();
+        if (held > 0 && !loadedUsers) {
+          loadedUsers = true;
+          mark('usersSourceLoaded');
+          probe.marks.usersInFirstLoad = held;
+        }
+        // The snapshot drawn: once the tiles hold (nearly) every user the server counted online,
+        // the first of their tiles loaded after that, then the frame that draws it.
+        if (!holdsAll && probe.expected > 0 && held >= probe.expected) {
+          holdsAll = true;
+          waitingTile = true;
+          mark('allUsersInSource');
+        }
+      });
+    }, 5);
     map.on('data', (event) => {
-      if (event.sourceId !== 'users' || event.dataType !== 'source') return;
-      const data = map.getSource('users')?._data;
-      const count = data?.geojson?.features?.length ?? data?.updateable?.size ?? 0;
-      if (count > 0 && !loadedUsers && event.isSourceLoaded) {
-        loadedUsers = true;
-        mark('usersSourceLoaded');
-        probe.marks.usersInFirstLoad = count;
-        map.once('render', () => mark('usersFirstFrame'));
-      }
-      // The snapshot drawn: once the source holds (nearly) every user the server counted online,
-      // the first of its tiles built after that, then the frame that draws it. With positions
-      // streaming in, the source is seldom wholly loaded, so this does not wait for isSourceLoaded.
-      if (!holdsAll && probe.expected > 0 && count >= probe.expected) {
-        holdsAll = true;
-        mark('allUsersInSource');
-      } else if (holdsAll && !allUsers && event.tile) {
+      if (event.sourceId !== 'users' || event.dataType !== 'source' || !event.tile) return;
+      if (!allUsers && waitingTile) {
         allUsers = true;
         mark('allUsersTileLoaded');
         map.once('render', () => mark('allUsersFirstFrame'));
@@ -111,8 +117,14 @@ export const INSTRUMENT_HUB = `
   };
 `;
 
+/** What MapUsers puts on the map's container (apps/console/src/map/MapUsers.tsx, MapUsersProbe). */
+export interface MapUsersProbe {
+  held(): number;
+  onRefreshed(listener: (sentAt: number) => void): () => void;
+}
+
 export interface MapLike {
-  getSource(id: string): { getData(): Promise<{ features: unknown[] }> } | undefined;
+  getContainer(): HTMLElement & { mapUsers?: MapUsersProbe };
   on(
     event: string,
     listener: (event: {

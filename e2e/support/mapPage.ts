@@ -24,26 +24,16 @@ export async function waitForMap(page: Page): Promise<void> {
   await page.locator('[data-testid="map-canvas"][data-loaded="true"]').waitFor();
 }
 
-/** What the map's users source holds for one user (undefined: not on the map). */
+/** What the map's users tiles hold for one user (undefined: not on the map). */
 export function mapUser(page: Page, userId: number): Promise<MapUserFeature | undefined> {
   return page.evaluate(async (id) => {
-    interface Source {
-      getData(): Promise<{
-        features: { id: number; geometry: { coordinates: [number, number] }; properties: Record<string, string> }[];
-      }>;
+    interface Probe {
+      user(userId: number): Promise<{ lon: number; lat: number; name: string; state: string } | undefined>;
     }
-    const element = document.querySelector('[data-testid="map-canvas"]') as
-      (HTMLElement & { maplibre?: { getSource(id: string): Source | undefined } }) | null;
-    const source = element?.maplibre?.getSource('users');
-    if (!source) return undefined;
-    const feature = (await source.getData()).features.find((candidate) => candidate.id === id);
-    return feature
-      ? {
-          id,
-          coordinates: feature.geometry.coordinates,
-          state: feature.properties.state!,
-          name: feature.properties.name!,
-        }
+    const element = document.querySelector('[data-testid="map-canvas"]') as (HTMLElement & { mapUsers?: Probe }) | null;
+    const user = await element?.mapUsers?.user(id);
+    return user
+      ? { id, coordinates: [user.lon, user.lat] as [number, number], state: user.state, name: user.name }
       : undefined;
   }, userId);
 }

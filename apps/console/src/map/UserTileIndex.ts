@@ -1,0 +1,133 @@
+import type { Feature, Point } from 'geojson';
+import Supercluster from 'supercluster';
+import { fromGeojsonVt } from 'vt-pbf';
+import { USER_MAP_STATES, type UserMapState } from './userMapState';
+
+/** The one layer of the users' tiles (the map's layers name it as their `source-layer`). */
+export const USERS_TILE_LAYER = 'users';
+/** Highest zoom with clusters: from the next one every user is drawn on its own. */
+export const CLUSTER_MAX_ZOOM = 11;
+/** Users closer than this on screen form a cluster. */
+export const CLUSTER_RADIUS_PX = 45;
+/** Coordinates across a tile; MapLibre draws a tile 512 px wide, so 8 to a pixel. */
+export const TILE_EXTENT = 4096;
+const TILE_PIXELS = 512;
+/** Highest zoom the tiles are cut at; beyond it MapLibre scales up the tiles of this zoom. */
+export const USERS_TILE_MAX_ZOOM = 16;
+
+/**
+ * Users changed in one go, in arrays the page hands to the worker without copying (transferred):
+ * the i-th user is `ids[i]` at `lon[i]`, `lat[i]` in state `USER_MAP_STATES[states[i]]`. `names`
+ * holds only names the worker may not have yet (new users, renamed users). With `replace`, every
+ * user not in the batch is dropped (a snapshot); else `removed` lists the users gone.
+ */
+export interface UserBatch {
+  replace: boolean;
+  ids: Float64Array;
+  lon: Float64Array;
+  lat: Float64Array;
+  states: Uint8Array;
+  names: [number, string][];
+  removed: Float64Array;
+}
+
+/** What the tiles say of one user (browser tests ask the worker for it). */
+export interface TileUser {
+  lon: number;
+  lat: number;
+  name: string;
+  state: UserMapState;
+}
+
+interface Held {
+  lon: number;
+  lat: number;
+  state: number;
+  name: string;
+}
+
+type UserProperties = { name: string; state: UserMapState };
+
+/**
+ * The users' vector tiles, cut in the tile worker (usersTiles.worker.ts): every user as the last
+ * batch left it, clustered (supercluster) at zooms up to CLUSTER_MAX_ZOOM with counts, each user on
+ * its own above, with its name and state. Clustering again takes the whole set (its index cannot
+ * be changed), so it is done once per batch (`prepare`, or the first tile asked for after it).
+ */
+export class UserTileIndex {
+  private users = new Map<number, Held>();
+  private clusters: Supercluster<UserProperties> | undefined;
+
+  get size(): number {
+    return this.users.size;
+  }
+
+  user(id: number): TileUser | undefined {
+    const held = this.users.get(id);
+    return held && { lon: held.lon, lat: held.lat, name: held.name, state: stateOf(held.state) };
+  }
+
+  apply(batch: UserBatch): void {
+    const names = new Map(batch.names);
+    const before = this.users;
+    const users = batch.replace ? new Map<number, Held>() : before;
+    if (!batch.replace) for (const id of batch.removed) users.delete(id);
+    for (let i = 0; i < batch.ids.length; i++) {
+      const id = batch.ids[i]!;
+      const name = names.get(id) ?? before.get(id)?.name ?? '';
+      users.set(id, { lon: batch.lon[i]!, lat: batch.lat[i]!, state: batch.states[i]!, name });
+    }
+    this.users = users;
+    this.clusters = undefined;
+  }
+
+  /** Clusters the users now, so the tiles asked for next are only cut. */
+  prepare(): void {
+    this.index();
+  }
+
+  /** The tile at z/x/y as Mapbox Vector Tile bytes; empty where no user is. */
+  tile(z: number, x: number, y: number): Uint8Array {
+    const tile = this.index().getTile(z, x, y);
+    if (!tile || tile.features.length === 0) return new Uint8Array(0);
+    const bytes = fromGeojsonVt({ [USERS_TILE_LAYER]: tile as never }, { version: 2, extent: TILE_EXTENT });
+    // The encoder's buffer is larger than the tile: hand over exactly the tile's bytes.
+    return bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
+  }
+
+  /** The zoom at which a cluster falls apart (a click zooms there); throws for a cluster gone. */
+  expansionZoom(clusterId: number): number {
+    const clusters = this.index();
+    // Throws for an id that is no cluster (the zoom alone would be made up).
+    clusters.getChildren(clusterId);
+    return clusters.getClusterExpansionZoom(clusterId);
+  }
+
+  private index(): Supercluster<UserProperties> {
+    if (this.clusters) return this.clusters;
+    const features: Feature<Point, UserProperties>[] = [];
+    for (const [id, user] of this.users) {
+      features.push({
+        type: 'Feature',
+        id,
+        geometry: { type: 'Point', coordinates: [user.lon, user.lat] },
+        properties: { name: user.name, state: stateOf(user.state) },
+      });
+    }
+    this.clusters = new Supercluster<UserProperties>({
+      maxZoom: CLUSTER_MAX_ZOOM,
+      radius: (CLUSTER_RADIUS_PX * TILE_EXTENT) / TILE_PIXELS,
+      extent: TILE_EXTENT,
+    }).load(features);
+    return this.clusters;
+  }
+}
+
+function stateOf(code: number): UserMapState {
+  return USER_MAP_STATES[code] ?? 'offline';
+}
+
+/** The code of a state in a batch. */
+export function stateCode(state: UserMapState): number {
+  return USER_MAP_STATES.indexOf(state);
+}

@@ -1,0 +1,122 @@
+import { addProtocol, importScriptInWorkers } from 'maplibre-gl';
+import mapLibreWorkerScript from './mapLibreWorkerUsersProtocol.ts?worker&url';
+import type { TileUser, UserBatch } from './UserTileIndex';
+import type { UsersTileReply, UsersTileRequest } from './usersTileMessages';
+import { newTileWorkerKey, parseUsersTileUrl, USERS_TILE_PROTOCOL } from './usersTileUrl';
+
+/** Live tile workers by the key in their tile URLs (a 2D and a 3D map may overlap while routes change). */
+const workers = new Map<string, UsersTileWorker>();
+let registered = false;
+
+/** An empty tile: nothing drawn (MapLibre takes zero bytes as a tile without layers). */
+const NO_TILE = () => ({ data: new ArrayBuffer(0) });
+
+/**
+ * MapLibre's workers answer `users://` requests themselves once the script is loaded into them
+ * (tiles then pass from worker to worker on a BroadcastChannel); until then, and should loading it
+ * fail, MapLibre asks the page, which asks the tile worker.
+ */
+function registerProtocol(): void {
+  if (registered) return;
+  registered = true;
+  void importScriptInWorkers(mapLibreWorkerScript).catch(() => undefined);
+  addProtocol(USERS_TILE_PROTOCOL, async (params) => {
+    const tile = parseUsersTileUrl(params.url);
+    const worker = tile && workers.get(tile.key);
+    // Not a tile, or the tile of a map already gone: nothing to draw, and no error to report.
+    if (!tile || !worker) return NO_TILE();
+    const bytes = await worker.tile(tile.z, tile.x, tile.y);
+    return { data: bytes.buffer as ArrayBuffer };
+  });
+}
+
+type Pending = { resolve: (reply: UsersTileReply) => void; reject: (error: Error) => void };
+type Request = UsersTileRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
+
+/**
+ * The page's side of the users' tile worker (usersTiles.worker.ts): sends it batches of users,
+ * and answers MapLibre's requests for `users://` tiles from it. One per map; `terminate` ends it.
+ */
+export class UsersTileWorker {
+  /** The tile URL template of the map's users source. */
+  readonly tiles: string;
+  /** Resolves once the worker runs and listens for tile requests (never, should it fail to start). */
+  readonly ready: Promise<void>;
+  private started: () => void = () => undefined;
+  private readonly key = newTileWorkerKey();
+  private readonly worker: Worker;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private failed: Error | undefined;
+
+  constructor() {
+    registerProtocol();
+    this.worker = new Worker(new URL('./usersTiles.worker.ts', import.meta.url), {
+      type: 'module',
+      // The worker opens the BroadcastChannel of its key (usersTileChannel).
+      name: this.key,
+    });
+    this.ready = new Promise((resolve) => (this.started = resolve));
+    this.worker.onmessage = (event: MessageEvent<UsersTileReply>) => {
+      const reply = event.data;
+      if (reply.type === 'ready') {
+        this.started();
+        return;
+      }
+      const pending = this.pending.get(reply.id);
+      if (!pending) return;
+      this.pending.delete(reply.id);
+      if (reply.type === 'error') pending.reject(new Error(reply.message));
+      else pending.resolve(reply);
+    };
+    this.worker.onerror = (event) => this.fail(new Error(event.message || 'the users tile worker failed'));
+    workers.set(this.key, this);
+    this.tiles = `${USERS_TILE_PROTOCOL}://${this.key}/{z}/{x}/{y}`;
+  }
+
+  /** Hands a batch to the worker (its arrays are moved, not copied); resolves with the users it then holds. */
+  async apply(batch: UserBatch): Promise<number> {
+    const transfer = [batch.ids.buffer, batch.lon.buffer, batch.lat.buffer, batch.states.buffer, batch.removed.buffer];
+    const reply = await this.request({ type: 'apply', batch }, transfer);
+    return reply.type === 'applied' ? reply.size : 0;
+  }
+
+  async tile(z: number, x: number, y: number): Promise<Uint8Array> {
+    const reply = await this.request({ type: 'tile', z, x, y }).catch(() => undefined);
+    return reply?.type === 'tile' ? reply.bytes : new Uint8Array(0);
+  }
+
+  /** The zoom at which a cluster falls apart; rejects when the cluster is gone (the users moved). */
+  async expansionZoom(clusterId: number): Promise<number> {
+    const reply = await this.request({ type: 'expansionZoom', clusterId });
+    if (reply.type !== 'expansionZoom') throw new Error('no such cluster');
+    return reply.zoom;
+  }
+
+  /** What the tiles hold of one user (browser tests ask). */
+  async user(userId: number): Promise<TileUser | undefined> {
+    const reply = await this.request({ type: 'user', userId });
+    return reply.type === 'user' ? reply.user : undefined;
+  }
+
+  terminate(): void {
+    workers.delete(this.key);
+    this.worker.terminate();
+    this.fail(new Error('the map is gone'));
+  }
+
+  private fail(error: Error): void {
+    this.failed = error;
+    for (const pending of this.pending.values()) pending.reject(error);
+    this.pending.clear();
+  }
+
+  private request(request: Request, transfer: Transferable[] = []): Promise<UsersTileReply> {
+    if (this.failed) return Promise.reject(this.failed);
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ ...request, id } as UsersTileRequest, transfer);
+    });
+  }
+}
