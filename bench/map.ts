@@ -19,10 +19,12 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { helper } from './support/helperProcess.js';
 import { startWorkerProfiles, topFunctions, type CpuProfile } from './support/cpuProfile.js';
+import { workerHeapBytes } from './support/workerTargets.js';
 import { login } from './support/login.js';
 import { seedTerminals } from './support/seedTerminals.js';
 import { BENCH_PASSWORD, startServer, type RunningServer } from './support/startServer.js';
 import { launchBrowser } from '../e2e/support/chromium.js';
+import { watchHubSocket, type HubSocketWatch } from './support/hubSocketWatch.js';
 import { INSTRUMENT_HUB, type ProbeWindow } from './support/mapProbe.js';
 import { startOpeningTrace } from './support/openingTrace.js';
 
@@ -131,13 +133,13 @@ async function mainThread(page: Page, seconds: number) {
  * after that, and the frame after that draws it. For every position of every delta (`all`) and for
  * the newest of each delta (`newest`, the figure of earlier runs). Also the positions the page took a second.
  */
-async function latency(page: Page, seconds: number) {
-  return page.evaluate(async (ms) => {
+async function latency(page: Page, hub: HubSocketWatch, seconds: number) {
+  const start = Date.now();
+  hub.arrivals = [];
+  hub.timing = true;
+  const drawn = await page.evaluate(async (ms) => {
     const map = (window as unknown as ProbeWindow).mapOf();
     const probe = (window as unknown as ProbeWindow).mapProbe;
-    const start = Date.now();
-    probe.arrivals = [];
-    probe.timing = true;
     const tiles: number[] = [];
     const renders: number[] = [];
     // Each batch to the tile worker: when it was sent, when its tiles were reloaded (the worker had
@@ -154,53 +156,50 @@ async function latency(page: Page, seconds: number) {
     });
     map.on('render', () => renders.push(Date.now()));
     await new Promise((r) => setTimeout(r, ms));
-    probe.timing = false;
     unsubscribe();
-    const all: number[] = [];
-    const newest: number[] = [];
-    // Fix time to the delta's arrival at the page: the server's and the network's share.
-    const reached: number[] = [];
-    let records = 0;
-    for (const arrival of probe.arrivals) {
-      records += arrival.times.length;
-      if (arrival.at < start || arrival.times.length === 0) continue;
-      for (const time of arrival.times) reached.push(arrival.at - time);
-      const batch = batches.find((candidate) => candidate.sentAt >= arrival.at);
-      const loaded = batch && tiles.find((t) => t >= batch.refreshedAt);
-      const frame = loaded === undefined ? undefined : renders.find((t) => t >= loaded);
-      if (frame === undefined) continue;
-      for (const time of arrival.times) all.push(frame - time);
-      newest.push(frame - arrival.times.reduce((a, b) => Math.max(a, b), 0));
-    }
-    const pick = (values: number[], p: number) => {
-      if (values.length === 0) return null;
-      const sorted = [...values].sort((a, b) => a - b);
-      return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-    };
-    const settleMs = batches.map(({ refreshedAt }) => (settled.find((at) => at >= refreshedAt) ?? NaN) - refreshedAt);
-    // From a batch sent to its tiles reloaded: building it, the worker clustering every user.
-    const workerMs = batches.map(({ sentAt, refreshedAt }) => refreshedAt - sentAt);
-    return {
-      sourceUpdates: {
-        batches: batches.length,
-        tilesLoaded: tiles.length,
-        workerMsP50: pick(workerMs, 50),
-        workerMsMax: pick(workerMs, 100),
-        settleMsMax: settleMs.some((ms) => !Number.isNaN(ms))
-          ? Math.max(...settleMs.filter((ms) => !Number.isNaN(ms)))
-          : null,
-        sentAt: batches.map((batch) => batch.sentAt - start),
-        // Since the page opened: tile loads MapLibre abandoned, and the map's first errors.
-        abortedSinceOpening: probe.usersUpdates.aborted,
-        errors: probe.usersUpdates.errors,
-      },
-      pushes: probe.arrivals.length,
-      positionsPerSecond: Math.round(records / (ms / 1000)),
-      all: { samples: all.length, p50: pick(all, 50), p95: pick(all, 95), max: pick(all, 100) },
-      fixToPage: { p50: pick(reached, 50), p95: pick(reached, 95) },
-      newestOfPush: { samples: newest.length, p50: pick(newest, 50), p95: pick(newest, 95), max: pick(newest, 100) },
-    };
+    return { tiles, renders, batches, settled, aborted: probe.usersUpdates.aborted, errors: probe.usersUpdates.errors };
   }, seconds * 1000);
+  hub.timing = false;
+  const { tiles, renders, batches, settled } = drawn;
+  const all: number[] = [];
+  const newest: number[] = [];
+  // Fix time to the delta's arrival at the page: the server's and the network's share.
+  const reached: number[] = [];
+  let records = 0;
+  for (const arrival of hub.arrivals) {
+    records += arrival.times.length;
+    if (arrival.at < start || arrival.times.length === 0) continue;
+    for (const time of arrival.times) reached.push(arrival.at - time);
+    const batch = batches.find((candidate) => candidate.sentAt >= arrival.at);
+    const loaded = batch && tiles.find((t) => t >= batch.refreshedAt);
+    const frame = loaded === undefined ? undefined : renders.find((t) => t >= loaded);
+    if (frame === undefined) continue;
+    for (const time of arrival.times) all.push(frame - time);
+    newest.push(frame - arrival.times.reduce((a, b) => Math.max(a, b), 0));
+  }
+  const pick = (values: number[], p: number) => (values.length === 0 ? null : percentile(values, p));
+  const settleMs = batches.map(({ refreshedAt }) => (settled.find((at) => at >= refreshedAt) ?? NaN) - refreshedAt);
+  // From a batch reaching the page to its tiles reloaded: the tile worker clustering every user.
+  const workerMs = batches.map(({ sentAt, refreshedAt }) => refreshedAt - sentAt);
+  const measured = settleMs.filter((ms) => !Number.isNaN(ms));
+  return {
+    sourceUpdates: {
+      batches: batches.length,
+      tilesLoaded: tiles.length,
+      workerMsP50: pick(workerMs, 50),
+      workerMsMax: pick(workerMs, 100),
+      settleMsMax: measured.length > 0 ? Math.max(...measured) : null,
+      sentAt: batches.map((batch) => batch.sentAt - start),
+      // Since the page opened: tile loads MapLibre abandoned, and the map's first errors.
+      abortedSinceOpening: drawn.aborted,
+      errors: drawn.errors,
+    },
+    pushes: hub.arrivals.length,
+    positionsPerSecond: Math.round(records / seconds),
+    all: { samples: all.length, p50: pick(all, 50), p95: pick(all, 95), max: pick(all, 100) },
+    fixToPage: { p50: pick(reached, 50), p95: pick(reached, 95) },
+    newestOfPush: { samples: newest.length, p50: pick(newest, 50), p95: pick(newest, 95), max: pick(newest, 100) },
+  };
 }
 
 /**
@@ -221,11 +220,18 @@ async function waitOnline(url: string, token: string, users: number): Promise<nu
   return online;
 }
 
-async function heapMiB(page: Page): Promise<number> {
+/**
+ * The page's used JavaScript heap after a collection, in MiB: the main thread's and the hub
+ * worker's (which holds every user's record), and their sum.
+ */
+async function heapMiB(page: Page): Promise<{ main: number; hub: number; total: number }> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('HeapProfiler.collectGarbage');
   const { usedSize } = await cdp.send('Runtime.getHeapUsage');
-  return round(usedSize / 1024 / 1024);
+  const hub = await workerHeapBytes(cdp, '/hub.worker');
+  await cdp.detach();
+  const mib = (bytes: number) => round(bytes / 1024 / 1024);
+  return { main: mib(usedSize), hub: mib(hub), total: mib(usedSize + hub) };
 }
 
 /** Starts the load of `users` moves a second; resolves once they all move (bus) or once logins began (terminal). */
@@ -283,6 +289,7 @@ async function run(users: number, soak: boolean) {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     await context.addCookies([{ name: 'function_access_token', value: token, url: server.url, sameSite: 'Strict' }]);
     const page = await context.newPage();
+    const hub = watchHubSocket(page);
     // tsx names the functions inside page.evaluate through a `__name` helper the page lacks.
     await page.addInitScript({
       content: `window.__name = (f) => f;\n${INSTRUMENT_HUB}\nwindow.mapProbe.expected = ${Math.floor(online * 0.99)};`,
@@ -321,7 +328,12 @@ async function run(users: number, soak: boolean) {
       }
       await sleep(100);
     }
-    const snapshotBytes = await page.evaluate(() => (window as unknown as ProbeWindow).mapProbe.snapshotBytes);
+    const { snapshotBytes } = hub;
+    // The hub socket's steps, from the bench's clock to the page's (ms since navigation start).
+    const timeOrigin = await page.evaluate(() => performance.timeOrigin);
+    const hubMarks = Object.fromEntries(
+      Object.entries(hub.marks).map(([name, at]) => [name, Math.round(at - timeOrigin)]),
+    );
     log(`${users} users: snapshot of ${drawnUsers} users, ${snapshotBytes} bytes, drawn in ${snapshotDrawnMs} ms`);
     const snapshotSteps = await page.evaluate(() => {
       const [navigation] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
@@ -343,9 +355,9 @@ async function run(users: number, soak: boolean) {
         loginInfo: span(first('/api/Account/LoginInfo')),
         basemap: span(first('/api/Map/Basemap')),
         sysConfig: span(first('/api/Account/SysConfig')),
-        negotiate: span(first('/FuncService/negotiate')),
       };
     });
+    Object.assign(snapshotSteps, hubMarks);
     log(`${users} users: steps (ms since navigation start) ${JSON.stringify(snapshotSteps)}`);
     if (opening) {
       // Until the first frame with every user (the figure), at most 10 s more.
@@ -394,7 +406,7 @@ async function run(users: number, soak: boolean) {
     const updatesTrace = process.env.MAP_BENCH_TRACE_UPDATES
       ? await startOpeningTrace(browser, page, await context.newCDPSession(page), { network: false })
       : undefined;
-    const latencyMs = await latency(page, SECONDS);
+    const latencyMs = await latency(page, hub, SECONDS);
     if (updatesTrace) {
       const { longTasks, hot } = await updatesTrace.stop();
       log(
@@ -405,35 +417,39 @@ async function run(users: number, soak: boolean) {
     if (stopWorkers) log(`${users} users: workers' hottest functions ${JSON.stringify(await stopWorkers(), null, 1)}`);
     log(`${users} users: fix to frame ${JSON.stringify(latencyMs)}`);
     let memory:
-      | { seconds: number; heapStartMiB: number; heapEndMiB: number; growthPercent: number; everyMinuteMiB: number[] }
+      | {
+          seconds: number;
+          heapStartMiB: number;
+          heapEndMiB: number;
+          growthPercent: number;
+          everyMinuteMiB: number[];
+          mainAndHubWorkerEveryMinuteMiB: string[];
+        }
       | undefined;
     if (soak && SOAK_SECONDS > 0) {
       const start = await heapMiB(page);
-      const everyMinuteMiB: number[] = [];
+      const samples: Awaited<ReturnType<typeof heapMiB>>[] = [];
       for (let left = SOAK_SECONDS; left > 0; left -= 60) {
         await sleep(Math.min(60, left) * 1000);
-        everyMinuteMiB.push(await heapMiB(page));
-        log(`${users} users: soak heap ${everyMinuteMiB.join(', ')} MiB`);
+        samples.push(await heapMiB(page));
+        log(`${users} users: soak heap ${samples.map((sample) => `${sample.main}+${sample.hub}`).join(', ')} MiB`);
       }
-      const end = everyMinuteMiB.at(-1) ?? start;
+      const end = samples.at(-1) ?? start;
       memory = {
         seconds: SOAK_SECONDS,
-        heapStartMiB: start,
-        heapEndMiB: end,
-        growthPercent: round(((end - start) / start) * 100),
-        everyMinuteMiB,
+        heapStartMiB: start.total,
+        heapEndMiB: end.total,
+        growthPercent: round(((end.total - start.total) / start.total) * 100),
+        everyMinuteMiB: samples.map((sample) => sample.total),
+        mainAndHubWorkerEveryMinuteMiB: [start, ...samples].map((sample) => `${sample.main}+${sample.hub}`),
       };
       log(`${users} users: memory ${JSON.stringify(memory)}`);
     }
-    const { allTasks, taskStarts, marks, hubSocketCloses } = await page.evaluate(() => {
+    const { allTasks, taskStarts, marks } = await page.evaluate(() => {
       const probe = (window as unknown as ProbeWindow).mapProbe;
-      return {
-        allTasks: probe.loadTasks,
-        taskStarts: probe.loadTaskStarts,
-        marks: probe.marks,
-        hubSocketCloses: probe.closes,
-      };
+      return { allTasks: probe.loadTasks, taskStarts: probe.loadTaskStarts, marks: probe.marks };
     });
+    const hubSocketCloses = hub.closes.map((at) => Math.round(at - timeOrigin));
     if (hubSocketCloses.length > 0) log(`${users} users: hub socket closed ${JSON.stringify(hubSocketCloses)}`);
     const firstFrameMs = marks.allUsersFirstFrame ?? null;
     // Opening: the tasks that began before the first frame with every user (all of them when it never

@@ -1,4 +1,5 @@
 import type { CDPSession } from 'playwright-core';
+import { attachWorkers } from './workerTargets.js';
 
 export interface CpuProfile {
   nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number } }[];
@@ -32,30 +33,15 @@ export async function startProfile(cdp: CDPSession): Promise<() => Promise<strin
 }
 
 /**
- * Starts the CPU profiler in every dedicated worker of the page `cdp` belongs to (MapLibre's
- * workers): attached through the target domain, as Playwright gives no session for a worker. The
- * returned function stops them and names each worker's hottest functions and its busy ms.
+ * Starts the CPU profiler in every dedicated worker of the page `cdp` belongs to (MapLibre's, the
+ * users' tiles, the hub): attached through the target domain (attachWorkers). The returned
+ * function stops them and names each worker's hottest functions and its busy ms.
  */
 export async function startWorkerProfiles(cdp: CDPSession): Promise<() => Promise<Record<string, string[]>>> {
-  let nextId = 1;
-  const answers = new Map<number, (result: unknown) => void>();
-  cdp.on('Target.receivedMessageFromTarget', ({ message }: { message: string }) => {
-    const reply = JSON.parse(message) as { id?: number; result?: unknown };
-    if (reply.id !== undefined) answers.get(reply.id)?.(reply.result);
-  });
-  const send = (sessionId: string, method: string, params = {}) =>
-    new Promise<unknown>((resolve) => {
-      const id = nextId++;
-      answers.set(id, resolve);
-      void cdp.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id, method, params }) });
-    });
-  const { targetInfos } = await cdp.send('Target.getTargets');
-  const sessions: { sessionId: string; url: string }[] = [];
-  for (const target of targetInfos.filter((info) => info.type === 'worker')) {
-    const { sessionId } = await cdp.send('Target.attachToTarget', { targetId: target.targetId, flatten: false });
+  const { sessions, send } = await attachWorkers(cdp);
+  for (const { sessionId } of sessions) {
     await send(sessionId, 'Profiler.enable');
     await send(sessionId, 'Profiler.start');
-    sessions.push({ sessionId, url: target.url });
   }
   return async () => {
     const found: Record<string, string[]> = {};

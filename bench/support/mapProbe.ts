@@ -1,12 +1,12 @@
 // The page side of bench/map.ts: the probe installed before the console loads, and its types.
 
 /**
- * Installed before the console loads: records the bytes of the hub frame carrying the GPSArray
- * snapshot, and for every GPS delta the fix times it carried and when it arrived. A string,
- * so the bench's own transpiler adds no helpers the page lacks.
+ * Installed before the console loads: long tasks from the first moment, and when each step of
+ * drawing the users happened (the hub's socket lives in the console's hub worker: hubSocketWatch.ts
+ * watches it from outside). A string, so the bench's own transpiler adds no helpers the page lacks.
  */
 export const INSTRUMENT_HUB = `
-  const probe = { snapshotBytes: 0, snapshotAt: 0, timing: false, arrivals: [], marks: {}, expected: 0, loadTasks: [], loadTaskStarts: [], closes: [] };
+  const probe = { marks: {}, expected: 0, loadTasks: [], loadTaskStarts: [] };
   window.mapProbe = probe;
   // Long tasks from the first moment: those of opening the page and taking the snapshot count too.
   new PerformanceObserver((list) => {
@@ -74,47 +74,6 @@ export const INSTRUMENT_HUB = `
       }
     });
   }, 10);
-  const Native = window.WebSocket;
-  window.WebSocket = class extends Native {
-    constructor(url, protocols) {
-      super(url, protocols);
-      // The talk connection (/terminal) is a WebSocket too: only the hub's is measured.
-      if (!String(url).includes('/FuncService')) return;
-      // Created (the name of earlier runs), open, FuncGPS sent, first message: negotiate, the
-      // handshake and the server's snapshot build apart from the frame's arrival.
-      mark('hubSocketOpened');
-      // A hub connection that ends (who closed it, and when) explains a reconnect banner in a screenshot.
-      this.addEventListener('close', (event) => {
-        probe.closes.push({ at: Math.round(performance.now()), code: event.code, reason: event.reason, clean: event.wasClean });
-      });
-      this.addEventListener('open', () => mark('hubSocketOpen'));
-      this.addEventListener('message', (event) => {
-        mark('hubFirstMessage');
-        if (typeof event.data !== 'string') return;
-        const text = event.data;
-        if (text.includes('"GPSArray"')) {
-          probe.snapshotBytes += new TextEncoder().encode(text).length;
-          probe.snapshotAt = performance.now();
-          mark('snapshotFrameArrived');
-        } else if (probe.timing && text.includes('"type":"GPS"')) {
-          // Scanning a frame costs main-thread time: only while the latency is measured.
-          // Every fix of the GPS records (not the OnlineUser records a frame may also carry).
-          const times = [];
-          for (const record of text.split('\\u001e')) {
-            if (!record.includes('"type":"GPS"')) continue;
-            for (const match of record.matchAll(/"time":(\\d+)/g)) times.push(Number(match[1]));
-          }
-          probe.arrivals.push({ at: Date.now(), times });
-        }
-      });
-    }
-    send(data) {
-      if (typeof data === 'string' && data.includes('"FuncGPS"') && this.url.includes('/FuncService')) {
-        mark('funcGpsSent');
-      }
-      super.send(data);
-    }
-  };
 `;
 
 /** What MapUsers puts on the map's container (apps/console/src/map/MapUsers.tsx, MapUsersProbe). */
@@ -142,16 +101,11 @@ export interface MapLike {
 }
 export type ProbeWindow = Window & {
   mapProbe: {
-    snapshotBytes: number;
-    snapshotAt: number;
-    timing: boolean;
-    arrivals: { at: number; times: number[] }[];
     marks: Record<string, number>;
     expected: number;
     loadTasks: number[];
     /** When each of loadTasks started, ms since navigation start. */
     loadTaskStarts: number[];
-    closes: { at: number; code: number; reason: string; clean: boolean }[];
     usersUpdates: { aborted: number; errors: string[] };
   };
   mapOf: () => MapLike;

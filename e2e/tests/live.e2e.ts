@@ -7,7 +7,11 @@ import { DASHBOARD_PATH, openSignedIn, waitForPath } from '../support/console.js
 import { createTerminalUser, deleteUsers, Terminal } from '../support/terminal.js';
 import { en } from '../support/texts.js';
 
-const browser = useBrowserPerFile();
+// The hub worker's script is served by the test with a recorder in front (trackHubSockets). A
+// response fulfilled by the test has no address of its own, and Chromium's Local Network Access
+// checks then refuse that worker's WebSocket to 127.0.0.1 (the console falls back to long polling).
+// The console's own script, served by its server, is not affected.
+const browser = useBrowserPerFile({ args: ['--disable-features=LocalNetworkAccessChecks'] });
 
 /** Phones and names carry a stamp so they cannot meet what other files of the run create. */
 const stamp = String(Date.now()).slice(-6);
@@ -26,33 +30,41 @@ async function onlineCounted(page: Page): Promise<number> {
   return (body.BaseData as { Online: number }).Online;
 }
 
-/**
- * Records the browser's hub WebSockets before the console loads, so the test can cut the live
- * connection the way a network drop would (Playwright's routes do not reach an open socket).
- */
 /** The part of a browser WebSocket the test touches (`WebSocket` here names the `ws` package's). */
 interface BrowserSocket {
   readyState: number;
   close(code?: number, reason?: string): void;
 }
 
+/**
+ * Records the hub's WebSockets, so the test can cut the live connection the way a network drop
+ * would (Playwright's routes do not reach an open socket). The console opens it in its hub worker,
+ * where no init script runs: the worker's script is served with the recorder in front.
+ */
 async function trackHubSockets(page: Page): Promise<void> {
-  await page.addInitScript(() => {
-    const Native = window.WebSocket;
-    const sockets: BrowserSocket[] = [];
-    Object.assign(window, { hubSockets: sockets });
-    window.WebSocket = class extends Native {
-      constructor(url: string | URL, protocols?: string | string[]) {
+  const recorder = `{
+    const Native = self.WebSocket;
+    const sockets = [];
+    self.hubSockets = sockets;
+    self.WebSocket = class extends Native {
+      constructor(url, protocols) {
         super(url, protocols);
         if (String(url).includes('/FuncService')) sockets.push(this);
       }
     };
+  }
+`;
+  await page.route('**/assets/hub.worker-*.mjs', async (route) => {
+    const response = await route.fetch();
+    await route.fulfill({ response, body: recorder + (await response.text()) });
   });
 }
 
 async function cutHubSockets(page: Page): Promise<number> {
-  return page.evaluate(() => {
-    const sockets = (window as unknown as { hubSockets: BrowserSocket[] }).hubSockets;
+  const worker = page.workers().find((candidate) => candidate.url().includes('/hub.worker-'));
+  if (!worker) throw new Error('the hub worker is not running');
+  return worker.evaluate(() => {
+    const sockets = (self as unknown as { hubSockets: BrowserSocket[] }).hubSockets;
     const OPEN = 1;
     const open = sockets.filter((socket) => socket.readyState === OPEN);
     for (const socket of open) socket.close(4000, 'network lost');

@@ -1,19 +1,12 @@
-import type { GpsRecord } from '@intercom/contract';
 import type { ExpressionSpecification, Map as MapLibreMap, MapLayerMouseEvent } from 'maplibre-gl';
 import { useEffect, useRef } from 'react';
 import { liveHub } from '../shared/hub/liveHub';
-import type { HubMessage, LiveSnapshot } from '../shared/hub/liveSnapshot';
 import { FONT_STACK } from './basemapStyle';
 import { useMapHandle } from './mapContext';
 import { stateColourExpression } from './stateColourExpression';
-import { userBatch } from './userBatch';
-import { UserPointIndex, type UserPoint } from './UserPointIndex';
-import { UserSourceFeeder } from './UserSourceFeeder';
 import { sourceTilesSettled } from './sourceTilesSettled';
 import { USERS_TILE_LAYER, USERS_TILE_MAX_ZOOM } from './UserTileIndex';
 import { UsersTileWorker } from './UsersTileWorker';
-import { recordState } from './recordState';
-import { sosUserIds } from './userMapState';
 
 export const USERS_SOURCE = 'users';
 const CIRCLES = 'users-circles';
@@ -100,19 +93,18 @@ function addUsersLayers(map: MapLibreMap, tiles: string): void {
 /**
  * Every user with a position, as one clustered vector tile source (traccar-web MapPositions draws
  * a GeoJSON source the same way): circles coloured by state, counts on clusters at low zoom, names
- * at high zoom. The tiles are cut in a worker of our own (UsersTileWorker), which the hub's
- * deltas reach as batches of typed arrays (UserSourceFeeder); the page's main thread never turns
- * 50,000 users into GeoJSON for MapLibre's worker (docs/decisions.md). Renders nothing.
+ * at high zoom. The tiles are cut in a worker of our own (UsersTileWorker), which the hub worker's
+ * batches of typed arrays reach through the page (UserFeed); the page's main thread never handles
+ * the 50,000 users one by one (docs/decisions.md). Renders nothing.
  */
 export function MapUsers({ onSelect }: MapUsersProps) {
-  const { map, project } = useMapHandle();
+  const { map, gcj02 } = useMapHandle();
   const select = useRef(onSelect);
   useEffect(() => {
     select.current = onSelect;
   });
 
   useEffect(() => {
-    const index = new UserPointIndex();
     const tiles = new UsersTileWorker();
     let stopped = false;
     // The source goes in once the tile worker listens for MapLibre's workers (a tile asked before
@@ -122,15 +114,6 @@ export function MapUsers({ onSelect }: MapUsersProps) {
     });
     let held = 0;
     const refreshed = new Set<(sentAt: number) => void>();
-    const sentNames = new Map<number, string>();
-    const send = async (upsert: readonly number[], remove: readonly number[], replace: boolean) => {
-      const sentAt = Date.now();
-      held = await tiles.apply(userBatch((id) => index.get(id), upsert, remove, replace, sentNames));
-      // Before the source is added (the tile worker starting) its first tiles will hold the batch.
-      if (map.getSource(USERS_SOURCE)) map.refreshTiles(USERS_SOURCE);
-      for (const listener of refreshed) listener(sentAt);
-    };
-    const feeder = new UserSourceFeeder({ send, tilesSettled: () => sourceTilesSettled(map, USERS_SOURCE) }, index);
     const probe: MapUsersProbe = {
       user: (userId) => tiles.user(userId),
       held: () => held,
@@ -142,49 +125,21 @@ export function MapUsers({ onSelect }: MapUsersProps) {
     const container = map.getContainer() as HTMLElement & { mapUsers?: MapUsersProbe };
     container.mapUsers = probe;
 
-    let sos = new Set<number>();
-    const pointOf = (record: GpsRecord): UserPoint => {
-      const [lon, lat] = project(record.lon, record.lat);
-      return { lon, lat, name: record.UserName, state: recordState(record, sos) };
-    };
     let framed = false;
-    const replaceAll = (snapshot: LiveSnapshot) => {
-      const points: [number, UserPoint][] = [];
-      for (const record of snapshot.positions.values()) points.push([record.U_ID, pointOf(record)]);
-      index.replace(points);
-      feeder.replaceAll();
+    // The hub worker sends the users that changed as batches, each once the last is drawn.
+    const closeFeed = liveHub.openFeed(gcj02, async (users, bounds) => {
+      const sentAt = Date.now();
+      held = await tiles.apply(users);
+      // Before the source is added (the tile worker starting) its first tiles will hold the batch.
+      if (map.getSource(USERS_SOURCE)) map.refreshTiles(USERS_SOURCE);
+      for (const listener of refreshed) listener(sentAt);
       // The first users to arrive frame the view (a dispatcher's fleet, not the whole world).
-      const bounds = index.bounds();
-      if (framed || !bounds) return;
-      framed = true;
-      map.fitBounds(bounds, { padding: 64, maxZoom: 12, duration: 0 });
-    };
-    const applyChanges = (snapshot: LiveSnapshot, ids: Iterable<number>) => {
-      const changes: [number, UserPoint | undefined][] = [];
-      for (const id of ids) {
-        const record = snapshot.positions.get(id);
-        changes.push([id, record ? pointOf(record) : undefined]);
+      if (!framed && bounds) {
+        framed = true;
+        map.fitBounds(bounds, { padding: 64, maxZoom: 12, duration: 0 });
       }
-      feeder.apply(index.apply(changes));
-    };
-
-    const onMessages = (messages: readonly HubMessage[]) => {
-      const snapshot = liveHub.store.getSnapshot();
-      const nextSos = sosUserIds(snapshot.alarms.values());
-      const touched = new Set<number>();
-      for (const id of nextSos) if (!sos.has(id)) touched.add(id);
-      for (const id of sos) if (!nextSos.has(id)) touched.add(id);
-      sos = nextSos;
-      if (messages.some((message) => message.type === 'GPSArray')) {
-        replaceAll(snapshot);
-        return;
-      }
-      for (const message of messages) {
-        if (message.type === 'GPS') for (const record of message.data) touched.add(record.U_ID);
-      }
-      if (touched.size > 0) applyChanges(snapshot, touched);
-    };
-    const unsubscribe = liveHub.store.subscribeMessages(onMessages);
+      await sourceTilesSettled(map, USERS_SOURCE);
+    });
 
     const zoomIntoCluster = async (clusterId: number, center: [number, number]) => {
       const zoom = await tiles.expansionZoom(clusterId);
@@ -211,8 +166,7 @@ export function MapUsers({ onSelect }: MapUsersProps) {
 
     return () => {
       stopped = true;
-      unsubscribe();
-      feeder.stop();
+      closeFeed();
       if (container.mapUsers === probe) delete container.mapUsers;
       map.off('click', CIRCLES, onClick);
       map.off('mouseenter', CIRCLES, pointer);
@@ -221,7 +175,7 @@ export function MapUsers({ onSelect }: MapUsersProps) {
       if (map.getSource(USERS_SOURCE)) map.removeSource(USERS_SOURCE);
       tiles.terminate();
     };
-  }, [map, project]);
+  }, [map, gcj02]);
 
   return null;
 }

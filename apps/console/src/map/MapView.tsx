@@ -91,7 +91,7 @@ export function MapView({ basemap, project, globe = false, children }: MapViewPr
       // The layers need the style only, not every tile: a basemap tile that fails must not hide the users.
       created.once('style.load', () => {
         if (globe) created.setProjection({ type: 'globe' });
-        setHandle({ map: created, project });
+        setHandle({ map: created, project, gcj02: basemap.gcj02 === true });
       });
     };
     const origin = window.location.origin;

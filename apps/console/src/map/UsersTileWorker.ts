@@ -1,5 +1,6 @@
 import { addProtocol, importScriptInWorkers } from 'maplibre-gl';
 import mapLibreWorkerScript from './mapLibreWorkerUsersProtocol.ts?worker&url';
+import { batchTransfer } from './userBatch';
 import type { TileUser, UserBatch } from './UserTileIndex';
 import type { UsersTileReply, UsersTileRequest } from './usersTileMessages';
 import { newTileWorkerKey, parseUsersTileUrl, USERS_TILE_PROTOCOL } from './usersTileUrl';
@@ -76,8 +77,7 @@ export class UsersTileWorker {
 
   /** Hands a batch to the worker (its arrays are moved, not copied); resolves with the users it then holds. */
   async apply(batch: UserBatch): Promise<number> {
-    const transfer = [batch.ids.buffer, batch.lon.buffer, batch.lat.buffer, batch.states.buffer, batch.removed.buffer];
-    const reply = await this.request({ type: 'apply', batch }, transfer);
+    const reply = await this.request({ type: 'apply', batch }, batchTransfer(batch));
     return reply.type === 'applied' ? reply.size : 0;
   }
 

@@ -5,6 +5,8 @@ export interface MapHandle {
   map: MapLibreMap;
   /** WGS-84 to the basemap's datum (GCJ-02 for AMap); every point passes here before a source. */
   project: (lon: number, lat: number) => [number, number];
+  /** The basemap is in GCJ-02 (`project` shifts): the hub worker shifts the users' points too. */
+  gcj02: boolean;
 }
 
 export const MapContext = createContext<MapHandle | null>(null);

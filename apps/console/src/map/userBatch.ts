@@ -42,3 +42,8 @@ export function userBatch(
   });
   return batch;
 }
+
+/** The arrays a batch moves (transfers) between threads instead of copying. */
+export function batchTransfer(batch: UserBatch): ArrayBuffer[] {
+  return [batch.ids, batch.lon, batch.lat, batch.states, batch.removed].map((array) => array.buffer as ArrayBuffer);
+}

@@ -1,7 +1,7 @@
 import { Flex, Statistic, Tag } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useHubMessages } from '../../shared/hub/useHubMessages';
+import { useHubBursts } from '../../shared/hub/useHubBursts';
 import { useHubSnapshot } from '../../shared/hub/useHubSnapshot';
 import { useStatistics } from '../dashboard';
 
@@ -20,10 +20,8 @@ export function LiveCounts() {
   const gpsOnline = useHubSnapshot((snapshot) => snapshot.gpsOnlineCount);
   const [delta, setDelta] = useState<{ value: number; at: number } | null>(null);
 
-  useHubMessages((messages) => {
-    let sum = 0;
-    for (const message of messages) if (message.type === 'OnlineChange') sum += message.data.delta;
-    if (sum !== 0) setDelta({ value: sum, at: Date.now() });
+  useHubBursts(({ onlineDelta }) => {
+    if (onlineDelta !== 0) setDelta({ value: onlineDelta, at: Date.now() });
   });
   useEffect(() => {
     if (!delta) return;

@@ -8,6 +8,7 @@ export function SelectedUserCard({ selection }: { selection: ReturnType<typeof u
     <div style={{ position: 'absolute', left: 12, bottom: 32 }}>
       <UserCard
         record={selection.selected.record}
+        heartRate={selection.selected.heartRate}
         state={selection.selected.state}
         following={selection.follow}
         onFollow={selection.setFollow}

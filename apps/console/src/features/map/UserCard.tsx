@@ -1,11 +1,10 @@
 import { AimOutlined, CloseOutlined, NodeIndexOutlined } from '@ant-design/icons';
-import type { GpsRecord } from '@intercom/contract';
+import type { GpsRecord, HeartRate } from '@intercom/contract';
 import { Button, Card, Descriptions, Flex, Progress, Space, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { UserMapState } from '../../map/userMapState';
-import { useHubSnapshot } from '../../shared/hub/useHubSnapshot';
 import { CallButton } from '../../talk';
 import { useUser } from '../users';
 import { useReverseGeocode } from './api';
@@ -15,6 +14,8 @@ import { UserStateTag } from './UserStateTag';
 
 export interface UserCardProps {
   record: GpsRecord;
+  /** The user's latest heart rate reading, if the hub has one. */
+  heartRate: HeartRate | undefined;
   state: UserMapState;
   following: boolean;
   onFollow: (follow: boolean) => void;
@@ -40,12 +41,11 @@ function Address({ record }: { record: GpsRecord }) {
 }
 
 /** The selected user: who, state, signal, battery, movement, last fix, address, heart rate; Track and Follow. */
-export function UserCard({ record, state, following, onFollow, onClose }: UserCardProps) {
+export function UserCard({ record, heartRate, state, following, onFollow, onClose }: UserCardProps) {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const now = useNow(15_000);
   const user = useUser(record.U_ID);
-  const heartRate = useHubSnapshot((snapshot) => snapshot.heartRates.get(record.Phone));
   const dash = '-';
   return (
     <Card

@@ -3,6 +3,7 @@ import type { CameraTarget } from '../../map/MapCamera';
 import { recordState } from '../../map/recordState';
 import { sosUserIds } from '../../map/userMapState';
 import { useHubSnapshot } from '../../shared/hub/useHubSnapshot';
+import { useWatchedUser } from '../../shared/hub/useWatchedUser';
 
 /**
  * The selected user, the camera's target and whether the map follows it. Selecting flies to the
@@ -12,11 +13,14 @@ export function useMapSelection() {
   const [selectedId, setSelectedId] = useState<number | undefined>(undefined);
   const [request, setRequest] = useState(0);
   const [follow, setFollow] = useState(false);
-  const record = useHubSnapshot((snapshot) =>
-    selectedId === undefined ? undefined : snapshot.positions.get(selectedId),
-  );
+  const watched = useWatchedUser(selectedId);
+  const record = watched?.record ?? undefined;
   const alarms = useHubSnapshot((snapshot) => snapshot.alarms);
-  const selected = record && { record, state: recordState(record, sosUserIds(alarms.values())) };
+  const selected = record && {
+    record,
+    heartRate: watched?.heartRate ?? undefined,
+    state: recordState(record, sosUserIds(alarms.values())),
+  };
   const target: CameraTarget | undefined =
     record && request > 0 ? { lon: record.lon, lat: record.lat, request } : undefined;
 

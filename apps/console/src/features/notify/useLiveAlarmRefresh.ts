@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useHubMessages } from '../../shared/hub/useHubMessages';
+import { useHubBursts } from '../../shared/hub/useHubBursts';
 import { useRefetchOnHubResync } from '../../shared/hub/useRefetchOnHubResync';
 import { invalidateResources } from '../../shared/api/invalidate';
 
@@ -13,9 +13,7 @@ const ALARM_LIST_KEY = ['Notification'] as const;
 export function useLiveAlarmRefresh(): void {
   const queryClient = useQueryClient();
   useRefetchOnHubResync(ALARM_LIST_KEY);
-  useHubMessages((messages) => {
-    if (messages.some((message) => message.type === 'Notify')) {
-      void invalidateResources(queryClient, ...ALARM_LIST_KEY);
-    }
+  useHubBursts(({ alarmPushed }) => {
+    if (alarmPushed) void invalidateResources(queryClient, ...ALARM_LIST_KEY);
   });
 }

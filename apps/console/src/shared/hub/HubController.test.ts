@@ -1,49 +1,7 @@
 import { describe, expect, test, vi } from 'vitest';
-import { HubController, type HubConnectionLike, type SessionCheck } from './HubController';
+import { FakeHubConnection as FakeConnection } from './FakeHubConnection';
+import { HubController, type SessionCheck } from './HubController';
 import { LiveStore } from './LiveStore';
-
-/** A connection the test drives: it records invocations and lets the test fire the client's events. */
-class FakeConnection implements HubConnectionLike {
-  invoked: string[] = [];
-  stopped = false;
-  startResult: Promise<void> = Promise.resolve();
-  private handlers = new Map<string, (argument: unknown) => void>();
-  private closeCallback: (error?: Error) => void = () => undefined;
-  private reconnectingCallback: (error?: Error) => void = () => undefined;
-  private reconnectedCallback: () => void = () => undefined;
-
-  start = () => this.startResult;
-  stop = () => {
-    this.stopped = true;
-    return Promise.resolve();
-  };
-  invoke = (method: string) => {
-    this.invoked.push(method);
-    return Promise.resolve({});
-  };
-  on(name: string, handler: (argument: unknown) => void) {
-    this.handlers.set(name, handler);
-  }
-  onclose(callback: (error?: Error) => void) {
-    this.closeCallback = callback;
-  }
-  onreconnecting(callback: (error?: Error) => void) {
-    this.reconnectingCallback = callback;
-  }
-  onreconnected(callback: () => void) {
-    this.reconnectedCallback = callback;
-  }
-  push(target: string, argument: unknown) {
-    this.handlers.get(target)?.(argument);
-  }
-  close(error?: Error) {
-    this.closeCallback(error);
-  }
-  loseAndRecover() {
-    this.reconnectingCallback(new Error('WebSocket closed'));
-    this.reconnectedCallback();
-  }
-}
 
 function setup(options: { failStarts?: number; startError?: Error; session?: SessionCheck } = {}) {
   const connections: FakeConnection[] = [];
@@ -202,28 +160,6 @@ describe('HubController', () => {
     });
     store.flush();
     expect([...store.getSnapshot().positions.keys()]).toEqual([7]);
-  });
-
-  test('a snapshot parsed in slices reaches the store before the messages sent after it', async () => {
-    const { controller, connections, store } = setup();
-    controller.start();
-    await settle();
-    let parsed: (records: unknown[]) => void = () => undefined;
-    const record = { U_ID: 5, E_ID: 1, Phone: '5', UserName: 'Five', lat: 1, lon: 2, time: 3 };
-    const full = { ...record, speed: null, course: null, battery: null, signal: null };
-    const gps = { ...full, online: true, talking: false, gpsOnline: true, interval: 60 };
-    connections[0]?.push('pushMsg', { type: 'GPSArray', data: new Promise((resolve) => (parsed = resolve)) });
-    connections[0]?.push('pushMsg', { type: 'GPS', data: [{ ...gps, lat: 9 }] });
-    connections[0]?.push('pushMsg', { type: 'NumOnlineUser', data: 1 });
-    await settle();
-    expect(store.getSnapshot().positions.size).toBe(0);
-    expect(store.getSnapshot().onlineCount).toBeUndefined();
-    parsed([gps]);
-    await settle();
-    store.flush();
-    // The later delta wins over the snapshot, as it did on the wire.
-    expect(store.getSnapshot().positions.get(5)?.lat).toBe(9);
-    expect(store.getSnapshot().onlineCount).toBe(1);
   });
 
   test('takes online users that hold to the contract and drops a list with a bad one', async () => {

@@ -11,7 +11,6 @@ import {
   type PushNotify,
 } from '@intercom/contract';
 import { LiveStore } from './LiveStore';
-import type { SlicedPush } from './parsePushInSlices';
 import { isUnauthorized, reconnectDelayMs } from './reconnectDelay';
 
 /** The part of `@microsoft/signalr`'s HubConnection this controller uses (tests pass a fake). */
@@ -62,10 +61,6 @@ function gpsMessage(argument: unknown): PushMsg | undefined {
   if (message?.type !== 'GPS' && message?.type !== 'GPSArray') return undefined;
   if (!Array.isArray(message.data) || !message.data.every(isGpsRecord)) return undefined;
   return { type: message.type, data: message.data };
-}
-
-function isSlicedPush(argument: unknown): argument is SlicedPush {
-  return typeof argument === 'object' && argument !== null && (argument as SlicedPush).data instanceof Promise;
 }
 
 /** The contract's OnlineUser, checked by hand for the same reason as `gpsMessage` (a snapshot lists 50,000). */
@@ -190,21 +185,6 @@ export class HubController {
 
   private build(generation: number): HubConnectionLike {
     const connection = this.deps.createConnection();
-    // While a long message is parsed in slices (SlicedJsonHubProtocol), the messages after it wait
-    // here, so the store still takes them in the order the server sent them.
-    let waiting: Promise<void> | null = null;
-    const inOrder = (take: () => void | Promise<void>) => {
-      if (!waiting) {
-        const result = take();
-        if (result === undefined) return;
-        waiting = result;
-      } else waiting = waiting.then(take);
-      const tail = waiting.catch(() => undefined);
-      waiting = tail;
-      void tail.then(() => {
-        if (waiting === tail) waiting = null;
-      });
-    };
     const takeMsg = (argument: unknown) => {
       if (!this.isCurrent(generation, connection)) return;
       const message = gpsMessage(argument) ?? onlineMessage(argument) ?? pushMsgSchema.safeParse(argument).data;
@@ -215,13 +195,8 @@ export class HubController {
       const message = onlineMessage(argument) ?? pushNotifySchema.safeParse(argument).data;
       if (message) this.store.receive(message);
     };
-    const take = (argument: unknown, taker: (argument: unknown) => void) =>
-      inOrder(() => {
-        if (!isSlicedPush(argument)) return taker(argument);
-        return argument.data.then((data) => taker({ type: argument.type, data }));
-      });
-    connection.on(HubTargets.pushMsg, (argument) => take(argument, takeMsg));
-    connection.on(HubTargets.pushNotify, (argument) => take(argument, takeNotify));
+    connection.on(HubTargets.pushMsg, takeMsg);
+    connection.on(HubTargets.pushNotify, takeNotify);
     connection.onreconnecting(() => {
       if (this.isCurrent(generation, connection)) this.store.setStatus('reconnecting');
     });

@@ -1,5 +1,6 @@
 import type { Notification, OnlineUser } from '@intercom/contract';
 import { describe, expect, test, vi } from 'vitest';
+import { sosAlarmFixture } from './sosAlarmFixture';
 import { LiveStore, MAX_PENDING_MESSAGES, type Scheduler } from './LiveStore';
 import { gpsRecordFixture } from './gpsRecordFixture';
 import { applyHubMessage, emptyDraft, type HubMessage } from './liveSnapshot';
@@ -31,18 +32,8 @@ const user = (U_ID: number, online = true): OnlineUser => ({
   online,
   time: 1_767_225_600_000,
 });
-const alarm = (N_ID: number, State = 'new'): Notification => ({
-  N_ID,
-  E_ID: 1,
-  U_ID: 1,
-  Phone: '13800000001',
-  NType: 'SOS',
-  Content: '',
-  Latitude: null,
-  Longitude: null,
-  State,
-  CreatedAt: 1_767_225_600_000,
-});
+const alarm = (N_ID: number, State: Notification['State'] = 'new') =>
+  sosAlarmFixture(1, { N_ID, Phone: '13800000001', State });
 
 const snapshot: HubMessage[] = [
   { type: 'GPSArray', data: [gps(1), gps(2)] },

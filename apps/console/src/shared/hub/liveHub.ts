@@ -1,13 +1,10 @@
-import { HUB_PATH } from '@intercom/contract';
-import { HubConnectionBuilder, LogLevel } from '@microsoft/signalr';
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
 import { isApiError } from '../api/ApiError';
 import { getObject } from '../api/apiClient';
 import { queryClient } from '../api/queryClient';
 import { hasAccessToken, getAccessToken } from '../storage/tokenStore';
-import { HubController, type SessionCheck } from './HubController';
-import { keepRetryingPolicy } from './reconnectDelay';
-import { SlicedJsonHubProtocol } from './SlicedJsonHubProtocol';
+import type { SessionCheck } from './HubController';
+import { HubWorkerClient } from './HubWorkerClient';
 
 /** Query keys whose data the pushes also change; refetched after every reconnect. */
 const resyncKeys = new Map<string, { key: QueryKey; users: number }>();
@@ -53,15 +50,13 @@ async function checkSession(): Promise<SessionCheck> {
   }
 }
 
-/** This tab's one hub connection (DESIGN.md section 6); LiveHubConnection starts and stops it. */
-export const liveHub = new HubController({
-  createConnection: () =>
-    new HubConnectionBuilder()
-      .withUrl(HUB_PATH, { accessTokenFactory: () => getAccessToken() ?? '' })
-      .withHubProtocol(new SlicedJsonHubProtocol())
-      .withAutomaticReconnect(keepRetryingPolicy())
-      .configureLogging(LogLevel.Warning)
-      .build(),
+/**
+ * This tab's one hub connection (DESIGN.md section 6), run by the hub worker (hub.worker.ts);
+ * LiveHubConnection starts and stops it.
+ */
+export const liveHub = new HubWorkerClient({
+  createWorker: () => new Worker(new URL('./hub.worker.ts', import.meta.url), { type: 'module', name: 'hub' }),
+  token: () => getAccessToken() ?? '',
   checkSession,
   onResync: () => {
     for (const { key } of resyncKeys.values()) void queryClient.invalidateQueries({ queryKey: key });

@@ -1,9 +1,10 @@
-import type { GpsRecord, Notification } from '@intercom/contract';
+import type { GpsRecord } from '@intercom/contract';
 import { describe, expect, test } from 'vitest';
-import { LiveStore, type Scheduler } from '../../shared/hub/LiveStore';
-import { gpsRecordFixture } from '../../shared/hub/gpsRecordFixture';
-import type { HubMessage } from '../../shared/hub/liveSnapshot';
-import { userStatesOf } from './useUserStates';
+import { LiveStore, type Scheduler } from '../shared/hub/LiveStore';
+import { gpsRecordFixture } from '../shared/hub/gpsRecordFixture';
+import type { HubMessage } from '../shared/hub/liveSnapshot';
+import { sosAlarmFixture } from '../shared/hub/sosAlarmFixture';
+import { userStatesOf } from './userStatesOf';
 
 /** Flushes wait for the test's `settle` (one burst each). */
 const never: Scheduler = () => () => undefined;
@@ -16,18 +17,7 @@ function settle(store: LiveStore, ...messages: HubMessage[]): LiveStore {
 
 const gps = gpsRecordFixture;
 
-const sos = (U_ID: number): Notification => ({
-  N_ID: 100 + U_ID,
-  E_ID: 1,
-  U_ID,
-  Phone: '',
-  NType: 'SOS',
-  Content: '',
-  Latitude: null,
-  Longitude: null,
-  State: 'new',
-  CreatedAt: 1_767_225_600_000,
-});
+const sos = (U_ID: number) => sosAlarmFixture(U_ID);
 
 function storeWith(records: GpsRecord[]): LiveStore {
   return settle(new LiveStore(never), { type: 'GPSArray', data: records }, { type: 'Notifys', data: [] });

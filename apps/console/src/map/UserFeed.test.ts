@@ -1,0 +1,63 @@
+import { wgs84ToGcj02 } from '@intercom/contract';
+import { describe, expect, test } from 'vitest';
+import { gpsRecordFixture as gps } from '../shared/hub/gpsRecordFixture';
+import { LiveStore } from '../shared/hub/LiveStore';
+import type { HubMessage } from '../shared/hub/liveSnapshot';
+import { sosAlarmFixture } from '../shared/hub/sosAlarmFixture';
+import { UserFeed } from './UserFeed';
+import { stateCode, type UserBatch } from './UserTileIndex';
+
+const sos = sosAlarmFixture(2);
+
+/** A feed whose batches are drawn at once, over a store flushed by the test. */
+function setup(gcj02: boolean, ...first: HubMessage[]) {
+  const store = new LiveStore(() => () => undefined);
+  const burst = (...messages: HubMessage[]) => {
+    for (const message of messages) store.receive(message);
+    store.flush();
+  };
+  burst(...first);
+  const batches: UserBatch[] = [];
+  const feed = new UserFeed(store, gcj02, (users) => {
+    batches.push(users);
+    return Promise.resolve();
+  });
+  return { burst, batches, feed };
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 10));
+
+describe('UserFeed', () => {
+  test('shifts every point to GCJ-02 for AMap tiles, and names go once', async () => {
+    const { burst, batches } = setup(
+      true,
+      { type: 'GPSArray', data: [gps(1, { lon: 116.397, lat: 39.908 })] },
+      { type: 'NumOnlineUser', data: 1 },
+    );
+    const [lon, lat] = wgs84ToGcj02(116.397, 39.908);
+    expect(batches[0]).toMatchObject({ replace: true, names: [[1, 'Patrol 1']] });
+    expect([batches[0]!.lon[0], batches[0]!.lat[0]]).toEqual([lon, lat]);
+    expect(lon).not.toBe(116.397);
+    await settle();
+    burst({ type: 'GPS', data: [gps(1, { lon: 116.4, lat: 39.91 })] });
+    await settle();
+    expect(batches[1]).toMatchObject({ replace: false, names: [] });
+  });
+
+  test('an SOS re-sends the user red without a move, and a stopped feed sends nothing', async () => {
+    const { burst, batches, feed } = setup(
+      false,
+      { type: 'GPSArray', data: [gps(1), gps(2)] },
+      { type: 'NumOnlineUser', data: 2 },
+    );
+    await settle();
+    burst({ type: 'Notify', data: [sos] });
+    await settle();
+    expect([...batches[1]!.ids]).toEqual([2]);
+    expect(batches[1]!.states[0]).toBe(stateCode('sos'));
+    feed.stop();
+    burst({ type: 'GPS', data: [gps(1, { lat: 1 })] });
+    await settle();
+    expect(batches).toHaveLength(2);
+  });
+});
