@@ -171,6 +171,20 @@ describe('live map', () => {
     });
   }
 
+  for (const language of ['en', 'zh'] as Language[]) {
+    test(`a map whose users' worker cannot start says so (${language})`, async () => {
+      const page = await browser.newPage({ locale: language });
+      // The users' tile worker's script is refused, as a proxy or a broken deployment would.
+      await page.route('**/assets/usersTiles.worker-*.mjs', (route) => route.abort());
+      await openSignedIn(page, adminCredentials(), '/main/map', language);
+      await waitForMap(page);
+      const warning = page.getByTestId('map-users-unavailable');
+      await warning.waitFor();
+      expect(await warning.innerText()).toContain(text(language, 'map.users_unavailable'));
+      await shot(page, `map-users-unavailable-${language}`);
+    });
+  }
+
   test('on a phone the trees open in a drawer', async () => {
     const page = await browser.newPage({ width: 390, height: 844 });
     await openSignedIn(page, adminCredentials(), '/main/map');

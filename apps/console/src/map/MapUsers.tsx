@@ -1,5 +1,7 @@
 import type { ExpressionSpecification, Map as MapLibreMap, MapLayerMouseEvent } from 'maplibre-gl';
-import { useEffect, useRef } from 'react';
+import { Alert } from 'antd';
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { liveHub } from '../shared/hub/liveHub';
 import { FONT_STACK } from './basemapStyle';
 import { useMapHandle } from './mapContext';
@@ -95,10 +97,13 @@ function addUsersLayers(map: MapLibreMap, tiles: string): void {
  * a GeoJSON source the same way): circles coloured by state, counts on clusters at low zoom, names
  * at high zoom. The tiles are cut in a worker of our own (UsersTileWorker), which the hub worker's
  * batches of typed arrays reach through the page (UserFeed); the page's main thread never handles
- * the 50,000 users one by one (docs/decisions.md). Renders nothing.
+ * the 50,000 users one by one (docs/decisions.md). Renders nothing, or a warning
+ * when its tile worker cannot run.
  */
 export function MapUsers({ onSelect }: MapUsersProps) {
+  const { t } = useTranslation();
   const { map, gcj02 } = useMapHandle();
+  const [broken, setBroken] = useState(false);
   const select = useRef(onSelect);
   useEffect(() => {
     select.current = onSelect;
@@ -111,6 +116,9 @@ export function MapUsers({ onSelect }: MapUsersProps) {
     // that would go unanswered).
     void tiles.ready.then(() => {
       if (!stopped) addUsersLayers(map, tiles.tiles);
+    });
+    void tiles.broken.then(() => {
+      if (!stopped) setBroken(true);
     });
     let held = 0;
     const refreshed = new Set<(sentAt: number) => void>();
@@ -177,5 +185,14 @@ export function MapUsers({ onSelect }: MapUsersProps) {
     };
   }, [map, gcj02]);
 
-  return null;
+  if (!broken) return null;
+  return (
+    <Alert
+      type="warning"
+      showIcon
+      title={t('map.users_unavailable')}
+      style={{ position: 'absolute', left: 16, right: 16, bottom: 84 }}
+      data-testid="map-users-unavailable"
+    />
+  );
 }

@@ -43,7 +43,10 @@ export class UsersTileWorker {
   readonly tiles: string;
   /** Resolves once the worker runs and listens for tile requests (never, should it fail to start). */
   readonly ready: Promise<void>;
+  /** Resolves if the worker cannot run (its script blocked or failing): the map then has no users to show. */
+  readonly broken: Promise<Error>;
   private started: () => void = () => undefined;
+  private broke: (error: Error) => void = () => undefined;
   private readonly key = newTileWorkerKey();
   private readonly worker: Worker;
   private readonly pending = new Map<number, Pending>();
@@ -58,6 +61,7 @@ export class UsersTileWorker {
       name: this.key,
     });
     this.ready = new Promise((resolve) => (this.started = resolve));
+    this.broken = new Promise((resolve) => (this.broke = resolve));
     this.worker.onmessage = (event: MessageEvent<UsersTileReply>) => {
       const reply = event.data;
       if (reply.type === 'ready') {
@@ -70,7 +74,11 @@ export class UsersTileWorker {
       if (reply.type === 'error') pending.reject(new Error(reply.message));
       else pending.resolve(reply);
     };
-    this.worker.onerror = (event) => this.fail(new Error(event.message || 'the users tile worker failed'));
+    this.worker.onerror = (event) => {
+      const error = new Error(event.message || 'the users tile worker failed');
+      this.fail(error);
+      this.broke(error);
+    };
     workers.set(this.key, this);
     this.tiles = `${USERS_TILE_PROTOCOL}://${this.key}/{z}/{x}/{y}`;
   }
