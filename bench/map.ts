@@ -11,7 +11,9 @@
 // MAP_BENCH_PROFILE_OPENING=1 lists the long tasks and hottest functions of opening the page (a slower opening),
 // MAP_BENCH_PROFILE_WORKER=1 names the hottest functions of the page's workers while the latency is measured,
 // MAP_BENCH_TRACE_UPDATES=1 lists the long tasks of that time with the work inside each (a slower page).
-// Prints one JSON object: each figure with its goal and whether it was met.
+// The console's hub socket lives in its hub worker: the bench watches it through Playwright's
+// WebSocket events (support/hubSocketWatch.ts). Prints one JSON object: each figure with its goal
+// and whether it was met.
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
