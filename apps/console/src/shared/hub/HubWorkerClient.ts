@@ -102,16 +102,24 @@ export class HubWorkerClient {
     if (this.worker) return this.worker;
     const worker = this.deps.createWorker();
     worker.onmessage = (event) => this.take(event.data);
-    // A worker that cannot run (its script blocked) leaves the page without live data: say so.
-    worker.onerror = () => this.view.fail();
+    // A worker that cannot run (its script blocked) leaves the page without live data: say so,
+    // and answer the searches it will never answer.
+    worker.onerror = () => {
+      this.view.fail();
+      for (const found of this.searches.values()) found([]);
+      this.searches.clear();
+    };
     this.worker = worker;
     return worker;
   }
 
   private take(event: HubWorkerEvent): void {
     switch (event.type) {
-      case 'view':
-        return this.view.apply(event.changes);
+      case 'view': {
+        // A user no screen watches any more may still be in a view sent before the worker knew.
+        const watched = event.changes.watched?.filter(([id]) => this.watchers.has(id));
+        return this.view.apply(watched ? { ...event.changes, watched } : event.changes);
+      }
       case 'found':
         this.searches.get(event.id)?.(event.users);
         this.searches.delete(event.id);

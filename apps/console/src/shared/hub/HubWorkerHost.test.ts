@@ -50,7 +50,7 @@ function setup({
     await vi.waitFor(() => expect(client.view.getSnapshot().status).toBe('connected'));
     return connections.at(-1)!;
   };
-  return { client, connections, checkSession, onResync, connected };
+  return { client, channel, connections, checkSession, onResync, connected };
 }
 
 const snapshot = (connection: FakeHubConnection, ...records: ReturnType<typeof gps>[]) => {
@@ -60,7 +60,7 @@ const snapshot = (connection: FakeHubConnection, ...records: ReturnType<typeof g
 
 describe('the hub worker and the page', () => {
   test('connects with the page token and brings the page counts, states and a watched user', async () => {
-    const { client, connected } = setup();
+    const { client, channel, connected } = setup();
     client.start();
     const connection = await connected();
     expect(connection.tokens).toEqual(['token-1']);
@@ -78,6 +78,12 @@ describe('the hub worker and the page', () => {
     connection.push(HubTargets.pushMsg, { type: 'GPS', data: [gps(2, { lat: 10 })] });
     await vi.waitFor(() => expect(client.view.getSnapshot().watched.get(2)?.record?.lat).toBe(10));
     unwatch();
+    expect(client.view.getSnapshot().watched.has(2)).toBe(false);
+    // A view the worker sent before it heard of the unwatch does not bring the user back.
+    const stale = { record: gps(2, { lat: 11 }), heartRate: null };
+    channel.port2.postMessage({ type: 'view', changes: { onlineDelta: 0, alarmPushed: false, watched: [[2, stale]] } });
+    channel.port2.postMessage({ type: 'view', changes: { onlineDelta: 0, alarmPushed: false, gpsOnlineCount: 7 } });
+    await vi.waitFor(() => expect(client.view.getSnapshot().gpsOnlineCount).toBe(7));
     expect(client.view.getSnapshot().watched.has(2)).toBe(false);
 
     client.stop();
@@ -140,5 +146,20 @@ describe('the hub worker and the page', () => {
     client.start();
     await vi.waitFor(() => expect(checkSession).toHaveBeenCalledTimes(1));
     expect(client.view.getSnapshot().status).toBe('ended');
+  });
+
+  test('a worker that cannot run shows the hub disconnected and ends the searches waiting for it', async () => {
+    const worker: WorkerLike = { postMessage: () => undefined, onmessage: null, onerror: null };
+    const client = new HubWorkerClient({
+      createWorker: () => worker,
+      token: () => '',
+      checkSession: () => Promise.resolve('ended'),
+      onResync: () => undefined,
+    });
+    client.start();
+    const searching = client.search('alpha', 20);
+    worker.onerror?.({ message: 'blocked' } as ErrorEvent);
+    expect(await searching).toEqual([]);
+    expect(client.view.getSnapshot().status).toBe('disconnected');
   });
 });
