@@ -368,10 +368,7 @@ async function run(users: number, soak: boolean) {
         if (marks.allUsersFirstFrame !== undefined) break;
         await sleep(100);
       }
-      const { longTasks, busyPer250Ms, hot, hubFrames } = await opening.stop();
-      log(
-        `${users} users: opening, hub frames at the network (ms since the document's request) ${JSON.stringify(hubFrames)}`,
-      );
+      const { longTasks, busyPer250Ms, hot } = await opening.stop();
       log(`${users} users: opening, main thread busy ms per 250 ms since navigation: ${busyPer250Ms}`);
       log(
         `${users} users: opening, long tasks (start +duration: largest work inside, ms):\n  ${longTasks.join('\n  ')}`,
@@ -406,7 +403,7 @@ async function run(users: number, soak: boolean) {
       : undefined;
     // MAP_BENCH_TRACE_UPDATES=1: the long tasks while the latency is measured, each with its work.
     const updatesTrace = process.env.MAP_BENCH_TRACE_UPDATES
-      ? await startOpeningTrace(browser, page, await context.newCDPSession(page), { network: false })
+      ? await startOpeningTrace(browser, page, await context.newCDPSession(page))
       : undefined;
     const latencyMs = await latency(page, hub, SECONDS);
     if (updatesTrace) {

@@ -53,49 +53,24 @@ function file(url: unknown): string {
 }
 
 export interface OpeningTrace {
-  /**
-   * Stops both and names the long tasks (ms since navigation start) and the hottest functions, and
-   * when the network (not the page's main thread) had the hub's FuncGPS request and the snapshot.
-   */
-  stop(): Promise<{ longTasks: string[]; busyPer250Ms: string; hot: string[]; hubFrames: Record<string, number> }>;
+  /** Stops both and names the long tasks (ms since navigation start) and the hottest functions. */
+  stop(): Promise<{ longTasks: string[]; busyPer250Ms: string; hot: string[] }>;
 }
 
 /**
- * Starts tracing and profiling `page`; call before `page.goto`. Without `network` (the updates'
- * trace, MAP_BENCH_TRACE_UPDATES) the hub's frames are not watched: at 50,000 users they are 12 MB a second.
+ * Starts tracing and profiling `page`; call before `page.goto`. (The hub's frames are watched by
+ * hubSocketWatch.ts: the socket lives in the console's hub worker, which this page session does not see.)
  */
-export async function startOpeningTrace(
-  browser: Browser,
-  page: Page,
-  cdp: CDPSession,
-  { network = true } = {},
-): Promise<OpeningTrace> {
+export async function startOpeningTrace(browser: Browser, page: Page, cdp: CDPSession): Promise<OpeningTrace> {
   await browser.startTracing(page, { categories: CATEGORIES });
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.start');
-  // The browser's network service stamps each WebSocket frame when it passes, whatever the page's
-  // main thread is doing: the snapshot's arrival there against the page's message event tells a
-  // slow server from a busy page. Seconds of the monotonic clock, from the document's request on.
-  let documentAt: number | undefined;
-  const hubFrames: Record<string, number> = {};
-  const at = (timestamp: number) => Math.round((timestamp - (documentAt ?? timestamp)) * 1000);
-  cdp.on('Network.requestWillBeSent', (event) => {
-    if (event.type === 'Document' && event.request.url.includes('/main/')) documentAt ??= event.timestamp;
-  });
-  cdp.on('Network.webSocketFrameSent', (event) => {
-    if (event.response.payloadData.includes('"FuncGPS"')) hubFrames.funcGpsSentByNetwork ??= at(event.timestamp);
-  });
-  cdp.on('Network.webSocketFrameReceived', (event) => {
-    if (event.response.payloadData.includes('"GPSArray"')) hubFrames.snapshotReceivedByNetwork ??= at(event.timestamp);
-  });
-  if (network) await cdp.send('Network.enable');
   return {
     async stop() {
-      if (network) await cdp.send('Network.disable');
       const profile = (await cdp.send('Profiler.stop')).profile as TimedProfile;
       const buffer = await browser.stopTracing();
       const events = (JSON.parse(buffer.toString('utf8')) as { traceEvents: TraceEvent[] }).traceEvents;
-      return { ...longTasksOf(events, profile), hot: topFunctions(profile), hubFrames };
+      return { ...longTasksOf(events, profile), hot: topFunctions(profile) };
     },
   };
 }
