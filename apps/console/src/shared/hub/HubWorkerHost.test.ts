@@ -101,11 +101,14 @@ describe('the hub worker and the page', () => {
     expect(await client.search('alp', 20)).toEqual([{ U_ID: 1, UserName: 'Alpha', Phone: gps(1).Phone }]);
     expect(await client.search('zzz', 20)).toEqual([]);
     expect(await client.search('a', -5)).toEqual([]);
+    expect(await client.search('a', Number.NaN)).toEqual([]);
+    expect(await client.search('a', 1.5)).toEqual([]);
     // A watch of ids that are not users is dropped by the worker; the view stays as it was.
     const before = client.view.getSnapshot();
     const worker = (client as unknown as { worker: WorkerLike }).worker;
     worker.postMessage({ type: 'watch', ids: [Number.NaN, 1.5] });
     worker.postMessage({ type: 'nonsense' } as never);
+    worker.postMessage({ type: 'watch', ids: 'all' } as never);
     expect(await client.search('bravo', 20)).toHaveLength(1);
     expect(client.view.getSnapshot().watched).toBe(before.watched);
   });

@@ -71,9 +71,10 @@ export class HubWorkerHost {
       case 'restart':
         return this.controller.restart();
       case 'watch':
-        return this.publisher.watch(command.ids.filter(Number.isSafeInteger));
+        return this.publisher.watch(Array.isArray(command.ids) ? command.ids.filter(Number.isSafeInteger) : []);
       case 'search': {
-        const users = this.publisher.search(String(command.text), Math.min(MAX_FOUND, Math.max(0, command.max)));
+        const max = Number.isSafeInteger(command.max) ? Math.min(MAX_FOUND, command.max) : 0;
+        const users = this.publisher.search(String(command.text), max);
         return this.post({ type: 'found', id: command.id, users });
       }
       case 'token':
