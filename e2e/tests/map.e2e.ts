@@ -172,8 +172,11 @@ describe('live map', () => {
   }
 
   for (const language of ['en', 'zh'] as Language[]) {
-    test(`a map whose users' worker cannot start says so (${language})`, async () => {
-      const page = await browser.newPage({ locale: language });
+    test(`a map whose users' worker cannot start says so (${language}${language === 'zh' ? ', on a phone' : ''})`, async () => {
+      // In Chinese at a phone's width: the longest line in the narrowest place.
+      const page = await browser.newPage(
+        language === 'zh' ? { locale: language, width: 390, height: 844 } : { locale: language },
+      );
       // The users' tile worker's script is refused, as a proxy or a broken deployment would.
       await page.route('**/assets/usersTiles.worker-*.mjs', (route) => route.abort());
       await openSignedIn(page, adminCredentials(), '/main/map', language);

@@ -35,7 +35,8 @@ function frozen(draft: LiveDraft, status: HubStatus): LiveSnapshot {
 }
 
 /**
- * The latest hub state of this tab, with no connection of its own (HubController feeds it).
+ * The latest hub state of this tab, kept in the hub worker, with no connection of its own
+ * (HubController feeds it; LiveViewPublisher and the maps' UserFeeds read it).
  * Messages change a draft at once; subscribers hear of a burst once, when it has settled
  * (excalidraw and traccar-web coalesce the same way), and every new subscriber first gets what
  * is already known.
@@ -53,7 +54,7 @@ export class LiveStore {
     this.snapshot = frozen(emptyDraft(), 'idle');
   }
 
-  /** For useSyncExternalStore: the same object until something changed. */
+  /** The same object until something changed (readers compare it, and its maps, by identity). */
   readonly getSnapshot = (): LiveSnapshot => this.snapshot;
 
   readonly subscribe = (listener: () => void): (() => void) => {

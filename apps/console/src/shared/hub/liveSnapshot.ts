@@ -58,7 +58,7 @@ const MAP_KEYS: readonly MapKey[] = ['onlineUsers', 'alarms', 'heartRates', 'vid
 let lastPositionsVersion = 0;
 
 /**
- * The same data in maps that may be changed in place (the store's draft between renders). A map
+ * The same data in maps that may be changed in place (the store's draft between bursts). A map
  * is shared with the published snapshot until a message writes to it (`owned` then names it).
  */
 export interface LiveDraft {
@@ -97,7 +97,7 @@ export function emptyDraft(): LiveDraft {
 /**
  * A draft over the published data, copying a map only when a message first writes to it: a burst
  * of positions leaves the alarms, online users and heart rates the same objects, so what reads only
- * those does not re-render, and nothing copies maps no message touched (50,000 users, 4 bursts a second).
+ * those sees no change, and nothing copies maps no message touched (50,000 users, 4 bursts a second).
  */
 export function draftOf(data: LiveData): LiveDraft {
   return {
