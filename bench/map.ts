@@ -368,8 +368,9 @@ async function run(users: number, soak: boolean) {
         if (marks.allUsersFirstFrame !== undefined) break;
         await sleep(100);
       }
-      const { longTasks, busyPer250Ms, hot } = await opening.stop();
+      const { longTasks, busyPer250Ms, gpu, hot } = await opening.stop();
       log(`${users} users: opening, main thread busy ms per 250 ms since navigation: ${busyPer250Ms}`);
+      log(`${users} users: opening, GPU process busy ms per 250 ms (of it ms presenting x frames): ${gpu}`);
       log(
         `${users} users: opening, long tasks (start +duration: largest work inside, ms):\n  ${longTasks.join('\n  ')}`,
       );

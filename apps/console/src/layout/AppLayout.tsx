@@ -14,6 +14,7 @@ import { TopBar } from './TopBar';
 import { HubConnectionBanner } from '../shared/hub/HubConnectionBanner';
 import { ConfirmProvider } from '../shared/ui/ConfirmContext';
 import { useIsMobile } from '../shared/ui/useIsMobile';
+import { LOADING_DELAY_MS } from '../shared/ui/useShownAfter';
 import { useSidebarState } from './useSidebarState';
 import { PushToTalkKey, TalkPanel, useTalk } from '../talk';
 
@@ -24,7 +25,7 @@ const BANNER_STYLE = { position: 'sticky', top: 56, zIndex: 9 } as const;
 function PageSpin() {
   return (
     <div style={{ padding: 64, textAlign: 'center' }}>
-      <Spin size="large" />
+      <Spin size="large" delay={LOADING_DELAY_MS} />
     </div>
   );
 }

@@ -1,13 +1,14 @@
 import { CustomerServiceOutlined, EllipsisOutlined, UserOutlined, VideoCameraOutlined } from '@ant-design/icons';
 import type { ChannelTreeNode } from '@intercom/contract';
 import { useQueries, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Empty, Flex, Input, Skeleton, Tree, Typography } from 'antd';
+import { Alert, Button, Empty, Flex, Input, Tree, Typography } from 'antd';
 import type { DataNode, EventDataNode } from 'antd/es/tree';
 import { useState, type Key, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useErrorMessage } from '../../shared/api/useErrorMessage';
 import { CallButton } from '../../talk';
 import { channelTreeMembersQuery, TREE_PAGE, useChannelTreeRoots } from './api';
+import { LoadingSkeleton } from '../../shared/ui/LoadingSkeleton';
 
 /** Images of the tree's `icon` names (docs/api.md "Channel tree"). */
 const ICONS: Record<string, ReactNode> = {
@@ -117,7 +118,7 @@ export function ChannelTree({ selectedCid, onSelectChannel, onSelectMember, heig
       };
     });
 
-  if (roots.isPending) return <Skeleton active paragraph={{ rows: 6 }} />;
+  if (roots.isPending) return <LoadingSkeleton rows={6} />;
   if (roots.isError) {
     return (
       <Alert

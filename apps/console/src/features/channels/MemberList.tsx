@@ -1,6 +1,6 @@
 import { DeleteOutlined, EditOutlined, UsergroupAddOutlined } from '@ant-design/icons';
 import type { ChannelMemberRow } from '@intercom/contract';
-import { Badge, Button, Card, Form, Input, Result, Skeleton, Tag, Typography } from 'antd';
+import { Badge, Button, Card, Form, Input, Result, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table/interface';
 import { useState, type Key } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -16,6 +16,7 @@ import { channelTypeLabel } from './channelTypes';
 import { MemberPicker } from './MemberPicker';
 import { MemberPriorityDialog, type PriorityTarget } from './MemberPriorityDialog';
 import { rowActionsColumn } from '../../shared/list/RowActions';
+import { LoadingSkeleton } from '../../shared/ui/LoadingSkeleton';
 
 interface MemberFilterValues {
   search?: string;
@@ -150,7 +151,7 @@ export function MemberList({ cid }: { cid: number }) {
   if (channel.isPending) {
     return (
       <Card>
-        <Skeleton active paragraph={{ rows: 6 }} />
+        <LoadingSkeleton rows={6} />
       </Card>
     );
   }

@@ -1,11 +1,12 @@
 import { ReloadOutlined } from '@ant-design/icons';
-import { Badge, Button, Card, Flex, Skeleton, Tag, Tooltip, Typography } from 'antd';
+import { Badge, Button, Card, Flex, Tag, Tooltip, Typography } from 'antd';
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../app/session/SessionContext';
 import { ROLE_LABELS } from '../account';
 import { useLiveStatistics } from './api';
 import { StatisticCards } from './StatisticCards';
+import { LoadingSkeleton } from '../../shared/ui/LoadingSkeleton';
 
 const StatisticsCharts = lazy(() => import('./StatisticsCharts'));
 
@@ -44,7 +45,7 @@ export default function DashboardPage() {
       </Card>
       <StatisticCards data={data} loading={statistics.isPending} live={live} />
       {data && (
-        <Suspense fallback={<Skeleton active paragraph={{ rows: 8 }} />}>
+        <Suspense fallback={<LoadingSkeleton rows={8} />}>
           <StatisticsCharts data={data} />
         </Suspense>
       )}

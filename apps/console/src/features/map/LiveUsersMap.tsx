@@ -1,5 +1,6 @@
 import type { GpsRecord } from '@intercom/contract';
 import { Spin } from 'antd';
+import { LOADING_DELAY_MS } from '../../shared/ui/useShownAfter';
 import { useMemo } from 'react';
 import { MapCamera, type CameraTarget } from '../../map/MapCamera';
 import { MapSelectedUser } from '../../map/MapSelectedUser';
@@ -21,7 +22,7 @@ export interface LiveUsersMapProps {
 export function LiveUsersMap({ globe = false, selected, target, follow, onSelect }: LiveUsersMapProps) {
   const basemap = useBasemap();
   const project = useMemo(() => projectionOf(basemap.data), [basemap.data]);
-  if (!basemap.data) return <Spin style={{ display: 'block', margin: '96px auto' }} />;
+  if (!basemap.data) return <Spin delay={LOADING_DELAY_MS} style={{ display: 'block', margin: '96px auto' }} />;
   const user = selected && {
     id: selected.record.U_ID,
     lon: selected.record.lon,

@@ -1,13 +1,14 @@
 import { ApartmentOutlined, BankOutlined, UserOutlined } from '@ant-design/icons';
 import { OrgLevel, type OrgTreeNode } from '@intercom/contract';
 import { useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Skeleton, Tree, Typography, type TreeDataNode } from 'antd';
+import { Alert, Button, Tree, Typography, type TreeDataNode } from 'antd';
 import { useMemo, useState, type Key } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useErrorMessage } from '../../shared/api/useErrorMessage';
 import { orgLevelQuery } from './api';
 import { UserStateTag } from './UserStateTag';
 import { useUserStates } from './useUserStates';
+import { LoadingSkeleton } from '../../shared/ui/LoadingSkeleton';
 
 interface MapOrgTreeProps {
   selectedUserId: number | undefined;
@@ -89,7 +90,7 @@ export function MapOrgTree({ selectedUserId, onSelectUser, height }: MapOrgTreeP
     return all;
   }, [root.data, levels]);
 
-  if (root.isPending) return <Skeleton active paragraph={{ rows: 6 }} />;
+  if (root.isPending) return <LoadingSkeleton rows={6} />;
   if (root.isError || !rootNode) {
     return (
       <Alert

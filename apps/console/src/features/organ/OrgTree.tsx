@@ -1,13 +1,14 @@
 import { ApartmentOutlined, BankOutlined, TeamOutlined } from '@ant-design/icons';
 import { OrgLevel, type OrgTreeNode } from '@intercom/contract';
 import { useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Skeleton, Tree, Typography, type TreeDataNode } from 'antd';
+import { Alert, Button, Tree, Typography, type TreeDataNode } from 'antd';
 import { useMemo, useState, type Key } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useErrorMessage } from '../../shared/api/useErrorMessage';
 import { orgChildrenQuery } from './api';
 import styles from './OrgTree.module.css';
 import { orgKeyOf, parentOfKey, type OrgSelection } from './orgTreeKeys';
+import { LoadingSkeleton } from '../../shared/ui/LoadingSkeleton';
 
 interface OrgTreeProps {
   selectedKey: string | undefined;
@@ -90,7 +91,7 @@ export function OrgTree({ selectedKey, onSelect }: OrgTreeProps) {
     return [build(rootNode, 0, true, 0)];
   }, [rootNode, root.data, loadedKeys, loaded, t]);
 
-  if (root.isPending) return <Skeleton active paragraph={{ rows: 5 }} />;
+  if (root.isPending) return <LoadingSkeleton rows={5} />;
   if (root.isError || !rootNode) {
     return (
       <Alert

@@ -1,5 +1,5 @@
 import { DownloadOutlined } from '@ant-design/icons';
-import { Alert, Button, Card, Descriptions, Flex, Skeleton, Typography } from 'antd';
+import { Alert, Button, Card, Descriptions, Flex, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { translateMessage } from '../../i18n/translateMessage';
 import { useErrorMessage } from '../../shared/api/useErrorMessage';
@@ -8,6 +8,7 @@ import { AgentStatus } from './AgentStatus';
 import { InstallCommands } from './InstallCommands';
 import { usePluginInfo } from './api';
 import { useAgentProbe } from './useAgentProbe';
+import { LoadingSkeleton } from '../../shared/ui/LoadingSkeleton';
 
 const LOCALHOST = '127.0.0.1';
 
@@ -25,7 +26,7 @@ export default function PluginPage() {
   if (info.isPending) {
     return (
       <Card title={t('route.plugin')}>
-        <Skeleton active />
+        <LoadingSkeleton rows={3} />
       </Card>
     );
   }

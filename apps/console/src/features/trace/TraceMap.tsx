@@ -1,5 +1,6 @@
 import { positionAt, type Track } from '@intercom/contract';
 import { Spin } from 'antd';
+import { LOADING_DELAY_MS } from '../../shared/ui/useShownAfter';
 import { useMemo, useSyncExternalStore } from 'react';
 import { MapTrack } from '../../map/MapTrack';
 import { MapTrackMarker } from '../../map/MapTrackMarker';
@@ -29,7 +30,7 @@ function ReplayMarker({ track, clock, follow, onDrag }: Omit<TraceMapProps, 'onS
 export function TraceMap(props: TraceMapProps) {
   const basemap = useBasemap();
   const project = useMemo(() => projectionOf(basemap.data), [basemap.data]);
-  if (!basemap.data) return <Spin style={{ display: 'block', margin: '96px auto' }} />;
+  if (!basemap.data) return <Spin delay={LOADING_DELAY_MS} style={{ display: 'block', margin: '96px auto' }} />;
   return (
     <MapView basemap={basemap.data} project={project}>
       <MapTrack track={props.track} onStopClick={props.onStopClick} />

@@ -1,5 +1,5 @@
 import { MessageKeys, type FieldError } from '@intercom/contract';
-import { Button, Card, Flex, Form, Result, Skeleton, type FormInstance } from 'antd';
+import { Button, Card, Flex, Form, Result, type FormInstance } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -7,6 +7,7 @@ import { wasShown } from '../api/ApiError';
 import { useErrorMessage } from '../api/useErrorMessage';
 import { useToast } from '../ui/ToastContext';
 import { applyServerErrors, fieldPath } from './applyServerErrors';
+import { LoadingSkeleton } from '../ui/LoadingSkeleton';
 
 /** What the shell needs of a load query (a TanStack `UseQueryResult` fits). */
 export interface EditFormLoad<T> {
@@ -57,7 +58,7 @@ export function EditFormShell<T extends object>(props: EditFormShellProps<T>) {
   const errorMessage = useErrorMessage();
   const frame = (content: ReactNode) => (bare ? content : <Card title={title}>{content}</Card>);
 
-  if (load?.isPending) return frame(<Skeleton active paragraph={{ rows: 6 }} />);
+  if (load?.isPending) return frame(<LoadingSkeleton rows={6} />);
   if (load?.isError || (load && !load.data)) {
     return frame(
       <Result
