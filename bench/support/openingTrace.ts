@@ -97,6 +97,31 @@ function slice(profile: TimedProfile, from: number, to: number): CpuProfile {
 }
 
 /**
+ * Where the times count from, on the page's main thread: the navigation to the map page when the
+ * trace saw it, otherwise (a trace started on an open page) the trace's first event on the busiest
+ * renderer main thread.
+ */
+function startOf(events: TraceEvent[]): { pid: number; tid: number; ts: number } | undefined {
+  const navigation = events.find(
+    (e) => e.name === 'navigationStart' && String(e.args?.data?.documentLoaderURL ?? '').includes('/main/'),
+  );
+  if (navigation) return navigation;
+  const busy = new Map<string, number>();
+  for (const thread of events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain')) {
+    busy.set(`${thread.pid}:${thread.tid}`, 0);
+  }
+  for (const e of events) {
+    const key = `${e.pid}:${e.tid}`;
+    if (e.name === 'RunTask' && busy.has(key)) busy.set(key, busy.get(key)! + (e.dur ?? 0));
+  }
+  const [busiest] = [...busy.entries()].sort((a, b) => b[1] - a[1]);
+  if (!busiest) return undefined;
+  const [pid, tid] = busiest[0].split(':').map(Number) as [number, number];
+  const ts = events.reduce((first, e) => (e.ts > 0 && e.ts < first ? e.ts : first), Infinity);
+  return { pid, tid, ts };
+}
+
+/**
  * The long tasks of the page's main thread, each with the largest work inside it (trace events)
  * and its hottest functions (the profile's samples in the task).
  */
@@ -105,10 +130,8 @@ export function longTasksOf(
   profile: TimedProfile,
   overMs = 50,
 ): { longTasks: string[]; busyPer250Ms: string } {
-  const navigation = events.find(
-    (e) => e.name === 'navigationStart' && String(e.args?.data?.documentLoaderURL ?? '').includes('/main/'),
-  );
-  if (!navigation) return { longTasks: ['no navigationStart of the map page in the trace'], busyPer250Ms: '' };
+  const navigation = startOf(events);
+  if (!navigation) return { longTasks: ['no main thread of the page in the trace'], busyPer250Ms: '' };
   const main = events.filter((e) => e.pid === navigation.pid && e.tid === navigation.tid && e.ph === 'X');
   const since = (ts: number) => Math.round((ts - navigation.ts) / 1000);
   const tasks = main.filter((e) => e.name === 'RunTask' && e.ts >= navigation.ts && (e.dur ?? 0) > 0);
@@ -145,9 +168,7 @@ export function longTasksOf(
  * commands wait behind them). "0:210/180x3" is 210 ms busy, 180 of it in 3 frames.
  */
 export function gpuBusyOf(events: TraceEvent[]): string {
-  const navigation = events.find(
-    (e) => e.name === 'navigationStart' && String(e.args?.data?.documentLoaderURL ?? '').includes('/main/'),
-  );
+  const navigation = startOf(events);
   const thread = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrGpuMain');
   if (!navigation || !thread) return 'no GPU main thread in the trace';
   const slot = (ts: number) => Math.floor((ts - navigation.ts) / 250_000);
