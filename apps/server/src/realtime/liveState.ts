@@ -78,28 +78,6 @@ interface UserEntry {
   staleAt: number | null;
 }
 
-function gpsRecordOf(user: LiveUser, now: number): GpsRecord | null {
-  if (!user.position) return null;
-  const { lat, lon, time, speed, course, interval } = user.position;
-  return {
-    U_ID: user.U_ID,
-    E_ID: user.E_ID,
-    Phone: user.Phone,
-    UserName: user.UserName,
-    lat,
-    lon,
-    time,
-    speed,
-    course,
-    battery: user.battery,
-    signal: user.signal,
-    online: user.online,
-    talking: user.talking,
-    gpsOnline: isGpsOnline(time, interval, now),
-    interval,
-  };
-}
-
 /** A number as JSON writes it: `null` for NaN and the infinities, which JSON cannot hold. */
 const jsonNumber = (value: number | null) => (value !== null && Number.isFinite(value) ? String(value) : 'null');
 
@@ -109,12 +87,23 @@ const jsonNumber = (value: number | null) => (value !== null && Number.isFinite(
  * (docs/benchmarks.md). Same keys in the same order (clients slice the hub's records on `{"U_ID":`).
  */
 export function gpsJsonOf(record: GpsRecord): string {
+  return gpsJsonFrom(record, record, record.gpsOnline);
+}
+
+type GpsUserFields = Pick<
+  GpsRecord,
+  'U_ID' | 'E_ID' | 'Phone' | 'UserName' | 'battery' | 'signal' | 'online' | 'talking'
+>;
+type GpsFixFields = Pick<GpsRecord, 'lat' | 'lon' | 'time' | 'speed' | 'course' | 'interval'>;
+
+/** The GpsRecord text of a user and its fix, without making the record first. */
+function gpsJsonFrom(user: GpsUserFields, fix: GpsFixFields, gpsOnline: boolean): string {
   return (
-    `{"U_ID":${record.U_ID},"E_ID":${record.E_ID},"Phone":${JSON.stringify(record.Phone)},` +
-    `"UserName":${JSON.stringify(record.UserName)},"lat":${jsonNumber(record.lat)},"lon":${jsonNumber(record.lon)},` +
-    `"time":${jsonNumber(record.time)},"speed":${jsonNumber(record.speed)},"course":${jsonNumber(record.course)},` +
-    `"battery":${jsonNumber(record.battery)},"signal":${jsonNumber(record.signal)},"online":${record.online},` +
-    `"talking":${record.talking},"gpsOnline":${record.gpsOnline},"interval":${jsonNumber(record.interval)}}`
+    `{"U_ID":${user.U_ID},"E_ID":${user.E_ID},"Phone":${JSON.stringify(user.Phone)},` +
+    `"UserName":${JSON.stringify(user.UserName)},"lat":${jsonNumber(fix.lat)},"lon":${jsonNumber(fix.lon)},` +
+    `"time":${jsonNumber(fix.time)},"speed":${jsonNumber(fix.speed)},"course":${jsonNumber(fix.course)},` +
+    `"battery":${jsonNumber(user.battery)},"signal":${jsonNumber(user.signal)},"online":${user.online},` +
+    `"talking":${user.talking},"gpsOnline":${gpsOnline},"interval":${jsonNumber(fix.interval)}}`
   );
 }
 
@@ -309,11 +298,12 @@ export class LiveState {
     for (const entry of this.fresh) {
       if (entry.staleAt !== null && entry.staleAt > now) continue;
       this.unmarkFresh(entry);
-      const gps = gpsRecordOf(entry.user, now);
       entry.staleAt = null;
-      if (!gps) continue;
-      entry.gpsJson = gpsJsonOf(gps);
-      this.emit({ kind: 'gps', E_ID: gps.E_ID, key: gps.U_ID, json: entry.gpsJson });
+      const { user } = entry;
+      if (!user.position) continue;
+      const gpsOnline = isGpsOnline(user.position.time, user.position.interval, now);
+      entry.gpsJson = gpsJsonFrom(user, user.position, gpsOnline);
+      this.emit({ kind: 'gps', E_ID: user.E_ID, key: user.U_ID, json: entry.gpsJson });
     }
   }
 
@@ -353,32 +343,45 @@ export class LiveState {
     }
   }
 
+  /**
+   * A user's new state. Its entry is kept and updated in place (50,000 of them change every
+   * second): a fix that stays GPS-online leaves the fresh set and the count as they are.
+   */
   private applyUser(user: LiveUser): void {
     const users = bucket(this.users, user.E_ID);
     const previous = users.get(user.U_ID);
-    const gps = gpsRecordOf(user, this.now());
-    const gpsJson = gps ? gpsJsonOf(gps) : null;
-    const sameOnline =
-      previous !== undefined &&
-      previous.user.online === user.online &&
-      previous.user.onlineAt === user.onlineAt &&
-      previous.user.Phone === user.Phone &&
-      previous.user.UserName === user.UserName;
-    const entry: UserEntry = { user, gpsJson, onlineJson: sameOnline ? previous.onlineJson : null, staleAt: null };
-    if (previous) this.unmarkFresh(previous);
-    if (gps?.gpsOnline) {
-      entry.staleAt = gpsStaleAt(gps.time, gps.interval);
-      this.fresh.add(entry);
-      this.gpsOnlineCounts.set(user.E_ID, (this.gpsOnlineCounts.get(user.E_ID) ?? 0) + 1);
-    }
-    users.set(user.U_ID, entry);
+    const position = user.position;
+    const gpsOnline = position !== null && isGpsOnline(position.time, position.interval, this.now());
+    const gpsJson = position ? gpsJsonFrom(user, position, gpsOnline) : null;
     const wasOnline = previous?.user.online ?? false;
+    const previousGpsJson = previous?.gpsJson ?? null;
+    let entry = previous;
+    if (entry) {
+      const sameOnline =
+        entry.user.online === user.online &&
+        entry.user.onlineAt === user.onlineAt &&
+        entry.user.Phone === user.Phone &&
+        entry.user.UserName === user.UserName;
+      entry.user = user;
+      entry.gpsJson = gpsJson;
+      if (!sameOnline) entry.onlineJson = null;
+    } else {
+      entry = { user, gpsJson, onlineJson: null, staleAt: null };
+      users.set(user.U_ID, entry);
+    }
+    if (gpsOnline) {
+      entry.staleAt = gpsStaleAt(position.time, position.interval);
+      this.markFresh(entry);
+    } else {
+      entry.staleAt = null;
+      this.unmarkFresh(entry);
+    }
     if (wasOnline !== user.online) {
       this.onlineCounts.set(user.E_ID, (this.onlineCounts.get(user.E_ID) ?? 0) + (user.online ? 1 : -1));
       entry.onlineJson = JSON.stringify(onlineUserOf(user));
       this.emit({ kind: 'online', E_ID: user.E_ID, key: user.U_ID, json: entry.onlineJson });
     }
-    if (gpsJson && gpsJson !== previous?.gpsJson) {
+    if (gpsJson && gpsJson !== previousGpsJson) {
       this.emit({ kind: 'gps', E_ID: user.E_ID, key: user.U_ID, json: gpsJson });
     }
   }
@@ -412,6 +415,13 @@ export class LiveState {
     if (online) list.set(source.uid, JSON.stringify(source));
     else if (!list.delete(source.uid)) return;
     this.emit({ kind: 'video', E_ID: source.E_ID, key: source.uid, json: JSON.stringify(change) });
+  }
+
+  private markFresh(entry: UserEntry): void {
+    if (this.fresh.has(entry)) return;
+    this.fresh.add(entry);
+    const E_ID = entry.user.E_ID;
+    this.gpsOnlineCounts.set(E_ID, (this.gpsOnlineCounts.get(E_ID) ?? 0) + 1);
   }
 
   private unmarkFresh(entry: UserEntry): void {

@@ -159,6 +159,35 @@ describe('LiveState', () => {
     live.close();
   });
 
+  it('keeps the GPS-online count right while the same users move, go stale and move again', () => {
+    let now = 1_000_000;
+    const { live, changes } = setup({ now: () => now, staleSweepMs: 60_000 });
+    const move = (U_ID: number) =>
+      live.reportPosition({ E_ID: 1, U_ID, lat: 1, lon: now / 1e6, time: now, interval: 10 });
+    for (let round = 0; round < 3; round++) {
+      for (const U_ID of [1, 2, 3]) move(U_ID);
+      now += 1000;
+    }
+    expect(live.gpsOnlineCount([1])).toBe(3);
+    now += 16_001;
+    expect(live.gpsOnlineCount([1])).toBe(0);
+    // Each user turned stale once: one delta each saying so.
+    const stale = () => changes.filter((c) => c.kind === 'gps' && c.json.includes('"gpsOnline":false'));
+    expect(stale().map((c) => c.key)).toEqual([1, 2, 3]);
+    move(1);
+    move(1);
+    expect(live.gpsOnlineCount([1])).toBe(1);
+    now += 16_001;
+    // Swept again and again: counted out once, never below zero.
+    expect(live.gpsOnlineCount([1])).toBe(0);
+    expect(live.gpsOnlineCount([1])).toBe(0);
+    expect(stale().map((c) => c.key)).toEqual([1, 2, 3, 1]);
+    move(2);
+    expect(live.gpsOnlineCount([1])).toBe(1);
+    expect(live.snapshot([1]).gps.filter((json) => json.includes('"gpsOnline":true'))).toHaveLength(1);
+    live.close();
+  });
+
   it('counts chat-online users per enterprise and reports only real changes', () => {
     const { live, changes } = setup();
     live.setOnline({ E_ID: 1, U_ID: 1 }, true);
