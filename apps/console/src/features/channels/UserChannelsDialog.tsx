@@ -223,7 +223,9 @@ export function UserChannelsDialog({ user, onClose }: { user: UserRow | null; on
                 selectedKeys={[...ticked]}
                 onChange={change}
                 rowLabel={(channel) => channel.CName}
-                loading={query.isFetching}
+                // Only the first load covers the table: a refetch in the background (after a save, on
+                // focus) must not swallow the click on a box; the ticks follow the new rows.
+                loading={query.isPending}
                 emptyText={t('list.no_match')}
                 scroll={{ y: LIST_HEIGHT, x: mobile ? 280 : 600 }}
               />
