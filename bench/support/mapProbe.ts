@@ -30,6 +30,10 @@ export const INSTRUMENT_HUB = `
       if (event.sourceId === 'users') mark('usersSourceAdded');
     });
     map.once('load', () => mark('mapLoaded'));
+    // A resize after the first frame reallocates the canvas and redraws it: costly in software.
+    const size = () => { const c = map.getContainer(); return c.clientWidth + 'x' + c.clientHeight; };
+    probe.marks.mapSizeAtCreation = size();
+    map.once('resize', () => { mark('mapResized'); probe.marks.mapSizeAfterResize = size(); });
     let loadedUsers = false;
     let allUsers = false;
     // Updates of the users source MapLibre abandoned (a tile or an update replaced before it

@@ -2,6 +2,7 @@
 // page until the snapshot is drawn. A Chromium trace names each long task's work (which script
 // is evaluated, which event or timer runs, the garbage collector), and the CPU profile of the same
 // span names the hottest functions; both are started before the navigation.
+import fs from 'node:fs';
 import type { Browser, CDPSession, Page } from 'playwright-core';
 import { topFunctions, type CpuProfile } from './cpuProfile.js';
 
@@ -72,6 +73,8 @@ export async function startOpeningTrace(browser: Browser, page: Page, cdp: CDPSe
     async stop() {
       const profile = (await cdp.send('Profiler.stop')).profile as TimedProfile;
       const buffer = await browser.stopTracing();
+      // MAP_BENCH_TRACE_FILE: the whole trace, for chrome://tracing or Perfetto.
+      if (process.env.MAP_BENCH_TRACE_FILE) fs.writeFileSync(process.env.MAP_BENCH_TRACE_FILE, buffer);
       const events = (JSON.parse(buffer.toString('utf8')) as { traceEvents: TraceEvent[] }).traceEvents;
       return { ...longTasksOf(events, profile), gpu: gpuBusyOf(events), hot: topFunctions(profile) };
     },

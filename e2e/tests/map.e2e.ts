@@ -160,6 +160,46 @@ describe('live map', () => {
     await shot(page, 'map-3d-en');
   });
 
+  test('the map keeps its size while the counts arrive late', async () => {
+    const page = await browser.newPage();
+    // Every size the map's element has, from the moment it is added to the page.
+    await page.addInitScript(() => {
+      const sizes: string[] = [];
+      (window as unknown as { mapSizes: string[] }).mapSizes = sizes;
+      const watch = (element: Element) =>
+        new ResizeObserver(([entry]) => {
+          if (entry) sizes.push(`${Math.round(entry.contentRect.width)}x${Math.round(entry.contentRect.height)}`);
+        }).observe(element);
+      new MutationObserver((_, observer) => {
+        const element = document.querySelector('[data-testid="map-canvas"]');
+        if (!element) return;
+        observer.disconnect();
+        watch(element);
+      }).observe(document, { childList: true, subtree: true });
+    });
+    // The total of users comes only after the map is made, as from a busy server.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/Enterprise/Statistics', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await openSignedIn(page, adminCredentials(), '/main/map');
+    await waitForMap(page);
+    // Until it comes, a dash holds its place.
+    expect(await page.getByTestId('map-count-all').innerText()).toContain('-');
+    expect(await countShown(page, 'map-count-all')).toBeNaN();
+    await shot(page, 'map-counts-pending-en');
+    release();
+    await expect.poll(async () => countShown(page, 'map-count-all')).not.toBeNaN();
+    await expect.poll(async () => countShown(page, 'map-count-online')).not.toBeNaN();
+    await waitForMapIdle(page);
+    // One size: a map resized redraws from scratch (slow without a GPU) and the page jumps.
+    const sizes = await page.evaluate(() => (window as unknown as { mapSizes: string[] }).mapSizes);
+    expect(sizes.length).toBeGreaterThan(0);
+    expect(new Set(sizes).size, sizes.join(', ')).toBe(1);
+  });
+
   for (const language of ['zh', 'ja'] as Language[]) {
     test(`the map speaks ${language}`, async () => {
       const page = await browser.newPage({ locale: language });

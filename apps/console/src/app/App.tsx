@@ -1,24 +1,36 @@
-import { lazy, Suspense } from 'react';
+import type { ComponentType } from 'react';
 import { BrowserRouter, Route, Routes } from 'react-router';
 import { prefetchLoginInfo } from '../shared/api/loginInfoQuery';
 import { loadAllMessages } from '../i18n/i18n';
 import { FullPageSpin } from '../shared/ui/FullPageSpin';
+import { LoadedComponent } from '../shared/ui/LoadedComponent';
 import { ApiEventBridge } from './ApiEventBridge';
 import { AppProviders } from './AppProviders';
 import { LoginRoute } from './LoginRoute';
 import { RequireToken } from './RequireToken';
 import { GuardBoundary } from './session/GuardBoundary';
 
+let authenticatedApp: Promise<ComponentType> | undefined;
+
 /**
  * Everything behind the login: layout, route table, features, and every text of the language.
- * Never loaded on the login page.
+ * Never loaded on the login page; loaded once, again only after a failure.
  */
-const AuthenticatedApp = lazy(() => {
-  // Rendered behind RequireToken only, so there is a token to ask about; the answer is the first
-  // thing these screens wait for, so it no longer waits for their code.
-  prefetchLoginInfo();
-  return Promise.all([import('./AuthenticatedApp'), loadAllMessages()]).then(([module]) => module);
-});
+function loadAuthenticatedApp(): Promise<ComponentType> {
+  authenticatedApp ??= (() => {
+    // Rendered behind RequireToken only, so there is a token to ask about; the answer is the first
+    // thing these screens wait for, so it no longer waits for their code.
+    prefetchLoginInfo();
+    return Promise.all([import('./AuthenticatedApp'), loadAllMessages()]).then(
+      ([module]) => module.default,
+      (error: unknown) => {
+        authenticatedApp = undefined;
+        throw error;
+      },
+    );
+  })();
+  return authenticatedApp;
+}
 
 export function App() {
   return (
@@ -32,9 +44,7 @@ export function App() {
             element={
               <RequireToken>
                 <GuardBoundary>
-                  <Suspense fallback={<FullPageSpin />}>
-                    <AuthenticatedApp />
-                  </Suspense>
+                  <LoadedComponent load={loadAuthenticatedApp} fallback={<FullPageSpin />} />
                 </GuardBoundary>
               </RequireToken>
             }

@@ -1,5 +1,5 @@
 import type { Role } from '@intercom/contract';
-import type { ComponentType, LazyExoticComponent } from 'react';
+import type { ComponentType } from 'react';
 
 /** What decides which routes a session gets (SPEC.md sections 2 and 6). */
 export interface RouteContext {
@@ -23,7 +23,8 @@ export interface AppRoute {
   redirect?: string;
   /** The menu entry to highlight while this hidden route is open. */
   activeMenu?: string;
-  page?: LazyExoticComponent<ComponentType>;
+  /** The page: `lazy(...)`, or `lazyPage(...)` for a route that preloads. */
+  page?: ComponentType;
   /** Starts loading the page's code and data; called when the console opens signed in at this path (a heavy page). */
   preload?: () => unknown;
   children?: AppRoute[];

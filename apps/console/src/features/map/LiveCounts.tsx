@@ -31,7 +31,9 @@ export function LiveCounts() {
 
   const item = (testId: string, title: string, value: number | undefined, extra?: React.ReactNode) => (
     <div data-testid={testId}>
-      <Statistic title={title} value={value ?? '-'} loading={value === undefined} suffix={extra} />
+      {/* A dash while unknown, not antd's loading skeleton: that is of another height, and the
+          map below resized (its canvas reallocated and redrawn, slow in software) when counts came. */}
+      <Statistic title={title} value={value ?? '-'} suffix={extra} />
     </div>
   );
   return (

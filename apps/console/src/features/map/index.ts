@@ -1,17 +1,17 @@
 import { EnvironmentOutlined, GlobalOutlined } from '@ant-design/icons';
 import { mapHidden } from '@intercom/contract';
-import { lazy } from 'react';
 import type { AppRoute } from '../../app/routing/AppRoute';
+import { lazyPage, type LazyPage } from '../../app/routing/lazyPage';
 import { basemapQuery } from '../../map/useBasemap';
 import { queryClient } from '../../shared/api/queryClient';
 import { tk } from '../../i18n/tk';
 
-const liveMapPage = () => import('./LiveMapPage');
-const map3dPage = () => import('./Map3dPage');
+const liveMapPage = lazyPage(() => import('./LiveMapPage'));
+const map3dPage = lazyPage(() => import('./Map3dPage'));
 /** The map's code (1.1 MB with MapLibre) and its basemap, fetched while the settings still load. */
-const preloadMap = (page: () => Promise<unknown>) => () => {
+const preloadMap = (page: LazyPage) => () => {
   void queryClient.prefetchQuery(basemapQuery);
-  return page();
+  return page.preload();
 };
 
 /** Live map and 3D map (children of /main; track playback is features/trace). */
@@ -22,7 +22,7 @@ export const mapRoutes: AppRoute[] = [
     icon: EnvironmentOutlined,
     // SPEC.md section 2: the map leaves the menu when the DefaultMap setting contains NONE.
     hidden: (context) => mapHidden(context.defaultMap),
-    page: lazy(liveMapPage),
+    page: liveMapPage,
     preload: preloadMap(liveMapPage),
   },
   {
@@ -30,7 +30,7 @@ export const mapRoutes: AppRoute[] = [
     title: tk('route.map3d'),
     icon: GlobalOutlined,
     hidden: true,
-    page: lazy(map3dPage),
+    page: map3dPage,
     preload: preloadMap(map3dPage),
   },
 ];
