@@ -28,6 +28,7 @@ import { BENCH_PASSWORD, startServer, type RunningServer } from './support/start
 import { launchBrowser } from '../e2e/support/chromium.js';
 import { watchHubSocket, type HubSocketWatch } from './support/hubSocketWatch.js';
 import { INSTRUMENT_HUB, type ProbeWindow } from './support/mapProbe.js';
+import { plainOpening } from './support/plainOpening.js';
 import { startOpeningTrace } from './support/openingTrace.js';
 
 const USERS = (process.env.MAP_BENCH_USERS ?? '5000,50000').split(',').map(Number);
@@ -288,14 +289,20 @@ async function run(users: number, soak: boolean) {
     const online = await waitOnline(server.url, token, users);
     log(`${users} users: ${online} users online and moving`);
     await sleep(5000);
+    const probe = `window.__name = (f) => f;\n${INSTRUMENT_HUB}\nwindow.mapProbe.expected = ${Math.floor(online * 0.99)};`;
+    // MAP_BENCH_PLAIN_OPENING=N: N openings first, in a Chromium without Playwright (plainOpening.ts says why).
+    const plainOpenings: Record<string, unknown>[] = [];
+    for (let i = 0; i < Number(process.env.MAP_BENCH_PLAIN_OPENING ?? 0); i++) {
+      const marks = await plainOpening({ url: `${server.url}/main/map`, token, probe });
+      plainOpenings.push(marks);
+      log(`${users} users: opening without Playwright, steps (ms since navigation start) ${JSON.stringify(marks)}`);
+    }
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     await context.addCookies([{ name: 'function_access_token', value: token, url: server.url, sameSite: 'Strict' }]);
     const page = await context.newPage();
     const hub = watchHubSocket(page);
     // tsx names the functions inside page.evaluate through a `__name` helper the page lacks.
-    await page.addInitScript({
-      content: `window.__name = (f) => f;\n${INSTRUMENT_HUB}\nwindow.mapProbe.expected = ${Math.floor(online * 0.99)};`,
-    });
+    await page.addInitScript({ content: probe });
     const renderer = await page.evaluate(() => {
       const gl = document.createElement('canvas').getContext('webgl2');
       const info = gl?.getExtension('WEBGL_debug_renderer_info');
@@ -516,6 +523,11 @@ async function run(users: number, soak: boolean) {
       snapshotBytes,
       snapshotDrawnMs,
       snapshotSteps,
+      ...(plainOpenings.length > 0
+        ? {
+            openingWithoutPlaywrightMs: plainOpenings.map((marks) => marks.allUsersFirstFrame ?? null),
+          }
+        : {}),
       /** start+duration, ms since navigation start. */
       longTasksOpeningPage: openingTasks,
       longTasksAfterOpening: { count: laterTasks.length, longestMs: Math.max(0, ...laterTasks) },
