@@ -12,9 +12,22 @@ export function jsonList(jsons: Iterable<string>): string {
   return `[${[...jsons].join(',')}]`;
 }
 
-/** Invocation records built once per (target, argument) and shared by the scope's connections. */
+/**
+ * Texts built once, on first use, and shared by the scope's connections: invocation records per
+ * (target, argument), and the messages of a push or snapshot by name.
+ */
 class RecordCache {
   private readonly records = new Map<string, Map<string, string>>();
+  private readonly texts = new Map<string, string>();
+
+  protected memo(key: string, make: () => string): string {
+    let text = this.texts.get(key);
+    if (text === undefined) {
+      text = make();
+      this.texts.set(key, text);
+    }
+    return text;
+  }
 
   record(target: string, argument: string): string {
     let byArgument = this.records.get(target);
@@ -31,28 +44,49 @@ class RecordCache {
   }
 }
 
-/** The texts of a scope's snapshot, built once until the scope changes. */
+/**
+ * The texts of a scope's snapshot, each built on first use and kept until the scope changes: a
+ * FuncNotify subscription needs only `online` and `notifys`, a FuncGPS one all but `online`, and at
+ * 50,000 users `gpsArray` alone is 12 MB of text.
+ */
 export class ScopeSnapshot extends RecordCache {
   readonly count: number;
-  readonly gpsArray: string;
-  readonly numOnline: string;
-  readonly onlineUsers: string;
-  readonly notifys: string;
-  readonly heartRate: string;
-  readonly videos: string;
-  readonly online: string;
 
-  constructor(snapshot: LiveSnapshot) {
+  constructor(private readonly snapshot: LiveSnapshot) {
     super();
     this.count = snapshot.online.length;
-    const online = jsonList(snapshot.online);
-    this.gpsArray = pushMessage('GPSArray', jsonList(snapshot.gps));
-    this.numOnline = pushMessage('NumOnlineUser', String(this.count));
-    this.onlineUsers = pushMessage('OnlineUser', online);
-    this.notifys = pushMessage('Notifys', jsonList(snapshot.notifications));
-    this.heartRate = pushMessage('HeartRate', jsonList(snapshot.heartRates));
-    this.videos = pushMessage('Videos', jsonList(snapshot.videos));
-    this.online = pushMessage('Online', `{"count":${this.count},"users":${online}}`);
+  }
+
+  get gpsArray(): string {
+    return this.memo('GPSArray', () => pushMessage('GPSArray', jsonList(this.snapshot.gps)));
+  }
+
+  get numOnline(): string {
+    return this.memo('NumOnlineUser', () => pushMessage('NumOnlineUser', String(this.count)));
+  }
+
+  get onlineUsers(): string {
+    return this.memo('OnlineUser', () => pushMessage('OnlineUser', this.onlineList));
+  }
+
+  get notifys(): string {
+    return this.memo('Notifys', () => pushMessage('Notifys', jsonList(this.snapshot.notifications)));
+  }
+
+  get heartRate(): string {
+    return this.memo('HeartRate', () => pushMessage('HeartRate', jsonList(this.snapshot.heartRates)));
+  }
+
+  get videos(): string {
+    return this.memo('Videos', () => pushMessage('Videos', jsonList(this.snapshot.videos)));
+  }
+
+  get online(): string {
+    return this.memo('Online', () => pushMessage('Online', `{"count":${this.count},"users":${this.onlineList}}`));
+  }
+
+  private get onlineList(): string {
+    return this.memo('onlineList', () => jsonList(this.snapshot.online));
   }
 }
 
@@ -97,8 +131,6 @@ export function mergePending(into: Pending, from: Pending): boolean {
  * same string goes to every connection (so the WebSocket sink encodes it once, too).
  */
 export class ScopeBatch extends RecordCache {
-  private readonly texts = new Map<string, string>();
-
   constructor(
     /** The texts of this push, keyed; never changed after the push was made. */
     readonly pending: Pending,
@@ -148,15 +180,6 @@ export class ScopeBatch extends RecordCache {
 
   private list(type: string, items: ReadonlyMap<unknown, string>): string | null {
     return items.size === 0 ? null : this.memo(type, () => pushMessage(type, jsonList(items.values())));
-  }
-
-  private memo(key: string, make: () => string): string {
-    let text = this.texts.get(key);
-    if (text === undefined) {
-      text = make();
-      this.texts.set(key, text);
-    }
-    return text;
   }
 }
 
