@@ -8,7 +8,7 @@ import { useMapHandle } from './mapContext';
 import { stateColourExpression } from './stateColourExpression';
 import { sourceTilesSettled } from './sourceTilesSettled';
 import { USERS_TILE_LAYER, USERS_TILE_MAX_ZOOM } from './UserTileIndex';
-import { UsersTileWorker } from './UsersTileWorker';
+import { takeUsersTileWorker } from './UsersTileWorker';
 
 export const USERS_SOURCE = 'users';
 const CIRCLES = 'users-circles';
@@ -110,7 +110,7 @@ export function MapUsers({ onSelect }: MapUsersProps) {
   });
 
   useEffect(() => {
-    const tiles = new UsersTileWorker();
+    const tiles = takeUsersTileWorker();
     let stopped = false;
     // The source goes in once the tile worker listens for MapLibre's workers (a tile asked before
     // that would go unanswered).

@@ -4,18 +4,16 @@ import {
   GPUInitializationError,
   Map as MapLibreMap,
   NavigationControl,
-  prewarm,
   ScaleControl,
-  setWorkerUrl,
   type StyleSpecification,
 } from 'maplibre-gl';
-import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Basemap } from '@intercom/contract';
 import { basemapStyle, preloadFirstGlyphRange } from './basemapStyle';
 import { MapContext, type MapHandle } from './mapContext';
 import { pmtilesStyle } from './pmtilesStyle';
+import { startMapLibreWorkers } from './startMapLibreWorkers';
 
 export interface MapViewProps {
   basemap: Basemap;
@@ -27,11 +25,9 @@ export interface MapViewProps {
   children?: ReactNode;
 }
 
-// MapLibre looks for its worker beside its own module, which the bundler renamed: say where it went.
-setWorkerUrl(workerUrl);
-// Its worker (0.5 MB of code to load and start) is started with this module, which the map routes
-// preload beside the settings, not when the first map is made: the users' snapshot waits for it.
-prewarm();
+// MapLibre's workers start with this module, which the map routes preload beside the settings, not
+// when the first map is made: the users' snapshot waits for them.
+startMapLibreWorkers();
 
 /** CJK names draw with the browser's own fonts, so no glyph ranges of ideographs are fetched. */
 const LOCAL_IDEOGRAPHS = '"Noto Sans CJK SC", "Noto Sans CJK JP", "Microsoft YaHei", "PingFang SC", sans-serif';

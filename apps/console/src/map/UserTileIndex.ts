@@ -17,9 +17,12 @@ export const USERS_TILE_MAX_ZOOM = 16;
 
 /**
  * Users changed in one go, in arrays the page hands to the worker without copying (transferred):
- * the i-th user is `ids[i]` at `lon[i]`, `lat[i]` in state `USER_MAP_STATES[states[i]]`. `names`
- * holds only names the worker may not have yet (new users, renamed users). With `replace`, every
- * user not in the batch is dropped (a snapshot); else `removed` lists the users gone.
+ * the i-th user is `ids[i]` at `lon[i]`, `lat[i]` in state `USER_MAP_STATES[states[i]]`. The names
+ * are only those the worker may not have yet (new users, renamed users): the j-th is user
+ * `nameIds[j]`'s, the next `nameLengths[j]` characters of `nameText`. One string, not a list of
+ * 50,000: copying a list of pairs between threads took the page's main thread 285 ms per snapshot
+ * (docs/benchmarks.md). With `replace`, every user not in the batch is dropped (a snapshot); else
+ * `removed` lists the users gone.
  */
 export interface UserBatch {
   replace: boolean;
@@ -27,8 +30,22 @@ export interface UserBatch {
   lon: Float64Array;
   lat: Float64Array;
   states: Uint8Array;
-  names: [number, string][];
+  nameIds: Float64Array;
+  nameLengths: Uint32Array;
+  nameText: string;
   removed: Float64Array;
+}
+
+/** The names a batch carries, by user id. */
+export function batchNames(batch: UserBatch): Map<number, string> {
+  const names = new Map<number, string>();
+  let at = 0;
+  for (let j = 0; j < batch.nameIds.length; j++) {
+    const length = batch.nameLengths[j]!;
+    names.set(batch.nameIds[j]!, batch.nameText.slice(at, at + length));
+    at += length;
+  }
+  return names;
 }
 
 /** What the tiles say of one user (browser tests ask the worker for it). */
@@ -68,7 +85,7 @@ export class UserTileIndex {
   }
 
   apply(batch: UserBatch): void {
-    const names = new Map(batch.names);
+    const names = batchNames(batch);
     const before = this.users;
     const users = batch.replace ? new Map<number, Held>() : before;
     if (!batch.replace) for (const id of batch.removed) users.delete(id);

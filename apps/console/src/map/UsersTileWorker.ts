@@ -1,5 +1,6 @@
 import { addProtocol, importScriptInWorkers } from 'maplibre-gl';
 import mapLibreWorkerScript from './mapLibreWorkerUsersProtocol.ts?worker&url';
+import { startMapLibreWorkers } from './startMapLibreWorkers';
 import { batchTransfer } from './userBatch';
 import type { TileUser, UserBatch } from './UserTileIndex';
 import type { UsersTileReply, UsersTileRequest } from './usersTileMessages';
@@ -8,6 +9,25 @@ import { newTileWorkerKey, parseUsersTileUrl, USERS_TILE_PROTOCOL } from './user
 /** Live tile workers by the key in their tile URLs (a 2D and a 3D map may overlap while routes change). */
 const workers = new Map<string, UsersTileWorker>();
 let registered = false;
+
+/** A worker started before its map was made (prewarmUsersTileWorker), for the next map to take. */
+let spare: UsersTileWorker | undefined;
+
+/**
+ * Starts the next map's tile worker now. While the map opens, the server is busy sending the hub's
+ * snapshot and a worker's script started then took up to 2 s to arrive at 50,000 users; started
+ * when the map's route is preloaded, it is running before the snapshot is asked for.
+ */
+export function prewarmUsersTileWorker(): void {
+  spare ??= new UsersTileWorker();
+}
+
+/** A tile worker for a new map: the prewarmed one if there is one, else a new one. */
+export function takeUsersTileWorker(): UsersTileWorker {
+  const worker = spare ?? new UsersTileWorker();
+  spare = undefined;
+  return worker;
+}
 
 /** An empty tile: nothing drawn (MapLibre takes zero bytes as a tile without layers). */
 const NO_TILE = () => ({ data: new ArrayBuffer(0) });
@@ -20,6 +40,7 @@ const NO_TILE = () => ({ data: new ArrayBuffer(0) });
 function registerProtocol(): void {
   if (registered) return;
   registered = true;
+  startMapLibreWorkers();
   void importScriptInWorkers(mapLibreWorkerScript).catch(() => undefined);
   addProtocol(USERS_TILE_PROTOCOL, async (params) => {
     const tile = parseUsersTileUrl(params.url);

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { userBatch } from './userBatch';
+import { batchTransfer, userBatch } from './userBatch';
+import { batchNames } from './UserTileIndex';
 import type { UserPoint } from './UserPointIndex';
 import { USER_MAP_STATES } from './userMapState';
 
@@ -21,12 +22,13 @@ describe('userBatch', () => {
 
   test('names go once; a snapshot sends them all again', () => {
     const sent = new Map<number, string>();
-    expect(userBatch(pointOf, [1, 2], [], false, sent).names).toEqual([
+    const names = (batch: ReturnType<typeof userBatch>) => [...batchNames(batch)];
+    expect(names(userBatch(pointOf, [1, 2], [], false, sent))).toEqual([
       [1, 'Alpha'],
       [2, 'Bravo'],
     ]);
-    expect(userBatch(pointOf, [1, 2], [], false, sent).names).toEqual([]);
-    expect(userBatch(pointOf, [1], [], true, sent).names).toEqual([[1, 'Alpha']]);
+    expect(names(userBatch(pointOf, [1, 2], [], false, sent))).toEqual([]);
+    expect(names(userBatch(pointOf, [1], [], true, sent))).toEqual([[1, 'Alpha']]);
   });
 
   test('a user asked for but no longer known goes as removed, and its name is forgotten', () => {
@@ -35,5 +37,29 @@ describe('userBatch', () => {
     expect([...batch.ids]).toEqual([1]);
     expect([...batch.removed]).toEqual([5, 9]);
     expect(sent.has(9)).toBe(false);
+  });
+
+  test('names of any characters (empty, CJK, emoji, separators) come back as they went', () => {
+    const odd = new Map<number, UserPoint>([
+      [1, { lon: 1, lat: 1, name: '', state: 'online' }],
+      [2, { lon: 2, lat: 2, name: '张三 😀', state: 'online' }],
+      [3, { lon: 3, lat: 3, name: 'a\u0000b\u001e,|', state: 'online' }],
+      [4, { lon: 4, lat: 4, name: 'Delta', state: 'online' }],
+    ]);
+    const batch = userBatch((id) => odd.get(id), [1, 2, 3, 4], [], true, new Map());
+    expect(batchNames(batch)).toEqual(new Map([...odd].map(([id, point]) => [id, point.name])));
+  });
+
+  test('a batch moves its arrays to another thread without copying them', () => {
+    const batch = userBatch(pointOf, [1, 2], [7], false, new Map());
+    const buffers = batchTransfer(batch);
+    expect(new Set(buffers).size).toBe(7);
+    const { port1, port2 } = new MessageChannel();
+    port1.postMessage(batch, buffers);
+    port1.close();
+    port2.close();
+    expect(batch.ids.length).toBe(0);
+    expect(batch.nameIds.length).toBe(0);
+    expect(batch.nameLengths.length).toBe(0);
   });
 });

@@ -22,28 +22,36 @@ export function userBatch(
   }
   if (replace) sentNames.clear();
   for (const id of removed) sentNames.delete(id);
-  const batch: UserBatch = {
-    replace,
-    ids: new Float64Array(present.length),
-    lon: new Float64Array(present.length),
-    lat: new Float64Array(present.length),
-    states: new Uint8Array(present.length),
-    names: [],
-    removed: new Float64Array(replace ? [] : removed),
-  };
+  const ids = new Float64Array(present.length);
+  const lon = new Float64Array(present.length);
+  const lat = new Float64Array(present.length);
+  const states = new Uint8Array(present.length);
+  const named: [number, string][] = [];
   present.forEach(([id, point], i) => {
-    batch.ids[i] = id;
-    batch.lon[i] = point.lon;
-    batch.lat[i] = point.lat;
-    batch.states[i] = stateCode(point.state);
+    ids[i] = id;
+    lon[i] = point.lon;
+    lat[i] = point.lat;
+    states[i] = stateCode(point.state);
     if (sentNames.get(id) === point.name) return;
     sentNames.set(id, point.name);
-    batch.names.push([id, point.name]);
+    named.push([id, point.name]);
   });
-  return batch;
+  return {
+    replace,
+    ids,
+    lon,
+    lat,
+    states,
+    nameIds: new Float64Array(named.map(([id]) => id)),
+    nameLengths: new Uint32Array(named.map(([, name]) => name.length)),
+    nameText: named.map(([, name]) => name).join(''),
+    removed: new Float64Array(replace ? [] : removed),
+  };
 }
 
 /** The arrays a batch moves (transfers) between threads instead of copying. */
 export function batchTransfer(batch: UserBatch): ArrayBuffer[] {
-  return [batch.ids, batch.lon, batch.lat, batch.states, batch.removed].map((array) => array.buffer as ArrayBuffer);
+  return [batch.ids, batch.lon, batch.lat, batch.states, batch.nameIds, batch.nameLengths, batch.removed].map(
+    (array) => array.buffer as ArrayBuffer,
+  );
 }

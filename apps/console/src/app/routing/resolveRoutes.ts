@@ -30,11 +30,13 @@ export function flattenRoutes(routes: readonly ResolvedRoute[]): ResolvedRoute[]
 
 /**
  * Starts loading the code (and data) of the page opened at `pathname`, if its route can preload:
- * while the settings load, instead of after (the map's chunk carries MapLibre, 1 MB to parse).
+ * while the settings load, instead of after (the map's chunk carries MapLibre, 1 MB to parse). A
+ * failed preload is left to the page: it loads again when shown and its error boundary says so.
  */
 export function preloadPage(routes: readonly AppRoute[], pathname: string): void {
   for (const route of routes) {
-    if (matchPath({ path: route.path, end: true }, pathname)) route.preload?.();
+    if (matchPath({ path: route.path, end: true }, pathname))
+      void Promise.resolve(route.preload?.()).catch(() => undefined);
     if (route.children) preloadPage(route.children, pathname);
   }
 }

@@ -114,4 +114,28 @@ describe('route table per session', () => {
     preloadPage(routes, '/nope');
     expect(loaded).toEqual(['map', 'users']);
   });
+
+  it('a preload that fails is no unhandled rejection (the page loads again when shown)', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      let asked = 0;
+      const routes: AppRoute[] = [
+        {
+          path: '/main/map',
+          preload: () => {
+            asked += 1;
+            return Promise.reject(new Error('chunk failed'));
+          },
+        },
+      ];
+      preloadPage(routes, '/main/map');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(asked).toBe(1);
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
 });

@@ -8,9 +8,16 @@ import { tk } from '../../i18n/tk';
 
 const liveMapPage = lazyPage(() => import('./LiveMapPage'));
 const map3dPage = lazyPage(() => import('./Map3dPage'));
-/** The map's code (1.1 MB with MapLibre) and its basemap, fetched while the settings still load. */
+/**
+ * The map's code (1.1 MB with MapLibre) and its basemap, fetched while the settings still load, and
+ * the users' tile worker started as soon as its code is here (UsersTileWorker).
+ */
 const preloadMap = (page: LazyPage) => () => {
   void queryClient.prefetchQuery(basemapQuery);
+  void import('../../map/UsersTileWorker').then(
+    ({ prewarmUsersTileWorker }) => prewarmUsersTileWorker(),
+    () => undefined,
+  );
   return page.preload();
 };
 
