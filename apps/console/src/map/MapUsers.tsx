@@ -8,7 +8,7 @@ import { useMapHandle } from './mapContext';
 import { stateColourExpression } from './stateColourExpression';
 import { sourceTilesSettled } from './sourceTilesSettled';
 import { USERS_TILE_LAYER, USERS_TILE_MAX_ZOOM } from './UserTileIndex';
-import { takeUsersTileWorker } from './UsersTileWorker';
+import { takeUsersTileWorker, type FedBatch } from './UsersTileWorker';
 
 export const USERS_SOURCE = 'users';
 const CIRCLES = 'users-circles';
@@ -134,10 +134,12 @@ export function MapUsers({ onSelect }: MapUsersProps) {
     container.mapUsers = probe;
 
     let framed = false;
-    // The hub worker sends the users that changed as batches, each once the last is drawn.
-    const closeFeed = liveHub.openFeed(gcj02, async (users, bounds) => {
-      const sentAt = Date.now();
-      held = await tiles.apply(users);
+    // The hub worker posts the users that changed as batches straight to the tile worker (never
+    // through this thread), each once the map said the last was drawn.
+    const channel = new MessageChannel();
+    const feed = liveHub.openFeed(gcj02, channel.port1);
+    const draw = async ({ batch, size, bounds, sentAt }: FedBatch) => {
+      held = size;
       // Before the source is added (the tile worker starting) its first tiles will hold the batch.
       if (map.getSource(USERS_SOURCE)) map.refreshTiles(USERS_SOURCE);
       for (const listener of refreshed) listener(sentAt);
@@ -147,7 +149,10 @@ export function MapUsers({ onSelect }: MapUsersProps) {
         map.fitBounds(bounds, { padding: 64, maxZoom: 12, duration: 0 });
       }
       await sourceTilesSettled(map, USERS_SOURCE);
-    });
+      // A map gone under its batch says nothing: its feed is closed.
+      if (!stopped) feed.drawn(batch);
+    };
+    tiles.feed(channel.port2, (fed) => void draw(fed));
 
     const zoomIntoCluster = async (clusterId: number, center: [number, number]) => {
       const zoom = await tiles.expansionZoom(clusterId);
@@ -174,7 +179,7 @@ export function MapUsers({ onSelect }: MapUsersProps) {
 
     return () => {
       stopped = true;
-      closeFeed();
+      feed.close();
       if (container.mapUsers === probe) delete container.mapUsers;
       map.off('click', CIRCLES, onClick);
       map.off('mouseenter', CIRCLES, pointer);

@@ -1,8 +1,7 @@
 import { addProtocol, importScriptInWorkers } from 'maplibre-gl';
 import mapLibreWorkerScript from './mapLibreWorkerUsersProtocol.ts?worker&url';
 import { startMapLibreWorkers } from './startMapLibreWorkers';
-import { batchTransfer } from './userBatch';
-import type { TileUser, UserBatch } from './UserTileIndex';
+import type { TileUser } from './UserTileIndex';
 import type { UsersTileReply, UsersTileRequest } from './usersTileMessages';
 import { newTileWorkerKey, parseUsersTileUrl, USERS_TILE_PROTOCOL } from './usersTileUrl';
 
@@ -52,6 +51,9 @@ function registerProtocol(): void {
   });
 }
 
+/** A batch of the feed the worker has clustered (UsersTileReply `fed`). */
+export type FedBatch = Extract<UsersTileReply, { type: 'fed' }>;
+
 type Pending = { resolve: (reply: UsersTileReply) => void; reject: (error: Error) => void };
 type Request = UsersTileRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
 
@@ -73,6 +75,7 @@ export class UsersTileWorker {
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private failed: Error | undefined;
+  private onFed: (fed: FedBatch) => void = () => undefined;
 
   constructor() {
     registerProtocol();
@@ -87,6 +90,10 @@ export class UsersTileWorker {
       const reply = event.data;
       if (reply.type === 'ready') {
         this.started();
+        return;
+      }
+      if (reply.type === 'fed') {
+        this.onFed(reply);
         return;
       }
       const pending = this.pending.get(reply.id);
@@ -104,10 +111,13 @@ export class UsersTileWorker {
     this.tiles = `${USERS_TILE_PROTOCOL}://${this.key}/{z}/{x}/{y}`;
   }
 
-  /** Hands a batch to the worker (its arrays are moved, not copied); resolves with the users it then holds. */
-  async apply(batch: UserBatch): Promise<number> {
-    const reply = await this.request({ type: 'apply', batch }, batchTransfer(batch));
-    return reply.type === 'applied' ? reply.size : 0;
+  /**
+   * Has the worker take the batches posted on `port` (the hub worker's feed of this map) and call
+   * `onFed` as each is clustered.
+   */
+  feed(port: MessagePort, onFed: (fed: FedBatch) => void): void {
+    this.onFed = onFed;
+    if (!this.failed) this.worker.postMessage({ id: this.nextId++, type: 'feed', port } as UsersTileRequest, [port]);
   }
 
   async tile(z: number, x: number, y: number): Promise<Uint8Array> {

@@ -1,19 +1,24 @@
-import type { TileUser, UserBatch } from './UserTileIndex';
+import type { Bounds } from '../shared/hub/hubWorkerMessages';
+import type { TileUser } from './UserTileIndex';
 
-/** What the page asks the users' tile worker (usersTiles.worker.ts); `id` pairs a reply with its request. */
+/**
+ * What the page asks the users' tile worker (usersTiles.worker.ts); `id` pairs a reply with its
+ * request. `feed` hands it the port on which the hub worker posts the map's batches (FeedBatch).
+ */
 export type UsersTileRequest =
-  | { id: number; type: 'apply'; batch: UserBatch }
+  | { id: number; type: 'feed'; port: MessagePort }
   | { id: number; type: 'tile'; z: number; x: number; y: number }
   | { id: number; type: 'expansionZoom'; clusterId: number }
   | { id: number; type: 'user'; userId: number };
 
 /**
- * The worker's replies: `applied` once a batch is clustered (its tiles can be asked for); `ready`
- * (id 0, unasked) once it listens for tile requests.
+ * The worker's replies, and unasked (id 0): `ready` once it listens for tile requests; `fed` once a
+ * batch of the feed is clustered (its tiles can be asked for), with the users it then holds and the
+ * batch's number, bounds and time sent (`error` if the batch could not be taken).
  */
 export type UsersTileReply =
   | { id: 0; type: 'ready' }
-  | { id: number; type: 'applied'; size: number }
+  | { id: 0; type: 'fed'; batch: number; size: number; bounds: Bounds | undefined; sentAt: number; error?: string }
   | { id: number; type: 'tile'; bytes: Uint8Array }
   | { id: number; type: 'expansionZoom'; zoom: number }
   | { id: number; type: 'user'; user: TileUser | undefined }

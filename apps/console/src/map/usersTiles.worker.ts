@@ -1,5 +1,6 @@
 // The users' tile worker: holds every user the map shows, clusters them and cuts their vector
 // tiles, so the page's main thread never handles the users as GeoJSON (UsersTileWorker talks to it).
+import type { FeedBatch } from '../shared/hub/hubWorkerMessages';
 import { UserTileIndex } from './UserTileIndex';
 import type { UsersTileReply, UsersTileRequest } from './usersTileMessages';
 import { isTile, usersTileChannel, type TileAnswer, type TileAsk } from './usersTileUrl';
@@ -17,14 +18,24 @@ function reply(message: UsersTileReply, transfer: Transferable[] = []): void {
   scope.postMessage(message, transfer);
 }
 
+/** A batch of the map's feed, straight from the hub worker; the page hears when its tiles can be cut. */
+function take({ batch, users, bounds, sentAt }: FeedBatch): void {
+  let error: string | undefined;
+  try {
+    index.apply(users);
+    index.prepare();
+  } catch (failure) {
+    error = failure instanceof Error ? failure.message : String(failure);
+  }
+  reply({ id: 0, type: 'fed', batch, size: index.size, bounds, sentAt, ...(error === undefined ? {} : { error }) });
+}
+
 scope.onmessage = (event: MessageEvent<UsersTileRequest>) => {
   const request = event.data;
   try {
     switch (request.type) {
-      case 'apply':
-        index.apply(request.batch);
-        index.prepare();
-        reply({ id: request.id, type: 'applied', size: index.size });
+      case 'feed':
+        request.port.onmessage = (event: MessageEvent<FeedBatch>) => take(event.data);
         return;
       case 'tile': {
         const bytes = index.tile(request.z, request.x, request.y);

@@ -1,11 +1,10 @@
-import type { UserBatch } from '../../map/UserTileIndex';
 import type { SessionCheck } from './HubController';
-import type { Bounds, FoundUser, HubWorkerCommand, HubWorkerEvent } from './hubWorkerMessages';
+import type { FoundUser, HubWorkerCommand, HubWorkerEvent } from './hubWorkerMessages';
 import { LiveView } from './LiveView';
 
 /** The part of a Worker the client uses (tests pass one end of a MessageChannel). */
 export interface WorkerLike {
-  postMessage(message: HubWorkerCommand): void;
+  postMessage(message: HubWorkerCommand, transfer?: Transferable[]): void;
   onmessage: ((event: MessageEvent<HubWorkerEvent>) => void) | null;
   onerror?: ((event: ErrorEvent) => void) | null;
 }
@@ -20,8 +19,12 @@ export interface HubWorkerClientDeps {
   onResync(): void;
 }
 
-/** Draws a map's batch of users; resolves once drawn (the next batch waits for it). */
-export type FeedDrawer = (users: UserBatch, bounds: Bounds | undefined) => Promise<void>;
+/** A map's feed of users (HubWorkerClient.openFeed). */
+export interface MapFeed {
+  /** The map drew the batch numbered `batch`: the worker sends the next one. */
+  drawn(batch: number): void;
+  close(): void;
+}
 
 /**
  * The page's side of the hub worker (hub.worker.ts), which owns the tab's one hub connection:
@@ -32,7 +35,6 @@ export class HubWorkerClient {
   readonly view = new LiveView();
   private worker: WorkerLike | undefined;
   private readonly searches = new Map<number, (users: FoundUser[]) => void>();
-  private readonly feeds = new Map<number, FeedDrawer>();
   private readonly watchers = new Map<number, number>();
   private nextId = 1;
 
@@ -77,16 +79,23 @@ export class HubWorkerClient {
   }
 
   /**
-   * Hands `draw` every batch of users a map needs (first all of them), each after the last was
-   * drawn; `gcj02` shifts them for AMap tiles. Returns the closing function.
+   * Has the worker post every batch of users a map needs (first all of them) on `port` (FeedBatch),
+   * each after the map said the last was drawn; `gcj02` shifts them for AMap tiles. The port's other
+   * end is the map's tile worker, so the batches never pass through the page's main thread.
    */
-  openFeed(gcj02: boolean, draw: FeedDrawer): () => void {
+  openFeed(gcj02: boolean, port: MessagePort): MapFeed {
     const feed = this.nextId++;
-    this.feeds.set(feed, draw);
-    this.send({ type: 'feedOpen', feed, gcj02 });
-    return () => {
-      this.feeds.delete(feed);
-      this.send({ type: 'feedClose', feed });
+    let open = true;
+    this.send({ type: 'feedOpen', feed, gcj02, port }, [port]);
+    return {
+      drawn: (batch) => {
+        if (open) this.send({ type: 'feedDrawn', feed, batch });
+      },
+      close: () => {
+        if (!open) return;
+        open = false;
+        this.send({ type: 'feedClose', feed });
+      },
     };
   }
 
@@ -94,8 +103,8 @@ export class HubWorkerClient {
     this.send({ type: 'watch', ids: [...this.watchers.keys()] });
   }
 
-  private send(command: HubWorkerCommand): void {
-    this.connectWorker().postMessage(command);
+  private send(command: HubWorkerCommand, transfer: Transferable[] = []): void {
+    this.connectWorker().postMessage(command, transfer);
   }
 
   private connectWorker(): WorkerLike {
@@ -133,16 +142,6 @@ export class HubWorkerClient {
         return;
       case 'resync':
         return this.deps.onResync();
-      case 'feedBatch': {
-        const draw = this.feeds.get(event.feed);
-        if (!draw) return;
-        // A map gone under its batch says nothing: the feed is closed and waits for nothing more.
-        void draw(event.users, event.bounds).then(
-          () => this.send({ type: 'feedDrawn', feed: event.feed, batch: event.batch }),
-          () => undefined,
-        );
-        return;
-      }
     }
   }
 }

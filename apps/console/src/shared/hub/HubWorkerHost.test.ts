@@ -1,12 +1,11 @@
 import { HubTargets } from '@intercom/contract';
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import type { UserBatch } from '../../map/UserTileIndex';
 import { FakeHubConnection } from './FakeHubConnection';
 import { gpsRecordFixture as gps } from './gpsRecordFixture';
 import type { SessionCheck } from './HubController';
 import { HubWorkerClient, type WorkerLike } from './HubWorkerClient';
 import { HubWorkerHost, type PagePort } from './HubWorkerHost';
-import type { Bounds } from './hubWorkerMessages';
+import type { FeedBatch } from './hubWorkerMessages';
 
 const channels: MessageChannel[] = [];
 afterEach(() => {
@@ -113,18 +112,19 @@ describe('the hub worker and the page', () => {
     expect(client.view.getSnapshot().watched).toBe(before.watched);
   });
 
-  test('a map feed gets every user with their bounds first, then only who moved, each after the last was drawn', async () => {
+  test('a map feed posts every user with their bounds first, then only who moved, each after the last was drawn', async () => {
     const { client, connected } = setup();
     client.start();
     const connection = await connected();
     snapshot(connection, gps(1, { lon: 114, lat: 22 }), gps(2, { lon: 116, lat: 40 }));
     await vi.waitFor(() => expect(client.view.getSnapshot().onlineCount).toBe(2));
-    const batches: { users: UserBatch; bounds: Bounds | undefined }[] = [];
-    let drawn: () => void = () => undefined;
-    const close = client.openFeed(false, (users, bounds) => {
-      batches.push({ users, bounds });
-      return new Promise((resolve) => (drawn = resolve));
-    });
+    // The port's other end stands for the map's tile worker, where the batches go.
+    const tileWorker = new MessageChannel();
+    channels.push(tileWorker);
+    const batches: FeedBatch[] = [];
+    tileWorker.port2.onmessage = (event: MessageEvent<FeedBatch>) => batches.push(event.data);
+    const before = Date.now();
+    const feed = client.openFeed(false, tileWorker.port1);
     await vi.waitFor(() => expect(batches).toHaveLength(1));
     expect(batches[0]!.users.replace).toBe(true);
     expect([...batches[0]!.users.ids]).toEqual([1, 2]);
@@ -132,16 +132,38 @@ describe('the hub worker and the page', () => {
       [114, 22],
       [116, 40],
     ]);
+    expect(batches[0]!.sentAt).toBeGreaterThanOrEqual(before);
     connection.push(HubTargets.pushMsg, { type: 'GPS', data: [gps(2, { lon: 117, lat: 41 })] });
-    // Not before the first batch was drawn.
+    // Not before the first batch was drawn, nor for another batch said drawn.
+    feed.drawn(batches[0]!.batch + 100);
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(batches).toHaveLength(1);
-    drawn();
+    feed.drawn(batches[0]!.batch);
     await vi.waitFor(() => expect(batches).toHaveLength(2));
     expect(batches[1]!.users.replace).toBe(false);
     expect([...batches[1]!.users.ids]).toEqual([2]);
     expect([...batches[1]!.users.lon]).toEqual([117]);
-    close();
+    expect(batches[1]!.bounds).toBeUndefined();
+    // A closed feed sends nothing more, whatever moves.
+    feed.drawn(batches[1]!.batch);
+    feed.close();
+    connection.push(HubTargets.pushMsg, { type: 'GPS', data: [gps(1, { lon: 118, lat: 42 })] });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(batches).toHaveLength(2);
+  });
+
+  test('a feed opened without a port is ignored, and the worker goes on answering', async () => {
+    const { client, connected } = setup();
+    client.start();
+    const connection = await connected();
+    snapshot(connection, gps(1, { UserName: 'Alpha' }));
+    await vi.waitFor(() => expect(client.view.getSnapshot().onlineCount).toBe(1));
+    const worker = (client as unknown as { worker: WorkerLike }).worker;
+    worker.postMessage({ type: 'feedOpen', feed: 999, gcj02: false } as never);
+    worker.postMessage({ type: 'feedOpen', feed: 998, gcj02: false, port: 'nowhere' } as never);
+    worker.postMessage({ type: 'feedDrawn', feed: 999, batch: 1 });
+    worker.postMessage({ type: 'feedClose', feed: 999 });
+    expect(await client.search('alpha', 20)).toEqual([{ U_ID: 1, UserName: 'Alpha', Phone: gps(1).Phone }]);
   });
 
   test('a 401 asks the page to check the session; an ended session stays ended', async () => {

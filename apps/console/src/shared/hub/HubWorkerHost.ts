@@ -1,7 +1,7 @@
 import { batchTransfer } from '../../map/userBatch';
 import { UserFeed } from '../../map/UserFeed';
 import { HubController, type HubConnectionLike, type SessionCheck } from './HubController';
-import type { HubWorkerCommand, HubWorkerEvent } from './hubWorkerMessages';
+import type { FeedBatch, HubWorkerCommand, HubWorkerEvent } from './hubWorkerMessages';
 import { LiveViewPublisher } from './LiveViewPublisher';
 
 /** The end of the channel to the page (a worker's global scope, or a MessagePort in tests). */
@@ -24,7 +24,7 @@ const MAX_FOUND = 100;
 export class HubWorkerHost {
   private readonly controller: HubController;
   private readonly publisher: LiveViewPublisher;
-  private readonly feeds = new Map<number, { feed: UserFeed; drawn: Map<number, () => void> }>();
+  private readonly feeds = new Map<number, { feed: UserFeed; port: MessagePort; drawn: Map<number, () => void> }>();
   private readonly asked = new Map<number, (answer: string | SessionCheck) => void>();
   private nextId = 1;
   private nextBatch = 1;
@@ -82,29 +82,36 @@ export class HubWorkerHost {
       case 'session':
         return this.answer(command.id, command.check === 'valid' ? 'valid' : 'ended');
       case 'feedOpen':
-        return this.openFeed(command.feed, command.gcj02 === true);
+        // A feed without a port to send its batches on has nowhere to go.
+        if (!(command.port instanceof MessagePort)) return;
+        return this.openFeed(command.feed, command.gcj02 === true, command.port);
       case 'feedDrawn': {
         const drawn = this.feeds.get(command.feed)?.drawn;
         drawn?.get(command.batch)?.();
         drawn?.delete(command.batch);
         return;
       }
-      case 'feedClose':
-        this.feeds.get(command.feed)?.feed.stop();
+      case 'feedClose': {
+        const open = this.feeds.get(command.feed);
+        open?.feed.stop();
+        open?.port.close();
         this.feeds.delete(command.feed);
         return;
+      }
     }
   }
 
-  private openFeed(id: number, gcj02: boolean): void {
+  /** A map's feed: its batches go on `port`, to the map's tile worker. */
+  private openFeed(id: number, gcj02: boolean, port: MessagePort): void {
     if (this.feeds.has(id)) return;
     const drawn = new Map<number, () => void>();
     const feed = new UserFeed(this.controller.store, gcj02, (users, bounds) => {
       const batch = this.nextBatch++;
-      this.post({ type: 'feedBatch', feed: id, batch, users, bounds }, batchTransfer(users));
+      const message: FeedBatch = { batch, users, bounds, sentAt: Date.now() };
+      port.postMessage(message, batchTransfer(users));
       // Settles when the page says the map drew it; a closed feed never does (and sends no more).
       return new Promise<void>((resolve) => drawn.set(batch, resolve));
     });
-    this.feeds.set(id, { feed, drawn });
+    this.feeds.set(id, { feed, port, drawn });
   }
 }

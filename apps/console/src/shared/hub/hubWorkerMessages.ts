@@ -54,7 +54,7 @@ export type HubWorkerCommand =
   | { type: 'search'; id: number; text: string; max: number }
   | { type: 'token'; id: number; token: string }
   | { type: 'session'; id: number; check: SessionCheck }
-  | { type: 'feedOpen'; feed: number; gcj02: boolean }
+  | { type: 'feedOpen'; feed: number; gcj02: boolean; port: MessagePort }
   | { type: 'feedDrawn'; feed: number; batch: number }
   | { type: 'feedClose'; feed: number };
 
@@ -64,5 +64,16 @@ export type HubWorkerEvent =
   | { type: 'found'; id: number; users: FoundUser[] }
   | { type: 'token'; id: number }
   | { type: 'session'; id: number; reason: string }
-  | { type: 'resync' }
-  | { type: 'feedBatch'; feed: number; batch: number; users: UserBatch; bounds: Bounds | undefined };
+  | { type: 'resync' };
+
+/**
+ * A map's batch of users, which the hub worker posts on the map's feed port straight to the map's
+ * tile worker (the page's main thread never carries it). `batch` numbers it for `feedDrawn`;
+ * `bounds` comes with a snapshot; `sentAt` is when it was posted (ms since the epoch).
+ */
+export interface FeedBatch {
+  batch: number;
+  users: UserBatch;
+  bounds: Bounds | undefined;
+  sentAt: number;
+}
