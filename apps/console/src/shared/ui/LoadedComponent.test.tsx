@@ -39,6 +39,18 @@ describe('LoadedComponent', () => {
     expect(load).toHaveBeenCalledTimes(1);
   });
 
+  it('mounted again after its code loaded, it shows the component at once, without the fallback', async () => {
+    const code = deferred();
+    const load = vi.fn(() => code.promise);
+    const first = render(<LoadedComponent load={load} fallback={<p>{LOADING}</p>} />);
+    await act(async () => code.resolve(() => <p>{SCREENS}</p>));
+    first.unmount();
+    render(<LoadedComponent load={load} fallback={<p>{LOADING}</p>} />);
+    // The first commit of the new mount already shows the component.
+    expect(screen.queryByText(LOADING)).toBeNull();
+    expect(screen.getByText(SCREENS)).toBeTruthy();
+  });
+
   it('a failed load reaches the error boundary, and trying again loads again', async () => {
     const first = deferred();
     const load = vi
