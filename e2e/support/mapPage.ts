@@ -71,6 +71,18 @@ export async function waitForMapIdle(page: Page): Promise<void> {
   );
 }
 
+/** Ids of the users whose name is drawn now, in the users' labels and in the selected user's label. */
+export async function labelledUsers(page: Page): Promise<{ users: number[]; selected: number[] }> {
+  return page.evaluate(() => {
+    const element = document.querySelector('[data-testid="map-canvas"]') as HTMLElement & {
+      maplibre: { queryRenderedFeatures(options: { layers: string[] }): { id?: number | string }[] };
+    };
+    const ids = (layer: string) =>
+      element.maplibre.queryRenderedFeatures({ layers: [layer] }).map((feature) => Number(feature.id));
+    return { users: ids('users-labels'), selected: ids('selected-user-label') };
+  });
+}
+
 /**
  * Moves the camera to `center` at `zoom` at once, waits until the map is idle, and clicks the
  * canvas as a dispatcher clicks a circle: where `center` is drawn, or with `cluster`, on the

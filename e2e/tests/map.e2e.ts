@@ -4,7 +4,15 @@ import { adminCredentials } from '../support/accounts.js';
 import { callApi, tokenOf } from '../support/apiLogin.js';
 import { shot, useBrowserPerFile } from '../support/browser.js';
 import { hamburger, openSignedIn, waitForPath } from '../support/console.js';
-import { clickOnMap, expectMapUser, mapZoom, waitForMap, waitForMapIdle, webglRenderer } from '../support/mapPage.js';
+import {
+  clickOnMap,
+  expectMapUser,
+  labelledUsers,
+  mapZoom,
+  waitForMap,
+  waitForMapIdle,
+  webglRenderer,
+} from '../support/mapPage.js';
 import { createTerminalUser, deleteUsers, Terminal } from '../support/terminal.js';
 import { en, text, type Language } from '../support/texts.js';
 
@@ -102,6 +110,16 @@ describe('live map', () => {
     expect(await card.getByTestId('map-card-signal').getAttribute('data-bars')).toBe('4');
     expect(await card.innerText()).toContain(en('map.state_online'));
     await waitForMapIdle(page);
+    // Its name is drawn once, by its own label, not by the users' labels as well.
+    await page.evaluate(() => {
+      const element = document.querySelector('[data-testid="map-canvas"]') as HTMLElement & {
+        maplibre: { setZoom(zoom: number): void };
+      };
+      element.maplibre.setZoom(15);
+    });
+    await waitForMapIdle(page);
+    await expect.poll(async () => (await labelledUsers(page)).selected).toEqual([ids[1]]);
+    expect((await labelledUsers(page)).users).not.toContain(ids[1]);
     await shot(page, 'map-card-en');
 
     // Nonsense finds nothing, and says so.

@@ -1,4 +1,4 @@
-import type { ExpressionSpecification, Map as MapLibreMap, MapLayerMouseEvent } from 'maplibre-gl';
+import type { ExpressionSpecification, FilterSpecification, Map as MapLibreMap, MapLayerMouseEvent } from 'maplibre-gl';
 import { Alert } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -19,6 +19,13 @@ const CLUSTER: ExpressionSpecification = ['has', 'point_count'];
 
 export interface MapUsersProps {
   onSelect: (userId: number) => void;
+  /** The selected user, whose name MapSelectedUser draws: the users' labels leave it out. */
+  selectedId?: number | undefined;
+}
+
+/** The users' labels: every user on its own, but the selected one (labelled above, larger). */
+function labelFilter(selectedId: number | undefined): FilterSpecification {
+  return selectedId === undefined ? ['!', CLUSTER] : ['all', ['!', CLUSTER], ['!=', ['id'], selectedId]];
 }
 
 /** What the map's container element offers browser tests and the benchmark about the users drawn. */
@@ -35,7 +42,7 @@ export interface MapUsersProbe {
 }
 
 /** The users' vector source (tiles of the tile worker at `tiles`) and its three layers. */
-function addUsersLayers(map: MapLibreMap, tiles: string): void {
+function addUsersLayers(map: MapLibreMap, tiles: string, selectedId: number | undefined): void {
   map.addSource(USERS_SOURCE, { type: 'vector', tiles: [tiles], maxzoom: USERS_TILE_MAX_ZOOM });
   // Clusters and users are one circle layer: one shader program and one draw per tile instead of
   // two (on a software renderer the opening waits for each program to compile).
@@ -79,7 +86,7 @@ function addUsersLayers(map: MapLibreMap, tiles: string): void {
     type: 'symbol',
     source: USERS_SOURCE,
     'source-layer': USERS_TILE_LAYER,
-    filter: ['!', CLUSTER],
+    filter: labelFilter(selectedId),
     minzoom: 13,
     layout: {
       'text-field': ['get', 'name'],
@@ -100,14 +107,19 @@ function addUsersLayers(map: MapLibreMap, tiles: string): void {
  * the 50,000 users one by one (docs/decisions.md). Renders nothing, or a warning
  * when its tile worker cannot run.
  */
-export function MapUsers({ onSelect }: MapUsersProps) {
+export function MapUsers({ onSelect, selectedId }: MapUsersProps) {
   const { t } = useTranslation();
   const { map, gcj02 } = useMapHandle();
   const [broken, setBroken] = useState(false);
   const select = useRef(onSelect);
+  const selected = useRef(selectedId);
   useEffect(() => {
     select.current = onSelect;
+    selected.current = selectedId;
   });
+  useEffect(() => {
+    if (map.getLayer(LABELS)) map.setFilter(LABELS, labelFilter(selectedId));
+  }, [map, selectedId]);
 
   useEffect(() => {
     const tiles = takeUsersTileWorker();
@@ -115,7 +127,7 @@ export function MapUsers({ onSelect }: MapUsersProps) {
     // The source goes in once the tile worker listens for MapLibre's workers (a tile asked before
     // that would go unanswered).
     void tiles.ready.then(() => {
-      if (!stopped) addUsersLayers(map, tiles.tiles);
+      if (!stopped) addUsersLayers(map, tiles.tiles, selected.current);
     });
     void tiles.broken.then(() => {
       if (!stopped) setBroken(true);

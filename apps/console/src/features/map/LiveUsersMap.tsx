@@ -32,7 +32,7 @@ export function LiveUsersMap({ globe = false, selected, target, follow, onSelect
   };
   return (
     <MapView basemap={basemap.data} project={project} globe={globe}>
-      <MapUsers onSelect={onSelect} />
+      <MapUsers onSelect={onSelect} selectedId={user?.id} />
       <MapSelectedUser user={user} />
       <MapCamera target={target} follow={follow} />
     </MapView>
