@@ -14,11 +14,11 @@ export type UsersTileRequest =
 /**
  * The worker's replies, and unasked (id 0): `ready` once it listens for tile requests; `fed` once a
  * batch of the feed is clustered (its tiles can be asked for), with the users it then holds and the
- * batch's number, bounds and time sent (`error` if the batch could not be taken).
+ * batch's number, bounds and time sent.
  */
 export type UsersTileReply =
   | { id: 0; type: 'ready' }
-  | { id: 0; type: 'fed'; batch: number; size: number; bounds: Bounds | undefined; sentAt: number; error?: string }
+  | { id: 0; type: 'fed'; batch: number; size: number; bounds: Bounds | undefined; sentAt: number }
   | { id: number; type: 'tile'; bytes: Uint8Array }
   | { id: number; type: 'expansionZoom'; zoom: number }
   | { id: number; type: 'user'; user: TileUser | undefined }

@@ -18,16 +18,19 @@ function reply(message: UsersTileReply, transfer: Transferable[] = []): void {
   scope.postMessage(message, transfer);
 }
 
-/** A batch of the map's feed, straight from the hub worker; the page hears when its tiles can be cut. */
+/**
+ * A batch of the map's feed, straight from the hub worker; the page hears when its tiles can be cut.
+ * A batch that cannot be taken (a fault of ours) is reported here and the feed goes on, so one bad
+ * batch does not stop the map for good.
+ */
 function take({ batch, users, bounds, sentAt }: FeedBatch): void {
-  let error: string | undefined;
   try {
     index.apply(users);
     index.prepare();
-  } catch (failure) {
-    error = failure instanceof Error ? failure.message : String(failure);
+  } catch (error) {
+    console.error('users tile worker: a batch could not be taken', error);
   }
-  reply({ id: 0, type: 'fed', batch, size: index.size, bounds, sentAt, ...(error === undefined ? {} : { error }) });
+  reply({ id: 0, type: 'fed', batch, size: index.size, bounds, sentAt });
 }
 
 scope.onmessage = (event: MessageEvent<UsersTileRequest>) => {
