@@ -1,6 +1,8 @@
 import { act, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '../../../test/renderWithProviders';
+import { Spin } from 'antd';
+import { AppProviders } from '../../app/AppProviders';
 import { FullPageSpin } from './FullPageSpin';
 import { LoadingSkeleton } from './LoadingSkeleton';
 import { LOADING_DELAY_MS } from './useShownAfter';
@@ -35,6 +37,18 @@ describe('loading indicators', () => {
       vi.advanceTimersByTime(LOADING_DELAY_MS);
     });
     expect(screen.getByText('Loading…')).toBeTruthy();
+  });
+
+  it("antd's spinners show the app's stepped ring, not antd's four dots", () => {
+    const { container } = renderWithProviders(
+      <AppProviders>
+        <Spin spinning />
+      </AppProviders>,
+    );
+    const indicator = container.querySelector('.ant-spin .ant-spin-dot');
+    expect(indicator?.tagName).toBe('SPAN');
+    expect(indicator?.className).toMatch(/indicator/);
+    expect(container.querySelectorAll('.ant-spin-dot-item')).toHaveLength(0);
   });
 
   it('nothing is left running once the load ends first', () => {
