@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import styles from './FullPageSpin.module.css';
+import { SpinIndicator } from './SpinIndicator';
 import { useShownAfter } from './useShownAfter';
 
 /**
@@ -14,7 +15,7 @@ export function FullPageSpin() {
     <div className={styles.page} role="status" aria-live="polite" aria-busy="true">
       {shown && (
         <>
-          <span className={styles.spinner} aria-hidden="true" />
+          <SpinIndicator className={styles.spinner} />
           <span className={styles.text}>{t('common.loading')}</span>
         </>
       )}

@@ -2,8 +2,9 @@ import type { CSSProperties } from 'react';
 import styles from './SpinIndicator.module.css';
 
 /**
- * The indicator of every antd Spin (set once in AppProviders): a ring turning in steps. antd passes
- * its own class (the size of small, default and large spinners) and style.
+ * The loading ring, turning in steps: FullPageSpin's, and the indicator of every antd Spin (set once
+ * in AppProviders). Its size is the font size; antd passes its own class (the size of small, default
+ * and large spinners) and style.
  */
 export function SpinIndicator({ className, style }: { className?: string; style?: CSSProperties }) {
   return (
