@@ -54,6 +54,13 @@ class Cdp {
   }
 }
 
+/** The WebGL renderer's name, as `bench/map.ts` checks it in the Playwright page. */
+const RENDERER_EXPRESSION = `(() => {
+  const gl = document.createElement('canvas').getContext('webgl2');
+  const info = gl && gl.getExtension('WEBGL_debug_renderer_info');
+  return gl && info ? String(gl.getParameter(info.UNMASKED_RENDERER_WEBGL)) : 'none';
+})()`;
+
 export interface PlainOpeningOptions {
   /** The map page's URL. */
   url: string;
@@ -66,8 +73,8 @@ export interface PlainOpeningOptions {
 }
 
 /**
- * Opens the map once in a fresh headless Chromium launched by the bench itself (the same flags
- * and viewport as the Playwright run) and returns the probe's marks, ms since navigation start;
+ * Opens the map once in a fresh headless Chromium launched by the bench itself (the same flags,
+ * viewport and renderer check as the Playwright run) and returns the probe's marks, ms since navigation start;
  * `allUsersFirstFrame` is missing when the users were not all drawn in time.
  */
 export async function plainOpening(options: PlainOpeningOptions): Promise<Record<string, unknown>> {
@@ -113,6 +120,15 @@ export async function plainOpening(options: PlainOpeningOptions): Promise<Record
       { width: 1280, height: 800, deviceScaleFactor: 1, mobile: false },
       sessionId,
     );
+    // As the Playwright run does before it navigates: check the renderer in the blank page. A
+    // dispatcher opens the map in a browser that is already running, its GPU process started;
+    // without this, Chromium's start-up and SwiftShader's were counted in the first opening.
+    const { result: gl } = (await cdp.send(
+      'Runtime.evaluate',
+      { expression: RENDERER_EXPRESSION, returnByValue: true },
+      sessionId,
+    )) as { result: { value?: string } };
+    if (!String(gl.value).includes('SwiftShader')) throw new Error(`WebGL renderer is ${gl.value}, not SwiftShader`);
     await cdp.send('Page.enable', {}, sessionId);
     await cdp.send('Page.addScriptToEvaluateOnNewDocument', { source: options.probe }, sessionId);
     await cdp.send('Page.navigate', { url: options.url }, sessionId);
