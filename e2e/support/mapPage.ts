@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { text, type Language } from './texts.js';
 
 /** A user feature as the users source holds it. */
 export interface MapUserFeature {
@@ -135,4 +136,53 @@ export function mapZoom(page: Page): Promise<number> {
     };
     return element.maplibre.getZoom();
   });
+}
+
+/** Where the selected user is drawn, in page pixels (after the camera stopped), or undefined when none is. */
+export async function selectedUserOnPage(page: Page): Promise<{ x: number; y: number } | undefined> {
+  await waitForMapIdle(page);
+  return page.evaluate(() => {
+    interface Rendered {
+      geometry: { coordinates: [number, number] };
+    }
+    const element = document.querySelector('[data-testid="map-canvas"]') as HTMLElement & {
+      maplibre: {
+        project(lngLat: [number, number]): { x: number; y: number };
+        queryRenderedFeatures(options: { layers: string[] }): Rendered[];
+        getLayer(id: string): unknown;
+      };
+    };
+    const map = element.maplibre;
+    const layers = ['selected-user-point', 'selected-user-label'].filter((id) => map.getLayer(id));
+    const drawn = map.queryRenderedFeatures({ layers })[0];
+    if (!drawn) return undefined;
+    const at = map.project(drawn.geometry.coordinates);
+    const box = element.getBoundingClientRect();
+    return { x: box.left + at.x, y: box.top + at.y };
+  });
+}
+
+/** Polls until the selected user is drawn on the map where the card does not cover it. */
+export async function expectSelectedUserBesideCard(page: Page): Promise<void> {
+  await expect
+    .poll(
+      async () => {
+        const at = await selectedUserOnPage(page);
+        const card = await page.getByTestId('map-user-card').boundingBox();
+        if (!at || !card) return `drawn at ${JSON.stringify(at)}, card ${JSON.stringify(card)}`;
+        const inside = at.x >= card.x && at.x <= card.x + card.width && at.y >= card.y && at.y <= card.y + card.height;
+        return inside ? `under the card: ${JSON.stringify({ at, card })}` : 'beside the card';
+      },
+      { message: 'the selected user is drawn beside its card' },
+    )
+    .toBe('beside the card');
+}
+
+/** Finds a user with the map's search (by phone) and picks it; returns its card once it shows the user. */
+export async function pickUserOnMap(page: Page, phone: string, name: string, language: Language = 'en') {
+  await page.getByRole('combobox', { name: text(language, 'map.search') }).fill(phone);
+  await page.getByTestId('map-search-result').filter({ hasText: name }).click();
+  const card = page.getByTestId('map-user-card');
+  await expect.poll(() => card.innerText()).toContain(name);
+  return card;
 }

@@ -7,6 +7,8 @@ import { hamburger, openSignedIn, waitForPath } from '../support/console.js';
 import {
   clickOnMap,
   expectMapUser,
+  expectSelectedUserBesideCard,
+  pickUserOnMap,
   labelledUsers,
   mapZoom,
   waitForMap,
@@ -101,15 +103,13 @@ describe('live map', () => {
     expect(await countShown(page, 'map-count-gps')).toBeGreaterThanOrEqual(2);
 
     // Search by phone finds the user; picking it opens the card with battery and signal.
+    const card = await pickUserOnMap(page, users[1]!.phone, users[1]!.name);
     const search = page.getByRole('combobox', { name: en('map.search') });
-    await search.fill(users[1]!.phone);
-    await page.getByTestId('map-search-result').filter({ hasText: users[1]!.name }).click();
-    const card = page.getByTestId('map-user-card');
-    await expect.poll(() => card.innerText()).toContain(users[1]!.name);
     expect(await card.getByTestId('map-card-battery').innerText()).toContain('64%');
     expect(await card.getByTestId('map-card-signal').getAttribute('data-bars')).toBe('4');
     expect(await card.innerText()).toContain(en('map.state_online'));
-    await waitForMapIdle(page);
+    // The camera brings the user into view beside the card, not under it.
+    await expectSelectedUserBesideCard(page);
     // Its name is drawn once, by its own label, not by the users' labels as well.
     await page.evaluate(() => {
       const element = document.querySelector('[data-testid="map-canvas"]') as HTMLElement & {
@@ -255,5 +255,21 @@ describe('live map', () => {
     await page.getByTestId('map-panel-drawer').getByTestId('map-side-panel').waitFor();
     await shot(page, 'map-mobile-en');
     await hamburger(page).waitFor();
+
+    // A user picked in the drawer: the drawer closes and the card spans the map, so the camera puts
+    // the user above the card.
+    adminToken = await tokenOf(page);
+    const phone = `136${stamp}05`;
+    const name = `Map Phone ${stamp}`;
+    const id = await createTerminalUser(adminToken, name, phone);
+    created.push(id);
+    const terminal = await Terminal.login(phone, 'map.e2e');
+    terminals.push(terminal);
+    await terminal.send({ type: 'position', lat: 22.5431, lon: 114.0579, time: Date.now() });
+    // The search looks among the users the map has a position of.
+    await expectMapUser(page, id, () => true, 'the new user drawn');
+    await pickUserOnMap(page, phone, name);
+    await expectSelectedUserBesideCard(page);
+    await shot(page, 'map-mobile-card-en');
   });
 });

@@ -9,11 +9,12 @@ import { callApi, tokenOf } from '../support/apiLogin.js';
 import { shot, useBrowserPerFile } from '../support/browser.js';
 import { createWebChannel, deleteChannels } from '../support/channels.js';
 import { openSignedIn, userMenu } from '../support/console.js';
+import { expectMapUser, expectSelectedUserBesideCard, pickUserOnMap } from '../support/mapPage.js';
 import { RawTerminal } from '../support/rawTerminal.js';
 import { groupCallFromTree } from '../support/talkPanel.js';
 import { decodeFrames, speechWav as makeSpeechWav } from '../support/speechAudio.js';
 import { createTerminalUser, deleteUsers } from '../support/terminal.js';
-import { text, type Language } from '../support/texts.js';
+import { en, text, type Language } from '../support/texts.js';
 
 /**
  * Talking from the browser alone (issue 13): Chromium's fake microphone plays an espeak-ng recording;
@@ -26,7 +27,9 @@ const speechWav = makeSpeechWav(
   'Unit three, this is dispatch. Proceed to the north gate and report when you arrive. Over.',
 );
 
+// WebGL for the live map, whose user card places a private call.
 const browser = useBrowserPerFile({
+  webgl: true,
   args: [
     '--use-fake-ui-for-media-stream',
     '--use-fake-device-for-media-stream',
@@ -58,14 +61,20 @@ async function createChannel(name: string, uids: number[], memberPriority: numbe
   return cid;
 }
 
-/** Opens the talk panel, takes the browser seat (no agent runs here) and joins `channel` from the tree. */
-async function browserSeatOn(page: Page, cid: number, channel: string, language: Language) {
+/** Opens the talk panel and takes the browser seat (no agent runs here). */
+async function takeBrowserSeat(page: Page, language: Language) {
   await page.getByTestId('talk-toggle').click();
   const panel = page.getByTestId('talk-panel').first();
   // No agent on 127.0.0.1:12002: the panel says so and offers browser talk.
   await panel.getByText(text(language, 'talk.no_agent')).waitFor();
   await panel.getByTestId('talk-use-browser').click();
   await page.getByText(text(language, 'talk.status.login_success')).first().waitFor();
+  return panel;
+}
+
+/** Takes the browser seat and joins `channel` from the tree. */
+async function browserSeatOn(page: Page, cid: number, channel: string, language: Language) {
+  const panel = await takeBrowserSeat(page, language);
   // On a phone the panel is a drawer over the page: close it to reach the tree; the call reopens it.
   const drawer = page.getByTestId('talk-drawer');
   if (await drawer.isVisible()) {
@@ -74,6 +83,20 @@ async function browserSeatOn(page: Page, cid: number, channel: string, language:
   }
   await groupCallFromTree(page, panel, cid, channel, language);
   return panel;
+}
+
+/** Holds Space for `ms` with nothing focused; returns when the press began and the terminal heard the floor taken. */
+async function holdSpace(page: Page, terminal: RawTerminal, cid: number, ms: number) {
+  // Space on a focused button or menu entry belongs to it; with nothing focused it is push-to-talk.
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  const pressed = Date.now();
+  await page.keyboard.down('Space');
+  const taken = await terminal.push((m) => m.type === 'floorTaken' && m.cid === cid && m.uid === 0, pressed);
+  await page.waitForTimeout(ms);
+  const released = Date.now();
+  await page.keyboard.up('Space');
+  await terminal.push((m) => m.type === 'floorIdle' && m.cid === cid, released);
+  return { pressed, takenAt: taken.at, released };
 }
 
 describe('talking from the browser alone', () => {
@@ -101,25 +124,18 @@ describe('talking from the browser alone', () => {
     const panel = await browserSeatOn(page, cid, channel, 'en');
 
     // Hold Space for 2.5 s: the terminal hears the seat take the floor, then the speech, then idle.
-    // Space on a focused button or menu entry belongs to it; with nothing focused it is push-to-talk.
-    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-    const pressed = Date.now();
-    await page.keyboard.down('Space');
-    const taken = await terminal.push((m) => m.type === 'floorTaken' && m.cid === cid && m.uid === 0, pressed);
-    await panel.getByTestId('talk-level').waitFor();
-    await page.waitForTimeout(2500);
-    const released = Date.now();
-    await page.keyboard.up('Space');
-    await terminal.push((m) => m.type === 'floorIdle' && m.cid === cid, released);
+    const levelShown = panel.getByTestId('talk-level').waitFor();
+    const { pressed, takenAt, released } = await holdSpace(page, terminal, cid, 2500);
+    await levelShown;
     await page.getByText(text('en', 'talk.status.mic_release_success')).first().waitFor();
     await page.waitForTimeout(300);
     const frames = terminal.audio.filter(({ at }) => at >= pressed).map(({ frame }) => frame);
     // One frame per 20 ms of the time the seat held the floor; a machine under heavy load may lose
     // some capture time at the start (the fake device and the worklet start late), never most of it.
-    const heldFrames = (released - taken.at) / 20;
+    const heldFrames = (released - takenAt) / 20;
     expect(
       frames.length,
-      `${frames.length} frames for ${heldFrames} held; Space to floor granted at the terminal: ${taken.at - pressed} ms`,
+      `${frames.length} frames for ${heldFrames} held; Space to floor granted at the terminal: ${takenAt - pressed} ms`,
     ).toBeGreaterThanOrEqual(Math.floor(heldFrames * 0.6));
     for (const frame of frames) {
       expect(frame.readUInt8(0)).toBe(1);
@@ -181,6 +197,49 @@ describe('talking from the browser alone', () => {
     await page.getByText(text('zh', 'talk.status.mic_release_success')).first().waitFor();
     await panel.getByTestId('talk-end-call').click();
     await panel.getByText(text('zh', 'talk.pick_channel')).waitFor();
+  }, 60_000);
+
+  test("a private call from the live map's user card: the terminal is rung, hears the seat alone, and is hung up on", async () => {
+    const page = await browser.newPage();
+    await openSignedIn(page, adminCredentials(), '/main/map');
+    token = await tokenOf(page);
+    const phone = `136${stamp}03`;
+    const name = `Talk C ${stamp}`;
+    const uid = await createTerminalUser(token, name, phone);
+    users.push(uid);
+    const terminal = await RawTerminal.login(phone, 'talk.e2e');
+    terminals.push(terminal);
+    await terminal.send({ type: 'position', lat: 22.5431, lon: 114.0579, time: Date.now() });
+    const panel = await takeBrowserSeat(page, 'en');
+    // The search looks among the users the map has a position of.
+    await expectMapUser(page, uid, () => true, 'the called user drawn');
+
+    // The card of a user on the map has Call once the seat is in; it rings the terminal.
+    const card = await pickUserOnMap(page, phone, name);
+    // The talk panel narrows the map; the user is still drawn beside the card, not under it.
+    await expectSelectedUserBesideCard(page);
+    const asked = Date.now();
+    await card.getByRole('button', { name: `${en('talk.private_call')} ${name}` }).click();
+    const ring = await terminal.push((m) => m.type === 'callStart', asked);
+    const cid = Number(ring.cid);
+    expect(cid).toBeGreaterThanOrEqual(0x80000000);
+    await panel.getByText(name).first().waitFor();
+
+    // Space talks in the call: the terminal hears the speech on the call's floor, nothing else.
+    const { takenAt, released } = await holdSpace(page, terminal, cid, 1500);
+    await page.waitForTimeout(300);
+    const frames = terminal.audio.filter(({ at }) => at >= takenAt).map(({ frame }) => frame);
+    expect(frames.length).toBeGreaterThanOrEqual(Math.floor(((released - takenAt) / 20) * 0.6));
+    for (const frame of frames) expect(frame.readUInt32BE(1)).toBe(cid);
+    const heard = decodeFrames(frames, work, 'private');
+    expect(heard.rms).toBeGreaterThan(0.01);
+    await shot(page, 'map-private-call-en');
+
+    // The same button, now End call, hangs up: the terminal is told, and the card offers Call again.
+    const hangup = Date.now();
+    await card.getByRole('button', { name: `${en('talk.end_call')} ${name}` }).click();
+    await terminal.push((m) => m.type === 'callEnd' && m.cid === cid, hangup);
+    await card.getByRole('button', { name: `${en('talk.private_call')} ${name}` }).waitFor();
   }, 60_000);
 
   test('the intercom-account dialog (zh) shows the account read-only and its login takes the browser seat', async () => {

@@ -1,6 +1,6 @@
 import { GlobalOutlined, SoundOutlined, UnorderedListOutlined } from '@ant-design/icons';
 import { Button, Drawer, Flex, Switch, Tooltip } from 'antd';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useIsMobile } from '../../shared/ui/useIsMobile';
@@ -26,6 +26,7 @@ export default function LiveMapPage() {
   const mobile = useIsMobile();
   const [panelOpen, setPanelOpen] = useState(false);
   const selection = useMapSelection();
+  const cardRef = useRef<HTMLDivElement>(null);
   const { sos, alertsOn, setAlerts } = useSosAlerts();
   const treeHeight = Math.max(240, window.innerHeight - 300);
 
@@ -74,13 +75,14 @@ export default function LiveMapPage() {
             target={selection.target}
             follow={selection.follow}
             onSelect={selection.select}
+            cover={cardRef}
           />
           <div style={{ position: 'absolute', top: 12, left: 12, right: 56, pointerEvents: 'none' }}>
             <div style={{ pointerEvents: 'auto', display: 'inline-block', maxWidth: '100%' }}>
               <SosBanner sos={sos} onJump={pick} />
             </div>
           </div>
-          <SelectedUserCard selection={selection} />
+          <SelectedUserCard selection={selection} ref={cardRef} />
         </div>
       </Flex>
       {mobile && (

@@ -1,7 +1,7 @@
 import type { GpsRecord } from '@intercom/contract';
 import { Spin } from 'antd';
 import { LOADING_DELAY_MS } from '../../shared/ui/useShownAfter';
-import { useMemo } from 'react';
+import { useMemo, type RefObject } from 'react';
 import { MapCamera, type CameraTarget } from '../../map/MapCamera';
 import { MapSelectedUser } from '../../map/MapSelectedUser';
 import { MapUsers } from '../../map/MapUsers';
@@ -16,10 +16,12 @@ export interface LiveUsersMapProps {
   target: CameraTarget | undefined;
   follow: boolean;
   onSelect: (userId: number) => void;
+  /** The selected user's card over the map: the camera shows the user beside it. */
+  cover?: RefObject<HTMLElement | null>;
 }
 
 /** The live users over the configured basemap: the layers of the 2D map and of the 3D globe. */
-export function LiveUsersMap({ globe = false, selected, target, follow, onSelect }: LiveUsersMapProps) {
+export function LiveUsersMap({ globe = false, selected, target, follow, onSelect, cover }: LiveUsersMapProps) {
   const basemap = useBasemap();
   const project = useMemo(() => projectionOf(basemap.data), [basemap.data]);
   if (!basemap.data) return <Spin delay={LOADING_DELAY_MS} style={{ display: 'block', margin: '96px auto' }} />;
@@ -34,7 +36,7 @@ export function LiveUsersMap({ globe = false, selected, target, follow, onSelect
     <MapView basemap={basemap.data} project={project} globe={globe}>
       <MapUsers onSelect={onSelect} selectedId={user?.id} />
       <MapSelectedUser user={user} />
-      <MapCamera target={target} follow={follow} />
+      <MapCamera target={target} follow={follow} cover={cover} />
     </MapView>
   );
 }

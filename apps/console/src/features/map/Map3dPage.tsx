@@ -1,5 +1,6 @@
 import { EnvironmentOutlined } from '@ant-design/icons';
 import { Button, Flex } from 'antd';
+import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { LiveCounts } from './LiveCounts';
@@ -13,6 +14,7 @@ export default function Map3dPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const selection = useMapSelection();
+  const cardRef = useRef<HTMLDivElement>(null);
   return (
     <Flex vertical gap={12} style={{ height: MAP_PAGE_HEIGHT, minHeight: 480 }} data-testid="map-3d-page">
       <Flex justify="space-between" align="center" wrap gap={8}>
@@ -28,8 +30,9 @@ export default function Map3dPage() {
           target={selection.target}
           follow={selection.follow}
           onSelect={selection.select}
+          cover={cardRef}
         />
-        <SelectedUserCard selection={selection} />
+        <SelectedUserCard selection={selection} ref={cardRef} />
       </div>
     </Flex>
   );
