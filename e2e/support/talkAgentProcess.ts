@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { expect, inject } from 'vitest';
 
@@ -14,7 +14,10 @@ export async function spawnTalkAgent(extraArgs: readonly string[] = []): Promise
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stderr!.on('data', (chunk: Buffer) => (output += String(chunk)));
+  child.stderr!.on('data', (chunk: Buffer) => {
+    output += String(chunk);
+    stderrOf.set(child, output);
+  });
   const [chunk] = (await Promise.race([
     once(child.stdout!, 'data'),
     once(child, 'exit').then(() => {
@@ -25,9 +28,29 @@ export async function spawnTalkAgent(extraArgs: readonly string[] = []): Promise
   return child;
 }
 
-/** SIGTERM (the agent logs its seat out) and wait until it has exited and freed its ports. */
+/** What each agent wrote to stderr, for the error when it does not stop. */
+const stderrOf = new WeakMap<ChildProcess, string>();
+
+/** How long an agent may take to log its seat out and exit after SIGTERM. */
+const EXIT_GRACE_MS = 10_000;
+
+/**
+ * SIGTERM (the agent logs its seat out) and wait until it has exited and freed its ports. An agent
+ * still running 10 s later fails the test with its open sockets and its stderr (and is killed).
+ */
 export async function stopTalkAgent(child: ChildProcess | undefined): Promise<void> {
   if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
   child.kill('SIGTERM');
-  await once(child, 'exit');
+  const late = new Promise<'late'>((resolve) => setTimeout(resolve, EXIT_GRACE_MS, 'late').unref());
+  if ((await Promise.race([exited, late])) !== 'late') return;
+  const sockets = spawnSync('ss', ['-tanp'], { encoding: 'utf8' })
+    .stdout.split('\n')
+    .filter((line) => line.includes(`pid=${child.pid},`));
+  child.kill('SIGKILL');
+  await exited;
+  throw new Error(
+    `the talk agent did not exit within ${EXIT_GRACE_MS} ms of SIGTERM; its sockets then:\n${sockets.join('\n')}\n` +
+      `its stderr: ${stderrOf.get(child) ?? ''}`,
+  );
 }

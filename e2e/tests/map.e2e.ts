@@ -265,9 +265,14 @@ describe('live map', () => {
     created.push(id);
     const terminal = await Terminal.login(phone, 'map.e2e');
     terminals.push(terminal);
+    // The search looks among the users the map has a position of: none yet, then the first fix
+    // comes while the phone stands in the box, and the user is offered without typing again.
+    const search = page.getByRole('combobox', { name: en('map.search') });
+    await search.fill(phone);
+    await expect.poll(() => page.getByTestId('map-search-empty').innerText()).toBe(en('map.no_matches'));
     await terminal.send({ type: 'position', lat: 22.5431, lon: 114.0579, time: Date.now() });
-    // The search looks among the users the map has a position of.
     await expectMapUser(page, id, () => true, 'the new user drawn');
+    await page.getByTestId('map-search-result').filter({ hasText: name }).waitFor();
     await pickUserOnMap(page, phone, name);
     await expectSelectedUserBesideCard(page);
     await shot(page, 'map-mobile-card-en');

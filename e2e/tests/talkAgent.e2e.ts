@@ -74,18 +74,25 @@ async function stopAgent(): Promise<void> {
   agent = undefined;
 }
 
-/** One command to the running agent, as a console of the server's origin would send it. */
+/** One command to the running agent, as a console of the server's origin would send it; fails after 10 s without an answer. */
 async function agentCommand(cmd: string): Promise<Record<string, unknown>> {
   const socket = new WebSocket(`ws://127.0.0.1:${TalkAgentPorts.talk}`, { origin: inject('baseUrl') });
-  await once(socket, 'open');
-  socket.send(JSON.stringify({ cmd, id: 1 }));
-  for (;;) {
-    const [data] = (await once(socket, 'message')) as [Buffer];
-    const message = JSON.parse(String(data)) as Record<string, unknown>;
-    if (message.id === 1) {
-      socket.close();
-      return message;
+  const signal = AbortSignal.timeout(10_000);
+  signal.addEventListener('abort', () => socket.terminate());
+  try {
+    await once(socket, 'open', { signal });
+    socket.send(JSON.stringify({ cmd, id: 1 }));
+    for (;;) {
+      const [data] = (await once(socket, 'message', { signal })) as [Buffer];
+      const message = JSON.parse(String(data)) as Record<string, unknown>;
+      if (message.id === 1) {
+        socket.close();
+        return message;
+      }
     }
+  } catch (error) {
+    if (signal.aborted) throw new Error(`the agent did not answer ${cmd} within 10 s`, { cause: error });
+    throw error;
   }
 }
 

@@ -3,6 +3,7 @@ import { useDeferredValue, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FoundUser } from '../../shared/hub/hubWorkerMessages';
 import { liveHub } from '../../shared/hub/liveHub';
+import { useHubSnapshot } from '../../shared/hub/useHubSnapshot';
 import { UserStateTag } from './UserStateTag';
 import { useUserStates } from './useUserStates';
 
@@ -20,6 +21,9 @@ export function UserSearch({ onSelectUser }: { onSelectUser: (userId: number) =>
   const deferred = useDeferredValue(text.trim().toLowerCase());
   const [found, setFound] = useState<{ text: string; users: FoundUser[] }>({ text: '', users: [] });
   const stateOf = useUserStates();
+  // How many users the map has: a user whose first fix comes while the text stands is found
+  // without typing again (moves do not change it, so they search nothing).
+  const usersOnMap = useHubSnapshot((snapshot) => snapshot.states.size);
 
   useEffect(() => {
     if (!deferred) return;
@@ -30,7 +34,7 @@ export function UserSearch({ onSelectUser }: { onSelectUser: (userId: number) =>
     return () => {
       current = false;
     };
-  }, [deferred]);
+  }, [deferred, usersOnMap]);
   const matches = deferred && found.text === deferred ? found.users : [];
   const searched = deferred !== '' && found.text === deferred;
 
