@@ -52,6 +52,24 @@ async function statistics(page: Page): Promise<{ User: number; Online: number }>
   return body.BaseData as { User: number; Online: number };
 }
 
+/** The names the basemap's country labels show now, read as its text-field does: in `language`, else English. */
+function countryLabels(page: Page, language: Language): Promise<string[]> {
+  return page.evaluate((language) => {
+    const element = document.querySelector('[data-testid="map-canvas"]') as HTMLElement & {
+      maplibre: {
+        getLayoutProperty(layer: string, name: string): unknown;
+        queryRenderedFeatures(options: { layers: string[] }): { properties: Record<string, string> }[];
+      };
+    };
+    const map = element.maplibre;
+    const field = JSON.stringify(map.getLayoutProperty('country-names', 'text-field'));
+    if (!field.includes(`name_${language}`)) return [];
+    return map
+      .queryRenderedFeatures({ layers: ['country-names'] })
+      .map((feature) => feature.properties[`name_${language}`] ?? feature.properties.name ?? '');
+  }, language);
+}
+
 /** Two terminal users logged in over /terminal with a fix, battery and signal. */
 async function startTerminals(page: Page) {
   adminToken = await tokenOf(page);
@@ -226,6 +244,16 @@ describe('live map', () => {
       await expect.poll(() => page.getByTestId('map-count-all').innerText()).toContain(text(language, 'map.count_all'));
       expect(await page.getByRole('tab', { name: text(language, 'map.tab_org') }).count()).toBe(1);
       await shot(page, `map-${language}`);
+      // The basemap names countries in the page's language: China is 中国 in both.
+      await page.evaluate(() => {
+        const element = document.querySelector('[data-testid="map-canvas"]') as HTMLElement & {
+          maplibre: { jumpTo(options: { center: [number, number]; zoom: number }): void };
+        };
+        element.maplibre.jumpTo({ center: [110, 32], zoom: 3 });
+      });
+      await waitForMapIdle(page);
+      await expect.poll(() => countryLabels(page, language)).toContain('中国');
+      await shot(page, `map-countries-${language}`);
     });
   }
 

@@ -8,7 +8,19 @@ export type BasemapKind = (typeof BASEMAP_KINDS)[number];
 /** Zoom levels the server cuts offline vector tiles for; the console overzooms beyond. */
 export const OFFLINE_TILE_MAXZOOM = 10;
 /** Source layers of an offline tile (`/basemap/{z}/{x}/{y}.pbf`). */
-export const OFFLINE_TILE_LAYERS = { land: 'land', countries: 'countries', boundaries: 'boundaries' } as const;
+export const OFFLINE_TILE_LAYERS = {
+  land: 'land',
+  countries: 'countries',
+  boundaries: 'boundaries',
+  /** One point per country, where its name is drawn (the pole of inaccessibility of its largest part). */
+  countryLabels: 'country_labels',
+} as const;
+/**
+ * The languages the offline tiles' `countries` features are named in besides Natural Earth's own
+ * `name`: a property `name_<language>` each (CLDR's common name, e.g. `name_zh` 中国), absent for
+ * the few areas without an ISO 3166 code.
+ */
+export const OFFLINE_NAME_LANGUAGES = ['en', 'zh', 'es', 'ja'] as const;
 /** The font stack the server serves glyphs for (`/basemap/fonts/{fontstack}/{start}-{end}.pbf`). */
 export const BASEMAP_FONT = 'Noto Sans Regular';
 

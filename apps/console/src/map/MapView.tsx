@@ -10,7 +10,8 @@ import {
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Basemap } from '@intercom/contract';
-import { basemapStyle, preloadFirstGlyphRange } from './basemapStyle';
+import { languageOfTag } from '../i18n/languages';
+import { basemapStyle, COUNTRY_NAMES_LAYER, countryNameField, preloadFirstGlyphRange } from './basemapStyle';
 import { MapContext, type MapHandle } from './mapContext';
 import { pmtilesStyle } from './pmtilesStyle';
 import { startMapLibreWorkers } from './startMapLibreWorkers';
@@ -56,7 +57,8 @@ function newMap(container: HTMLElement, style: StyleSpecification, globe: boolea
  * `maplibre` so browser tests and the benchmark can ask it what it draws.
  */
 export function MapView({ basemap, project, globe = false, children }: MapViewProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const language = languageOfTag(i18n.language) ?? 'en';
   const container = useRef<HTMLDivElement>(null);
   const [handle, setHandle] = useState<MapHandle | null>(null);
   // MapLibre needs WebGL 2; without it the page says so instead of failing. Found by creating the
@@ -92,16 +94,23 @@ export function MapView({ basemap, project, globe = false, children }: MapViewPr
     };
     const origin = window.location.origin;
     // A PMTiles style depends on the archive's header (raster or vector, which layers): read it first.
-    if (basemap.kind === 'PMTILES') void pmtilesStyle(basemap, origin).then(create);
-    else create(basemapStyle(basemap, origin));
+    if (basemap.kind === 'PMTILES') void pmtilesStyle(basemap, origin, language).then(create);
+    else create(basemapStyle(basemap, origin, language));
     return () => {
       gone = true;
       setHandle(null);
       map?.remove();
     };
-    // The map is made once per basemap; `project` follows the basemap.
+    // The map is made once per basemap; `project` follows the basemap, a new language the effect below.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [basemap, globe, webgl]);
+
+  // The country names follow the console's language without a new map.
+  useEffect(() => {
+    const map = handle?.map;
+    if (map?.getLayer(COUNTRY_NAMES_LAYER))
+      map.setLayoutProperty(COUNTRY_NAMES_LAYER, 'text-field', countryNameField(language));
+  }, [handle, language]);
 
   return (
     <div style={{ position: 'relative', width: '100%', height: '100%' }}>

@@ -1,5 +1,12 @@
 import { describe, expect, test, vi } from 'vitest';
-import { basemapStyle, FONT_STACK, OFFLINE_BASEMAP, preloadFirstGlyphRange } from './basemapStyle';
+import {
+  basemapStyle,
+  COUNTRY_NAMES_LAYER,
+  countryNameField,
+  FONT_STACK,
+  OFFLINE_BASEMAP,
+  preloadFirstGlyphRange,
+} from './basemapStyle';
 
 const origin = 'https://dispatch.example';
 
@@ -14,6 +21,16 @@ describe('basemapStyle', () => {
     for (const url of urls) expect(url?.startsWith(`${origin}/basemap/`)).toBe(true);
     expect(style.sources.basemap).toMatchObject({ type: 'vector', maxzoom: 10, attribution: 'Natural Earth' });
     expect(style.layers.map((layer) => layer.id)).toEqual(['background', 'land', 'boundaries', 'country-names']);
+  });
+
+  test("country names are drawn in the console's language, Natural Earth's English where a shape has none", () => {
+    const layout = (language?: string) => {
+      const layer = basemapStyle(OFFLINE_BASEMAP, origin, language).layers.find((l) => l.id === COUNTRY_NAMES_LAYER);
+      return layer && 'layout' in layer ? layer.layout?.['text-field' as never] : undefined;
+    };
+    expect(layout('zh')).toEqual(['coalesce', ['get', 'name_zh'], ['get', 'name']]);
+    expect(layout('ja')).toEqual(countryNameField('ja'));
+    expect(layout()).toEqual(['coalesce', ['get', 'name_en'], ['get', 'name']]);
   });
 
   test('a raster basemap draws its tiles with its attribution', () => {

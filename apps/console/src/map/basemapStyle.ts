@@ -1,5 +1,5 @@
 import { BASEMAP_FONT, OFFLINE_TILE_LAYERS, OFFLINE_TILE_MAXZOOM, type Basemap } from '@intercom/contract';
-import type { StyleSpecification } from 'maplibre-gl';
+import type { ExpressionSpecification, StyleSpecification } from 'maplibre-gl';
 
 export const FONT_STACK = BASEMAP_FONT;
 
@@ -23,7 +23,19 @@ export function absoluteUrl(template: string, origin: string): string {
   return template.startsWith('/') ? `${origin}${template}` : template;
 }
 
-function offlineLayers(): StyleSpecification['layers'] {
+/** The offline basemap's layer of country names. */
+export const COUNTRY_NAMES_LAYER = 'country-names';
+
+/**
+ * The country names' text in the console's language: the tiles carry `name_<language>` (CLDR's
+ * name, `OFFLINE_NAME_LANGUAGES`) beside Natural Earth's English `name`, which stands in where a
+ * shape has no such name.
+ */
+export function countryNameField(language: string): ExpressionSpecification {
+  return ['coalesce', ['get', `name_${language}`], ['get', 'name']];
+}
+
+function offlineLayers(language: string): StyleSpecification['layers'] {
   return [
     {
       id: 'land',
@@ -40,12 +52,17 @@ function offlineLayers(): StyleSpecification['layers'] {
       paint: { 'line-color': BORDER, 'line-width': ['interpolate', ['linear'], ['zoom'], 1, 0.5, 8, 1.5] },
     },
     {
-      id: 'country-names',
+      id: COUNTRY_NAMES_LAYER,
       type: 'symbol',
       source: 'basemap',
-      'source-layer': OFFLINE_TILE_LAYERS.countries,
+      'source-layer': OFFLINE_TILE_LAYERS.countryLabels,
       minzoom: 2,
-      layout: { 'text-field': ['get', 'name'], 'text-font': [FONT_STACK], 'text-size': 12, 'text-max-width': 8 },
+      layout: {
+        'text-field': countryNameField(language),
+        'text-font': [FONT_STACK],
+        'text-size': 12,
+        'text-max-width': 8,
+      },
       paint: { 'text-color': '#6b6b6b', 'text-halo-color': LAND, 'text-halo-width': 1.2 },
     },
   ];
@@ -53,10 +70,10 @@ function offlineLayers(): StyleSpecification['layers'] {
 
 /**
  * The MapLibre style of a basemap: OFFLINE draws the server's own vector tiles (land, borders,
- * country names), the raster kinds draw their tiles, NONE (and PMTILES, whose style needs the
+ * country names in `language`), the raster kinds draw their tiles, NONE (and PMTILES, whose style needs the
  * archive's header: see pmtilesStyle) draw the offline outlines so the users still have a map under them.
  */
-export function basemapStyle(basemap: Basemap, origin: string): StyleSpecification {
+export function basemapStyle(basemap: Basemap, origin: string, language = 'en'): StyleSpecification {
   const background = { id: 'background', type: 'background' as const, paint: { 'background-color': SEA } };
   const style: StyleSpecification = {
     version: 8,
@@ -86,7 +103,7 @@ export function basemapStyle(basemap: Basemap, origin: string): StyleSpecificati
     maxzoom: OFFLINE_TILE_MAXZOOM,
     attribution: basemap.kind === 'OFFLINE' ? basemap.attribution : OFFLINE_BASEMAP.attribution,
   };
-  style.layers.push(...offlineLayers());
+  style.layers.push(...offlineLayers(language));
   return style;
 }
 

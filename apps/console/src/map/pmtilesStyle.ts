@@ -71,8 +71,8 @@ export function vectorLayers(layerIds: readonly string[]): LayerSpecification[] 
  * tiles, vector ones every layer their metadata lists. The header says which, so it is read first;
  * when the archive cannot be read the offline outlines are drawn, as for any basemap that fails.
  */
-export async function pmtilesStyle(basemap: Basemap, origin: string): Promise<StyleSpecification> {
-  const fallback = basemapStyle(basemap, origin);
+export async function pmtilesStyle(basemap: Basemap, origin: string, language = 'en'): Promise<StyleSpecification> {
+  const fallback = basemapStyle(basemap, origin, language);
   if (!basemap.pmtilesUrl) return fallback;
   const url = absoluteUrl(basemap.pmtilesUrl, origin);
   const registry = pmtilesProtocol();

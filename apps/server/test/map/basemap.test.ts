@@ -40,7 +40,7 @@ describe('GET /basemap/{z}/{x}/{y}.pbf', () => {
     expect(res.headers['cache-control']).toMatch(/max-age=\d+/);
     expect(res.headers.etag).toMatch(/^".+"$/);
     const tile = decode(res.rawPayload);
-    expect(Object.keys(tile.layers).sort()).toEqual(['boundaries', 'countries', 'land']);
+    expect(Object.keys(tile.layers).sort()).toEqual(['boundaries', 'countries', 'country_labels', 'land']);
     expect(tile.layers.land?.length).toBeGreaterThan(0);
     expect(tile.layers.land?.feature(0).type).toBe(3);
     expect(tile.layers.boundaries?.feature(0).type).toBe(2);
@@ -48,11 +48,35 @@ describe('GET /basemap/{z}/{x}/{y}.pbf', () => {
       String(tile.layers.countries?.feature(i).properties.name),
     );
     expect(names).toEqual(expect.arrayContaining(['China', 'South Korea', 'Japan']));
+    // Each country is also named in the console's languages (CLDR), for labels in the dispatcher's.
+    const named = (name: string) => {
+      const index = names.indexOf(name);
+      return tile.layers.countries!.feature(index).properties;
+    };
+    expect(named('Japan')).toMatchObject({ name_en: 'Japan', name_zh: '日本', name_ja: '日本', name_es: 'Japón' });
+    expect(named('South Korea')).toMatchObject({ name_zh: '韩国', name_ja: '韓国', name_es: 'Corea del Sur' });
+    expect(named('China')).toMatchObject({ name_zh: '中国', name_ja: '中国' });
   });
 
   it('covers the whole world at z 0 and the deepest zoom, 10', async () => {
     const world = decode((await get('/basemap/0/0/0.pbf')).rawPayload);
     expect(world.layers.countries?.length).toBeGreaterThan(150);
+    // One label point per country, however many islands it has: Japan, Indonesia, Philippines once.
+    const labels = world.layers.country_labels!;
+    const labelled = Array.from({ length: labels.length }, (_, i) => labels.feature(i));
+    for (const name of ['Japan', 'Indonesia', 'Philippines', 'China']) {
+      expect(labelled.filter((label) => label.properties.name === name)).toHaveLength(1);
+    }
+    expect(labelled.every((label) => label.type === 1)).toBe(true);
+    expect(labelled.find((label) => label.properties.name === 'China')?.properties.name_zh).toBe('中国');
+    // China's label lies inside China (70-135 E, 18-54 N), not at the centre of its outline's box at sea.
+    const china = labelled.find((label) => label.properties.name === 'China')!.toGeoJSON(0, 0, 0);
+    if (china.geometry.type !== 'Point') throw new Error(`China's label is a ${china.geometry.type}`);
+    const [lon, lat] = china.geometry.coordinates as [number, number];
+    expect(lon).toBeGreaterThan(75);
+    expect(lon).toBeLessThan(125);
+    expect(lat).toBeGreaterThan(25);
+    expect(lat).toBeLessThan(50);
     // z 10 over Shenzhen/Hong Kong: land and the country it lies in.
     const deep = await get('/basemap/10/836/445.pbf');
     expect(deep.statusCode).toBe(200);

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { OFFLINE_TILE_LAYERS, OFFLINE_TILE_MAXZOOM } from '@intercom/contract';
+import { OFFLINE_NAME_LANGUAGES, OFFLINE_TILE_LAYERS, OFFLINE_TILE_MAXZOOM } from '@intercom/contract';
 import GeoJSONVT from 'geojson-vt';
+import isoCountries from 'i18n-iso-countries';
+import polylabel from 'polylabel';
 import { feature, mesh } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
 import { fromGeojsonVt } from 'vt-pbf';
@@ -22,9 +24,63 @@ export function validTile(z: number, x: number, y: number): boolean {
   return x >= 0 && y >= 0 && x < size && y < size;
 }
 
+/** Region names in each language of the console (CLDR, through the runtime's ICU). */
+const regionNames = OFFLINE_NAME_LANGUAGES.map(
+  (language) => [language, new Intl.DisplayNames([language], { type: 'region', fallback: 'none' })] as const,
+);
+
+/**
+ * The properties of a country: Natural Earth's `name`, and `name_<language>` for each console
+ * language when the shape has an ISO 3166 numeric id (world-atlas's feature id) that names a region.
+ */
+export function countryProperties(numericId: unknown, name: string): { name: string } & Record<string, string> {
+  const properties: { name: string } & Record<string, string> = { name };
+  const alpha2 =
+    typeof numericId === 'string' || typeof numericId === 'number'
+      ? isoCountries.numericToAlpha2(numericId)
+      : undefined;
+  if (!alpha2) return properties;
+  for (const [language, names] of regionNames) {
+    const local = names.of(alpha2);
+    if (local) properties[`name_${language}`] = local;
+  }
+  return properties;
+}
+
+type Ring = Array<[number, number]>;
+
+/** Twice the area of a ring (shoelace), in square degrees: enough to tell the largest part. */
+function ringArea(ring: Ring): number {
+  let sum = 0;
+  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
+    sum += (ring[j]![0] - ring[i]![0]) * (ring[j]![1] + ring[i]![1]);
+  }
+  return Math.abs(sum);
+}
+
+/**
+ * Where a country's name goes: the point of its largest part farthest from that part's edges
+ * (polylabel). A label per polygon repeated the name on every island and in every tile.
+ */
+export function labelPoint(geometry: GeoJSON.Geometry | null): [number, number] | undefined {
+  const parts =
+    geometry?.type === 'Polygon'
+      ? [geometry.coordinates]
+      : geometry?.type === 'MultiPolygon'
+        ? geometry.coordinates
+        : [];
+  let largest: Ring[] | undefined;
+  for (const part of parts as Ring[][]) {
+    if (part[0] && (!largest || ringArea(part[0]) > ringArea(largest[0]!))) largest = part;
+  }
+  if (!largest) return undefined;
+  const [x, y] = polylabel(largest, 0.05);
+  return [x, y];
+}
+
 type Layers = Record<(typeof OFFLINE_TILE_LAYERS)[keyof typeof OFFLINE_TILE_LAYERS], GeoJSONVT>;
 
-/** Natural Earth 1:50m land and countries (world-atlas), as three geojson-vt indexes. */
+/** Natural Earth 1:50m land and countries (world-atlas), as geojson-vt indexes: one per layer. */
 function buildLayers(): Layers {
   const countries = require('world-atlas/countries-50m.json') as Topology<{
     countries: GeometryCollection<{ name: string }>;
@@ -33,10 +89,27 @@ function buildLayers(): Layers {
   const land = require('world-atlas/land-50m.json') as Topology<{ land: GeometryCollection }>;
   const options = { maxZoom: OFFLINE_TILE_MAXZOOM, indexMaxZoom: 3, tolerance: 3, buffer: 64 };
   const countryShapes = feature(countries, countries.objects.countries);
-  for (const shape of countryShapes.features) shape.properties = { name: shape.properties?.name ?? '' };
+  for (const shape of countryShapes.features)
+    shape.properties = countryProperties(shape.id, shape.properties?.name ?? '');
+  const labels: GeoJSON.FeatureCollection<GeoJSON.Point> = {
+    type: 'FeatureCollection',
+    features: countryShapes.features.flatMap((shape) => {
+      const at = labelPoint(shape.geometry);
+      return at
+        ? [
+            {
+              type: 'Feature' as const,
+              geometry: { type: 'Point' as const, coordinates: at },
+              properties: shape.properties,
+            },
+          ]
+        : [];
+    }),
+  };
   return {
     land: new GeoJSONVT(feature(land, land.objects.land), options),
     countries: new GeoJSONVT(countryShapes, options),
+    country_labels: new GeoJSONVT(labels, options),
     // Borders between two countries only: coastlines come from `land`.
     boundaries: new GeoJSONVT(
       mesh(countries, countries.objects.countries, (a, b) => a !== b),
