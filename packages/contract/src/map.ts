@@ -16,11 +16,12 @@ export const OFFLINE_TILE_LAYERS = {
   countryLabels: 'country_labels',
 } as const;
 /**
- * The languages the offline tiles' `countries` features are named in besides Natural Earth's own
- * `name`: a property `name_<language>` each (CLDR's common name, e.g. `name_zh` 中国), absent for
- * the few areas without an ISO 3166 code.
+ * The console's interface languages (DESIGN.md section 9); English is the source and the fallback.
+ * The offline tiles' countries are named in each besides Natural Earth's own `name`: a property
+ * `name_<language>` (CLDR's common name, e.g. `name_zh` 中国), absent for the few areas without an
+ * ISO 3166 code.
  */
-export const OFFLINE_NAME_LANGUAGES = ['en', 'zh', 'es', 'ja'] as const;
+export const INTERFACE_LANGUAGES = ['en', 'zh', 'es', 'ja'] as const;
 /** The font stack the server serves glyphs for (`/basemap/fonts/{fontstack}/{start}-{end}.pbf`). */
 export const BASEMAP_FONT = 'Noto Sans Regular';
 

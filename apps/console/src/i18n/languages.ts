@@ -1,5 +1,7 @@
-/** Interface languages (DESIGN.md section 9); English is the source and the fallback. */
-export const LANGUAGES = ['en', 'zh', 'es', 'ja'] as const;
+import { INTERFACE_LANGUAGES } from '@intercom/contract';
+
+/** Interface languages (DESIGN.md section 9; the contract's list, which the map tiles name countries in). */
+export const LANGUAGES = INTERFACE_LANGUAGES;
 export type Language = (typeof LANGUAGES)[number];
 export const FALLBACK_LANGUAGE: Language = 'en';
 

@@ -28,7 +28,7 @@ export const COUNTRY_NAMES_LAYER = 'country-names';
 
 /**
  * The country names' text in the console's language: the tiles carry `name_<language>` (CLDR's
- * name, `OFFLINE_NAME_LANGUAGES`) beside Natural Earth's English `name`, which stands in where a
+ * name, `INTERFACE_LANGUAGES`) beside Natural Earth's English `name`, which stands in where a
  * shape has no such name.
  */
 export function countryNameField(language: string): ExpressionSpecification {

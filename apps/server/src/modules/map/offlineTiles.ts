@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { OFFLINE_NAME_LANGUAGES, OFFLINE_TILE_LAYERS, OFFLINE_TILE_MAXZOOM } from '@intercom/contract';
+import { INTERFACE_LANGUAGES, OFFLINE_TILE_LAYERS, OFFLINE_TILE_MAXZOOM } from '@intercom/contract';
 import GeoJSONVT from 'geojson-vt';
 import isoCountries from 'i18n-iso-countries';
 import polylabel from 'polylabel';
@@ -25,7 +25,7 @@ export function validTile(z: number, x: number, y: number): boolean {
 }
 
 /** Region names in each language of the console (CLDR, through the runtime's ICU). */
-const regionNames = OFFLINE_NAME_LANGUAGES.map(
+const regionNames = INTERFACE_LANGUAGES.map(
   (language) => [language, new Intl.DisplayNames([language], { type: 'region', fallback: 'none' })] as const,
 );
 
