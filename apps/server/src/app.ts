@@ -104,6 +104,9 @@ export function loggerOptions(level: string): FastifyServerOptions['logger'] {
       ],
       censor: '[REDACTED]',
     },
+    // The last net: whatever a line says (Fastify's own messages, an error's text and stack), a play
+    // ticket or a secret query value in it is replaced before it is written (http/redactUrl.ts).
+    hooks: { streamWrite: redactUrl },
     serializers: {
       req: (req: { method: string; url: string; ip?: string; id?: string }) => ({
         id: req.id,

@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loggerOptions } from '../src/app.js';
 import { redactUrl } from '../src/http/redactUrl.js';
+import { signTicket } from '../src/modules/media/playTicket.js';
 import {
   authed,
   buildTestApp,
   call,
   encryptLogin,
+  enterpriseWithAccount,
   expectSuccess,
   login,
   loginPayload,
@@ -34,6 +36,43 @@ describe('redactUrl', () => {
     );
     expect(redactUrl('/FuncService?id=x&access_token=tok#frag')).toBe('/FuncService?id=x&access_token=[REDACTED]#frag');
     expect(redactUrl('/x?PSD=loud')).toBe('/x?PSD=[REDACTED]');
+  });
+});
+
+describe('redactUrl by rule', () => {
+  it.each([
+    ['/api/Media/Play/12.3.1700000000000.abcDEF_-', '/api/Media/Play/[REDACTED]'],
+    ['/api/Media/Play/12.3.17.abc?download=1', '/api/Media/Play/[REDACTED]?download=1'],
+    ['/FuncService?id=conn1&access_token=eyJ.x.y', '/FuncService?id=conn1&access_token=[REDACTED]'],
+    ['/x?ticket=t1&sig=s2&X-Amz-Signature=s3', '/x?ticket=[REDACTED]&sig=[REDACTED]&X-Amz-Signature=[REDACTED]'],
+    [
+      '/x?authCode=A1&auth_code=A2&api_key=K&apikey=K2',
+      '/x?authCode=[REDACTED]&auth_code=[REDACTED]&api_key=[REDACTED]&apikey=[REDACTED]',
+    ],
+    [
+      '/x?client_secret=s&metricsToken=m&passwd=p&pwd=q',
+      '/x?client_secret=[REDACTED]&metricsToken=[REDACTED]&passwd=[REDACTED]&pwd=[REDACTED]',
+    ],
+    ['/x?%61ccess_token=hidden', '/x?%61ccess_token=[REDACTED]'],
+    ['/x?token=&a=1', '/x?token=[REDACTED]&a=1'],
+    // Kept: the enterprise code, ids, coordinates, search text, a "sig" inside a longer word.
+    ['/login?user=a&code=DEMO', '/login?user=a&code=DEMO'],
+    ['/api/osmand?id=860000001&lat=1&lon=2', '/api/osmand?id=860000001&lat=1&lon=2'],
+    ['/x?design=a&signal=b&search=token', '/x?design=a&signal=b&search=token'],
+    ['/api/Media/Recording/5?download=1', '/api/Media/Recording/5?download=1'],
+  ])('%s', (url, expected) => {
+    expect(redactUrl(url)).toBe(expected);
+  });
+
+  it('finds URLs inside a log line too, without breaking its JSON', () => {
+    const line = JSON.stringify({
+      msg: 'Reply was already sent in "/FuncService?id=1&access_token=abc" or "/api/Media/Play/1.2.3.sig"',
+      stack: 'Error: at /x?ticket=t1\n    at handler',
+    });
+    expect(JSON.parse(redactUrl(line))).toEqual({
+      msg: 'Reply was already sent in "/FuncService?id=1&access_token=[REDACTED]" or "/api/Media/Play/[REDACTED]"',
+      stack: 'Error: at /x?ticket=[REDACTED]\n    at handler',
+    });
   });
 });
 
@@ -84,6 +123,38 @@ describe('logs', () => {
     ]) {
       expect(text.includes(secret), `logs contain ${secret.slice(0, 12)}`).toBe(false);
     }
+  });
+});
+
+describe('logs of play URLs and query tokens', () => {
+  it('never contain a play ticket, the hub access_token or another query token, on any line', async () => {
+    // Its own account: the test above changed the admin's password.
+    const { token } = await enterpriseWithAccount(t);
+    const api = authed(t.app, token);
+    const ticket = signTicket(t.deps.loginKey, { R_ID: 1, S_ID: 1, exp: Date.now() + 60_000 });
+    // A play URL as an <audio> element fetches it (a 403: the session of the ticket is not alive).
+    await call(t.app, { method: 'GET', url: `/api/Media/Play/${ticket}?download=1` });
+    // The hub as SignalR's WebSocket and SSE transports call it: the token in the query.
+    const hubToken = token;
+    await call(t.app, { method: 'POST', url: `/FuncService/negotiate?negotiateVersion=1&access_token=${hubToken}` });
+    await call(t.app, { method: 'GET', url: `/FuncService?id=nope&access_token=${hubToken}` });
+    // Other token-like query parameters on a route that logs its request line.
+    const others = ['AuthCodeValue12345', 'TicketValue67890', 'SignatureValue42'];
+    await api.get(`/api/NoSuchThing?authCode=${others[0]}&ticket=${others[1]}&sig=${others[2]}`);
+    // Lines whose text holds a URL (Fastify's "Reply was already sent in <url>", an error's message).
+    t.app.log.warn(
+      `Reply was already sent, did you forget to "return reply" in the "/api/Media/Play/${ticket}" route?`,
+    );
+    t.app.log.error({ err: new Error(`failed: /FuncService?access_token=${hubToken}`) }, 'request failed');
+
+    const text = lines.join('');
+    expect(text).toContain('/api/Media/Play/[REDACTED]?download=1');
+    expect(text).toContain('access_token=[REDACTED]');
+    expect(text).toContain('authCode=[REDACTED]&ticket=[REDACTED]&sig=[REDACTED]');
+    for (const secret of [ticket, ticket.split('.').at(-1) as string, hubToken, ...others]) {
+      expect(text.includes(secret), `logs contain ${secret.slice(0, 12)}`).toBe(false);
+    }
+    for (const line of lines) expect(() => JSON.parse(line) as unknown).not.toThrow();
   });
 });
 
