@@ -16,6 +16,7 @@ import { authPlugin } from './auth/authPlugin.js';
 import { installErrorHandler } from './http/errorHandler.js';
 import { redactUrl } from './http/redactUrl.js';
 import { RequestLog } from './http/requestLog.js';
+import { fastifyTrustProxy } from './http/trustProxy.js';
 import type { HubOptions } from './realtime/hubOptions.js';
 import { realtimePlugin } from './realtime/realtimePlugin.js';
 import type { TerminalOptions } from './terminals/terminalOptions.js';
@@ -127,7 +128,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     logController: new RequestLog(),
     // Keep-alive sockets must not hold a shutdown open (main.ts exits after 10 s at most anyway).
     forceCloseConnections: true,
-    trustProxy: deps.config.trustProxy,
+    trustProxy: fastifyTrustProxy(deps.config.trustProxy),
     bodyLimit: 1024 * 1024,
     ...(options.https ? { https: options.https } : {}),
   }) as unknown as FastifyInstance;

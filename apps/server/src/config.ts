@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { parseTrustProxy, type TrustProxy } from './http/trustProxy.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -37,7 +38,15 @@ const envSchema = z
     SESSION_ABSOLUTE_MINUTES: minutes(12 * 60),
     LOGIN_IP_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(30),
     ICP_TEXT: z.string().max(200).default(''),
-    TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+    TRUST_PROXY: z
+      .string()
+      .default('false')
+      .transform((text, ctx) => {
+        const setting = parseTrustProxy(text);
+        if (typeof setting !== 'string') return setting;
+        ctx.addIssue({ code: 'custom', message: setting });
+        return z.NEVER;
+      }),
     OSMAND_PORT: z.coerce.number().int().min(1).max(65535).optional(),
     HEART_RATE_LOW: z.coerce.number().int().min(1).max(300).default(40),
     HEART_RATE_HIGH: z.coerce.number().int().min(1).max(300).default(160),
@@ -86,7 +95,8 @@ export interface Config {
   sessionAbsoluteMs: number;
   loginIpLimitPerMinute: number;
   icpText: string;
-  trustProxy: boolean;
+  /** Proxies whose X-Forwarded-For entries name the client (http/trustProxy.ts); false: none. */
+  trustProxy: TrustProxy;
   /** Extra port for OsmAnd / Traccar Client devices (the same handler as /api/osmand); unset: none. */
   osmandPort: number | undefined;
   /** Heart rates outside [low, high] beats per minute raise an alarm. */
@@ -132,7 +142,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, consoleDir?: st
     sessionAbsoluteMs: e.SESSION_ABSOLUTE_MINUTES * 60_000,
     loginIpLimitPerMinute: e.LOGIN_IP_LIMIT_PER_MINUTE,
     icpText: e.ICP_TEXT,
-    trustProxy: e.TRUST_PROXY === 'true',
+    trustProxy: e.TRUST_PROXY,
     osmandPort: e.OSMAND_PORT,
     heartRate: { low: e.HEART_RATE_LOW, high: e.HEART_RATE_HIGH },
     basemapPmtiles: e.BASEMAP_PMTILES ? path.resolve(e.BASEMAP_PMTILES) : undefined,

@@ -83,7 +83,7 @@ describe('loadConfig', () => {
       sessionAbsoluteMs: 480 * 60_000,
       loginIpLimitPerMinute: 5,
       icpText: '京ICP备00000000号',
-      trustProxy: true,
+      trustProxy: { hops: 1 },
       osmandPort: 5055,
       heartRate: { low: 45, high: 150 },
       basemapPmtiles: '/srv/maps/world.pmtiles',

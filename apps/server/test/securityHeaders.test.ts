@@ -68,6 +68,7 @@ describe('client IPs', () => {
 
   it('logs the client address the proxy forwards with TRUST_PROXY=true', async () => {
     expect(await loggedIp(proxied, '203.0.113.9')).toBe('203.0.113.9');
-    expect(await loggedIp(proxied, '198.51.100.4, 10.0.0.1')).toBe('198.51.100.4');
+    // One hop: the entry the proxy appended, never the one the client wrote in front (issue 30).
+    expect(await loggedIp(proxied, '203.0.113.66, 198.51.100.4')).toBe('198.51.100.4');
   });
 });

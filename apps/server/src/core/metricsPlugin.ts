@@ -15,8 +15,8 @@ function tokenMatches(request: FastifyRequest, token: string): boolean {
 
 /**
  * Without a token: only a caller on this machine that came through no proxy. The socket's address,
- * not `request.ip` (which TRUST_PROXY takes from X-Forwarded-For), and a load balancer on the same
- * machine adds a forwarding header, so outside callers never pass as loopback.
+ * not `request.ip` (which TRUST_PROXY may take from X-Forwarded-For), and a load balancer on the same
+ * machine sets a forwarding header, so outside callers never pass as loopback.
  */
 function loopbackDirect(request: FastifyRequest): boolean {
   const { headers } = request;

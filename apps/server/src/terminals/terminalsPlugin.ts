@@ -5,6 +5,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import fp from 'fastify-plugin';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { installErrorHandler } from '../http/errorHandler.js';
+import { fastifyTrustProxy } from '../http/trustProxy.js';
 import { registerOsmandRoutes } from './osmand.js';
 import { TerminalGateway } from './terminalGateway.js';
 import { terminalOptionsOf, type TerminalOptions } from './terminalOptions.js';
@@ -59,7 +60,7 @@ export const terminalsPlugin = fp(
       service,
       gateway,
       async listenOsmand(port, host) {
-        osmandServer = Fastify({ logger: false, trustProxy: app.deps.config.trustProxy });
+        osmandServer = Fastify({ logger: false, trustProxy: fastifyTrustProxy(app.deps.config.trustProxy) });
         osmandServer.setValidatorCompiler(validatorCompiler);
         osmandServer.setSerializerCompiler(serializerCompiler);
         installErrorHandler(osmandServer);
