@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { reverseGeocodeSchema } from '@intercom/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { insertUsers } from '../channelFixtures.js';
 import { authed, buildTestApp, enterpriseWithAccount, expectFailure, expectSuccess, type TestApp } from '../helper.js';
 
@@ -164,6 +164,46 @@ describe('ReverseGeocode without or with a rate-limited geocoder', () => {
       expect((await stats()).requests - before).toBe(1);
     } finally {
       await slow.close();
+    }
+  });
+});
+
+describe('ReverseGeocode shared by enterprises', () => {
+  it('one enterprise flooding fresh points does not switch addresses off for another, during or after', async () => {
+    const shared = await buildTestApp({
+      env: { GEOCODER_URL: geocoderUrl, GEOCODER_TIMEOUT_MS: '1000', GEOCODER_RATE_PER_SECOND: '20' },
+    });
+    try {
+      const flooder = await tenantWithUser(shared);
+      const other = await tenantWithUser(shared);
+      const before = (await stats()).requests;
+      // 60 fresh points at once: three seconds' worth of the geocoder's rate, three times the timeout.
+      const flood = Promise.all(
+        Array.from({ length: 60 }, (_, n) => geocode(flooder.api, `U_ID=${flooder.U_ID}&lat=${50 + n / 100}&lon=7`)),
+      );
+      await vi.waitFor(async () => expect((await stats()).requests).toBeGreaterThan(before));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+
+      const during = Date.now();
+      expect(await geocode(other.api, `U_ID=${other.U_ID}&lat=-33.1&lon=151.2`)).toMatchObject({
+        address: 'Addr -33.1,151.2 (en)',
+      });
+      expect(Date.now() - during).toBeLessThan(1000);
+
+      const answers = await flood;
+      // The flooder gets what fits in its share and the "could not be resolved" answer for the rest.
+      expect(answers.filter((a) => a.address !== null).length).toBeGreaterThanOrEqual(10);
+      expect(answers.filter((a) => a.reason === 'failed').length).toBeGreaterThanOrEqual(20);
+      expect((await stats()).requests - before).toBeLessThanOrEqual(1 + 20 + 1);
+
+      // Right after: the refused lookups booked no turns, so the next fresh point goes out at once.
+      const after = Date.now();
+      expect(await geocode(other.api, `U_ID=${other.U_ID}&lat=-34.1&lon=151.2`)).toMatchObject({
+        address: 'Addr -34.1,151.2 (en)',
+      });
+      expect(Date.now() - after).toBeLessThan(1000);
+    } finally {
+      await shared.close();
     }
   });
 });

@@ -39,14 +39,17 @@ export const geocodeRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { U_ID, lat, lon } = request.query;
-      const user = await findUser(app.deps.db, authOf(request).scope, U_ID);
+      const auth = authOf(request);
+      const user = await findUser(app.deps.db, auth.scope, U_ID);
       if (!user) throw AppError.notFound();
       const point =
         lat !== undefined && lon !== undefined
           ? { lat, lon }
           : app.deps.realtime.live.user(user.E_ID, user.UserID)?.position;
       if (!point) return ok<ReverseGeocode>({ address: null, lat: null, lon: null, reason: 'no_position' });
-      const result = await geocoder.reverse(point.lat, point.lon, languageOf(request.headers['accept-language']));
+      // The caller's enterprise takes its turn in the geocoder's queue (fair across enterprises).
+      const language = languageOf(request.headers['accept-language']);
+      const result = await geocoder.reverse(auth.account.E_ID, point.lat, point.lon, language);
       return ok<ReverseGeocode>({ ...result, lat: point.lat, lon: point.lon });
     },
   );
