@@ -70,13 +70,33 @@ if (force || newestMtime(consoleSources) > mtimeOf('apps/console/dist/index.html
 const agentSources = [
   'packages/contract/src',
   'apps/talk-agent/src',
+  'apps/talk-agent/keys',
   'apps/talk-agent/package.json',
   'scripts/buildTalkAgent.mjs',
+  'scripts/talkAgentSigning.mjs',
 ];
-if (force || newestMtime(agentSources) > mtimeOf('apps/talk-agent/dist/talk-agent.mjs')) {
+if (
+  force ||
+  newestMtime(agentSources) > mtimeOf('apps/talk-agent/dist/talk-agent.mjs') ||
+  (await agentSigningChanged())
+) {
   process.stdout.write('> build talk agent\n');
   const { buildTalkAgent } = await import('./buildTalkAgent.mjs');
   await buildTalkAgent();
+}
+
+/** True when TALK_AGENT_SIGNING_KEY names another key than the one the built bundle was signed with (or none). */
+async function agentSigningChanged() {
+  const { keyId, readSigningKey } = await import('./talkAgentSigning.mjs');
+  const { createPublicKey } = await import('node:crypto');
+  const key = readSigningKey();
+  let built;
+  try {
+    built = JSON.parse(fs.readFileSync(path.join(root, 'apps/talk-agent/dist/talk-agent.json'), 'utf8')).keyId;
+  } catch {
+    return true;
+  }
+  return (key ? keyId(createPublicKey(key)) : undefined) !== built;
 }
 
 /** Writes .gz and .br beside each text asset; the server sends them to clients that accept them. */

@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 // Bundles apps/talk-agent into one Node.js script (talk-agent.mjs) plus talk-agent.json (version, size,
-// sha256), which the server hands out at /api/Plugin/Package. Usage: node scripts/buildTalkAgent.mjs [outDir]
+// sha256, and the Ed25519 signature when TALK_AGENT_SIGNING_KEY names a key file), which the server
+// hands out at /api/Plugin/Package. Usage: node scripts/buildTalkAgent.mjs [outDir]
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { readSigningKey, signPackage, trustedKeys } from './talkAgentSigning.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const agentDir = path.join(root, 'apps/talk-agent');
@@ -36,8 +38,12 @@ const inlineOpusWasm = {
   },
 };
 
-/** Builds into `outDir` (default apps/talk-agent/dist); returns the manifest. */
-export async function buildTalkAgent(outDir = path.join(agentDir, 'dist')) {
+/**
+ * Builds into `outDir` (default apps/talk-agent/dist); returns the manifest. `signingKey` (default: the
+ * file TALK_AGENT_SIGNING_KEY names) signs the bundle, and the bundle trusts it for its own updates.
+ */
+export async function buildTalkAgent(outDir = path.join(agentDir, 'dist'), signingKey = readSigningKey()) {
+  const updateKeys = trustedKeys(path.join(agentDir, 'keys'), signingKey);
   const { version } = JSON.parse(fs.readFileSync(path.join(agentDir, 'package.json'), 'utf8'));
   const outfile = path.join(outDir, 'talk-agent.mjs');
   await build({
@@ -50,7 +56,10 @@ export async function buildTalkAgent(outDir = path.join(agentDir, 'dist')) {
     conditions: ['development'],
     minify: true,
     legalComments: 'eof',
-    define: { __TALK_AGENT_VERSION__: JSON.stringify(version) },
+    define: {
+      __TALK_AGENT_VERSION__: JSON.stringify(version),
+      __TALK_AGENT_UPDATE_KEYS__: JSON.stringify(JSON.stringify(updateKeys)),
+    },
     // opusscript is CommonJS (require, __dirname); an ESM bundle needs them defined.
     banner: {
       js: [
@@ -65,12 +74,19 @@ export async function buildTalkAgent(outDir = path.join(agentDir, 'dist')) {
     logLevel: 'warning',
   });
   const content = fs.readFileSync(outfile);
-  const manifest = { version, size: content.length, sha256: crypto.createHash('sha256').update(content).digest('hex') };
+  const manifest = {
+    version,
+    size: content.length,
+    sha256: crypto.createHash('sha256').update(content).digest('hex'),
+    ...(signingKey ? signPackage(signingKey, version, content) : {}),
+  };
   fs.writeFileSync(path.join(outDir, 'talk-agent.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   return manifest;
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const manifest = await buildTalkAgent(process.argv[2]);
-  process.stdout.write(`talk-agent.mjs ${manifest.version}, ${manifest.size} bytes\n`);
+  process.stdout.write(
+    `talk-agent.mjs ${manifest.version}, ${manifest.size} bytes, ${manifest.keyId ? `signed by key ${manifest.keyId}` : 'unsigned'}\n`,
+  );
 }

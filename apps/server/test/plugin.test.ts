@@ -8,8 +8,10 @@ import { buildTestApp, type TestApp } from './helper.js';
 // /api/Plugin: the talk agent's package (apps/talk-agent, bundled by scripts/buildTalkAgent.mjs).
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plugin-'));
 const script = '#!/usr/bin/env node\nconsole.log("talk agent");\n';
+const signature = `${'A'.repeat(86)}==`;
 let none: TestApp;
 let built: TestApp;
+let signed: TestApp;
 
 beforeAll(async () => {
   fs.writeFileSync(path.join(dir, 'talk-agent.mjs'), script);
@@ -17,12 +19,20 @@ beforeAll(async () => {
     path.join(dir, 'talk-agent.json'),
     JSON.stringify({ version: '1.2.3', size: script.length, sha256: 'x' }),
   );
+  fs.mkdirSync(path.join(dir, 'signed'));
+  fs.writeFileSync(path.join(dir, 'signed', 'talk-agent.mjs'), script);
+  fs.writeFileSync(
+    path.join(dir, 'signed', 'talk-agent.json'),
+    JSON.stringify({ version: '1.2.4', size: script.length, sha256: 'x', signature, keyId: '0123456789abcdef' }),
+  );
   none = await buildTestApp({ env: { TALK_AGENT_DIR: path.join(dir, 'missing') } });
   built = await buildTestApp({ env: { TALK_AGENT_DIR: dir } });
+  signed = await buildTestApp({ env: { TALK_AGENT_DIR: path.join(dir, 'signed') } });
 });
 afterAll(async () => {
   await closeApp(none);
   await closeApp(built);
+  await closeApp(signed);
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -58,7 +68,16 @@ describe('GET /api/Plugin/Info', () => {
     expect(res.headers['x-talk-agent-version']).toBe('1.2.3');
     expect(res.headers['content-disposition']).toContain('talk-agent.mjs');
     expect(res.body).toBe(script);
+    expect(res.headers).not.toHaveProperty('x-talk-agent-signature');
     const unauthenticated = await built.app.inject({ method: 'GET', url: '/api/Plugin/Info' });
     expect(unauthenticated.statusCode).toBe(401);
+  });
+
+  it("serves the build's signature with the package, for the agent to check before it installs it", async () => {
+    const res = await signed.app.inject({ method: 'GET', url: '/api/Plugin/Package' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['x-talk-agent-version']).toBe('1.2.4');
+    expect(res.headers['x-talk-agent-signature']).toBe(signature);
+    expect(res.body).toBe(script);
   });
 });

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import type { KeyObject } from 'node:crypto';
 import {
   monitorAgentCommandSchema,
   monitorAgentCommands,
@@ -12,8 +13,9 @@ import { chooseAudio } from './audio/chooseAudio.js';
 import { Playout } from './audio/playout.js';
 import { CommandServer } from './commandServer.js';
 import type { AgentOptions } from './options.js';
-import { selfUpdate } from './selfUpdate.js';
+import { selfUpdate, type UpdateResult } from './selfUpdate.js';
 import { TalkSession } from './talkSession.js';
+import { pinnedUpdateKeys } from './updateSignature.js';
 import { AGENT_VERSION } from './version.js';
 
 export interface AgentHooks {
@@ -21,8 +23,10 @@ export interface AgentHooks {
   audio?: { microphone: Microphone | undefined; speaker: Speaker };
   /** What Update does once the new script is written (default: restart the process on it). */
   restart?: (script: string, agent: Agent) => void;
-  /** Where Update writes the new script (default: updateTarget()). */
-  updateTarget?: string;
+  /** The folder Update writes the new script to (default: updateDir(), per user). */
+  updateDir?: string;
+  /** The keys an update must be signed with instead of the pinned ones (tests; not on the command line). */
+  updateKeys?: readonly KeyObject[];
 }
 
 export interface Agent {
@@ -61,7 +65,26 @@ export async function startAgent(options: AgentOptions, hooks: AgentHooks = {}):
     emit: (event) => talk.broadcast(event),
     emitBinary: (frame) => talk.broadcastBinary(frame),
   });
-  let updating = false;
+  const updateKeys = hooks.updateKeys ?? pinnedUpdateKeys();
+  const restart = hooks.restart ?? ((script, a) => void restartOn(script, a));
+  // One update at a time: an Update while one runs waits for the same result.
+  let updating: Promise<UpdateResult> | undefined;
+  const update = (): Promise<UpdateResult> =>
+    (updating ??= selfUpdate(
+      {
+        server: options.server,
+        keys: updateKeys,
+        allowUnsigned: options.allowUnsignedUpdate === true,
+        dir: hooks.updateDir,
+      },
+      (event) => monitor.broadcast(event),
+    )
+      .then((result) => {
+        // After the replies are on their way: restarting closes every connection.
+        if (result.script) setTimeout(() => restart(result.script!, agent), 100);
+        return result;
+      })
+      .finally(() => (updating = undefined)));
   const monitor: CommandServer<MonitorAgentCommand> = new CommandServer<MonitorAgentCommand>({
     port: options.monitorPort,
     allowOrigins: options.allowOrigins,
@@ -80,17 +103,9 @@ export async function startAgent(options: AgentOptions, hooks: AgentHooks = {}):
             framesPlayed: playout.framesPlayed,
           });
         case 'Update':
-          // The reply says the update started; its progress and result come as `update` events.
-          if (!updating) {
-            updating = true;
-            void selfUpdate(
-              options.server,
-              (event) => monitor.broadcast(event),
-              (script) => (hooks.restart ?? ((s, a) => void restartOn(s, a)))(script, agent),
-              hooks.updateTarget,
-            ).finally(() => (updating = false));
-          }
-          return Promise.resolve({ version: AGENT_VERSION });
+          // The reply comes once the package is checked: a refusal is an error reply with its code
+          // (every monitor connection also sees the `update` events).
+          return update().then((result) => ({ version: AGENT_VERSION, update: result.version }));
         default:
           return Promise.reject(new Error('unreachable'));
       }

@@ -17,6 +17,8 @@ try {
     `talk agent ${AGENT_VERSION}: monitor ws://127.0.0.1:${agent.monitorPort}, talk ws://127.0.0.1:${agent.talkPort}; ` +
       `platform ${options.server}; allowed origins ${options.allowOrigins.join(', ')}\n`,
   );
+  if (options.allowUnsignedUpdate)
+    process.stderr.write('--allow-unsigned-update: Update also installs packages that carry no signature\n');
   const stop = () => void agent.close().then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

@@ -10,9 +10,11 @@ export interface AgentOptions {
   talkPort: number;
   micFile?: string;
   speakerFile?: string;
+  /** --allow-unsigned-update: Update takes a package the build did not sign (set only when given). */
+  allowUnsignedUpdate?: true;
 }
 
-export const USAGE = `Usage: npm run talk-agent -- --server <url> [--allow-origin <origin>]... [--monitor-port ${TalkAgentPorts.monitor}] [--talk-port ${TalkAgentPorts.talk}] [--mic-file <wav>] [--speaker-file <wav>]`;
+export const USAGE = `Usage: npm run talk-agent -- --server <url> [--allow-origin <origin>]... [--monitor-port ${TalkAgentPorts.monitor}] [--talk-port ${TalkAgentPorts.talk}] [--mic-file <wav>] [--speaker-file <wav>] [--allow-unsigned-update]`;
 
 /** An origin as browsers send it (`scheme://host[:port]`, no path), or an error naming the flag. */
 function originOf(value: string, flag: string): string {
@@ -42,6 +44,11 @@ export function parseAgentOptions(argv: readonly string[]): AgentOptions {
   };
   for (let i = 0; i < argv.length; i += 1) {
     const flag = argv[i]!;
+    // The one flag without a value.
+    if (flag === '--allow-unsigned-update') {
+      options.allowUnsignedUpdate = true;
+      continue;
+    }
     const value = argv[i + 1];
     if (value === undefined || value.startsWith('--')) throw new Error(`${flag} needs a value`);
     i += 1;

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { AudioFrame } from '@intercom/contract';
@@ -19,9 +20,11 @@ let agent: Agent;
 const dir = tempDir();
 const mic = speechWav(dir);
 const speakerFile = path.join(dir, 'speaker.wav');
+// A throwaway release key: the build signs with it, and the updating agent is told to trust it.
+const release = crypto.generateKeyPairSync('ed25519');
 
 beforeAll(async () => {
-  await buildTalkAgent(path.join(dir, 'package'));
+  await buildTalkAgent(path.join(dir, 'package'), release.privateKey);
   t = await startServer({ TALK_AGENT_DIR: path.join(dir, 'package') });
   agent = await startAgent({
     server: t.origin,
@@ -110,10 +113,11 @@ describe('audio through the server', () => {
 });
 
 describe('self-update', () => {
-  it("Update fetches the server's package, says updating then success, and restarts on the new script", async () => {
+  it("Update fetches the server's signed package, says updating then success, and restarts on the new script", async () => {
     const res = await fetch(`${t.origin}${PACKAGE_PATH}`);
     expect(res.status).toBe(200);
     expect(res.headers.get('x-talk-agent-version')).toBe(AGENT_VERSION);
+    expect(res.headers.get('x-talk-agent-signature')).toMatch(/^[A-Za-z0-9+/]{86}==$/);
     const info = await fetch(`${t.origin}/api/Plugin/Info`, { headers: { authorization: `Bearer ${t.adminToken}` } });
     expect(((await info.json()) as { BaseData: unknown }).BaseData).toMatchObject({
       available: true,
@@ -123,15 +127,23 @@ describe('self-update', () => {
 
     const restarted: string[] = [];
     const target = path.join(dir, 'installed', 'talk-agent.mjs');
-    const updating = await startTestAgent(t, {}, { restart: (script) => restarted.push(script), updateTarget: target });
+    const updating = await startTestAgent(
+      t,
+      {},
+      {
+        restart: (script) => restarted.push(script),
+        updateDir: path.dirname(target),
+        updateKeys: [release.publicKey],
+      },
+    );
     const client = await AgentClient.connect(updating.monitorPort, t.origin);
-    expect(await client.command('Update')).toMatchObject({ ok: true, version: AGENT_VERSION });
+    expect(await client.command('Update', {}, 60_000)).toMatchObject({ ok: true, version: AGENT_VERSION });
     await client.next((m) => m.event === 'update' && m.state === 'updating');
     expect(await client.next((m) => m.event === 'update' && m.state !== 'updating')).toMatchObject({
       state: 'success',
       version: AGENT_VERSION,
     });
-    expect(restarted).toEqual([target]);
+    await expect.poll(() => restarted).toEqual([target]);
     expect(fs.readFileSync(target)).toEqual(fs.readFileSync(path.join(dir, 'package', 'talk-agent.mjs')));
     client.close();
     await updating.close();
@@ -141,8 +153,11 @@ describe('self-update', () => {
     const bare = await startServer({ TALK_AGENT_DIR: path.join(dir, 'nothing-here') });
     const lonely = await startTestAgent(bare, {}, { restart: () => expect.fail('must not restart') });
     const client = await AgentClient.connect(lonely.monitorPort, bare.origin);
-    await client.command('Update');
-    expect(await client.next((m) => m.event === 'update' && m.state !== 'updating')).toMatchObject({ state: 'failed' });
+    expect(await client.command('Update')).toMatchObject({ ok: false, code: 'update_unavailable' });
+    expect(await client.next((m) => m.event === 'update' && m.state !== 'updating')).toMatchObject({
+      state: 'failed',
+      code: 'update_unavailable',
+    });
     client.close();
     await lonely.close();
     await bare.close();

@@ -36,6 +36,18 @@ describe('the command line', () => {
     });
   });
 
+  it('--allow-unsigned-update takes no value and is off unless given', () => {
+    expect(parseAgentOptions(['--allow-unsigned-update', '--server', 'http://x'])).toMatchObject({
+      server: 'http://x',
+      allowUnsignedUpdate: true,
+    });
+    expect(parseAgentOptions(['--server', 'http://x', '--allow-unsigned-update', '--talk-port', '1'])).toMatchObject({
+      allowUnsignedUpdate: true,
+      talkPort: 1,
+    });
+    expect(parseAgentOptions(['--server', 'http://x'])).not.toHaveProperty('allowUnsignedUpdate');
+  });
+
   it('says what is wrong with bad input', () => {
     expect(() => parseAgentOptions([])).toThrow('--server <url> is required');
     expect(() => parseAgentOptions(['--server'])).toThrow('--server needs a value');

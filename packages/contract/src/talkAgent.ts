@@ -86,6 +86,16 @@ export const TalkAgentErrors = {
   accountMismatch: 'account_mismatch',
   /** No microphone (no audio back-end, or the device failed). */
   noMicrophone: 'no_microphone',
+  /** Update: the server is plain http on another computer (https is required except on loopback). */
+  updateInsecure: 'update_insecure',
+  /** Update: the server has no package (or answered with an error). */
+  updateUnavailable: 'update_unavailable',
+  /** Update: the package carries no signature (or the agent pins no key) and --allow-unsigned-update is off. */
+  updateUnsigned: 'update_unsigned',
+  /** Update: the signature does not match the package with any key the agent pins (tampered, or another key). */
+  updateBadSignature: 'update_bad_signature',
+  /** Update: the per-user update folder is a symbolic link, not a folder, or owned by another user. */
+  updateUnsafeDir: 'update_unsafe_dir',
 } as const;
 
 export interface TalkSeat {
@@ -120,5 +130,10 @@ export type TalkAgentEvent =
   | { event: 'videoOnline'; video: TalkVideoSource }
   | { event: 'videoOffline'; uid: number };
 
-/** Events of the monitor service (12001): self-update progress (SPEC.md 8 texts). */
-export type MonitorAgentEvent = { event: 'update'; state: 'updating' | 'success' | 'failed'; version?: string };
+/** Events of the monitor service (12001): self-update progress (SPEC.md 8 texts); `failed` names its `code`. */
+export type MonitorAgentEvent = {
+  event: 'update';
+  state: 'updating' | 'success' | 'failed';
+  version?: string;
+  code?: string;
+};

@@ -7,6 +7,8 @@ import { PACKAGE_FILE, talkAgentPackage } from './talkAgentPackage.js';
 
 /** The agent reads this header to learn the version it downloads (docs/talk-agent.md). */
 const VERSION_HEADER = 'X-Talk-Agent-Version';
+/** The build's signature of the package; the agent refuses an update without a valid one. */
+const SIGNATURE_HEADER = 'X-Talk-Agent-Signature';
 
 /** Plugin page data (prefix /api/Plugin; Info: every role; Package: public). */
 export const pluginRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -42,12 +44,13 @@ export const pluginRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['Plugin'],
-        summary: `The talk agent as one Node.js script (${PACKAGE_FILE}); its version in the ${VERSION_HEADER} header. Public: the agent's self-update has no token`,
+        summary: `The talk agent as one Node.js script (${PACKAGE_FILE}); its version in the ${VERSION_HEADER} header and, when the build signed it, its Ed25519 signature in ${SIGNATURE_HEADER}. Public: the agent's self-update has no token`,
       },
     },
     async (_request, reply) => {
       const pkg = talkAgentPackage(app.deps.config.talkAgentDir);
       if (!pkg) throw AppError.notFound();
+      if (pkg.signature) reply.header(SIGNATURE_HEADER, pkg.signature);
       return reply
         .header('Content-Type', 'text/javascript; charset=utf-8')
         .header('Content-Disposition', `attachment; filename="${PACKAGE_FILE}"`)

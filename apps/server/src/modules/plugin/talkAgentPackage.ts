@@ -8,7 +8,16 @@ const DEFAULT_DIR = fileURLToPath(new URL('../../../../talk-agent/dist/', import
 export const PACKAGE_FILE = 'talk-agent.mjs';
 const MANIFEST_FILE = 'talk-agent.json';
 
-const manifestSchema = z.object({ version: z.string().min(1).max(64), size: z.number().int(), sha256: z.string() });
+const manifestSchema = z.object({
+  version: z.string().min(1).max(64),
+  size: z.number().int(),
+  sha256: z.string(),
+  /** The build's Ed25519 signature (base64) when TALK_AGENT_SIGNING_KEY was set (scripts/talkAgentSigning.mjs). */
+  signature: z
+    .string()
+    .regex(/^[A-Za-z0-9+/]{86}==$/)
+    .optional(),
+});
 export type TalkAgentManifest = z.infer<typeof manifestSchema> & { file: string };
 
 /**
