@@ -3,7 +3,9 @@
 // The database goes through SQLite's online backup API in one step (one read snapshot, so ingest
 // goes on and the copy is of one instant); the other files of DATA_DIR (uploaded media,
 // recordings) are copied after it. Writes <out>/intercom-<UTC time>/ (default out: ./backups) and
-// prints that path last. PostgreSQL deployments use pg_dump (docs/operations.md "Backups").
+// prints that path last. The copy is owner-only (folder 0700, database and manifest 0600), like DATA_DIR:
+// it holds the password hashes and the login private key. PostgreSQL deployments use pg_dump
+// (docs/operations.md "Backups").
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -22,7 +24,9 @@ if (!fs.existsSync(sourceFile)) {
 
 const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, 'Z');
 const target = path.join(outRoot, `intercom-${stamp}`);
-fs.mkdirSync(target, { recursive: true });
+// mkdir's mode is masked by the umask and never widened by it; chmod makes sure.
+fs.mkdirSync(target, { recursive: true, mode: 0o700 });
+fs.chmodSync(target, 0o700);
 const started = performance.now();
 
 const db = new Database(sourceFile, { readonly: true, fileMustExist: true });
@@ -30,6 +34,7 @@ db.pragma('busy_timeout = 10000');
 // Every page in one step: a step of a few pages at a time starts over whenever the server writes.
 const { totalPages } = await db.backup(path.join(target, DB_FILE), { progress: () => 0x7fffffff });
 db.close();
+fs.chmodSync(path.join(target, DB_FILE), 0o600);
 
 let files = 0;
 for (const entry of fs.readdirSync(source, { withFileTypes: true })) {
@@ -51,6 +56,6 @@ const manifest = {
   otherFiles: files,
   ms: Math.round(performance.now() - started),
 };
-fs.writeFileSync(path.join(target, 'backup.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+fs.writeFileSync(path.join(target, 'backup.json'), `${JSON.stringify(manifest, null, 2)}\n`, { mode: 0o600 });
 process.stderr.write(`backup: ${manifest.bytes} bytes of database and ${files} other files in ${manifest.ms} ms\n`);
 process.stdout.write(`${target}\n`);

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm run restore -- <backup directory>`: puts a backup made by `npm run backup` in DATA_DIR.
 // The server must be stopped (refused while a process has the database open). The current data
-// directory is kept beside it as <DATA_DIR>.before-restore-<UTC time>, never deleted.
+// directory is kept beside it as <DATA_DIR>.before-restore-<UTC time>, never deleted. The restored
+// DATA_DIR is owner-only (0700, database 0600) whatever the backup's modes were.
 // PostgreSQL deployments use pg_restore (docs/operations.md "Backups").
 import fs from 'node:fs';
 import path from 'node:path';
@@ -30,7 +31,11 @@ if (fs.existsSync(target)) {
   keptAt = `${target}.before-restore-${new Date().toISOString().replace(/[-:]/g, '').replace(/\..*/, 'Z')}`;
   fs.renameSync(target, keptAt);
 }
+fs.mkdirSync(target, { recursive: true, mode: 0o700 });
+fs.chmodSync(target, 0o700);
 fs.cpSync(from, target, { recursive: true, filter: (file) => path.basename(file) !== 'backup.json' });
+fs.chmodSync(target, 0o700);
+fs.chmodSync(current, 0o600);
 process.stderr.write(
   `restored ${from} into ${target}${keptAt ? `; the previous data directory is at ${keptAt}` : ''}\n`,
 );

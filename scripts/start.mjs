@@ -29,7 +29,7 @@ if (demo) {
 function demoPassword(dataDir) {
   const file = path.join(dataDir, 'demo-admin-password');
   if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8').trim();
-  fs.mkdirSync(dataDir, { recursive: true });
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const password = `${randomBytes(9).toString('base64url')}A7!`;
   fs.writeFileSync(file, `${password}\n`, { mode: 0o600 });
   return password;

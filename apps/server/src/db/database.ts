@@ -3,6 +3,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
+import { ensurePrivateDir, makePrivateFiles } from './privateFiles.js';
 import type { DB } from './schema.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -42,14 +43,18 @@ export function openDatabase(options: DatabaseOptions): Database {
   const file = options.sqliteFile ?? 'intercom.sqlite';
   let location = file;
   if (file !== ':memory:') {
-    fs.mkdirSync(options.dataDir, { recursive: true });
+    ensurePrivateDir(options.dataDir);
     location = path.join(options.dataDir, file);
+    // SQLite gives the -wal and -shm files the database file's mode: create that one 0600 first.
+    fs.closeSync(fs.openSync(location, 'a', 0o600));
   }
   const sqlite = new SQLite(location);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
+  // Files made by an older version, or by a copy, may be readable by others.
+  if (file !== ':memory:') makePrivateFiles(['', '-wal', '-shm', '-journal'].map((suffix) => `${location}${suffix}`));
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }

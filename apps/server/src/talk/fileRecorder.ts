@@ -58,8 +58,9 @@ class FileBurst implements Burst {
     const relative = burstPath(room.E_ID, room.cid, start, talker.key);
     const file = path.join(recordingsDir(this.deps.config.dataDir), relative);
     const data = Buffer.concat(this.pages);
-    await fs.mkdir(path.dirname(file), { recursive: true });
-    await fs.writeFile(file, data);
+    // Owner-only, like the rest of DATA_DIR (db/privateFiles.ts).
+    await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+    await fs.writeFile(file, data, { mode: 0o600 });
     const other = room.parties?.find((p) => p.talker.key !== talker.key)?.user?.U_ID ?? room.remoteParty?.uid;
     await this.deps.db
       .insertInto('recording')

@@ -79,8 +79,9 @@ export async function uploadImage(
   const dir = mediaDir(dataDir);
   const file = path.join(dir, name);
   const temp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
-  await fs.mkdir(dir, { recursive: true });
-  await fs.writeFile(temp, image.bytes, { flag: 'wx' });
+  // Owner-only, like the rest of DATA_DIR (db/privateFiles.ts).
+  await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+  await fs.writeFile(temp, image.bytes, { flag: 'wx', mode: 0o600 });
   await fs.rename(temp, file);
   let before: string | undefined;
   try {
