@@ -1,6 +1,7 @@
 import { CALL_ID_BASE, TalkErrors, TalkLimits, TerminalErrors } from '@intercom/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps } from '../appDeps.js';
+import type { RefusingPeer } from '../core/refusalEpisodes.js';
 import { TokenBucket } from '../core/tokenBucket.js';
 import { inScope } from '../tenancy/scope.js';
 import { downFrame, readUpFrame } from './audioFrame.js';
@@ -87,7 +88,7 @@ export class TalkService {
   constructor(
     private readonly deps: AppDeps,
     readonly options: TalkOptions,
-    private readonly log: FastifyBaseLogger,
+    readonly log: FastifyBaseLogger,
   ) {
     this.timer = setInterval(() => this.tick(Date.now()), options.tickMs);
     this.timer.unref();
@@ -241,20 +242,24 @@ export class TalkService {
     this.endCall(room, peer);
   }
 
-  /** One binary frame from a terminal or seat: checked, rate limited, relayed when it holds the floor. */
-  audio(peer: TalkPeer, data: Buffer, now = Date.now()): void {
+  /**
+   * One binary frame from a terminal or seat: checked, rate limited, relayed when it holds the floor.
+   * Refused frames are counted by the peer (its flood episodes), which answers at most once an episode.
+   */
+  audio(peer: TalkPeer & RefusingPeer, data: Buffer, now = Date.now()): void {
     const state = this.peers.get(peer);
     if (!state) return;
     if (!this.take(state, now)) return this.overLimit(peer, state, now);
     const frame = readUpFrame(data);
     if (!frame) {
       this.counters.badFrames += 1;
-      return peer.error(null, TalkErrors.badFrame, 'an audio frame is kind 1 · cid u32 · seq u16 · one Opus packet');
+      return peer.badFrame(now, TalkErrors.badFrame, 'an audio frame is kind 1 · cid u32 · seq u16 · one Opus packet');
     }
     const room = this.rooms.get(frame.cid);
     if (!room || !holds(room.floor, peer.talker.key)) {
+      // No reply: a few frames in flight after a revoke are normal, and the episode's count covers them.
       this.counters.notHolder += 1;
-      return;
+      return peer.refused('audioNoFloor', now);
     }
     void this.step(room, { kind: 'audio', key: peer.talker.key, now });
     const opus = data.subarray(7);
@@ -456,17 +461,20 @@ export class TalkService {
     return true;
   }
 
-  /** Frames over the rate are dropped; a talker that keeps flooding loses its floors. */
-  private overLimit(peer: TalkPeer, state: PeerState, now: number): void {
+  /**
+   * Frames over the rate are dropped; a talker that keeps flooding loses its floors, and the peer
+   * closes its socket when the episode reaches its threshold (logged once, by the peer).
+   */
+  private overLimit(peer: TalkPeer & RefusingPeer, state: PeerState, now: number): void {
     this.counters.rateLimited += 1;
     state.overInRow += 1;
-    if (state.overInRow === 1) peer.error(null, TerminalErrors.rateLimited, 'too many audio frames');
-    if (state.overInRow < this.options.floodCutAfter) return;
-    state.overInRow = 0;
-    for (const room of [...state.rooms]) {
-      if (holds(room.floor, peer.talker.key)) void this.step(room, { kind: 'flood', key: peer.talker.key, now });
+    if (state.overInRow >= this.options.floodCutAfter) {
+      state.overInRow = 0;
+      for (const room of [...state.rooms]) {
+        if (holds(room.floor, peer.talker.key)) void this.step(room, { kind: 'flood', key: peer.talker.key, now });
+      }
     }
-    this.log.warn({ talker: peer.talker.key }, 'talker flooding: floor revoked');
+    peer.refused('audioOverRate', now, [TerminalErrors.rateLimited, 'too many audio frames']);
   }
 
   private callId(): number {

@@ -11,6 +11,7 @@ import {
 } from '@intercom/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps } from '../appDeps.js';
+import type { RefusingPeer } from '../core/refusalEpisodes.js';
 import { inScope } from '../tenancy/scope.js';
 import type { BinarySink } from './audioOutbox.js';
 import type { TalkPeer } from './talkPeer.js';
@@ -18,8 +19,11 @@ import { TokenBucket } from '../core/tokenBucket.js';
 import { hasVideoRights, terminalUserEnterprise } from './videoRepository.js';
 import { DEFAULT_VIDEO_OUTBOX, VideoOutbox, type VideoOutboxLimits } from './videoOutbox.js';
 
-/** A terminal or seat as video sees it: a talk peer with a binary sink for its viewer queue. */
-export interface VideoPeer extends TalkPeer {
+/**
+ * A terminal or seat as video sees it: a talk peer with a binary sink for its viewer queue, that
+ * counts the frames refused to it (flood episodes).
+ */
+export interface VideoPeer extends TalkPeer, RefusingPeer {
   readonly binary: BinarySink;
 }
 
@@ -173,30 +177,37 @@ export class VideoService {
     peer.ack(seq, { videos });
   }
 
-  /** A binary kind-2 frame from a terminal: checked, rate limited, relayed to its viewers only. */
+  /**
+   * A binary kind-2 frame from a terminal: checked, rate limited, relayed to its viewers only.
+   * Refused frames are counted by the peer (its flood episodes), which answers at most once an episode.
+   */
   frame(peer: VideoPeer, data: Buffer, now = Date.now()): void {
     this.counters.received += 1;
     const source = peer.user ? this.sources.get(peer.user.U_ID) : undefined;
     if (!source || source.peer !== peer) {
       this.counters.refused += 1;
-      return peer.error(null, VideoErrors.notVideoMember, 'announce videoCaps (video rights needed) before frames');
+      return peer.refused('videoNoRights', now, [
+        VideoErrors.notVideoMember,
+        'announce videoCaps (video rights needed) before frames',
+      ]);
     }
     if (!source.frames.take(now)) {
       this.counters.rateLimited += 1;
-      return;
+      return peer.refused('videoOverRate', now, [TerminalErrors.rateLimited, 'too many video frames']);
     }
     const codec = data.length > VideoFrame.upHeaderBytes ? videoCodecName(data[1] as number) : undefined;
     if (!codec || !source.info.codecs.includes(codec)) {
       this.counters.badFrames += 1;
-      return peer.error(
-        null,
+      return peer.badFrame(
+        now,
         TalkErrors.badFrame,
         'a video frame is kind 2 · codec u8 (one the terminal announced) · timestamp u32 · payload',
       );
     }
     if (source.viewers.size === 0) {
+      // No reply: frames still in flight after videoStop are normal; the episode's count covers them.
       this.counters.unwatched += 1;
-      return;
+      return peer.refused('videoUnwatched', now);
     }
     const out = Buffer.allocUnsafe(data.length + VideoFrame.downHeaderBytes - VideoFrame.upHeaderBytes);
     out[0] = VideoFrame.kindVideo;

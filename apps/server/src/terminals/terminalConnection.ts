@@ -1,5 +1,6 @@
 import {
   AudioFrame,
+  TerminalCloseCodes,
   VideoFrame,
   VideoLimits,
   TalkLimits,
@@ -18,6 +19,7 @@ import type { TerminalLoginStamp } from '../realtime/eventBus.js';
 import { AudioOutbox, type BinarySink } from '../talk/audioOutbox.js';
 import type { Talker } from '../talk/floorMachine.js';
 import type { Seat } from '../talk/talkPeer.js';
+import { RefusalEpisodes, type RefusalEpisode, type RefusalKind } from '../core/refusalEpisodes.js';
 import { TokenBucket } from '../core/tokenBucket.js';
 import type { TalkService } from '../talk/talkService.js';
 import type { VideoPeer, VideoService } from '../talk/videoService.js';
@@ -73,7 +75,8 @@ export class TerminalConnection implements VideoPeer {
   readonly openedAt = Date.now();
   lastMessageAt = this.openedAt;
   private readonly messages: TokenBucket;
-  private refusedInRow = 0;
+  /** Refused messages and frames, counted per episode against `floodCloseAfter`. */
+  private readonly refusals: RefusalEpisodes;
   private corked = false;
   /** Talk messages in the order they came (join, floor and call handling may wait for the database). */
   private talkQueue: Promise<unknown> = Promise.resolve();
@@ -84,11 +87,13 @@ export class TerminalConnection implements VideoPeer {
     readonly ip: string,
   ) {
     this.messages = new TokenBucket(host.options.messagesPerSecond, host.options.messagesBurst, this.openedAt);
+    this.refusals = new RefusalEpisodes(host.options.floodQuietMs, (episode) => this.logEpisode(episode));
     // Text (floor events) and binary (audio, video) share the socket, in the order queued.
     this.binary = { send: (data, done) => socket.send(data, { binary: typeof data !== 'string' }, done) };
     this.outbox = new AudioOutbox(this.binary);
     socket.on('message', (data, isBinary) => this.receive(data, isBinary));
     socket.on('close', () => {
+      this.refusals.end();
       if (this.state !== 'closing') this.state = 'closing';
       host.closed(this);
     });
@@ -107,7 +112,7 @@ export class TerminalConnection implements VideoPeer {
     try {
       if (isBinary) return this.binaryFrame(data, now);
       const frame = this.parse(data);
-      if (!this.take(now)) return this.refuse(frame.seq);
+      if (!this.messages.take(now)) return this.refuse(frame.seq, now);
       if (frame.fault) return this.error(frame.seq, frame.fault[0], frame.fault[1]);
       const { raw, seq } = frame;
       const type = raw.type;
@@ -148,16 +153,31 @@ export class TerminalConnection implements VideoPeer {
   /**
    * A binary frame: audio (kind 1) or video (kind 2), each with its own rate limit in its service,
    * not the message bucket. Any other kind goes to the talk service, which answers `bad_frame`.
+   * Malformed frames are answered each time (each answer says what is wrong) and counted as refusals.
    */
   private binaryFrame(data: RawData, now: number): void {
     const buffer = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
-    if (this.state !== 'online') return this.error(null, TerminalErrors.notLoggedIn, 'log in first');
+    if (this.state !== 'online') return this.badFrame(now, TerminalErrors.notLoggedIn, 'log in first');
     if (buffer[0] === VideoFrame.kindVideo) {
-      if (buffer.length > MAX_VIDEO_FRAME) return this.error(null, TerminalErrors.tooLarge, 'video frame too large');
+      if (buffer.length > MAX_VIDEO_FRAME) return this.badFrame(now, TerminalErrors.tooLarge, 'video frame too large');
       return this.host.video.frame(this, buffer, now);
     }
-    if (buffer.length > MAX_AUDIO_FRAME) return this.error(null, TerminalErrors.tooLarge, 'audio frame too large');
+    if (buffer.length > MAX_AUDIO_FRAME) return this.badFrame(now, TerminalErrors.tooLarge, 'audio frame too large');
     this.host.talk.audio(this, buffer, now);
+  }
+
+  /**
+   * A refused binary frame (RefusingPeer): counted in the current episode, which closes the socket
+   * as flooding at `floodCloseAfter`; an episode gets one error reply at most, not one per frame.
+   */
+  refused(kind: RefusalKind, now: number, reply?: readonly [TerminalErrorCode, string]): void {
+    if (this.countRefusal(kind, now) || !reply || !this.refusals.reply()) return;
+    this.error(null, reply[0], reply[1]);
+  }
+
+  /** A malformed binary frame: counted like any refusal, and answered every time. */
+  badFrame(now: number, code: TerminalErrorCode, message: string): void {
+    if (!this.countRefusal('badFrames', now)) this.error(null, code, message);
   }
 
   ack(seq: number, result: Result = {}): void {
@@ -319,17 +339,32 @@ export class TerminalConnection implements VideoPeer {
     });
   }
 
-  /** Message rate: `messagesPerSecond` on average, `messagesBurst` at once. */
-  private take(now: number): boolean {
-    if (!this.messages.take(now)) return false;
-    this.refusedInRow = 0;
+  /**
+   * A message over the rate (`messagesPerSecond` on average, `messagesBurst` at once): dropped and
+   * answered with its seq, every time (the terminal sends it again later).
+   */
+  private refuse(seq: number | null, now: number): void {
+    if (this.countRefusal('messages', now)) return;
+    const retryAfterMs = Math.ceil(1000 / this.host.options.messagesPerSecond);
+    this.error(seq, TerminalErrors.rateLimited, 'too many messages', undefined, retryAfterMs);
+  }
+
+  /** Counts a refusal; true when it closed the socket as flooding. */
+  private countRefusal(kind: RefusalKind, now: number): boolean {
+    if (this.state === 'closing') return true;
+    if (this.refusals.refuse(kind, now) < this.host.options.floodCloseAfter) return false;
+    this.close('flooding', TerminalCloseCodes.policy);
+    // Logged now: a client that never answers the close keeps the socket for ws's close timeout.
+    this.refusals.end();
     return true;
   }
 
-  private refuse(seq: number | null): void {
-    this.refusedInRow += 1;
-    if (this.refusedInRow >= this.host.options.floodCloseAfter) return this.close('flooding', 1008);
-    const retryAfterMs = Math.ceil(1000 / this.host.options.messagesPerSecond);
-    this.error(seq, TerminalErrors.rateLimited, 'too many messages', undefined, retryAfterMs);
+  /** One line per episode, however many frames it refused. */
+  private logEpisode(episode: RefusalEpisode): void {
+    const who = this.seat ? { A_ID: this.seat.A_ID, dispatchNo: this.seat.dispatchNo } : { U_ID: this.user?.U_ID };
+    const line = { ...who, E_ID: this.E_ID, ip: this.ip, ...episode };
+    const log = this.host.talk.log;
+    if (episode.closed && this.closeReason === 'flooding') log.warn(line, 'refusal episode');
+    else log.info(line, 'refusal episode');
   }
 }

@@ -18,8 +18,15 @@ export interface TerminalOptions {
   maxMessageBytes: number;
   messagesPerSecond: number;
   messagesBurst: number;
-  /** Refused messages in a row (rate limit) after which the socket is closed as flooding. */
+  /**
+   * Refusals in one episode after which the socket is closed as flooding (1008): text messages over
+   * the rate, and refused binary frames (audio over its rate or without the floor, video without
+   * rights, over its rate or unasked, malformed frames). Above what a well-behaved talker sends in
+   * the second after it loses the floor (50 frames).
+   */
   floodCloseAfter: number;
+  /** An episode of refusals ends after this long without one: its single log line is written then. */
+  floodQuietMs: number;
   /** Wrong passwords in a row for one phone before logins of that phone are refused for `loginLockMs`. */
   loginMaxFailures: number;
   loginLockMs: number;
@@ -47,6 +54,7 @@ export const DEFAULT_TERMINAL_OPTIONS: TerminalOptions = {
   messagesPerSecond: TerminalLimits.messagesPerSecond,
   messagesBurst: TerminalLimits.messagesBurst,
   floodCloseAfter: 200,
+  floodQuietMs: 2_000,
   loginMaxFailures: 5,
   loginLockMs: 15 * 60_000,
   flushMs: 50,

@@ -9,7 +9,7 @@ import {
   type IHttpConnectionOptions,
 } from '@microsoft/signalr';
 import { HUB_PATH } from '@intercom/contract';
-import { buildApp } from '../../src/app.js';
+import { buildApp, type BuildOptions } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { createDeps } from '../../src/createDeps.js';
 import { DEMO_CODE, seedFirstRun } from '../../src/db/seedFirstRun.js';
@@ -57,6 +57,8 @@ export async function startHubApp(
   more: {
     terminals?: Partial<TerminalOptions>;
     talk?: Partial<TalkOptions>;
+    /** Fastify logger option (pino options, may carry a `stream`); none by default. */
+    logger?: BuildOptions['logger'];
     env?: Record<string, string>;
     realtime?: RealtimeOptions;
     /** A PostgreSQL database shared with other apps (made and dropped by the caller). */
@@ -88,6 +90,7 @@ export async function startHubApp(
     hub,
     ...(more.terminals ? { terminals: more.terminals } : {}),
     ...(more.talk ? { talk: more.talk } : {}),
+    ...(more.logger ? { logger: more.logger } : {}),
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

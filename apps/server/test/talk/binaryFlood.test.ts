@@ -1,0 +1,221 @@
+import { Writable } from 'node:stream';
+import { upFrame } from '@intercom/media';
+import {
+  TalkLimits,
+  TerminalCloseCodes,
+  TerminalErrors,
+  VideoCodec,
+  VideoErrors,
+  encodeVideoUpFrame,
+} from '@intercom/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAST_HUB, sleep, tenant } from '../realtime/hubTestApp.js';
+import {
+  FAST_TERMINALS,
+  createTerminalUser,
+  loggedIn,
+  startTerminalApp,
+  type TerminalTestApp,
+  type TestTerminal,
+} from '../terminals/terminalTestApp.js';
+import { FAST_TALK, SPEECH, channelOf, createChannel, isType, joinAll, talk, waitFor } from './talkFixtures.js';
+
+// Binary floods (issue 30, item 5): refused audio and video frames count like refused messages, the
+// socket closes as flooding at the same threshold, and each episode costs one log line and at most
+// one error reply. FLOOD_FIGURES=1 prints the figures of docs/benchmarks.md.
+const QUIET_MS = 300;
+const FLOOD = 10_000;
+const EPISODE = 'refusal episode';
+const lines: Record<string, unknown>[] = [];
+let t: TerminalTestApp;
+
+beforeAll(async () => {
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of String(chunk).split('\n')) if (line) lines.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
+  t = await startTerminalApp(
+    // The default threshold (200), as in production; episodes end after QUIET_MS without a refusal.
+    { ...FAST_TERMINALS, heartbeatTimeoutMs: 30_000, floodQuietMs: QUIET_MS },
+    FAST_HUB,
+    {},
+    { talk: { ...FAST_TALK, floodCutAfter: TalkLimits.floodCutAfter }, logger: { level: 'info', stream } },
+  );
+});
+afterAll(async () => {
+  await t.close();
+});
+
+/** Episode lines about one terminal user. */
+const episodesOf = (U_ID: number) => lines.filter((l) => l.msg === EPISODE && l.U_ID === U_ID);
+
+/** Error replies to binary frames (they carry no seq). */
+const frameErrors = (terminal: TestTerminal) => terminal.received.filter((m) => m.type === 'error' && m.seq === null);
+
+function figure(name: string, value: unknown): void {
+  if (process.env.FLOOD_FIGURES === '1') process.stderr.write(`[flood] ${name}: ${JSON.stringify(value)}\n`);
+}
+
+/**
+ * Sends `frames` at once, then waits until the server closed the socket or counted every frame
+ * (`handled`), and until an episode would have ended. Returns the log lines written meanwhile.
+ */
+async function flood(
+  terminal: TestTerminal,
+  frames: Uint8Array[],
+  handled: () => number,
+): Promise<Record<string, number>> {
+  const before = lines.length;
+  const start = handled();
+  for (const frame of frames) terminal.socket.send(frame, { binary: true });
+  await waitFor(() => terminal.closeCode !== undefined || handled() - start >= frames.length, 30_000);
+  await sleep(QUIET_MS * 2);
+  const logged: Record<string, number> = {};
+  for (const line of lines.slice(before)) logged[String(line.msg)] = (logged[String(line.msg)] ?? 0) + 1;
+  return logged;
+}
+
+const audioHandled = () => {
+  const c = t.app.talk.service.counters;
+  return c.relayed + c.notHolder + c.badFrames + c.rateLimited;
+};
+const videoHandled = () => t.app.talk.video.counters.received;
+
+describe('audio', () => {
+  it('closes a terminal that floods audio without the floor: 1008, one log line, no reply per frame', async () => {
+    const { cid, members } = await channelOf(t, t.demo.E_ID, [0, 0]);
+    await joinAll(members, cid);
+    const [flooder, listener] = members.map((m) => m.terminal);
+    const U_ID = members[0]?.U_ID as number;
+    if (!flooder || !listener) throw new Error('two members');
+    const logged = await flood(
+      flooder,
+      Array.from({ length: FLOOD }, (_, i) => upFrame(cid, i, SPEECH[0] as Buffer)),
+      audioHandled,
+    );
+    figure('audio without the floor', {
+      logLines: logged,
+      errorReplies: frameErrors(flooder).length,
+      closed: flooder.closeCode,
+    });
+    expect(flooder.closeCode).toBe(TerminalCloseCodes.policy);
+    expect(flooder.received.some((m) => m.type === 'closing' && m.reason === 'flooding')).toBe(true);
+    expect(frameErrors(flooder).length).toBeLessThanOrEqual(1);
+    expect(episodesOf(U_ID)).toHaveLength(1);
+    expect(episodesOf(U_ID)[0]).toMatchObject({ closed: true, refused: 200 });
+    expect(listener.frames).toHaveLength(0);
+    listener.close();
+  });
+
+  it('writes one log line per episode, with its count, and keeps the socket open below the threshold', async () => {
+    const { cid, members } = await channelOf(t, t.demo.E_ID, [0]);
+    await joinAll(members, cid);
+    const terminal = members[0]?.terminal as TestTerminal;
+    const U_ID = members[0]?.U_ID as number;
+    await talk(terminal, cid, SPEECH.slice(0, 20));
+    await sleep(QUIET_MS * 2);
+    await talk(terminal, cid, SPEECH.slice(0, 30));
+    await waitFor(() => episodesOf(U_ID).length === 2);
+    expect(episodesOf(U_ID).map((l) => [l.refused, l.closed])).toEqual([
+      [20, false],
+      [30, false],
+    ]);
+    expect(frameErrors(terminal)).toHaveLength(0);
+    expect(await terminal.request({ type: 'heartbeat' })).toMatchObject({ type: 'ack' });
+    terminal.close();
+  });
+
+  it('does not close a well-behaved talker that loses the floor mid-burst and stops within a second', async () => {
+    const { cid, members } = await channelOf(t, t.demo.E_ID, [0, 5]);
+    await joinAll(members, cid);
+    const [talker, dispatcher] = members.map((m) => m.terminal);
+    const U_ID = members[0]?.U_ID as number;
+    if (!talker || !dispatcher) throw new Error('two members');
+    expect(await talker.request({ type: 'floorRequest', cid })).toMatchObject({ granted: true });
+    const sending = talk(talker, cid, SPEECH.slice(0, 40), 20);
+    await sleep(300);
+    expect(await dispatcher.request({ type: 'floorRequest', cid })).toMatchObject({ granted: true });
+    await talker.next(isType('floorRevoked', { cid, reason: 'preempted' }));
+    await sending;
+    // A slow client: one more second of 20 ms frames after the revoke.
+    await talk(talker, cid, SPEECH.slice(0, 50), 20);
+    await waitFor(() => episodesOf(U_ID).length === 1);
+    await sleep(QUIET_MS * 2);
+    expect(talker.closeCode).toBeUndefined();
+    // One episode (frames 20 ms apart never leave the quiet time), counting every late frame.
+    expect(episodesOf(U_ID)).toHaveLength(1);
+    expect(episodesOf(U_ID)[0]).toMatchObject({ closed: false, kinds: { audioNoFloor: expect.any(Number) } });
+    expect(episodesOf(U_ID)[0]?.refused).toBeGreaterThanOrEqual(50);
+    expect(frameErrors(talker)).toHaveLength(0);
+    expect(await talker.request({ type: 'heartbeat' })).toMatchObject({ type: 'ack' });
+    talker.close();
+    dispatcher.close();
+  });
+
+  it('cuts a talker over the audio rate: floor revoked, 1008, one rate_limited reply, one log line', async () => {
+    const { cid, members } = await channelOf(t, t.demo.E_ID, [0, 0]);
+    await joinAll(members, cid);
+    const [flooder, listener] = members.map((m) => m.terminal);
+    const U_ID = members[0]?.U_ID as number;
+    if (!flooder || !listener) throw new Error('two members');
+    // Built before the floor is granted: building them may take longer than the silence time.
+    const frames = Array.from({ length: FLOOD }, (_, i) => upFrame(cid, i, SPEECH[0] as Buffer));
+    await flooder.request({ type: 'floorRequest', cid });
+    const logged = await flood(flooder, frames, audioHandled);
+    figure('audio over the rate', {
+      logLines: logged,
+      errorReplies: frameErrors(flooder).length,
+      closed: flooder.closeCode,
+    });
+    await flooder.next(isType('floorRevoked', { cid, reason: 'flooding' }));
+    expect(flooder.closeCode).toBe(TerminalCloseCodes.policy);
+    expect(frameErrors(flooder)).toEqual([expect.objectContaining({ code: TerminalErrors.rateLimited })]);
+    expect(episodesOf(U_ID)).toHaveLength(1);
+    expect(episodesOf(U_ID)[0]).toMatchObject({ closed: true, refused: 200 });
+    // The burst allowance was relayed, the rest cut.
+    expect(listener.frames.length).toBeLessThanOrEqual(FAST_TALK.framesBurst + 10);
+    listener.close();
+  });
+});
+
+describe('video', () => {
+  const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 4, 0xff, 0xd9]);
+  const jpegFrames = () => Array.from({ length: FLOOD }, (_, i) => encodeVideoUpFrame(VideoCodec.jpeg, i, JPEG));
+
+  it('closes a terminal that floods video without rights: 1008, one not_video_member reply, one log line', async () => {
+    const user = await createTerminalUser(t, { E_ID: t.demo.E_ID });
+    const terminal = await loggedIn(t, user.phone);
+    const logged = await flood(terminal, jpegFrames(), videoHandled);
+    figure('video without rights', {
+      logLines: logged,
+      errorReplies: frameErrors(terminal).length,
+      closed: terminal.closeCode,
+    });
+    expect(terminal.closeCode).toBe(TerminalCloseCodes.policy);
+    expect(frameErrors(terminal)).toEqual([expect.objectContaining({ code: VideoErrors.notVideoMember })]);
+    expect(episodesOf(user.U_ID)).toHaveLength(1);
+    expect(episodesOf(user.U_ID)[0]).toMatchObject({ closed: true, refused: 200, kinds: { videoNoRights: 200 } });
+  });
+
+  it('closes a terminal with video rights that floods frames nobody asked for', async () => {
+    const { E_ID } = await tenant(t);
+    await t.db.insertInto('sys_config').values({ E_ID, Code: 'VideoEnable', Value: 'TRUE' }).execute();
+    const user = await createTerminalUser(t, { E_ID });
+    const cid = await createChannel(t, E_ID, [{ U_ID: user.U_ID }]);
+    await t.db.updateTable('channel').set({ VideoEnable: 1 }).where('CID', '=', cid).execute();
+    const terminal = await loggedIn(t, user.phone);
+    expect(await terminal.request({ type: 'videoCaps', codecs: ['jpeg'] })).toMatchObject({ type: 'ack' });
+    const logged = await flood(terminal, jpegFrames(), videoHandled);
+    figure('video nobody watches', {
+      logLines: logged,
+      errorReplies: frameErrors(terminal).length,
+      closed: terminal.closeCode,
+    });
+    expect(terminal.closeCode).toBe(TerminalCloseCodes.policy);
+    expect(frameErrors(terminal).length).toBeLessThanOrEqual(1);
+    expect(episodesOf(user.U_ID)).toHaveLength(1);
+    expect(episodesOf(user.U_ID)[0]).toMatchObject({ closed: true, refused: 200 });
+  });
+});
