@@ -365,6 +365,17 @@ export async function enterpriseWithAccount(
   return { ...enterprise, ...account, token: tokens.access_token };
 }
 
+/** Another account of the enterprise, logged in: a console session of its own (one session per account). */
+export async function accountSession(
+  t: TestApp,
+  enterprise: { E_ID: number; code: string },
+  role: 'admin' | 'editor' = 'editor',
+): Promise<{ A_ID: number; token: string }> {
+  const account = await createAccount(t.db, { E_ID: enterprise.E_ID, role });
+  const tokens = await login(t.app, { username: account.username, password: account.password, code: enterprise.code });
+  return { A_ID: account.A_ID, token: tokens.access_token };
+}
+
 /** Inserts one system-log row directly (for query, export and tenancy tests). */
 export async function insertSysLog(
   db: Kysely<DB>,

@@ -83,6 +83,8 @@ export const TERMINAL_CLOSE_REASONS = [
   'heartbeat_timeout',
   'flooding',
   'server_restart',
+  /** A dispatcher seat's console session ended (timed out, replaced by a new login, or the account is gone). */
+  'session_end',
 ] as const;
 export type TerminalCloseReason = (typeof TERMINAL_CLOSE_REASONS)[number];
 

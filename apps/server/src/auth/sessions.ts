@@ -4,7 +4,7 @@ import type { DB } from '../db/schema.js';
 import { AppError } from '../http/AppError.js';
 import { hashToken, newToken } from './tokens.js';
 
-export type EndReason = 'logout' | 'replaced' | 'password' | 'frozen' | 'expired';
+export type EndReason = 'logout' | 'replaced' | 'password' | 'frozen' | 'expired' | 'deleted';
 
 export interface SessionPolicy {
   idleMs: number;

@@ -41,6 +41,14 @@ export class TerminalEvents {
     if (sessionIds.length > 0) this.bus.publish({ kind: 'sessionsEnded', E_ID, sessionIds: [...sessionIds], reason });
   }
 
+  /**
+   * The scope behind these console sessions may have changed (null: any session; the enterprise tree
+   * changed): their dispatcher seats read it again at once and leave what falls outside.
+   */
+  seatsCheck(E_ID: number, sessionIds: readonly number[] | null): void {
+    this.bus.publish({ kind: 'seatsCheck', E_ID, sessionIds: sessionIds ? [...sessionIds] : null });
+  }
+
   /** Calls `listener` with every event of `kind`, published here or on another instance. */
   on<K extends TerminalEventKind>(kind: K, listener: Listener<K>): () => void {
     const unsubscribe = this.bus.subscribe((event) => {

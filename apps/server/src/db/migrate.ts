@@ -5,6 +5,7 @@ import * as usersDevices from './migrations/2026112310_users_devices.js';
 import * as channelsMedia from './migrations/2026112330_channels_media.js';
 import * as userSearch from './migrations/2026112400_user_search.js';
 import * as historyPartitions from './migrations/2026112500_history_partitions.js';
+import * as seatSpeaker from './migrations/2026112700_seat_speaker.js';
 
 /** Migrations are listed here (not read from disk) so the built server carries them. */
 const migrations: Record<string, Migration> = {
@@ -13,6 +14,7 @@ const migrations: Record<string, Migration> = {
   '2026112330_channels_media': channelsMedia,
   '2026112400_user_search': userSearch,
   '2026112500_history_partitions': historyPartitions,
+  '2026112700_seat_speaker': seatSpeaker,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

@@ -190,6 +190,11 @@ export interface RecordingTable {
   Size: number;
   /** Issue 4: the other party of a private call. */
   ToU_ID: Generated<number | null>;
+  /** Issue 30: a dispatcher seat's dispatch number and account name when it spoke (U_ID is null). */
+  SpeakerNo: Generated<string | null>;
+  SpeakerName: Generated<string | null>;
+  /** Issue 30: the seat on the other side of a private call (ToU_ID is null). */
+  ToSpeakerName: Generated<string | null>;
 }
 
 export interface GisTypeTable {

@@ -77,7 +77,15 @@ export type RealtimeEvent =
    */
   | { kind: 'liveStateWanted'; E_ID: 0 }
   /** Users left channel CID (null: the channel was deleted): they stop hearing it at once. */
-  | { kind: 'membersRemoved'; E_ID: number; CID: number; UserIDs: number[] | null };
+  | { kind: 'membersRemoved'; E_ID: number; CID: number; UserIDs: number[] | null }
+  /** A dispatcher seat logged in (stamp ordered like terminal logins); older seats it displaces close. */
+  | { kind: 'seatOpened'; E_ID: number; A_ID: number; S_ID: number; stamp: TerminalLoginStamp }
+  | { kind: 'seatClosed'; E_ID: number; A_ID: number; stamp: TerminalLoginStamp }
+  /**
+   * The scope or rights behind these console sessions may have changed (null: any session, e.g. the
+   * enterprise tree changed): their dispatcher seats read their sessions again now.
+   */
+  | { kind: 'seatsCheck'; E_ID: number; sessionIds: number[] | null };
 
 export type RealtimeListener = (event: RealtimeEvent) => void;
 

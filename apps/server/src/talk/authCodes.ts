@@ -1,14 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { TalkLimits, dispatchNoOf, type AuthCode } from '@intercom/contract';
 import type { Redis } from 'ioredis';
-import type { Scope } from '../tenancy/scope.js';
 
-/** Who an AuthCode logs in: a console account with its scope at the time it asked. */
+/**
+ * Who an AuthCode logs in: a console account and the session that asked. The seat lives only as long
+ * as that session (DESIGN.md 11), so redeeming checks the session again and the seat's scope is read
+ * from it at use, never frozen here.
+ */
 export interface SeatGrant {
   A_ID: number;
   E_ID: number;
+  /** The console session the code was issued to. */
+  S_ID: number;
   name: string;
-  scope: Scope;
   expiresAt: number;
 }
 
@@ -22,23 +26,23 @@ const newCode = () => randomBytes(24).toString('base64url');
 
 /**
  * One-time codes that open a dispatcher seat on `/terminal` (DESIGN.md section 7). A code is
- * 24 random bytes, valid for 60 s and for one login; an account holds at most one at a time
- * (asking again replaces the previous code), so the map never grows past the number of accounts.
+ * 24 random bytes, valid for 60 s and for one login; a session holds at most one at a time
+ * (asking again replaces the previous code), so the map never grows past the number of sessions.
  */
 export class AuthCodes implements AuthCodeStore {
   private readonly codes = new Map<string, SeatGrant>();
-  private readonly byAccount = new Map<number, string>();
+  private readonly bySession = new Map<number, string>();
 
   constructor(private readonly ttlMs: number = TalkLimits.authCodeTtlMs) {}
 
   issue(account: Omit<SeatGrant, 'expiresAt'>, now = Date.now()): AuthCode {
     this.prune(now);
-    const previous = this.byAccount.get(account.A_ID);
+    const previous = this.bySession.get(account.S_ID);
     if (previous) this.codes.delete(previous);
     const authCode = newCode();
     const expiresAt = now + this.ttlMs;
     this.codes.set(authCode, { ...account, expiresAt });
-    this.byAccount.set(account.A_ID, authCode);
+    this.bySession.set(account.S_ID, authCode);
     return { authCode, expiresAt, dispatchNo: dispatchNoOf(account.A_ID) };
   }
 
@@ -47,7 +51,7 @@ export class AuthCodes implements AuthCodeStore {
     const grant = this.codes.get(authCode);
     if (!grant) return undefined;
     this.codes.delete(authCode);
-    if (this.byAccount.get(grant.A_ID) === authCode) this.byAccount.delete(grant.A_ID);
+    if (this.bySession.get(grant.S_ID) === authCode) this.bySession.delete(grant.S_ID);
     return grant.expiresAt > now ? grant : undefined;
   }
 
@@ -55,13 +59,13 @@ export class AuthCodes implements AuthCodeStore {
     for (const [code, grant] of this.codes) {
       if (grant.expiresAt > now) continue;
       this.codes.delete(code);
-      if (this.byAccount.get(grant.A_ID) === code) this.byAccount.delete(grant.A_ID);
+      if (this.bySession.get(grant.S_ID) === code) this.bySession.delete(grant.S_ID);
     }
   }
 }
 
 /*
- * Stores the grant under the code, and the account's current code under the account (so asking
+ * Stores the grant under the code, and the session's current code under the session (so asking
  * again voids the previous code); GETDEL makes a code usable once even when two instances race.
  */
 const ISSUE = `
@@ -87,7 +91,7 @@ export class RedisAuthCodes implements AuthCodeStore {
       ISSUE,
       2,
       codeKey + authCode,
-      `${this.prefix}:account:${account.A_ID}`,
+      `${this.prefix}:session:${account.S_ID}`,
       JSON.stringify({ ...account, expiresAt }),
       authCode,
       this.ttlMs,

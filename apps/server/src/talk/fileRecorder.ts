@@ -27,6 +27,8 @@ class FileBurst implements Burst {
   private readonly writer = new OggOpusWriter({ comments: ['ENCODER=intercom relay'] });
   private readonly pages: Buffer[] = [];
   private packets = 0;
+  /** A dispatcher seat speaking, read at the start: the seat may be gone when the burst is stored. */
+  private readonly seat: { dispatchNo: string; name: string } | null;
 
   constructor(
     private readonly deps: AppDeps,
@@ -36,6 +38,7 @@ class FileBurst implements Burst {
     private readonly start: number,
   ) {
     this.pages.push(this.writer.header());
+    this.seat = room.peerOf(talker.key)?.seat ?? null;
   }
 
   write(opus: Buffer): void {
@@ -61,7 +64,8 @@ class FileBurst implements Burst {
     // Owner-only, like the rest of DATA_DIR (db/privateFiles.ts).
     await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
     await fs.writeFile(file, data, { mode: 0o600 });
-    const other = room.parties?.find((p) => p.talker.key !== talker.key)?.user?.U_ID ?? room.remoteParty?.uid;
+    const party = room.parties?.find((p) => p.talker.key !== talker.key);
+    const other = party?.user?.U_ID ?? room.remoteParty?.uid;
     await this.deps.db
       .insertInto('recording')
       .values({
@@ -69,6 +73,9 @@ class FileBurst implements Burst {
         CID: room.kind === 'group' ? room.cid : null,
         U_ID: talker.uid > 0 ? talker.uid : null,
         ToU_ID: room.kind === 'private' && other ? other : null,
+        SpeakerNo: this.seat?.dispatchNo ?? null,
+        SpeakerName: this.seat?.name ?? null,
+        ToSpeakerName: room.kind === 'private' ? (party?.seat?.name ?? room.remoteParty?.name ?? null) : null,
         RType: room.kind,
         StartAt: start,
         Duration: Math.round(this.writer.durationMs),

@@ -7,10 +7,15 @@ import type { Talker } from './floorMachine.js';
 export interface Seat {
   A_ID: number;
   E_ID: number;
+  /** The console session whose voice the seat is: it closes when that session ends. */
+  S_ID: number;
   dispatchNo: string;
   name: string;
   priority: number;
-  /** The enterprises whose channels it may join and whose users it may call. */
+  /**
+   * The enterprises whose channels it may join and whose users it may call, as last read from its
+   * session: again before each join, call and video apply, and on every seat check (DispatcherSeats).
+   */
   scope: Scope;
 }
 

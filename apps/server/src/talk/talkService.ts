@@ -80,6 +80,11 @@ export class TalkService {
   private readonly timer: NodeJS.Timeout;
   readonly counters: TalkCounters = { relayed: 0, notHolder: 0, badFrames: 0, rateLimited: 0, fenced: 0 };
   recorder: BurstRecorder = () => null;
+  /**
+   * Reads a dispatcher seat's session again before it joins or calls (its scope is read at use, never
+   * frozen at login); false when the session ended and the seat is closing. Unset: the scope as it is.
+   */
+  seatScope: (peer: TalkPeer) => Promise<boolean> = async () => true;
   /** With REDIS_URL: channel floors and their audio shared with the other instances. */
   private shared: SharedRooms | null = null;
   /** With REDIS_URL: private calls to users connected to other instances. */
@@ -144,6 +149,7 @@ export class TalkService {
   }
 
   async join(peer: TalkPeer, cid: number, seq: number): Promise<void> {
+    if (peer.seat && !(await this.seatScope(peer))) return;
     const channel = cid < CALL_ID_BASE ? await channelInfo(this.deps.db, cid) : undefined;
     let priority: number | undefined;
     if (peer.seat) {
@@ -199,6 +205,7 @@ export class TalkService {
 
   /** A private call to a connected terminal user of the same enterprise (a seat: of its scope). */
   async call(peer: TalkPeer, uid: number, seq: number): Promise<void> {
+    if (peer.seat && !(await this.seatScope(peer))) return;
     const settings = await talkSettings(this.deps.db, peer.E_ID);
     const callee = this.users.get(uid);
     if (!callee && this.calls) return this.calls.offer(peer, uid, seq, settings);
@@ -296,6 +303,26 @@ export class TalkService {
       if (userIds && !(peer.user && removed.has(peer.user.U_ID))) continue;
       this.leaveRoom(peer, room);
       peer.notify({ type: 'channelLeft', cid, reason: 'removed' });
+    }
+  }
+
+  /**
+   * A seat's scope shrank (a changed working enterprise or enterprise tree): it leaves the channels
+   * and ends the calls that lie outside, and is told `channelLeft` / `callEnd` as a removed member is.
+   */
+  rescoped(peer: TalkPeer): void {
+    const seat = peer.seat;
+    const state = this.peers.get(peer);
+    if (!seat || !state) return;
+    for (const room of [...state.rooms]) {
+      if (room.kind === 'group') {
+        if (inScope(seat.scope, room.E_ID)) continue;
+        this.leaveRoom(peer, room);
+        peer.notify({ type: 'channelLeft', cid: room.cid, reason: 'removed' });
+      } else {
+        const outside = (room.parties ?? []).some((party) => party !== peer && !inScope(seat.scope, party.E_ID));
+        if (outside) this.endCall(room);
+      }
     }
   }
 

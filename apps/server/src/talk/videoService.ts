@@ -89,6 +89,9 @@ export class VideoService {
     private readonly log: FastifyBaseLogger,
   ) {}
 
+  /** Reads a seat's session again before it applies (talk/talkService.ts `seatScope`). */
+  seatScope: (peer: VideoPeer) => Promise<boolean> = async () => true;
+
   attach(peer: VideoPeer): void {
     this.attached.add(peer);
     if (peer.seat) this.seats.set(peer, new Set());
@@ -140,9 +143,11 @@ export class VideoService {
 
   /** A seat's `videoApply`: acked with the codec the terminal was asked for. */
   async apply(peer: VideoPeer, uid: number, seq: number): Promise<void> {
-    const watching = this.seats.get(peer);
-    if (!peer.seat || !watching)
+    if (!peer.seat || !this.seats.has(peer))
       return peer.error(seq, TerminalErrors.notSupported, 'only a dispatcher seat watches video');
+    if (!(await this.seatScope(peer))) return;
+    const watching = this.seats.get(peer);
+    if (!peer.seat || !watching) return;
     const source = this.sources.get(uid);
     if (!source || !inScope(peer.seat.scope, source.info.E_ID)) return this.refuseApply(peer, uid, seq);
     if (!source.viewers.has(peer)) {
@@ -221,6 +226,18 @@ export class VideoService {
   /** Viewers of a terminal's stream now (tests, bench). */
   viewers(uid: number): VideoOutbox[] {
     return [...(this.sources.get(uid)?.viewers.values() ?? [])];
+  }
+
+  /** A seat's scope shrank: it stops watching terminals outside it (they are told videoStop when unwatched). */
+  rescoped(peer: VideoPeer): void {
+    const seat = peer.seat;
+    const watching = this.seats.get(peer);
+    if (!seat || !watching) return;
+    for (const source of [...watching]) {
+      if (inScope(seat.scope, source.info.E_ID)) continue;
+      this.removeViewer(source, peer);
+      peer.send({ type: 'videoOffline', uid: source.info.uid });
+    }
   }
 
   close(): void {

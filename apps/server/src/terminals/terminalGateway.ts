@@ -14,6 +14,7 @@ import type { TalkService } from '../talk/talkService.js';
 import type { AuthCodeStore } from '../talk/authCodes.js';
 import type { VideoService } from '../talk/videoService.js';
 import { talkSettings } from '../talk/talkRepository.js';
+import { DispatcherSeats } from './dispatcherSeats.js';
 import { publishLiveHandOver } from './liveHandOver.js';
 import { LoginClock, isNewerLogin } from './loginClock.js';
 import type { LoginThrottle } from './loginThrottle.js';
@@ -54,6 +55,8 @@ export class TerminalGateway implements ConnectionHost {
     { timer: NodeJS.Timeout; user: ReportingUser; stamp: TerminalLoginStamp | null }
   >();
   private readonly throttle: LoginThrottle;
+  /** Dispatcher seats, each bound to the console session that opened it. */
+  readonly seats: DispatcherSeats;
   private readonly sweepTimer: NodeJS.Timeout;
   private readonly unsubscribeBus: () => void;
   private closing = false;
@@ -71,6 +74,14 @@ export class TerminalGateway implements ConnectionHost {
       { maxFailures: options.loginMaxFailures, lockMs: options.loginLockMs },
       log,
     );
+    this.seats = new DispatcherSeats(
+      deps,
+      log,
+      { maxPerAccount: deps.config.talkMaxSeatsPerAccount, checkMs: options.seatCheckMs },
+      (seat) => this.seatRescoped(seat as TerminalConnection),
+    );
+    talk.seatScope = (peer) => this.seats.refresh(peer as TerminalConnection);
+    video.seatScope = talk.seatScope;
     this.unsubscribeBus = deps.realtime.bus.subscribe((event) => {
       if (event.kind === 'terminalLogin') this.remoteLogin(event);
       else if (event.kind === 'user' && !event.user.online) this.stillOnline(event.user.E_ID, event.user.U_ID);
@@ -157,32 +168,45 @@ export class TerminalGateway implements ConnectionHost {
   }
 
   /**
-   * A dispatcher seat: a one-time AuthCode from `POST /api/Talk/AuthCode` opens seat `D<A_ID>`,
-   * which may join any channel and call any user of the account's scope. Not a terminal user:
-   * no GPS, no online state, no Offline alarm.
+   * A dispatcher seat: a one-time AuthCode from `POST /api/Talk/AuthCode` opens seat `D<A_ID>`, the voice
+   * of the console session that asked for the code (DESIGN.md 11): refused when that session has ended
+   * since, closed when it ends. It may join any channel and call any user of the session's scope as it
+   * is at each use. Not a terminal user: no GPS, no online state, no Offline alarm.
    */
   private async loginSeat(connection: TerminalConnection, seq: number, authCode: string): Promise<void> {
     const grant = await this.authCodes.redeem(authCode);
-    if (!grant) {
+    const session = grant ? await this.seats.admit(grant.S_ID) : undefined;
+    if (!grant || !session) {
       if (connection.state === 'loggingIn') connection.state = 'new';
-      return connection.error(seq, TerminalErrors.badAuthCode, 'unknown, used or expired AuthCode');
+      return connection.error(
+        seq,
+        TerminalErrors.badAuthCode,
+        'unknown, used or expired AuthCode, or its session ended',
+      );
     }
-    const { dispatchPriority } = await talkSettings(this.deps.db, grant.E_ID);
+    const { dispatchPriority } = await talkSettings(this.deps.db, session.E_ID);
     if (connection.state !== 'loggingIn') return;
-    const dispatchNo = `D${grant.A_ID}`;
-    const seat = { ...grant, dispatchNo, priority: dispatchPriority };
-    connection.seat = seat;
-    connection.talker = { key: dispatchNo, uid: 0, name: grant.name, priority: dispatchPriority };
+    const { A_ID, E_ID, name, scope } = session;
+    const opened = { A_ID, E_ID, S_ID: grant.S_ID, name, priority: dispatchPriority, scope };
+    const { dispatchNo, talkerKey } = this.seats.opened(connection, opened);
+    connection.seat = { ...opened, dispatchNo };
+    connection.talker = { key: talkerKey, uid: 0, name, priority: dispatchPriority };
     connection.state = 'online';
     this.talk.attach(connection);
     this.video.attach(connection);
-    const { A_ID, E_ID, name, priority } = seat;
-    connection.ack(seq, { seat: { dispatchNo, A_ID, E_ID, name, priority }, serverTime: Date.now() });
-    this.log.info({ A_ID, E_ID, ip: connection.ip }, 'dispatcher seat logged in');
+    connection.ack(seq, { seat: { dispatchNo, A_ID, E_ID, name, priority: dispatchPriority }, serverTime: Date.now() });
+    this.log.info({ A_ID, E_ID, S_ID: grant.S_ID, ip: connection.ip }, 'dispatcher seat logged in');
+  }
+
+  /** A seat's scope shrank: it stops hearing channels, calls and video outside it. */
+  private seatRescoped(connection: TerminalConnection): void {
+    this.talk.rescoped(connection);
+    this.video.rescoped(connection);
   }
 
   closed(connection: TerminalConnection): void {
     this.sockets.delete(connection);
+    this.seats.closed(connection);
     this.talk.detach(connection);
     this.video.detach(connection);
     const user = connection.user;
@@ -265,6 +289,7 @@ export class TerminalGateway implements ConnectionHost {
     this.closing = true;
     clearInterval(this.sweepTimer);
     this.unsubscribeBus();
+    this.seats.close();
     for (const connection of this.sockets) connection.close('server_restart', TerminalCloseCodes.goingAway);
     for (const [U_ID, { user }] of this.grace) {
       this.endGrace(U_ID);

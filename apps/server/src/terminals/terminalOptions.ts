@@ -42,6 +42,11 @@ export interface TerminalOptions {
   userCacheMs: number;
   /** OsmAnd requests per minute from one address. */
   osmandPerMinute: number;
+  /**
+   * How often the console sessions behind dispatcher seats are read again: a session that ended by a
+   * path nobody announced (idle or absolute timeout, a deleted account) closes its seat within this.
+   */
+  seatCheckMs: number;
 }
 
 export const DEFAULT_TERMINAL_OPTIONS: TerminalOptions = {
@@ -62,6 +67,7 @@ export const DEFAULT_TERMINAL_OPTIONS: TerminalOptions = {
   maxQueuedRows: 20_000,
   userCacheMs: 60_000,
   osmandPerMinute: 600,
+  seatCheckMs: 5_000,
 };
 
 export function terminalOptionsOf(overrides: Partial<TerminalOptions> = {}): TerminalOptions {

@@ -1,4 +1,4 @@
-import { TalkErrors, TerminalErrors } from '@intercom/contract';
+import { TalkErrors, TerminalCloseCodes, TerminalErrors } from '@intercom/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authed, createEnterprise, loginAdmin } from '../helper.js';
 import { sleep } from '../realtime/hubTestApp.js';
@@ -162,6 +162,7 @@ describe('one channel across two instances', () => {
 
   it('an AuthCode issued on A opens a seat on B, once', async () => {
     const api = authed(s.a.app, await loginAdmin(s.a));
+    await mirrorSessions();
     const res = await api.post('/api/Talk/AuthCode', {});
     expect(res.statusCode, res.body).toBe(200);
     const { authCode } = res.json<{ BaseData: { authCode: string } }>().BaseData;
@@ -181,6 +182,21 @@ describe('one channel across two instances', () => {
     });
     expect(await late.request({ type: 'login', authCode: second.authCode })).toMatchObject({ type: 'ack' });
     for (const t of [onA, onB, late]) t.close();
+  });
+
+  it('a seat on B closes at once (4002) when its session ends on A, and a second seat of the session on A replaces it', async () => {
+    const token = await loginAdmin(s.a);
+    const api = authed(s.a.app, token);
+    await mirrorSessions();
+    const code = async () =>
+      (await api.post('/api/Talk/AuthCode', {})).json<{ BaseData: { authCode: string } }>().BaseData.authCode;
+    const onB = await TestTerminal.connect(s.b);
+    expect(await onB.request({ type: 'login', authCode: await code() })).toMatchObject({ type: 'ack' });
+    const onA = await TestTerminal.connect(s.a);
+    expect(await onA.request({ type: 'login', authCode: await code() })).toMatchObject({ type: 'ack' });
+    expect(await onB.closed).toBe(TerminalCloseCodes.replaced);
+    expect((await api.post('/api/Account/Logout')).statusCode).toBe(200);
+    expect(await onA.closed).toBe(TerminalCloseCodes.accountChanged);
   });
 
   it('a private call from A to a user on B: both talk on its one floor, either hangs up', async () => {
@@ -250,3 +266,14 @@ describe('one channel across two instances', () => {
     onB.close();
   });
 });
+
+/**
+ * Without TEST_DATABASE_URL each instance has a database of its own: B gets A's console sessions, as
+ * one shared database would show them (a seat is redeemed against its session).
+ */
+async function mirrorSessions(): Promise<void> {
+  if (s.shared) return;
+  const rows = await s.a.db.selectFrom('session').selectAll().execute();
+  await s.b.db.deleteFrom('session').execute();
+  if (rows.length > 0) await s.b.db.insertInto('session').values(rows).execute();
+}

@@ -78,10 +78,9 @@ describe('dispatcher seats', () => {
 
   it('an AuthCode expires after its time', () => {
     const codes = new AuthCodes(60_000);
-    const scope = { rootId: 1, enterpriseIds: [1] };
-    const issued = codes.issue({ A_ID: 5, E_ID: 1, name: 'D', scope }, 1_000);
+    const issued = codes.issue({ A_ID: 5, E_ID: 1, S_ID: 9, name: 'D' }, 1_000);
     expect(codes.redeem(issued.authCode, 61_000)).toBeUndefined();
-    const fresh = codes.issue({ A_ID: 5, E_ID: 1, name: 'D', scope }, 1_000);
+    const fresh = codes.issue({ A_ID: 5, E_ID: 1, S_ID: 9, name: 'D' }, 1_000);
     expect(codes.redeem(fresh.authCode, 60_999)).toMatchObject({ A_ID: 5 });
     expect(codes.redeem(fresh.authCode, 60_999)).toBeUndefined();
   });

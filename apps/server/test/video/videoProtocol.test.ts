@@ -8,6 +8,7 @@ import {
   type PushMsg,
 } from '@intercom/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accountSession } from '../helper.js';
 import { FAST_HUB, hubClient, record, tenant, until } from '../realtime/hubTestApp.js';
 import { createChannel, isType, waitFor } from '../talk/talkFixtures.js';
 import {
@@ -134,11 +135,14 @@ describe('video rights', () => {
 
 describe('apply, relay, free', () => {
   it('starts the terminal on the first viewer, relays only to viewers, stops on the last free', async () => {
-    const { E_ID, token } = await tenant(t);
+    const mine = await tenant(t);
+    const { E_ID, token } = mine;
     await setVideoEnable(E_ID, 'TRUE');
     const source = await member(E_ID, true);
     expect(await source.terminal.request({ type: 'videoCaps', codecs: ['jpeg'] })).toMatchObject({ type: 'ack' });
-    const [a, b, idle] = [await seatOf(token), await seatOf(token), await seatOf(token)];
+    // Three dispatchers: a console session carries one seat.
+    const others = [await accountSession(t, mine), await accountSession(t, mine)];
+    const [a, b, idle] = [await seatOf(token), await seatOf(others[0]!.token), await seatOf(others[1]!.token)];
 
     // Nobody watches: frames go nowhere and the terminal was never asked to start.
     const unwatched = t.app.talk.video.counters.unwatched;

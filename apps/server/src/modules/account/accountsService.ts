@@ -107,19 +107,22 @@ async function editAccount(ctx: ServiceContext, input: AccountSave): Promise<num
     set.PasswordHash = await hashPassword(input.Password, ctx.passwordLogN);
     changes.Password = 'reset';
   }
-  await withLoginConflict(() =>
+  const ended = await withLoginConflict(() =>
     ctx.db.transaction().execute(async (trx) => {
       if (demoted) await keepAnAdmin(trx, before);
       await updateAccount(trx, before.A_ID, set);
-      if (input.Password !== undefined) await endSessions(trx, before.A_ID, 'password');
+      const sessionIds = input.Password !== undefined ? await endSessions(trx, before.A_ID, 'password') : [];
       await logChange(trx, ctx, {
         E_ID: before.E_ID,
         Action: SysLogActions.accountUpdate,
         Target: before.LoginName,
         Summary: changes,
       });
+      return sessionIds;
     }),
   );
+  // A new password ends the account's console sessions and the dispatcher seats they carry, everywhere now.
+  ctx.events.sessionsEnded(before.E_ID, ended, 'password');
   return before.A_ID;
 }
 
@@ -127,8 +130,9 @@ async function editAccount(ctx: ServiceContext, input: AccountSave): Promise<num
 export async function removeAccount(ctx: ServiceContext, id: number): Promise<void> {
   const account = await found(ctx, id);
   if (account.A_ID === ctx.account.A_ID) throw AppError.field('A_ID', MessageKeys.notOnSelf);
-  await ctx.db.transaction().execute(async (trx) => {
+  const ended = await ctx.db.transaction().execute(async (trx) => {
     await keepAnAdmin(trx, account);
+    const sessionIds = await endSessions(trx, id, 'deleted');
     await deleteAccount(trx, id);
     await logChange(trx, ctx, {
       E_ID: account.E_ID,
@@ -136,7 +140,10 @@ export async function removeAccount(ctx: ServiceContext, id: number): Promise<vo
       Target: account.LoginName,
       Summary: { A_ID: id, Role: account.Role },
     });
+    return sessionIds;
   });
+  // Its console sessions (rows deleted with it) and their hub connections and seats close on every instance now.
+  ctx.events.sessionsEnded(account.E_ID, ended, 'deleted');
 }
 
 /** `POST /api/Account/Disable` (admin): disabling ends every session of the account. */

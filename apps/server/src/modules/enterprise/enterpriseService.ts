@@ -126,6 +126,8 @@ export async function switchWorking(ctx: ServiceContext, enterpriseId: number): 
       Summary: { from: ctx.scope.rootId, to: enterpriseId },
     });
   });
+  // The session's dispatcher seat hears and calls within the new scope only, at once.
+  ctx.events.seatsCheck(enterpriseId, [ctx.session.S_ID]);
   return workingInfo(ctx, enterpriseId);
 }
 

@@ -9,7 +9,8 @@ const talkRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['Talk'],
         security: [{ bearerAuth: [] }],
-        summary: 'A one-time code (60 s) that logs this console account in to /terminal as dispatcher seat D<A_ID>',
+        summary:
+          'A one-time code (60 s) that logs this console session in to /terminal as dispatcher seat D<A_ID>; the seat closes when the session ends',
         response: { 200: objectEnvelope(authCodeSchema) },
       },
     },
@@ -18,7 +19,8 @@ const talkRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!auth) throw new Error('the /api scope authenticates every route');
       const { A_ID, E_ID, Name } = auth.account;
       // app.talk is the talk server (talk/talkPlugin.ts), decorated on the root after the modules.
-      return ok(await request.server.talk.authCodes.issue({ A_ID, E_ID, name: Name, scope: auth.scope }));
+      // The code names the session: the seat it opens lives only as long as this session (DESIGN.md 11).
+      return ok(await request.server.talk.authCodes.issue({ A_ID, E_ID, S_ID: auth.session.S_ID, name: Name }));
     },
   );
 };
