@@ -121,3 +121,61 @@ describe('BrowserTransport video', () => {
     expect(server.received.slice(2)).toEqual(['videoApply', 'videoApply', 'videoFree']);
   });
 });
+
+describe('BrowserTransport seat end', () => {
+  test.each([
+    [4001, 'replaced'],
+    [4002, 'session_end'],
+  ] as const)('a close with %i is told as loggedOut %s, so the seat is not asked for again', async (code, reason) => {
+    const server = await fakeServer();
+    const transport = new BrowserTransport({
+      url: server.url,
+      createAudio: () => Promise.reject(new Error('no audio in this test')),
+    });
+    const connections: TalkConnection[] = [];
+    const events: TalkAgentEvent[] = [];
+    transport.start({
+      connection: (state) => connections.push(state),
+      event: (event) => events.push(event),
+      video: () => undefined,
+    });
+    cleanup.push(
+      () => transport.stop(),
+      () => server.server.close(),
+    );
+    await vi.waitFor(() => expect(connections.at(-1)).toBe('connected'));
+    await transport.login({
+      proxy: 'http://127.0.0.1',
+      partyId: 1,
+      account: 'admin',
+      authCode: 'k'.repeat(32),
+      dispatchNo: 'D3',
+    });
+    server.sockets[0]!.close(code, reason === 'replaced' ? 'replaced' : 'logout');
+    await vi.waitFor(() => expect(connections.at(-1)).toBe('disconnected'));
+    expect(events.filter((e) => e.event === 'loggedOut')).toEqual([{ event: 'loggedOut', reason }]);
+  });
+
+  test('a lost connection (no seat close code) is no logout: the seat comes back', async () => {
+    const server = await fakeServer();
+    const transport = new BrowserTransport({
+      url: server.url,
+      createAudio: () => Promise.reject(new Error('no audio in this test')),
+    });
+    const connections: TalkConnection[] = [];
+    const events: TalkAgentEvent[] = [];
+    transport.start({
+      connection: (state) => connections.push(state),
+      event: (event) => events.push(event),
+      video: () => undefined,
+    });
+    cleanup.push(
+      () => transport.stop(),
+      () => server.server.close(),
+    );
+    await vi.waitFor(() => expect(connections.at(-1)).toBe('connected'));
+    server.sockets[0]!.terminate();
+    await vi.waitFor(() => expect(connections).toContain('disconnected'));
+    expect(events.some((e) => e.event === 'loggedOut')).toBe(false);
+  });
+});

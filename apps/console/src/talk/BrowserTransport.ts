@@ -2,6 +2,7 @@ import {
   CALL_ID_BASE,
   TALK_RETRY_MS,
   TalkAgentErrors,
+  TerminalCloseCodes,
   VideoFrame,
   type TalkAgentEvent,
   type TalkSeat,
@@ -25,6 +26,13 @@ export interface BrowserTransportOptions {
   url?: string;
   /** The microphone, Opus and playback; default: WebCodecs + AudioWorklet (browserAudio.ts). */
   createAudio?: () => Promise<BrowserAudio>;
+}
+
+/** The seat's end a close code tells (docs/terminal-protocol.md): 4001 replaced, 4002 its session ended. */
+function loggedOutReason(code: number): 'replaced' | 'session_end' | undefined {
+  if (code === TerminalCloseCodes.replaced) return 'replaced';
+  if (code === TerminalCloseCodes.accountChanged) return 'session_end';
+  return undefined;
 }
 
 /** The `/terminal` address of the server this page came from. */
@@ -92,10 +100,14 @@ export class BrowserTransport implements TalkTransport {
       else this.onBinary(message.data);
     };
     socket.onerror = () => undefined;
-    socket.onclose = () => {
+    socket.onclose = (close: CloseEvent) => {
       if (this.socket !== socket) return;
       this.socket = null;
       this.reset();
+      // As the agent reads them: a newer seat of this session replaced this one, or the session ended.
+      // The talk owner then stops asking for a seat, so two tabs of one session never take turns.
+      const reason = loggedOutReason(close.code);
+      if (reason) this.sink?.event({ event: 'loggedOut', reason });
       this.sink?.connection('disconnected');
       if (!this.stopped) this.retry = setTimeout(() => this.connect(), TALK_RETRY_MS);
     };
