@@ -4,7 +4,8 @@ import { defineConfig } from 'vitest/config';
 // Tests run against the packages' TypeScript sources, so they never need a build first.
 const contract = fileURLToPath(new URL('./packages/contract/src/index.ts', import.meta.url));
 const media = fileURLToPath(new URL('./packages/media/src/index.ts', import.meta.url));
-const alias = { '@intercom/contract': contract, '@intercom/media': media };
+const terminalClient = fileURLToPath(new URL('./packages/terminal-client/src/index.ts', import.meta.url));
+const alias = { '@intercom/contract': contract, '@intercom/media': media, '@intercom/terminal-client': terminalClient };
 
 /** Unit and API tests of every package; browser tests live in e2e/ and run separately. */
 export default defineConfig({
@@ -23,6 +24,14 @@ export default defineConfig({
         test: {
           name: 'media',
           root: './packages/media',
+          include: ['test/**/*.test.ts'],
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: 'terminal-client',
+          root: './packages/terminal-client',
           include: ['test/**/*.test.ts'],
         },
       },

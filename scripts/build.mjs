@@ -42,13 +42,22 @@ const vite = path.join(root, 'node_modules/.bin/vite');
 const serverSources = [
   'packages/contract/src',
   'packages/media/src',
+  'packages/terminal-client/src',
   'apps/server/src',
   'apps/server/tsconfig.json',
   'packages/contract/tsconfig.json',
   'packages/media/tsconfig.json',
+  'packages/terminal-client/tsconfig.json',
 ];
 if (force || newestMtime(serverSources) > mtimeOf('apps/server/dist/main.js')) {
-  run('build server', tsc, ['-b', 'packages/contract', 'packages/media', 'apps/server', ...(force ? ['--force'] : [])]);
+  run('build server', tsc, [
+    '-b',
+    'packages/contract',
+    'packages/media',
+    'packages/terminal-client',
+    'apps/server',
+    ...(force ? ['--force'] : []),
+  ]);
   // tsc -b leaves outputs untouched when nothing changed; mark the build as current.
   const now = new Date();
   fs.utimesSync(path.join(root, 'apps/server/dist/main.js'), now, now);

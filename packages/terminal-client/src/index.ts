@@ -1,0 +1,17 @@
+export {
+  FrameLimits,
+  decodeAudioDown,
+  decodeAudioUp,
+  decodeVideoDown,
+  decodeVideoUp,
+  encodeAudioDown,
+  encodeAudioUp,
+  encodeVideoDown,
+  encodeVideoUp,
+  frameKind,
+  type AudioDown,
+  type AudioUp,
+  type FrameAlloc,
+  type VideoDown,
+  type VideoUp,
+} from './frames.js';
