@@ -1,10 +1,10 @@
 import { CALL_ID_BASE, TalkErrors, TalkLimits, TerminalErrors } from '@intercom/contract';
+import { decodeAudioDown, decodeAudioUp, encodeAudioDown } from '@intercom/terminal-client';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps } from '../appDeps.js';
 import type { RefusingPeer } from '../core/refusalEpisodes.js';
 import { TokenBucket } from '../core/tokenBucket.js';
 import { inScope } from '../tenancy/scope.js';
-import { downFrame, readUpFrame } from './audioFrame.js';
 import {
   holds,
   stepFloor,
@@ -19,6 +19,9 @@ import { RemoteCalls, reaches, type CallSettings } from './remoteCalls.js';
 import { channelInfo, memberPriority, talkSettings } from './talkRepository.js';
 import { floorLimits, TalkRoom, type BurstRecorder } from './talkRoom.js';
 import type { TalkPeer } from './talkPeer.js';
+
+/** Down frames are built once per talker frame and written over at once: no zero fill, a Buffer for ws. */
+const allocUnsafe = (bytes: number) => Buffer.allocUnsafe(bytes);
 
 /** Timings and limits of the talk service; tests shorten them. */
 export interface TalkOptions {
@@ -257,7 +260,7 @@ export class TalkService {
     const state = this.peers.get(peer);
     if (!state) return;
     if (!this.take(state, now)) return this.overLimit(peer, state, now);
-    const frame = readUpFrame(data);
+    const frame = decodeAudioUp(data);
     if (!frame) {
       this.counters.badFrames += 1;
       return peer.badFrame(now, TalkErrors.badFrame, 'an audio frame is kind 1 · cid u32 · seq u16 · one Opus packet');
@@ -269,17 +272,17 @@ export class TalkService {
       return peer.refused('audioNoFloor', now);
     }
     void this.step(room, { kind: 'audio', key: peer.talker.key, now });
-    const opus = data.subarray(7);
-    const out = downFrame(room.cid, peer.talker.uid, frame.seq, opus);
+    const out = encodeAudioDown(room.cid, peer.talker.uid, frame.seq, frame.opus, allocUnsafe);
     for (const listener of room.listeners.keys()) if (listener !== peer) listener.outbox.push(out);
     if (this.shared && room.shared) this.shared.floors.publishAudio(room.token, out);
-    room.burst?.write(opus);
+    room.burst?.write(frame.opus);
     this.counters.relayed += 1;
   }
 
   /** A frame relayed by another instance: to this instance's listeners, unless its holder was fenced off. */
   remoteAudio(token: number, frame: Buffer): void {
-    const room = this.rooms.get(frame.readUInt32BE(1));
+    const cid = decodeAudioDown(frame)?.cid;
+    const room = cid === undefined ? undefined : this.rooms.get(cid);
     if (!room?.shared) return;
     if (token < room.token) {
       this.counters.fenced += 1;

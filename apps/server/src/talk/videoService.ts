@@ -2,13 +2,13 @@ import {
   TalkErrors,
   TerminalErrors,
   VideoErrors,
-  VideoFrame,
   VideoLimits,
   isVideoKeyFrame,
   videoCodecName,
   type VideoCodecName,
   type VideoSource,
 } from '@intercom/contract';
+import { decodeVideoUp, encodeVideoDown } from '@intercom/terminal-client';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps } from '../appDeps.js';
 import type { RefusingPeer } from '../core/refusalEpisodes.js';
@@ -18,6 +18,9 @@ import type { TalkPeer } from './talkPeer.js';
 import { TokenBucket } from '../core/tokenBucket.js';
 import { hasVideoRights, terminalUserEnterprise } from './videoRepository.js';
 import { DEFAULT_VIDEO_OUTBOX, VideoOutbox, type VideoOutboxLimits } from './videoOutbox.js';
+
+/** Down frames are built once per terminal frame and written over at once: no zero fill, a Buffer for ws. */
+const allocUnsafe = (bytes: number) => Buffer.allocUnsafe(bytes);
 
 /**
  * A terminal or seat as video sees it: a talk peer with a binary sink for its viewer queue, that
@@ -200,8 +203,9 @@ export class VideoService {
       this.counters.rateLimited += 1;
       return peer.refused('videoOverRate', now, [TerminalErrors.rateLimited, 'too many video frames']);
     }
-    const codec = data.length > VideoFrame.upHeaderBytes ? videoCodecName(data[1] as number) : undefined;
-    if (!codec || !source.info.codecs.includes(codec)) {
+    const up = decodeVideoUp(data);
+    const codec = up ? videoCodecName(up.codec) : undefined;
+    if (!up || !codec || !source.info.codecs.includes(codec)) {
       this.counters.badFrames += 1;
       return peer.badFrame(
         now,
@@ -214,11 +218,8 @@ export class VideoService {
       this.counters.unwatched += 1;
       return peer.refused('videoUnwatched', now);
     }
-    const out = Buffer.allocUnsafe(data.length + VideoFrame.downHeaderBytes - VideoFrame.upHeaderBytes);
-    out[0] = VideoFrame.kindVideo;
-    out.writeUInt32BE(source.info.uid, 1);
-    data.copy(out, 5, 1);
-    const key = isVideoKeyFrame(data[1] as number, data.subarray(VideoFrame.upHeaderBytes));
+    const out = encodeVideoDown(source.info.uid, up.codec, up.timestamp, up.payload, allocUnsafe);
+    const key = isVideoKeyFrame(up.codec, up.payload);
     for (const outbox of source.viewers.values()) outbox.push(out, key);
     this.counters.relayed += 1;
   }

@@ -1,9 +1,6 @@
 import {
-  AudioFrame,
   TerminalCloseCodes,
   VideoFrame,
-  VideoLimits,
-  TalkLimits,
   TerminalErrors,
   terminalClientMessageSchema,
   type TerminalClientMessage,
@@ -13,6 +10,7 @@ import {
   type TerminalServerMessage,
   type TalkServerMessage,
 } from '@intercom/contract';
+import { FrameLimits, frameKind } from '@intercom/terminal-client';
 import type { Socket } from 'node:net';
 import type { RawData, WebSocket } from 'ws';
 import type { TerminalLoginStamp } from '../realtime/eventBus.js';
@@ -37,8 +35,6 @@ export interface ConnectionHost {
 }
 
 const KNOWN_TYPES: ReadonlySet<string> = new Set(terminalClientMessageSchema.options.map((o) => o.shape.type.value));
-const MAX_AUDIO_FRAME = AudioFrame.upHeaderBytes + TalkLimits.maxOpusBytes;
-const MAX_VIDEO_FRAME = VideoFrame.upHeaderBytes + VideoLimits.maxFrameBytes;
 /** Unread replies beyond which a terminal that never reads is dropped. */
 const MAX_BUFFERED_BYTES = 1024 * 1024;
 const CONNECTING = 0;
@@ -158,11 +154,13 @@ export class TerminalConnection implements VideoPeer {
   private binaryFrame(data: RawData, now: number): void {
     const buffer = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
     if (this.state !== 'online') return this.badFrame(now, TerminalErrors.notLoggedIn, 'log in first');
-    if (buffer[0] === VideoFrame.kindVideo) {
-      if (buffer.length > MAX_VIDEO_FRAME) return this.badFrame(now, TerminalErrors.tooLarge, 'video frame too large');
+    if (frameKind(buffer) === VideoFrame.kindVideo) {
+      if (buffer.length > FrameLimits.videoUpBytes)
+        return this.badFrame(now, TerminalErrors.tooLarge, 'video frame too large');
       return this.host.video.frame(this, buffer, now);
     }
-    if (buffer.length > MAX_AUDIO_FRAME) return this.badFrame(now, TerminalErrors.tooLarge, 'audio frame too large');
+    if (buffer.length > FrameLimits.audioUpBytes)
+      return this.badFrame(now, TerminalErrors.tooLarge, 'audio frame too large');
     this.host.talk.audio(this, buffer, now);
   }
 

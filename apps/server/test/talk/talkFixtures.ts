@@ -1,5 +1,5 @@
-import { AudioFrame } from '@intercom/contract';
-import { speechPackets, upFrame } from '@intercom/media';
+import { speechPackets } from '@intercom/media';
+import { decodeAudioDown, encodeAudioUp, frameKind } from '@intercom/terminal-client';
 import { sleep } from '../realtime/hubTestApp.js';
 import {
   createTerminalUser,
@@ -84,20 +84,16 @@ export async function joinAll(members: Member[], cid: number): Promise<void> {
 /** Sends speech packets as audio frames of `cid`, one every `gapMs` (0: all at once). */
 export async function talk(terminal: TestTerminal, cid: number, packets: Buffer[], gapMs = 0): Promise<void> {
   for (const [i, packet] of packets.entries()) {
-    terminal.socket.send(upFrame(cid, i, packet), { binary: true });
+    terminal.socket.send(encodeAudioUp(cid, i, packet), { binary: true });
     if (gapMs > 0) await sleep(gapMs);
   }
 }
 
-/** A downstream frame's fields. */
+/** A downstream audio frame's fields; anything else fails the test. */
 export function readDown(frame: Buffer) {
-  return {
-    kind: frame[0],
-    cid: frame.readUInt32BE(1),
-    speaker: frame.readUInt32BE(5),
-    seq: frame.readUInt16BE(9),
-    opus: frame.subarray(AudioFrame.downHeaderBytes),
-  };
+  const down = decodeAudioDown(frame);
+  if (!down) throw new Error(`not an audio frame: ${frame.subarray(0, 12).toString('hex')}`);
+  return { kind: frameKind(frame), ...down };
 }
 
 export async function waitFor(check: () => boolean, timeoutMs = 5_000): Promise<void> {

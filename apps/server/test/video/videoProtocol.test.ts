@@ -1,12 +1,5 @@
-import {
-  TalkErrors,
-  TerminalErrors,
-  VideoCodec,
-  VideoErrors,
-  decodeVideoDownFrame,
-  encodeVideoUpFrame,
-  type PushMsg,
-} from '@intercom/contract';
+import { TalkErrors, TerminalErrors, VideoCodec, VideoErrors, type PushMsg } from '@intercom/contract';
+import { decodeVideoDown, encodeVideoUp } from '@intercom/terminal-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountSession } from '../helper.js';
 import { FAST_HUB, hubClient, record, tenant, until } from '../realtime/hubTestApp.js';
@@ -60,7 +53,7 @@ async function seatOf(token: string): Promise<TestTerminal> {
 const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 4, 0xff, 0xd9]);
 const IDR = Buffer.from([0, 0, 0, 1, 0x67, 1, 2, 0, 0, 0, 1, 0x68, 3, 0, 0, 1, 0x65, 9, 9, 9]);
 const P_FRAME = Buffer.from([0, 0, 0, 1, 0x41, 7, 7, 7]);
-const up = (codec: number, timestamp: number, payload: Buffer) => encodeVideoUpFrame(codec, timestamp, payload);
+const up = (codec: number, timestamp: number, payload: Buffer) => encodeVideoUp(codec, timestamp, payload);
 
 describe('video rights', () => {
   it('refuses videoCaps, frames and apply unless VideoEnable is TRUE and the user is in a video channel', async () => {
@@ -123,7 +116,7 @@ describe('video rights', () => {
     const before = t.app.talk.video.counters.badFrames;
     source.terminal.socket.send(up(9, 1, JPEG));
     source.terminal.socket.send(up(VideoCodec.h264, 1, IDR));
-    source.terminal.socket.send(Buffer.from([2, 2, 0, 0, 0, 1]));
+    source.terminal.socket.send(encodeVideoUp(VideoCodec.jpeg, 1, new Uint8Array()));
     await waitFor(() => t.app.talk.video.counters.badFrames === before + 3);
     await source.terminal.next(isType('error', { code: TalkErrors.badFrame }));
     source.terminal.socket.send(Buffer.alloc(600 * 1024, 2));
@@ -157,7 +150,7 @@ describe('apply, relay, free', () => {
 
     source.terminal.socket.send(up(VideoCodec.jpeg, 1234, JPEG));
     await waitFor(() => a.frames.length === 1 && b.frames.length === 1);
-    const frame = decodeVideoDownFrame(a.frames[0] as Buffer);
+    const frame = decodeVideoDown(a.frames[0] as Buffer);
     expect(frame).toMatchObject({ uid: source.U_ID, codec: VideoCodec.jpeg, timestamp: 1234 });
     expect(Buffer.from(frame?.payload ?? [])).toEqual(JPEG);
 
@@ -183,7 +176,7 @@ describe('apply, relay, free', () => {
     source.terminal.socket.send(up(VideoCodec.h264, 2, IDR));
     source.terminal.socket.send(up(VideoCodec.h264, 3, P_FRAME));
     await waitFor(() => seat.frames.length === 2);
-    expect(seat.frames.map((f) => decodeVideoDownFrame(f)?.timestamp)).toEqual([2, 3]);
+    expect(seat.frames.map((f) => decodeVideoDown(f)?.timestamp)).toEqual([2, 3]);
   });
 });
 
