@@ -5,6 +5,7 @@ import { defineConfig, type Plugin } from 'vite';
 import { LOGIN_MESSAGES_PREFIX, LOGIN_NAMESPACES } from './src/i18n/loginNamespaces';
 
 const contractSource = fileURLToPath(new URL('../../packages/contract/src/', import.meta.url));
+const terminalClientSource = fileURLToPath(new URL('../../packages/terminal-client/src/index.ts', import.meta.url));
 const localeDir = fileURLToPath(new URL('./src/i18n/locales/', import.meta.url));
 const apiTarget = process.env.API_TARGET ?? 'http://localhost:8080';
 /**
@@ -43,8 +44,8 @@ function loginMessages(): Plugin {
 export default defineConfig({
   plugins: [react(), loginMessages()],
   resolve: {
-    // The console compiles the contract from source: no build step of its own is needed first.
-    alias: { '@intercom/contract': `${contractSource}index.ts` },
+    // The console compiles the contract and the terminal client from source: no build step of their own first.
+    alias: { '@intercom/contract': `${contractSource}index.ts`, '@intercom/terminal-client': terminalClientSource },
   },
   server: {
     port: 5173,

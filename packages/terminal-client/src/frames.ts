@@ -19,9 +19,8 @@ import { AudioFrame, TalkLimits, VideoFrame, VideoLimits } from '@intercom/contr
 /** Where an encoder puts a frame: the server passes `Buffer.allocUnsafe` (no zero fill, a Buffer for ws). */
 export type FrameAlloc<T extends Uint8Array> = (bytes: number) => T;
 
-// The default of every encoder's `alloc`, for its default T (a plain Uint8Array); typed `never` because
-// TypeScript cannot tie a default argument to a default type argument.
-const plainBytes = ((bytes: number) => new Uint8Array(bytes)) as FrameAlloc<never>;
+/** Without an allocator, an encoder returns a plain Uint8Array (what a browser's WebSocket sends). */
+const plainBytes = (bytes: number) => new Uint8Array(bytes);
 
 export interface AudioUp<T extends Uint8Array = Uint8Array> {
   cid: number;
@@ -62,12 +61,19 @@ export function frameKind(frame: Uint8Array): number | undefined {
   return frame[0];
 }
 
-export function encodeAudioUp<T extends Uint8Array = Uint8Array<ArrayBuffer>>(
+export function encodeAudioUp(cid: number, seq: number, opus: Uint8Array): Uint8Array<ArrayBuffer>;
+export function encodeAudioUp<T extends Uint8Array>(
   cid: number,
   seq: number,
   opus: Uint8Array,
-  alloc: FrameAlloc<T> = plainBytes,
-): T {
+  alloc: FrameAlloc<T>,
+): T;
+export function encodeAudioUp(
+  cid: number,
+  seq: number,
+  opus: Uint8Array,
+  alloc: FrameAlloc<Uint8Array> = plainBytes,
+): Uint8Array {
   const frame = alloc(AudioFrame.upHeaderBytes + opus.length);
   frame[0] = AudioFrame.kindOpus;
   writeU32(frame, 1, cid);
@@ -87,13 +93,21 @@ export function decodeAudioUp<T extends Uint8Array>(frame: T): AudioUp<T> | null
  * Built once per talker frame and shared by every listener: one allocation holding header and packet,
  * so the socket writes it in one piece.
  */
-export function encodeAudioDown<T extends Uint8Array = Uint8Array<ArrayBuffer>>(
+export function encodeAudioDown(cid: number, speaker: number, seq: number, opus: Uint8Array): Uint8Array<ArrayBuffer>;
+export function encodeAudioDown<T extends Uint8Array>(
   cid: number,
   speaker: number,
   seq: number,
   opus: Uint8Array,
-  alloc: FrameAlloc<T> = plainBytes,
-): T {
+  alloc: FrameAlloc<T>,
+): T;
+export function encodeAudioDown(
+  cid: number,
+  speaker: number,
+  seq: number,
+  opus: Uint8Array,
+  alloc: FrameAlloc<Uint8Array> = plainBytes,
+): Uint8Array {
   const frame = alloc(AudioFrame.downHeaderBytes + opus.length);
   frame[0] = AudioFrame.kindOpus;
   writeU32(frame, 1, cid);
@@ -115,12 +129,19 @@ export function decodeAudioDown<T extends Uint8Array>(frame: T): AudioDown<T> | 
   };
 }
 
-export function encodeVideoUp<T extends Uint8Array = Uint8Array<ArrayBuffer>>(
+export function encodeVideoUp(codec: number, timestamp: number, payload: Uint8Array): Uint8Array<ArrayBuffer>;
+export function encodeVideoUp<T extends Uint8Array>(
   codec: number,
   timestamp: number,
   payload: Uint8Array,
-  alloc: FrameAlloc<T> = plainBytes,
-): T {
+  alloc: FrameAlloc<T>,
+): T;
+export function encodeVideoUp(
+  codec: number,
+  timestamp: number,
+  payload: Uint8Array,
+  alloc: FrameAlloc<Uint8Array> = plainBytes,
+): Uint8Array {
   const frame = alloc(VideoFrame.upHeaderBytes + payload.length);
   frame[0] = VideoFrame.kindVideo;
   frame[1] = codec;
@@ -136,13 +157,26 @@ export function decodeVideoUp<T extends Uint8Array>(frame: T): VideoUp<T> | null
 }
 
 /** Built once per terminal frame and shared by every viewer, like `encodeAudioDown`. */
-export function encodeVideoDown<T extends Uint8Array = Uint8Array<ArrayBuffer>>(
+export function encodeVideoDown(
   uid: number,
   codec: number,
   timestamp: number,
   payload: Uint8Array,
-  alloc: FrameAlloc<T> = plainBytes,
-): T {
+): Uint8Array<ArrayBuffer>;
+export function encodeVideoDown<T extends Uint8Array>(
+  uid: number,
+  codec: number,
+  timestamp: number,
+  payload: Uint8Array,
+  alloc: FrameAlloc<T>,
+): T;
+export function encodeVideoDown(
+  uid: number,
+  codec: number,
+  timestamp: number,
+  payload: Uint8Array,
+  alloc: FrameAlloc<Uint8Array> = plainBytes,
+): Uint8Array {
   const frame = alloc(VideoFrame.downHeaderBytes + payload.length);
   frame[0] = VideoFrame.kindVideo;
   writeU32(frame, 1, uid);

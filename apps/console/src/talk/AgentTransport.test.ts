@@ -1,7 +1,8 @@
 import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import { TALK_RETRY_MS, talkAgentCommandSchema, VideoFrame } from '@intercom/contract';
+import { TALK_RETRY_MS, talkAgentCommandSchema, VideoCodec } from '@intercom/contract';
+import { encodeVideoDown } from '@intercom/terminal-client';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { AgentTransport } from './AgentTransport';
 import { TalkError, type TalkConnection, type TalkVideoFrame, type TransportSink } from './talkTypes';
@@ -43,12 +44,7 @@ function fakeAgent(port = 0) {
         socket.send(JSON.stringify({ event: 'floorTaken', cid: command.cid, uid: 0, name: 'Admin', priority: 7 }));
       }
       if (command.cmd === 'ApplyVideo') {
-        const frame = Buffer.alloc(VideoFrame.downHeaderBytes + 3);
-        frame.writeUInt8(VideoFrame.kindVideo, 0);
-        frame.writeUInt32BE(command.uid, 1);
-        frame.writeUInt8(2, 5);
-        frame.writeUInt32BE(1234, 6);
-        frame.set([0xff, 0xd8, 0xff], VideoFrame.downHeaderBytes);
+        const frame = encodeVideoDown(command.uid, VideoCodec.jpeg, 1234, new Uint8Array([0xff, 0xd8, 0xff]));
         socket.send(frame);
       }
       socket.send(JSON.stringify(reply));

@@ -7,9 +7,9 @@ import {
   type TalkAgentReply,
   type TalkSeat,
 } from '@intercom/contract';
+import { decodeVideoDown } from '@intercom/terminal-client';
 import { TalkError, type MonitorFailure, type SeatLogin, type TalkTransport, type TransportSink } from './talkTypes';
 import { PendingReplies } from './PendingReplies';
-import { parseVideoFrame } from './videoFrames';
 
 /** One of the agent's two WebSocket services, reconnected every TALK_RETRY_MS while it is down. */
 class AgentSocket {
@@ -132,7 +132,7 @@ export class AgentTransport implements TalkTransport {
         if (typeof message.event === 'string') this.sink?.event(message as unknown as TalkAgentEvent);
       },
       binary: (data) => {
-        const frame = parseVideoFrame(data);
+        const frame = decodeVideoDown(new Uint8Array(data));
         if (frame) this.sink?.video(frame);
       },
     });

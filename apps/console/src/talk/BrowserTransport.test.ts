@@ -1,7 +1,8 @@
 import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import { VideoFrame, terminalClientMessageSchema, type TalkAgentEvent } from '@intercom/contract';
+import { VideoCodec, terminalClientMessageSchema, type TalkAgentEvent } from '@intercom/contract';
+import { encodeVideoDown } from '@intercom/terminal-client';
 import { afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
 import { BrowserTransport } from './BrowserTransport';
 import { type TalkConnection, type TalkVideoFrame } from './talkTypes';
@@ -45,12 +46,7 @@ async function fakeServer() {
             return;
           }
           ack({ uid: 7, codec: 'jpeg', name: 'Patrol 7' });
-          const frame = Buffer.alloc(VideoFrame.downHeaderBytes + 3);
-          frame.writeUInt8(VideoFrame.kindVideo, 0);
-          frame.writeUInt32BE(7, 1);
-          frame.writeUInt8(2, 5);
-          frame.writeUInt32BE(1234, 6);
-          frame.set([0xff, 0xd8, 0xff], VideoFrame.downHeaderBytes);
+          const frame = encodeVideoDown(7, VideoCodec.jpeg, 1234, new Uint8Array([0xff, 0xd8, 0xff]));
           socket.send(frame);
           // An empty binary message is nobody's frame: ignored, not a crash.
           socket.send(Buffer.alloc(0));

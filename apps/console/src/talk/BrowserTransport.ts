@@ -3,15 +3,13 @@ import {
   TALK_RETRY_MS,
   TalkAgentErrors,
   TerminalCloseCodes,
-  VideoFrame,
   type TalkAgentEvent,
   type TalkSeat,
 } from '@intercom/contract';
-import { packAudioFrame, parseHeardFrame } from './audioFrames';
+import { decodeAudioDown, decodeVideoDown, encodeAudioUp } from '@intercom/terminal-client';
 import type { BrowserAudio } from './browserAudio';
 import { TalkError, type SeatLogin, type TalkTransport, type TransportSink } from './talkTypes';
 import { PendingReplies } from './PendingReplies';
-import { parseVideoFrame } from './videoFrames';
 
 const SERVER_EVENTS = new Set(['floorTaken', 'floorIdle', 'floorRevoked', 'callStart', 'callEnd', 'videoOffline']);
 
@@ -154,13 +152,13 @@ export class BrowserTransport implements TalkTransport {
   }
 
   private onBinary(data: ArrayBuffer): void {
-    if (data.byteLength === 0) return;
-    if (new DataView(data).getUint8(0) === VideoFrame.kindVideo) {
-      const frame = parseVideoFrame(data);
-      if (frame) this.sink?.video(frame);
+    const frame = new Uint8Array(data);
+    const video = decodeVideoDown(frame);
+    if (video) {
+      this.sink?.video(video);
       return;
     }
-    const heard = parseHeardFrame(data);
+    const heard = decodeAudioDown(frame);
     if (!heard || !this.audio) return;
     void this.audio.then((audio) => audio.play(heard.cid, heard.speaker, heard.opus)).catch(() => undefined);
   }
@@ -240,7 +238,7 @@ export class BrowserTransport implements TalkTransport {
       (opus) => {
         const sending = this.sending;
         if (!sending || this.socket?.readyState !== WebSocket.OPEN) return;
-        this.socket.send(packAudioFrame(sending.cid, sending.seq, opus));
+        this.socket.send(encodeAudioUp(sending.cid, sending.seq, opus));
         sending.seq = (sending.seq + 1) & 0xffff;
       },
       (level) => this.sink?.event({ event: 'micLevel', level }),
