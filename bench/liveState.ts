@@ -4,8 +4,8 @@
 // server that grows with the number of moving users.
 //   npx tsc -b packages/contract apps/server && npx tsx bench/liveState.ts
 // LIVE_BENCH_USERS (50000), LIVE_BENCH_ROUNDS (30: every user moves once per round).
-import { InProcessEventBus, type LiveUser } from '../apps/server/src/realtime/eventBus.js';
-import { LiveState } from '../apps/server/src/realtime/liveState.js';
+import { InProcessEventBus, type LiveUser } from '../apps/server/src/bus/eventBus.js';
+import { LiveState } from '../apps/server/src/live/liveState.js';
 
 const USERS = Number(process.env.LIVE_BENCH_USERS ?? 50_000);
 const ROUNDS = Number(process.env.LIVE_BENCH_ROUNDS ?? 30);

@@ -58,10 +58,10 @@ function vitest(label, reportName, args, env) {
 
 /** Test files that need a real Redis (REDIS_URL_TEST, default redis://127.0.0.1:6379). */
 const REDIS_ONLY = [
-  'apps/server/test/realtime/redisBus.test.ts',
-  'apps/server/test/realtime/scaleOutLoginLimit.test.ts',
-  'apps/server/test/realtime/scaleOutSessions.test.ts',
-  'apps/server/test/terminals/redisLoginThrottle.test.ts',
+  'apps/server/test/bus/redisBus.test.ts',
+  'apps/server/test/bus/scaleOutLoginLimit.test.ts',
+  'apps/server/test/hub/scaleOutSessions.test.ts',
+  'apps/server/test/bus/redisLoginThrottle.test.ts',
   'apps/server/test/terminals/scaleOut.test.ts',
   'apps/server/test/terminals/scaleOutEvents.test.ts',
   'apps/server/test/terminals/scaleOutState.test.ts',

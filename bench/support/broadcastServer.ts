@@ -16,7 +16,7 @@ import { buildApp } from '../../apps/server/src/app.js';
 import { hashPassword } from '../../apps/server/src/auth/passwords.js';
 import { loadConfig } from '../../apps/server/src/config.js';
 import { createDeps } from '../../apps/server/src/createDeps.js';
-import { seedFirstRun } from '../../apps/server/src/db/seedFirstRun.js';
+import { seedFirstRun } from '../../apps/server/src/auth/seedFirstRun.js';
 import { SEED_PASSWORD } from './seedTerminals.js';
 
 const USERS = 1000;

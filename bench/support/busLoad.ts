@@ -9,7 +9,7 @@
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Redis } from 'ioredis';
-import type { LiveUser } from '../../apps/server/src/realtime/eventBus.js';
+import type { LiveUser } from '../../apps/server/src/bus/eventBus.js';
 
 interface BusLoadOptions {
   redisUrl: string;

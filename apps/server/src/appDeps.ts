@@ -5,7 +5,7 @@ import type { DB } from './db/schema.js';
 import type { LoginKey } from './auth/loginCrypto.js';
 import type { AuthContext } from './auth/authContext.js';
 import type { Metrics } from './core/metrics.js';
-import type { Realtime } from './realtime/realtime.js';
+import type { Realtime } from './live/realtime.js';
 
 /** What every route plugin may use; decorated on the app as `app.deps`. */
 export interface AppDeps {

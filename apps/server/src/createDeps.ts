@@ -4,7 +4,7 @@ import type { Config } from './config.js';
 import { Metrics } from './core/metrics.js';
 import { openDatabase, type Database } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
-import { createRealtime, type RealtimeOptions } from './realtime/realtime.js';
+import { createRealtime, type RealtimeOptions } from './live/realtime.js';
 
 export interface Runtime {
   deps: AppDeps;

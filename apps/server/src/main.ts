@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { buildApp, loggerOptions } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { createDeps } from './createDeps.js';
-import { DEMO_ADMIN, DEMO_CODE, seedFirstRun } from './db/seedFirstRun.js';
+import { DEMO_ADMIN, DEMO_CODE, seedFirstRun } from './auth/seedFirstRun.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** On shutdown, how long hub clients reconnect elsewhere before the terminals are sent after them. */

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sleep } from './realtime/hubTestApp.js';
+import { sleep } from './hub/hubTestApp.js';
 import {
   buildServer,
   drive,

@@ -12,7 +12,7 @@ import { hashPassword } from '../src/auth/passwords.js';
 import { loadConfig } from '../src/config.js';
 import { createDeps } from '../src/createDeps.js';
 import type { DB } from '../src/db/schema.js';
-import { DEMO_ADMIN, DEMO_CODE, seedFirstRun } from '../src/db/seedFirstRun.js';
+import { DEMO_ADMIN, DEMO_CODE, seedFirstRun } from '../src/auth/seedFirstRun.js';
 
 /** The DEMO admin's password in every test app. */
 export const ADMIN_PASSWORD = 'Admin#2026pw';

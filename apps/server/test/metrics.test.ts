@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, call, expectFailure, loginRaw } from './helper.js';
-import { hubClient } from './realtime/hubTestApp.js';
+import { hubClient } from './hub/hubTestApp.js';
 import {
   FAST_TERMINALS,
   TestTerminal,

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectConsole, type Answer, type ConsoleHubClient } from './consoleHubClient.js';
 import { HAPROXY, startBalancer, type Balancer } from './haproxyBalancer.js';
 import { ADMIN_PASSWORD, encryptLogin, loginPayload } from './helper.js';
-import { sleep } from './realtime/hubTestApp.js';
+import { sleep } from './hub/hubTestApp.js';
 import {
   buildServer,
   drive,

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { speechPackets } from '@intercom/media';
 import WebSocket from 'ws';
-import { FAST_HUB, sleep } from '../../server/test/realtime/hubTestApp.js';
+import { FAST_HUB, sleep } from '../../server/test/hub/hubTestApp.js';
 import { FAST_TERMINALS, startTerminalApp, type TerminalTestApp } from '../../server/test/terminals/terminalTestApp.js';
 import { FAST_TALK } from '../../server/test/talk/talkFixtures.js';
 import { startAgent, type Agent, type AgentHooks } from '../src/agent.js';

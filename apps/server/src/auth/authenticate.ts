@@ -1,17 +1,27 @@
 import { Code, MessageKeys, roleSchema } from '@intercom/contract';
-import type { AppDeps } from '../appDeps.js';
+import type { Kysely } from 'kysely';
+import type { EventBus } from '../bus/eventBus.js';
+import { announceSessionsEnded } from '../bus/sessionEvents.js';
+import type { Config } from '../config.js';
+import type { DB } from '../db/schema.js';
 import type { AuthContext } from './authContext.js';
 import { AppError } from '../http/AppError.js';
-import { announceSessionsEnded } from '../realtime/sessionEvents.js';
 import { loadWorkingScope } from '../tenancy/scope.js';
 import { endSession, resolveSession } from './sessions.js';
+
+/** The part of AppDeps a token check needs (auth/ sits below appDeps.ts, so it names them). */
+export interface AuthenticateDeps {
+  db: Kysely<DB>;
+  config: Pick<Config, 'sessionIdleMs' | 'sessionAbsoluteMs'>;
+  realtime: { bus: EventBus };
+}
 
 /**
  * A bearer token to its session, account and tenancy scope (the session's working enterprise),
  * or the AppError the caller must see. The REST auth hook and the hub both use it, so a token
  * means the same thing everywhere. A disabled account ends its session (1001).
  */
-export async function authenticate(deps: AppDeps, token: string | undefined): Promise<AuthContext> {
+export async function authenticate(deps: AuthenticateDeps, token: string | undefined): Promise<AuthContext> {
   const { db, config } = deps;
   const policy = { idleMs: config.sessionIdleMs, absoluteMs: config.sessionAbsoluteMs };
   const session = await resolveSession(db, policy, token);

@@ -1,10 +1,9 @@
 import { Code, MessageKeys } from '@intercom/contract';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
+import type { EndReason } from '../bus/eventBus.js';
 import { AppError } from '../http/AppError.js';
 import { hashToken, newToken } from './tokens.js';
-
-export type EndReason = 'logout' | 'replaced' | 'password' | 'frozen' | 'expired' | 'deleted';
 
 export interface SessionPolicy {
   idleMs: number;

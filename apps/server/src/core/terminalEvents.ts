@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { EndReason } from '../auth/sessions.js';
-import type { EventBus, RealtimeEvent, TerminalEndReason, TerminalSessionEnd } from '../realtime/eventBus.js';
+import type { EndReason, EventBus, RealtimeEvent, TerminalEndReason, TerminalSessionEnd } from '../bus/eventBus.js';
 
-export type { TerminalEndReason, TerminalSessionEnd } from '../realtime/eventBus.js';
+export type { TerminalEndReason, TerminalSessionEnd } from '../bus/eventBus.js';
 
 /** The bus events about terminal users and their configuration, by kind. */
 export type TerminalEventKind = 'endSessions' | 'usersChanged' | 'locationProfileChanged' | 'membersRemoved';

@@ -2,8 +2,8 @@ import { LOW_BATTERY_PERCENT, NotificationTypes, type Notification } from '@inte
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
 import { insertNotification, type NewNotification } from '../modules/notify/index.js';
-import type { LiveState } from '../realtime/liveState.js';
-import type { AlarmEpisodes, EpisodeKind } from './alarmEpisodes.js';
+import type { LiveState } from '../live/liveState.js';
+import type { AlarmEpisodes, EpisodeKind } from '../bus/alarmEpisodes.js';
 
 /** The user an alarm is about. */
 export interface AlarmSubject {

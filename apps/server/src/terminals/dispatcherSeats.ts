@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { TerminalCloseCodes, type TerminalCloseReason } from '@intercom/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps } from '../appDeps.js';
-import type { RealtimeEvent, TerminalLoginStamp } from '../realtime/eventBus.js';
+import type { RealtimeEvent, TerminalLoginStamp } from '../bus/eventBus.js';
 import type { Seat } from '../talk/talkPeer.js';
 import { isNewerLogin } from './loginClock.js';
 import { readSeatSessions, seatCloseReason, type LiveSeatSession, type SeatSessionState } from './seatSessions.js';

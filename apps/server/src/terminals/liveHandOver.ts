@@ -1,4 +1,4 @@
-import type { EventBus, LiveUser } from '../realtime/eventBus.js';
+import type { EventBus, LiveUser } from '../bus/eventBus.js';
 
 /** Users per `users` event: one Redis message stays a few hundred KiB at most. */
 export const HAND_OVER_BATCH = 500;

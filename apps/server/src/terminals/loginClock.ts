@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { TerminalLoginStamp } from '../realtime/eventBus.js';
+import type { TerminalLoginStamp } from '../bus/eventBus.js';
 
 /** Users whose latest login on another instance is remembered at most (the oldest go first). */
 const MAX_REMEMBERED = 100_000;

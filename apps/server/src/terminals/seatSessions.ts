@@ -1,6 +1,7 @@
 import type { TerminalCloseReason } from '@intercom/contract';
 import type { Kysely } from 'kysely';
-import { endSession, type EndReason, type SessionPolicy } from '../auth/sessions.js';
+import { endSession, type SessionPolicy } from '../auth/sessions.js';
+import type { EndReason } from '../bus/eventBus.js';
 import type { DB } from '../db/schema.js';
 import { loadWorkingScope, type Scope } from '../tenancy/scope.js';
 

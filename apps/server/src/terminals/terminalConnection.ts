@@ -13,7 +13,7 @@ import {
 import { FrameLimits, frameKind } from '@intercom/terminal-client';
 import type { Socket } from 'node:net';
 import type { RawData, WebSocket } from 'ws';
-import type { TerminalLoginStamp } from '../realtime/eventBus.js';
+import type { TerminalLoginStamp } from '../bus/eventBus.js';
 import { AudioOutbox, type BinarySink } from '../talk/audioOutbox.js';
 import type { Talker } from '../talk/floorMachine.js';
 import type { Seat } from '../talk/talkPeer.js';

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { TalkLimits, TerminalCloseCodes, TerminalErrors, VideoCodec, VideoErrors } from '@intercom/contract';
 import { encodeAudioUp, encodeVideoUp } from '@intercom/terminal-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FAST_HUB, sleep, tenant } from '../realtime/hubTestApp.js';
+import { FAST_HUB, sleep, tenant } from '../hub/hubTestApp.js';
 import {
   FAST_TERMINALS,
   createTerminalUser,

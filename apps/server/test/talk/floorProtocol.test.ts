@@ -2,7 +2,7 @@ import { TalkErrors, TerminalErrors } from '@intercom/contract';
 import { encodeAudioUp } from '@intercom/terminal-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authed, createEnterprise, loginAdmin } from '../helper.js';
-import { FAST_HUB, sleep } from '../realtime/hubTestApp.js';
+import { FAST_HUB, sleep } from '../hub/hubTestApp.js';
 import {
   FAST_TERMINALS,
   createTerminalUser,

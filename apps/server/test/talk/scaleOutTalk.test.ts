@@ -1,7 +1,7 @@
 import { TalkErrors, TerminalCloseCodes, TerminalErrors } from '@intercom/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authed, createEnterprise, loginAdmin } from '../helper.js';
-import { sleep } from '../realtime/hubTestApp.js';
+import { sleep } from '../hub/hubTestApp.js';
 import { startScaleOut, type ScaleOut } from '../terminals/scaleOutApps.js';
 import { FAST_TERMINALS, TestTerminal, type TerminalTestApp } from '../terminals/terminalTestApp.js';
 import { loggedIn } from '../terminals/terminalTestApp.js';

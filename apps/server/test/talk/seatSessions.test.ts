@@ -2,7 +2,7 @@ import { TalkErrors, TerminalCloseCodes } from '@intercom/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken, newToken } from '../../src/auth/tokens.js';
 import { accountSession, authed, createEnterprise, enterpriseWithAccount, expectSuccess } from '../helper.js';
-import { FAST_HUB } from '../realtime/hubTestApp.js';
+import { FAST_HUB } from '../hub/hubTestApp.js';
 import { FAST_TERMINALS, TestTerminal, startTerminalApp, type TerminalTestApp } from '../terminals/terminalTestApp.js';
 import { FAST_TALK, SPEECH, channelOf, isType, joinAll, readDown, talk, waitFor } from './talkFixtures.js';
 

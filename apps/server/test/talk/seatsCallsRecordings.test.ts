@@ -6,7 +6,7 @@ import { readOggOpus } from '@intercom/media';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuthCodes } from '../../src/talk/authCodes.js';
 import { createEnterprise, enterpriseWithAccount } from '../helper.js';
-import { FAST_HUB } from '../realtime/hubTestApp.js';
+import { FAST_HUB } from '../hub/hubTestApp.js';
 import {
   FAST_TERMINALS,
   TestTerminal,

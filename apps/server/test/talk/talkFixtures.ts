@@ -1,6 +1,6 @@
 import { speechPackets } from '@intercom/media';
 import { decodeAudioDown, encodeAudioUp, frameKind } from '@intercom/terminal-client';
-import { sleep } from '../realtime/hubTestApp.js';
+import { sleep } from '../hub/hubTestApp.js';
 import {
   createTerminalUser,
   loggedIn,

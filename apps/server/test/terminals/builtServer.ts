@@ -10,7 +10,7 @@ import pg from 'pg';
 import WebSocket from 'ws';
 import { afterAll, beforeAll } from 'vitest';
 import { hashPassword } from '../../src/auth/passwords.js';
-import { sleep } from '../realtime/hubTestApp.js';
+import { sleep } from '../hub/hubTestApp.js';
 
 // The built server (apps/server/dist/main.js) as a child process on a data directory or a
 // PostgreSQL database of its own, and terminals that drive it: for the tests that signal or kill it.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sleep } from '../realtime/hubTestApp.js';
+import { sleep } from '../hub/hubTestApp.js';
 import { builtSuite, drive, missingAcked, seedTerminalUsers, startBuilt } from './builtServer.js';
 
 // kill -9 in the middle of ingest, 20 times on the same data: an ack means stored (group commit),

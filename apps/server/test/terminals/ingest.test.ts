@@ -1,7 +1,7 @@
 import { NotificationTypes, TerminalCloseCodes, TerminalErrors } from '@intercom/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authed } from '../helper.js';
-import { sleep, until } from '../realtime/hubTestApp.js';
+import { sleep, until } from '../hub/hubTestApp.js';
 import {
   FAST_TERMINALS,
   TestTerminal,

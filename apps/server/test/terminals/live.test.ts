@@ -1,7 +1,7 @@
 import type { PushMsg, PushNotify } from '@intercom/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authed } from '../helper.js';
-import { HttpTransportType, hubClient, record, tenant, until } from '../realtime/hubTestApp.js';
+import { HttpTransportType, hubClient, record, tenant, until } from '../hub/hubTestApp.js';
 import {
   FAST_TERMINALS,
   createTerminalUser,

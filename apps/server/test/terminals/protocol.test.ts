@@ -1,6 +1,6 @@
 import { TerminalCloseCodes, TerminalErrors } from '@intercom/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { until } from '../realtime/hubTestApp.js';
+import { until } from '../hub/hubTestApp.js';
 import {
   FAST_TERMINALS,
   TestTerminal,

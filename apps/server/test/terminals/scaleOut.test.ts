@@ -1,6 +1,6 @@
 import { TerminalCloseCodes, TerminalErrors } from '@intercom/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sleep, until } from '../realtime/hubTestApp.js';
+import { sleep, until } from '../hub/hubTestApp.js';
 import { startScaleOut, type ScaleOut } from './scaleOutApps.js';
 import { FAST_TERMINALS, TestTerminal, loggedIn, uniquePhone, type TerminalTestApp } from './terminalTestApp.js';
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { TalkOptions } from '../../src/talk/talkService.js';
 import type { TerminalOptions } from '../../src/terminals/terminalOptions.js';
 import { createPostgresDatabase } from '../helper.js';
-import { FAST_HUB } from '../realtime/hubTestApp.js';
+import { FAST_HUB } from '../hub/hubTestApp.js';
 import { createTerminalUser, startTerminalApp, type NewTerminalUser, type TerminalTestApp } from './terminalTestApp.js';
 
 // The real Redis of this machine and CI (.ci/run starts it), as in redisBus.test.ts.

@@ -1,10 +1,10 @@
 import { NotificationStates, NotificationTypes } from '@intercom/contract';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MemoryAlarmEpisodes, RedisAlarmEpisodes } from '../../src/terminals/alarmEpisodes.js';
+import { MemoryAlarmEpisodes, RedisAlarmEpisodes } from '../../src/bus/alarmEpisodes.js';
 import { insertNotification } from '../../src/modules/notify/index.js';
 import { authed, loginAdmin } from '../helper.js';
-import { until } from '../realtime/hubTestApp.js';
+import { until } from '../hub/hubTestApp.js';
 import { REDIS_URL, startScaleOut, type ScaleOut } from './scaleOutApps.js';
 import { FAST_TERMINALS, fix, loggedIn, type TerminalTestApp } from './terminalTestApp.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sleep } from '../realtime/hubTestApp.js';
+import { sleep } from '../hub/hubTestApp.js';
 import { builtSuite, drive, missingAcked, seedTerminalUsers, startBuilt } from './builtServer.js';
 
 // SIGTERM during ingest: every fix the server acknowledged is in the database afterwards.

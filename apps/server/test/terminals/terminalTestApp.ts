@@ -1,11 +1,11 @@
 import WebSocket from 'ws';
 import { TERMINAL_PATH, USER_CAPS_DEFAULT, type TerminalServerMessage } from '@intercom/contract';
 import { hashPassword } from '../../src/auth/passwords.js';
-import type { HubOptions } from '../../src/realtime/hubOptions.js';
+import type { HubOptions } from '../../src/hub/hubOptions.js';
 import type { TerminalOptions } from '../../src/terminals/terminalOptions.js';
 import type { Terminals } from '../../src/terminals/terminalsPlugin.js';
 import { TEST_LOG_N } from '../helper.js';
-import { FAST_HUB, sleep, startHubApp, type HubTestApp } from '../realtime/hubTestApp.js';
+import { FAST_HUB, sleep, startHubApp, type HubTestApp } from '../hub/hubTestApp.js';
 
 export const TERMINAL_PASSWORD = 'Term#2026';
 

@@ -2,7 +2,7 @@ import { TalkErrors, TerminalErrors, VideoCodec, VideoErrors, type PushMsg } fro
 import { decodeVideoDown, encodeVideoUp } from '@intercom/terminal-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountSession } from '../helper.js';
-import { FAST_HUB, hubClient, record, tenant, until } from '../realtime/hubTestApp.js';
+import { FAST_HUB, hubClient, record, tenant, until } from '../hub/hubTestApp.js';
 import { createChannel, isType, waitFor } from '../talk/talkFixtures.js';
 import {
   FAST_TERMINALS,

@@ -13,7 +13,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { authOf } from '../../auth/authPlugin.js';
 import { endSession } from '../../auth/sessions.js';
-import { announceSessionsEnded } from '../../realtime/sessionEvents.js';
+import { announceSessionsEnded } from '../../bus/sessionEvents.js';
 import { AppError } from '../../http/AppError.js';
 import { done, list, ok } from '../../http/envelope.js';
 import { actorOf, writeSysLog } from '../../core/writeSysLog.js';

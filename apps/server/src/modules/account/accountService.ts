@@ -11,7 +11,7 @@ import type { AppDeps } from '../../appDeps.js';
 import type { AuthContext } from '../../auth/authContext.js';
 import { hashPassword, verifyPassword } from '../../auth/passwords.js';
 import { endSessions } from '../../auth/sessions.js';
-import { announceSessionsEnded } from '../../realtime/sessionEvents.js';
+import { announceSessionsEnded } from '../../bus/sessionEvents.js';
 import { AppError } from '../../http/AppError.js';
 import { actorOf, writeSysLog } from '../../core/writeSysLog.js';
 import { getSysConfigValue, setSysConfigValue } from '../../core/sysConfigRepository.js';

@@ -3,7 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import type { AppDeps } from '../../appDeps.js';
 import { hashPassword, verifyPassword } from '../../auth/passwords.js';
 import type { DB } from '../../db/schema.js';
-import type { LoginThrottle } from '../../terminals/loginThrottle.js';
+import type { LoginThrottle } from '../../bus/loginThrottle.js';
 
 const LOCK_MS = Limits.loginLockMinutes * 60_000;
 

@@ -4,7 +4,7 @@ import type { AppDeps } from '../../appDeps.js';
 import { checkLoginClock, consumeNonce, openLoginEnvelope } from '../../auth/loginCrypto.js';
 import { verifyPassword } from '../../auth/passwords.js';
 import { openSession, type IssuedTokens } from '../../auth/sessions.js';
-import { announceSessionsEnded } from '../../realtime/sessionEvents.js';
+import { announceSessionsEnded } from '../../bus/sessionEvents.js';
 import { writeSysLog } from '../../core/writeSysLog.js';
 import { countAccountFailure, unknownNameThrottle, verifyAgainstDummy } from './loginFailures.js';
 

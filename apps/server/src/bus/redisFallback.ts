@@ -1,4 +1,8 @@
-import type { ThrottleLog } from '../terminals/redisLoginThrottle.js';
+/** Where a shared store says that Redis went away and came back. */
+export interface ThrottleLog {
+  warn(obj: object, message: string): void;
+  info(obj: object, message: string): void;
+}
 
 /** The part of an ioredis client the shared counters and flags use. */
 export interface FallbackRedisClient {

@@ -2,7 +2,7 @@ import type { HubConnection as ClientConnection } from '@microsoft/signalr';
 import { HubConnectionState } from '@microsoft/signalr';
 import { pushMsgSchema, pushNotifySchema, type PushMsg, type PushNotify } from '@intercom/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HubConnection } from '../../src/realtime/hubConnection.js';
+import type { HubConnection } from '../../src/hub/hubConnection.js';
 import { HttpTransportType, hubClient, record, sleep, startHubApp, until, type HubTestApp } from './hubTestApp.js';
 
 // The official @microsoft/signalr client in Node against a listening server (checklist 2, 4-8).

@@ -1,6 +1,5 @@
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
-import type { ThrottleLog } from '../terminals/redisLoginThrottle.js';
-import { RedisFallback, type FallbackRedisClient } from './redisFallback.js';
+import { RedisFallback, type FallbackRedisClient, type ThrottleLog } from './redisFallback.js';
 
 /**
  * One more request in KEYS[1]'s window of ARGV[1] ms: the count, and the ms left of the window.

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RealtimeEvent } from '../../src/realtime/eventBus.js';
-import { connectRedisEventBus, type RedisEventBus } from '../../src/realtime/redisEventBus.js';
+import type { RealtimeEvent } from '../../src/bus/eventBus.js';
+import { connectRedisEventBus, type RedisEventBus } from '../../src/bus/redisEventBus.js';
 
 // The real Redis of this machine and CI (.ci/run starts it); the scale-out mode's backplane.
 const url = process.env.REDIS_URL_TEST ?? 'redis://127.0.0.1:6379';

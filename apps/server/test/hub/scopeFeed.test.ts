@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emptyPending, mergePending, type Pending } from '../../src/realtime/scopeFeed.js';
+import { emptyPending, mergePending, type Pending } from '../../src/hub/scopeFeed.js';
 
 function pending(parts: Partial<Record<keyof Pending, [number | string, string][]>>): Pending {
   const result = emptyPending();

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { SYS_CONFIG_DEFAULTS } from '@intercom/contract';
 import type { Kysely } from 'kysely';
-import { hashPassword } from '../auth/passwords.js';
-import type { DB } from './schema.js';
+import { hashPassword } from './passwords.js';
+import type { DB } from '../db/schema.js';
 
 export const DEMO_CODE = 'DEMO';
 export const DEMO_ADMIN = 'admin';

@@ -1,5 +1,6 @@
 import { invocationRecord } from './hubProtocol.js';
-import type { LiveChange, LiveSnapshot, LiveState } from './liveState.js';
+import type { LiveChange, LiveSnapshot } from '../live/liveRecords.js';
+import type { LiveState } from '../live/liveState.js';
 
 /** Alarms waiting for the next push beyond this count are replaced by a fresh snapshot. */
 const MAX_PENDING_NOTIFICATIONS = 1000;

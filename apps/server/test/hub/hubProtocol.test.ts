@@ -8,8 +8,8 @@ import {
   completionRecord,
   invocationRecord,
   parseHubMessage,
-} from '../../src/realtime/hubProtocol.js';
-import { serverSentEvent } from '../../src/realtime/transports.js';
+} from '../../src/hub/hubProtocol.js';
+import { serverSentEvent } from '../../src/hub/transports.js';
 
 describe('record framing', () => {
   it('splits on the record separator and keeps an unfinished record for the next chunk', () => {

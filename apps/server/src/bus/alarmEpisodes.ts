@@ -1,8 +1,7 @@
 import { NotificationStates, NotificationTypes } from '@intercom/contract';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
-import { RedisFallback, type FallbackRedisClient } from '../realtime/redisFallback.js';
-import type { ThrottleLog } from './redisLoginThrottle.js';
+import { RedisFallback, type FallbackRedisClient, type ThrottleLog } from './redisFallback.js';
 
 /** The alarms raised once per episode (a crossing of the threshold), not once per report. */
 export type EpisodeKind = typeof NotificationTypes.lowBattery | typeof NotificationTypes.heartRate;

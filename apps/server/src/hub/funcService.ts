@@ -3,7 +3,7 @@ import type { HubConnection } from './hubConnection.js';
 import type { ServerStream } from './serverStream.js';
 import { HubError, type HubMethod, type HubServer } from './hubServer.js';
 import { LiveFeeds } from './liveFeeds.js';
-import type { LiveState } from './liveState.js';
+import type { LiveState } from '../live/liveState.js';
 import { ScopeFeed } from './scopeFeed.js';
 
 const FEEDS: readonly HubFeed[] = [HubMethods.FuncGPS, HubMethods.FuncNotify];

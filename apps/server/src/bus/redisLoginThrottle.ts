@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { RedisFallback } from '../realtime/redisFallback.js';
+import { RedisFallback, type ThrottleLog } from './redisFallback.js';
 import { MemoryLoginThrottle, type LoginThrottle, type LoginThrottleLimits } from './loginThrottle.js';
 
 /** The part of an ioredis client the throttle uses. */
@@ -8,12 +8,6 @@ export interface ThrottleRedisClient {
   pttl(key: string): Promise<number>;
   del(key: string): Promise<number>;
   eval(script: string, numKeys: number, ...args: (string | number)[]): Promise<unknown>;
-}
-
-/** Where the throttle says that Redis went away and came back. */
-export interface ThrottleLog {
-  warn(obj: object, message: string): void;
-  info(obj: object, message: string): void;
 }
 
 /**

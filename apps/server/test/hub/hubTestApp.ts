@@ -12,11 +12,11 @@ import { HUB_PATH } from '@intercom/contract';
 import { buildApp, type BuildOptions } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { createDeps } from '../../src/createDeps.js';
-import { DEMO_CODE, seedFirstRun } from '../../src/db/seedFirstRun.js';
-import type { HubOptions } from '../../src/realtime/hubOptions.js';
-import type { HubServer } from '../../src/realtime/hubServer.js';
-import type { LiveState } from '../../src/realtime/liveState.js';
-import type { RealtimeOptions } from '../../src/realtime/realtime.js';
+import { DEMO_CODE, seedFirstRun } from '../../src/auth/seedFirstRun.js';
+import type { HubOptions } from '../../src/hub/hubOptions.js';
+import type { HubServer } from '../../src/hub/hubServer.js';
+import type { LiveState } from '../../src/live/liveState.js';
+import type { RealtimeOptions } from '../../src/live/realtime.js';
 import type { TerminalOptions } from '../../src/terminals/terminalOptions.js';
 import type { TalkOptions } from '../../src/talk/talkService.js';
 import {

@@ -1,5 +1,7 @@
 import type { HeartRate, Notification, VideoChange } from '@intercom/contract';
-import type { EndReason } from '../auth/sessions.js';
+
+/** Why a console session ended (`session.EndReason`); `sessionsEnded` carries it to every instance. */
+export type EndReason = 'logout' | 'replaced' | 'password' | 'frozen' | 'expired' | 'deleted';
 
 /** Everything LiveState keeps about one terminal user; the whole entry travels on every change. */
 export interface LiveUser {

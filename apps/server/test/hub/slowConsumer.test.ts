@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import type { HubConnection } from '../../src/realtime/hubConnection.js';
+import type { HubConnection } from '../../src/hub/hubConnection.js';
 import { FAST_HUB, HANDSHAKE, RS, negotiate, sleep, startHubApp, until, type HubTestApp } from './hubTestApp.js';
 
 // A client that stops reading while pushes flow: the server queues it no push behind another; it

@@ -1,8 +1,9 @@
 import { NotificationStates, type Notification } from '@intercom/contract';
 import { describe, expect, it } from 'vitest';
-import { InProcessEventBus, type RealtimeEvent } from '../../src/realtime/eventBus.js';
-import { LiveState, gpsJsonOf, type LiveChange, type LiveStateOptions } from '../../src/realtime/liveState.js';
-import { RedisEventBus, type RedisClient } from '../../src/realtime/redisEventBus.js';
+import { InProcessEventBus, type RealtimeEvent } from '../../src/bus/eventBus.js';
+import { gpsJsonOf, type LiveChange } from '../../src/live/liveRecords.js';
+import { LiveState, type LiveStateOptions } from '../../src/live/liveState.js';
+import { RedisEventBus, type RedisClient } from '../../src/bus/redisEventBus.js';
 import { buildTestApp } from '../helper.js';
 
 const failOnError = (error: unknown) => {

@@ -2,11 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyRateLimitStore } from '@fastify/rate-limit';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { redisRateLimitStore } from '../../src/realtime/redisRateLimitStore.js';
-import { connectThrottleRedis, type ThrottleLog } from '../../src/terminals/redisLoginThrottle.js';
+import { redisRateLimitStore } from '../../src/bus/redisRateLimitStore.js';
+import type { ThrottleLog } from '../../src/bus/redisFallback.js';
+import { connectThrottleRedis } from '../../src/bus/redisLoginThrottle.js';
 import { loginRaw } from '../helper.js';
-import { REDIS_URL, startHubPair, type HubPair } from './hubPair.js';
-import { tenant } from './hubTestApp.js';
+import { REDIS_URL, startHubPair, type HubPair } from '../hub/hubPair.js';
+import { tenant } from '../hub/hubTestApp.js';
 
 // LOGIN_IP_LIMIT_PER_MINUTE counts an IP's logins at every instance together (Redis), and keeps
 // counting in memory while Redis is down.

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { HubOptions } from '../../src/realtime/hubOptions.js';
+import type { HubOptions } from '../../src/hub/hubOptions.js';
 import { createPostgresDatabase } from '../helper.js';
 import { startHubApp, type HubTestApp } from './hubTestApp.js';
 

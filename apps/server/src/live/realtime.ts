@@ -2,13 +2,14 @@ import type { FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import type { DB } from '../db/schema.js';
-import { MemoryAlarmEpisodes, RedisAlarmEpisodes, type AlarmEpisodes } from '../terminals/alarmEpisodes.js';
-import { MemoryLoginThrottle, type LoginThrottle, type LoginThrottleLimits } from '../terminals/loginThrottle.js';
-import { RedisLoginThrottle, connectThrottleRedis, type ThrottleLog } from '../terminals/redisLoginThrottle.js';
-import { InProcessEventBus, type ErrorSink, type EventBus } from './eventBus.js';
+import { MemoryAlarmEpisodes, RedisAlarmEpisodes, type AlarmEpisodes } from '../bus/alarmEpisodes.js';
+import { MemoryLoginThrottle, type LoginThrottle, type LoginThrottleLimits } from '../bus/loginThrottle.js';
+import type { ThrottleLog } from '../bus/redisFallback.js';
+import { RedisLoginThrottle, connectThrottleRedis } from '../bus/redisLoginThrottle.js';
+import { InProcessEventBus, type ErrorSink, type EventBus } from '../bus/eventBus.js';
 import { LiveState } from './liveState.js';
-import { connectRedisEventBus } from './redisEventBus.js';
-import { redisRateLimitStore } from './redisRateLimitStore.js';
+import { connectRedisEventBus } from '../bus/redisEventBus.js';
+import { redisRateLimitStore } from '../bus/redisRateLimitStore.js';
 
 /**
  * The event bus, the live state and the terminal login throttle: created with the other

@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InProcessEventBus } from '../../src/realtime/eventBus.js';
-import { LiveState } from '../../src/realtime/liveState.js';
+import { InProcessEventBus } from '../../src/bus/eventBus.js';
+import type { ThrottleLog } from '../../src/bus/redisFallback.js';
 import {
   RedisLoginThrottle,
   connectThrottleRedis,
-  type ThrottleLog,
   type ThrottleRedisClient,
-} from '../../src/terminals/redisLoginThrottle.js';
-import { REDIS_URL } from './scaleOutApps.js';
+} from '../../src/bus/redisLoginThrottle.js';
+import { LiveState } from '../../src/live/liveState.js';
+import { REDIS_URL } from '../terminals/scaleOutApps.js';
 
 const LIMITS = { maxFailures: 5, lockMs: 60_000 };
 

@@ -1,12 +1,11 @@
-import type { AppDeps } from '../appDeps.js';
-import type { EndReason } from '../auth/sessions.js';
+import type { EndReason, EventBus } from './eventBus.js';
 
 /**
  * Tells every server instance that sessions ended (logout, replaced by a new login, password change,
  * frozen account): their hub connections close with the reason's error and do not reconnect.
  */
 export function announceSessionsEnded(
-  deps: Pick<AppDeps, 'realtime'>,
+  deps: { realtime: { bus: EventBus } },
   E_ID: number,
   sessionIds: readonly number[],
   reason: EndReason,

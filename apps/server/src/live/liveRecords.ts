@@ -1,0 +1,91 @@
+import type { GpsRecord, OnlineUser } from '@intercom/contract';
+import type { LiveUser } from '../bus/eventBus.js';
+
+// What LiveState takes in (reports) and gives out (changes, snapshots), and the JSON texts of its
+// records, each written once per change for every connection that receives it.
+
+export interface UserRef {
+  E_ID: number;
+  U_ID: number;
+  Phone?: string;
+  UserName?: string;
+}
+
+export interface PositionReport extends UserRef {
+  lat: number;
+  lon: number;
+  /** Time of the fix, epoch ms. */
+  time: number;
+  speed?: number | null;
+  course?: number | null;
+  /** The user's report interval in force, seconds (GPS-online); the default profile's when left out. */
+  interval?: number;
+}
+
+export interface StatusReport extends UserRef {
+  battery?: number | null;
+  signal?: number | null;
+  talking?: boolean;
+}
+
+/**
+ * One change, already serialised once for every connection that receives it. `key` identifies the
+ * entry inside its kind (U_ID, N_ID or phone), so later changes of the same key replace earlier ones.
+ */
+export type LiveChange =
+  | { kind: 'gps'; E_ID: number; key: number; json: string }
+  | { kind: 'online'; E_ID: number; key: number; json: string }
+  | { kind: 'notification'; E_ID: number; key: number; json: string }
+  | { kind: 'heartRate'; E_ID: number; key: string; json: string }
+  | { kind: 'video'; E_ID: number; key: number; json: string };
+
+/** JSON texts of the current state of some enterprises: what a new subscription receives first. */
+export interface LiveSnapshot {
+  gps: string[];
+  /** Users currently chat-online. */
+  online: string[];
+  notifications: string[];
+  heartRates: string[];
+  /** The video list: VideoSource texts of terminals that can be watched now. */
+  videos: string[];
+}
+
+/** A number as JSON writes it: `null` for NaN and the infinities, which JSON cannot hold. */
+const jsonNumber = (value: number | null) => (value !== null && Number.isFinite(value) ? String(value) : 'null');
+
+/**
+ * `JSON.stringify(record)` of a GpsRecord, written by hand: every fix of every user is turned into
+ * text once, and at 50,000 fixes a second the generic stringify was a third of the ingest's CPU
+ * (docs/benchmarks.md). Same keys in the same order (clients slice the hub's records on `{"U_ID":`).
+ */
+export function gpsJsonOf(record: GpsRecord): string {
+  return gpsJsonFrom(record, record, record.gpsOnline);
+}
+
+type GpsUserFields = Pick<
+  GpsRecord,
+  'U_ID' | 'E_ID' | 'Phone' | 'UserName' | 'battery' | 'signal' | 'online' | 'talking'
+>;
+type GpsFixFields = Pick<GpsRecord, 'lat' | 'lon' | 'time' | 'speed' | 'course' | 'interval'>;
+
+/** The GpsRecord text of a user and its fix, without making the record first. */
+export function gpsJsonFrom(user: GpsUserFields, fix: GpsFixFields, gpsOnline: boolean): string {
+  return (
+    `{"U_ID":${user.U_ID},"E_ID":${user.E_ID},"Phone":${JSON.stringify(user.Phone)},` +
+    `"UserName":${JSON.stringify(user.UserName)},"lat":${jsonNumber(fix.lat)},"lon":${jsonNumber(fix.lon)},` +
+    `"time":${jsonNumber(fix.time)},"speed":${jsonNumber(fix.speed)},"course":${jsonNumber(fix.course)},` +
+    `"battery":${jsonNumber(user.battery)},"signal":${jsonNumber(user.signal)},"online":${user.online},` +
+    `"talking":${user.talking},"gpsOnline":${gpsOnline},"interval":${jsonNumber(fix.interval)}}`
+  );
+}
+
+export function onlineUserOf(user: LiveUser): OnlineUser {
+  return {
+    U_ID: user.U_ID,
+    E_ID: user.E_ID,
+    Phone: user.Phone,
+    UserName: user.UserName,
+    online: user.online,
+    time: user.onlineAt,
+  };
+}
