@@ -1,4 +1,4 @@
-import { upFrame } from '@intercom/media';
+import { encodeAudioUp } from '@intercom/terminal-client';
 import type { FleetStats } from './stats.js';
 
 /** What a talker needs of its terminal's socket. */
@@ -85,7 +85,7 @@ export class SimTalker {
     this.sending = setInterval(() => {
       const packet = packets[next];
       if (!packet) return this.finish(true);
-      this.link.sendBinary(upFrame(cid, this.audioSeq, packet));
+      this.link.sendBinary(encodeAudioUp(cid, this.audioSeq, packet, (bytes) => Buffer.allocUnsafe(bytes)));
       this.audioSeq = (this.audioSeq + 1) & 0xffff;
       stats.framesSent += 1;
       next += 1;

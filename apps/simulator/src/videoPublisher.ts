@@ -1,4 +1,5 @@
-import { VideoCodec, encodeVideoUpFrame, type VideoCodecName } from '@intercom/contract';
+import { VideoCodec, type VideoCodecName } from '@intercom/contract';
+import { encodeVideoUp } from '@intercom/terminal-client';
 import { h264ClipUnits } from './h264Clip.js';
 import { TestPattern } from './testPattern.js';
 
@@ -63,10 +64,10 @@ export class VideoPublisher {
     const index = this.index;
     this.index += 1;
     if (this.setup.codec === 'jpeg') {
-      return encodeVideoUpFrame(VideoCodec.jpeg, now % 2 ** 32, this.pattern.frame(index, now, this.label));
+      return encodeVideoUp(VideoCodec.jpeg, now % 2 ** 32, this.pattern.frame(index, now, this.label));
     }
     const units = h264ClipUnits();
-    return encodeVideoUpFrame(VideoCodec.h264, now % 2 ** 32, units[index % units.length] as Uint8Array);
+    return encodeVideoUp(VideoCodec.h264, now % 2 ** 32, units[index % units.length] as Uint8Array);
   }
 
   stop(): void {

@@ -1,4 +1,5 @@
-import { VideoCodec, decodeVideoDownFrame, isVideoKeyFrame } from '@intercom/contract';
+import { VideoCodec, isVideoKeyFrame } from '@intercom/contract';
+import { decodeVideoDown } from '@intercom/terminal-client';
 import jpeg from 'jpeg-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminLogin, runsOf } from '../src/adminApi.js';
@@ -7,7 +8,7 @@ import { startFleet } from '../src/fleet.js';
 import { accessUnits, h264ClipUnits } from '../src/h264Clip.js';
 import { distanceMetres, seededRandom } from '../src/movement.js';
 import { parseOptions, phoneOf } from '../src/options.js';
-import { until } from '../../server/test/hub/hubTestApp.js';
+import { until } from '../../server/test/realtime/hubTestApp.js';
 import {
   FAST_TERMINALS,
   TestTerminal,
@@ -286,7 +287,7 @@ describe('fleet against a server', () => {
     expect(video.counters.received).toBe(0);
     expect(await seat.request({ type: 'videoApply', uid: user.UserID })).toMatchObject({ type: 'ack', codec: 'jpeg' });
     await until(() => seat.frames.length >= 3, 'three frames', 10_000);
-    const frame = decodeVideoDownFrame(seat.frames[0] as Buffer);
+    const frame = decodeVideoDown(seat.frames[0] as Buffer);
     expect(frame?.uid).toBe(user.UserID);
     const picture = jpeg.decode(frame?.payload ?? new Uint8Array());
     expect([picture.width, picture.height]).toEqual([160, 120]);

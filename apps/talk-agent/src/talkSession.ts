@@ -1,11 +1,4 @@
-import {
-  AudioFrame,
-  CALL_ID_BASE,
-  TalkAgentErrors,
-  VideoFrame,
-  type TalkAgentCommand,
-  type TalkAgentEvent,
-} from '@intercom/contract';
+import { CALL_ID_BASE, TalkAgentErrors, type TalkAgentCommand, type TalkAgentEvent } from '@intercom/contract';
 import { AgentError } from './agentError.js';
 import type { Microphone } from './audio/audioBackend.js';
 import { micLevel } from './audio/micLevel.js';
@@ -13,9 +6,12 @@ import { OpusEncoder } from './audio/opusCodec.js';
 import type { Playout } from './audio/playout.js';
 import { ServerWatch } from './serverWatch.js';
 import { SeatConnection, type ServerMessage } from './seatConnection.js';
-import { upFrame } from '@intercom/media';
+import { decodeAudioDown, decodeVideoDown, encodeAudioUp } from '@intercom/terminal-client';
 
 type Command<N extends TalkAgentCommand['cmd']> = Extract<TalkAgentCommand, { cmd: N }>;
+
+/** Up frames go straight to ws: no zero fill, a Buffer. */
+const allocUnsafe = (bytes: number) => Buffer.allocUnsafe(bytes);
 
 /** A micLevel event every 5 frames: about 10 a second while the seat talks. */
 const LEVEL_EVERY_FRAMES = 5;
@@ -225,16 +221,10 @@ export class TalkSession {
   }
 
   private onFrame(frame: Buffer): void {
-    if (frame[0] === AudioFrame.kindOpus && frame.length > AudioFrame.downHeaderBytes) {
-      this.deps.playout.push(
-        frame.readUInt32BE(1),
-        frame.readUInt32BE(5),
-        frame.readUInt16BE(9),
-        frame.subarray(AudioFrame.downHeaderBytes),
-      );
-    } else if (frame[0] === VideoFrame.kindVideo) {
-      this.deps.emitBinary(frame);
-    }
+    const heard = decodeAudioDown(frame);
+    if (heard) this.deps.playout.push(heard.cid, heard.speaker, heard.seq, heard.opus);
+    // Video goes to the consoles as it came (the same server-to-viewer layout), once it reads as one.
+    else if (decodeVideoDown(frame)) this.deps.emitBinary(frame);
   }
 
   private dropCall(cid: number): void {
@@ -308,7 +298,7 @@ export class TalkSession {
     this.talking = talking;
     microphone.start((pcm) => {
       if (this.talking !== talking) return;
-      this.connection?.sendFrame(upFrame(cid, talking.seq, talking.encoder.encode(pcm)));
+      this.connection?.sendFrame(encodeAudioUp(cid, talking.seq, talking.encoder.encode(pcm), allocUnsafe));
       talking.seq = (talking.seq + 1) & 0xffff;
       talking.frames += 1;
       this.framesSent += 1;

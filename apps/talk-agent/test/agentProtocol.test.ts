@@ -1,13 +1,5 @@
-import {
-  CALL_ID_BASE,
-  TalkAgentErrors,
-  TalkErrors,
-  VideoCodec,
-  VideoErrors,
-  VideoFrame,
-  decodeVideoDownFrame,
-  encodeVideoUpFrame,
-} from '@intercom/contract';
+import { CALL_ID_BASE, TalkAgentErrors, TalkErrors, VideoCodec, VideoErrors } from '@intercom/contract';
+import { decodeVideoDown, encodeVideoUp } from '@intercom/terminal-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { channelOf, isType, joinAll, waitFor, type Member } from '../../server/test/talk/talkFixtures.js';
 import type { TerminalTestApp } from '../../server/test/terminals/terminalTestApp.js';
@@ -218,19 +210,19 @@ describe('talk commands', () => {
     });
     await camera.terminal.next(isType('videoStart', { codec: 'jpeg' }));
     const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 4, 0xff, 0xd9]);
-    camera.terminal.socket.send(encodeVideoUpFrame(VideoCodec.jpeg, 90_000, jpeg));
+    camera.terminal.socket.send(encodeVideoUp(VideoCodec.jpeg, 90_000, jpeg));
     await waitFor(() => client.frames.length > 0);
-    expect(decodeVideoDownFrame(client.frames[0]!)).toMatchObject({
+    expect(decodeVideoDown(client.frames[0]!)).toEqual({
       uid: camera.U_ID,
       codec: VideoCodec.jpeg,
       timestamp: 90_000,
+      payload: jpeg,
     });
-    expect(client.frames[0]!.subarray(VideoFrame.downHeaderBytes)).toEqual(jpeg);
 
     // Freed: the stream stops and no frame follows.
     expect(await client.command('FreeVideo', { uid: camera.U_ID })).toMatchObject({ ok: true, uid: camera.U_ID });
     await camera.terminal.next(isType('videoStop'));
-    camera.terminal.socket.send(encodeVideoUpFrame(VideoCodec.jpeg, 90_040, jpeg));
+    camera.terminal.socket.send(encodeVideoUp(VideoCodec.jpeg, 90_040, jpeg));
     await sleep(200);
     expect(client.frames).toHaveLength(1);
 
