@@ -31,9 +31,3 @@ export function listEnvelope<T extends z.ZodType>(item: T) {
 }
 
 export const emptyEnvelopeSchema = z.object({ BaseResult: baseResultSchema });
-
-/** Failure envelope; `Data` lists field errors for code 4000. */
-export const errorEnvelopeSchema = z.object({
-  BaseResult: baseResultSchema,
-  Data: z.array(fieldErrorSchema).optional(),
-});

@@ -158,8 +158,6 @@ export const pushMsgSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('Video'), data: z.array(videoChangeSchema) }),
 ]);
 export type PushMsg = z.infer<typeof pushMsgSchema>;
-export type PushMsgType = PushMsg['type'];
-
 export const onlineSummarySchema = z.object({
   /** Chat-online users in scope. */
   count: z.number().int().nonnegative(),
@@ -182,8 +180,6 @@ export const pushNotifySchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('Notify'), data: z.array(notificationSchema) }),
 ]);
 export type PushNotify = z.infer<typeof pushNotifySchema>;
-export type PushNotifyType = PushNotify['type'];
-
 /** What `invoke('FuncGPS')` and `invoke('FuncNotify')` return. */
 export const hubSubscribeResultSchema = z.object({
   feed: z.enum([HubMethods.FuncGPS, HubMethods.FuncNotify]),

@@ -116,10 +116,7 @@ export function isVideoKeyFrame(codec: number, payload: Uint8Array): boolean {
   return false;
 }
 
-/** The codec byte of a codec name, and back. */
-export function videoCodecByte(name: VideoCodecName): number {
-  return VideoCodec[name];
-}
+/** The codec name of a codec byte. */
 export function videoCodecName(byte: number): VideoCodecName | undefined {
   return byte === VideoCodec.h264 ? 'h264' : byte === VideoCodec.jpeg ? 'jpeg' : undefined;
 }

@@ -1,4 +1,4 @@
-import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { Generated, Selectable } from 'kysely';
 
 /**
  * Tables of SPEC.md section 3. Column names follow the spec's field names, so API fields and
@@ -336,6 +336,4 @@ export interface DB {
 
 export type Enterprise = Selectable<EnterpriseTable>;
 export type Account = Selectable<AccountTable>;
-export type NewAccount = Insertable<AccountTable>;
-export type AccountUpdate = Updateable<AccountTable>;
 export type Session = Selectable<SessionTable>;

@@ -1,4 +1,4 @@
-import { BASEMAP_FONT, OFFLINE_TILE_MAXZOOM, mapHidden, type Basemap } from '@intercom/contract';
+import { OFFLINE_TILE_MAXZOOM, mapHidden, type Basemap } from '@intercom/contract';
 
 export const GLYPHS_URL = '/basemap/fonts/{fontstack}/{range}.pbf';
 export const OFFLINE_TILES_URL = '/basemap/{z}/{x}/{y}.pbf';
@@ -13,9 +13,6 @@ export const Attributions = {
 const AMAP_TILES = [1, 2, 3, 4].map(
   (n) => `https://webrd0${n}.is.autonavi.com/appmaptile?lang=zh_cn&size=1&scale=1&style=8&x={x}&y={y}&z={z}`,
 );
-
-/** The font stack the console should name in its label layers (the only one the server has). */
-export const LABEL_FONT = [BASEMAP_FONT];
 
 /**
  * What the console draws for an enterprise's DefaultMap setting. `pmtiles` is whether the operator
