@@ -23,6 +23,7 @@ import { Playout } from '../apps/talk-agent/src/audio/playout.js';
 import { login } from './support/login.js';
 import { SEED_PASSWORD, seedTerminals, terminalPhone } from './support/seedTerminals.js';
 import { BENCH_PASSWORD, percentile, startServer } from './support/startServer.js';
+import { TerminalPeer } from './support/terminalPeer.js';
 
 const BURSTS = Number(process.env.BENCH_BURSTS ?? 5);
 const GRANTS = Number(process.env.BENCH_GRANTS ?? 50);
@@ -85,39 +86,36 @@ function seedChannel(dataDir: string): number {
   return cid;
 }
 
-/** A JSON client (the terminal on /terminal, or the console on the agent) with numbered requests. */
+/** The console's JSON client on the agent (docs/talk-agent-protocol.md): requests numbered by `id`. */
 class Client {
   private next = 0;
   private readonly waiting = new Map<number, (m: Record<string, unknown>) => void>();
   onFrame: (frame: Buffer) => void = () => undefined;
   onMessage: (m: Record<string, unknown>) => void = () => undefined;
-  constructor(
-    readonly socket: WebSocket,
-    private readonly key: 'seq' | 'id',
-  ) {
+  constructor(readonly socket: WebSocket) {
     // Text arrives as a string, binary as a Buffer (whichever ws major resolves here).
     socket.on('message', (data: Buffer | string, isBinary?: boolean) => {
       if (isBinary === true || (isBinary === undefined && typeof data !== 'string'))
         return this.onFrame(data as Buffer);
       const m = JSON.parse(String(data)) as Record<string, unknown>;
-      const resolve = this.waiting.get(m[key] as number);
-      if (resolve && (key === 'id' || m.type === 'ack' || m.type === 'error')) {
-        this.waiting.delete(m[key] as number);
+      const resolve = this.waiting.get(m.id as number);
+      if (resolve) {
+        this.waiting.delete(m.id as number);
         resolve(m);
       } else this.onMessage(m);
     });
   }
-  static async open(url: string, key: 'seq' | 'id', origin?: string): Promise<Client> {
+  static async open(url: string, origin?: string): Promise<Client> {
     const socket = new WebSocket(url, origin ? { origin } : {});
     await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
-    return new Client(socket, key);
+    return new Client(socket);
   }
   request(message: Record<string, unknown>): Promise<Record<string, unknown>> {
     this.next += 1;
     const n = this.next;
     return new Promise((resolve) => {
       this.waiting.set(n, resolve);
-      this.socket.send(JSON.stringify({ [this.key]: n, ...message }));
+      this.socket.send(JSON.stringify({ id: n, ...message }));
     });
   }
 }
@@ -154,10 +152,9 @@ async function main(): Promise<void> {
   );
   try {
     const terminalUrl = `${server.url.replace(/^http/, 'ws')}/terminal`;
-    const terminal = await Client.open(terminalUrl, 'seq');
-    await terminal.request({ type: 'login', phone: terminalPhone(0), password: SEED_PASSWORD });
+    const terminal = await TerminalPeer.open(terminalUrl, { phone: terminalPhone(0), password: SEED_PASSWORD });
     await terminal.request({ type: 'join', cid });
-    const console = await Client.open(`ws://127.0.0.1:${agent.talkPort}`, 'id', server.url);
+    const console = await Client.open(`ws://127.0.0.1:${agent.talkPort}`, server.url);
     const code = (await (
       await fetch(`${server.url}/api/Talk/AuthCode`, { method: 'POST', headers: { authorization: `Bearer ${token}` } })
     ).json()) as { BaseData: { authCode: string; dispatchNo: string } };

@@ -16,10 +16,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import WebSocket from 'ws';
 import { login } from './support/login.js';
 import { SEED_PASSWORD, seedTerminals, terminalPhone } from './support/seedTerminals.js';
 import { BENCH_PASSWORD, percentile, startServer } from './support/startServer.js';
+import { TerminalPeer } from './support/terminalPeer.js';
 import { launchBrowser } from '../e2e/support/chromium.js';
 
 const PRESSES = Number(process.env.BENCH_PRESSES ?? 20);
@@ -121,27 +121,12 @@ db.close();
 
 // The terminal: joined, noting when each of the seat's frames (by seq) arrives, on the wall clock the page also reads.
 const arrivals = new Map<number, number>();
-const terminal = new WebSocket(`${server.url.replace(/^http/, 'ws')}/terminal`);
-await new Promise((resolve, reject) => terminal.once('open', resolve).once('error', reject));
-let seq = 0;
-const replies = new Map<number, (m: Record<string, unknown>) => void>();
-terminal.on('message', (data: Buffer | string, isBinary?: boolean) => {
-  if (isBinary === true || (isBinary === undefined && typeof data !== 'string')) {
-    const frame = data as Buffer;
-    arrivals.set(frame.readUInt16BE(9), performance.timeOrigin + performance.now());
-    return;
-  }
-  const message = JSON.parse(String(data)) as Record<string, unknown>;
-  if (typeof message.seq === 'number') replies.get(message.seq)?.(message);
+const terminal = await TerminalPeer.open(`${server.url.replace(/^http/, 'ws')}/terminal`, {
+  phone: terminalPhone(0),
+  password: SEED_PASSWORD,
 });
-const request = (message: Record<string, unknown>) =>
-  new Promise<Record<string, unknown>>((resolve) => {
-    seq += 1;
-    replies.set(seq, resolve);
-    terminal.send(JSON.stringify({ seq, ...message }));
-  });
-await request({ type: 'login', phone: terminalPhone(0), password: SEED_PASSWORD });
-await request({ type: 'join', cid });
+terminal.onFrame = (frame, at) => arrivals.set(frame.readUInt16BE(9), at);
+await terminal.request({ type: 'join', cid });
 
 const browser = await launchBrowser({
   args: [
@@ -216,7 +201,7 @@ try {
   for (const line of lines) process.stdout.write(`${line}\n`);
 } finally {
   await browser.close();
-  terminal.close();
+  terminal.socket.close();
   await server.stop();
   fs.rmSync(work, { recursive: true, force: true });
 }

@@ -1,3 +1,4 @@
+import { TerminalSocket } from '@intercom/terminal-client';
 import { expect, inject } from 'vitest';
 import WebSocket from 'ws';
 
@@ -47,20 +48,13 @@ export async function openTerminalSocket(): Promise<WebSocket> {
  * subclass may watch (support/rawTerminal.ts).
  */
 export class Terminal {
-  private seq = 0;
-  private readonly replies = new Map<number, (reply: Record<string, unknown>) => void>();
+  protected readonly client: TerminalSocket;
 
   constructor(protected readonly socket: WebSocket) {
-    // ws 8 passes (Buffer, isBinary); ws 7 (which the workspace may resolve here) a string for text.
-    socket.on('message', (data: Buffer | string, binary?: boolean) => {
-      if (typeof data !== 'string' && binary !== false) {
-        this.onBinary(data);
-        return;
-      }
-      const reply = JSON.parse(String(data)) as Record<string, unknown>;
-      if (typeof reply.seq === 'number') this.replies.get(reply.seq)?.(reply);
-      else this.onPush(reply);
-    });
+    // No heartbeats: a test's terminal says only what the test sends (it lives well under 90 s).
+    this.client = new TerminalSocket({ connect: () => socket, heartbeatMs: false, requestTimeoutMs: 30_000 });
+    this.client.on('frame', (bytes) => this.onBinary(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)));
+    this.client.on('push', (message) => this.onPush(message));
   }
 
   protected onBinary(_frame: Buffer): void {}
@@ -71,24 +65,26 @@ export class Terminal {
     this: new (socket: WebSocket) => T,
     phone: string,
     device = 'e2e',
+    password = TERMINAL_PASSWORD,
   ): Promise<T> {
     const terminal = new this(await openTerminalSocket());
-    const ack = await terminal.send({ type: 'login', phone, password: TERMINAL_PASSWORD, device });
+    const ack = await terminal.send({ type: 'login', phone, password, device });
     expect(ack.type, `login of ${phone}: ${String(ack.message)}`).toBe('ack');
     return terminal;
   }
 
+  /** Sends with the next seq; resolves with its reply, ack or error. */
   send(message: Record<string, unknown>): Promise<Record<string, unknown>> {
-    const seq = ++this.seq;
-    return new Promise((resolve) => {
-      this.replies.set(seq, resolve);
-      this.socket.send(JSON.stringify({ seq, ...message }));
-    });
+    return this.client.exchange(message);
   }
 
   async logout(): Promise<void> {
-    const closed = new Promise((resolve) => this.socket.once('close', resolve));
+    const closed = new Promise((resolve) => this.client.on('close', resolve));
     await this.send({ type: 'logout' });
     await closed;
+  }
+
+  close(): void {
+    this.client.close();
   }
 }

@@ -1,10 +1,10 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, inject, test } from 'vitest';
-import WebSocket from 'ws';
 import { adminCredentials, seedAccount } from '../support/accounts.js';
 import { tokenOf } from '../support/apiLogin.js';
 import { useBrowserPerFile } from '../support/browser.js';
 import { clickWhenStill, fieldError, nameEndingWith, openSignedIn, toast } from '../support/console.js';
+import { openTerminalSocket, Terminal } from '../support/terminal.js';
 import { en } from '../support/texts.js';
 
 const browser = useBrowserPerFile();
@@ -24,33 +24,15 @@ interface TerminalReply {
   N_ID?: number;
 }
 
-/**
- * A radio on the `/terminal` WebSocket (docs/terminal-protocol.md): every message gets one reply
- * with its `seq`; `send` resolves with that reply.
- */
+/** A radio on the `/terminal` WebSocket (docs/terminal-protocol.md): `send` resolves with the reply of its `seq`. */
 async function connectTerminal(): Promise<{
   send: (message: Record<string, unknown>) => Promise<TerminalReply>;
   close: () => void;
 }> {
-  const socket = new WebSocket(`${inject('baseUrl').replace(/^http/, 'ws')}/terminal`);
-  await new Promise<void>((resolve, reject) => {
-    socket.once('open', () => resolve());
-    socket.once('error', reject);
-  });
-  const waiting = new Map<number, (reply: TerminalReply) => void>();
-  socket.on('message', (data) => {
-    const reply = JSON.parse(String(data)) as TerminalReply;
-    if (typeof reply.seq === 'number') waiting.get(reply.seq)?.(reply);
-  });
-  let seq = 0;
+  const terminal = new Terminal(await openTerminalSocket());
   return {
-    send: (message) =>
-      new Promise((resolve) => {
-        seq += 1;
-        waiting.set(seq, resolve);
-        socket.send(JSON.stringify({ ...message, seq }));
-      }),
-    close: () => socket.close(),
+    send: async (message) => (await terminal.send(message)) as unknown as TerminalReply,
+    close: () => terminal.close(),
   };
 }
 

@@ -1,10 +1,13 @@
-import { encodeAudioUp } from '@intercom/terminal-client';
+import { TerminalErrors } from '@intercom/contract';
+import { TerminalRequestError, encodeAudioUp, type TerminalAck, type TerminalRequest } from '@intercom/terminal-client';
 import type { FleetStats } from './stats.js';
 
 /** What a talker needs of its terminal's socket. */
 export interface TalkLink {
-  /** Sends a JSON message with the next seq; returns the seq, 0 when the socket is closed. */
-  send(message: Record<string, unknown>): number;
+  /** Sends a message and settles with its reply: the ack, or a TerminalRequestError (`busy`, or closed). */
+  request(message: TerminalRequest): Promise<TerminalAck>;
+  /** Sends a message whose reply the talker does not wait for. */
+  send(message: TerminalRequest): void;
   sendBinary(frame: Buffer): void;
 }
 
@@ -29,7 +32,8 @@ const FRAME_MS = 20;
 export class SimTalker {
   private timer: NodeJS.Timeout | undefined;
   private sending: NodeJS.Timeout | undefined;
-  private requestSeq = 0;
+  /** Between online and offline; a floor reply that settles later belongs to a connection that is gone. */
+  private connected = false;
   private audioSeq = 0;
 
   constructor(
@@ -39,27 +43,17 @@ export class SimTalker {
 
   /** After a login: join the channel and plan the first burst. */
   online(): void {
+    this.connected = true;
     this.link.send({ type: 'join', cid: this.setup.cid });
     this.plan();
   }
 
   offline(): void {
+    this.connected = false;
     clearTimeout(this.timer);
     clearInterval(this.sending);
     this.timer = undefined;
     this.sending = undefined;
-  }
-
-  /** An ack or error of any message; returns whether it answered the floor request. */
-  answer(message: { type: string; seq?: number; granted?: boolean; code?: string }): boolean {
-    if (message.seq === undefined || message.seq !== this.requestSeq) return false;
-    this.requestSeq = 0;
-    if (message.type === 'ack' && message.granted) this.speak();
-    else {
-      if (message.code === 'busy') this.setup.stats.busy += 1;
-      this.plan();
-    }
-    return true;
   }
 
   /** A push: a revoked floor stops the burst. */
@@ -71,11 +65,24 @@ export class SimTalker {
     clearTimeout(this.timer);
     const mean = this.setup.everySeconds * 1000;
     const delay = -Math.log(1 - this.setup.random()) * mean;
-    this.timer = setTimeout(() => {
-      this.requestSeq = this.link.send({ type: 'floorRequest', cid: this.setup.cid });
-      if (!this.requestSeq) this.plan();
-    }, delay);
+    this.timer = setTimeout(() => this.askFloor(), delay);
     this.timer.unref();
+  }
+
+  /** Granted: speak; busy or refused: try again later. */
+  private askFloor(): void {
+    this.link.request({ type: 'floorRequest', cid: this.setup.cid }).then(
+      (ack) => {
+        if (!this.connected) return;
+        if (ack.granted) this.speak();
+        else this.plan();
+      },
+      (error: unknown) => {
+        if (!this.connected) return;
+        if (error instanceof TerminalRequestError && error.code === TerminalErrors.busy) this.setup.stats.busy += 1;
+        this.plan();
+      },
+    );
   }
 
   private speak(): void {

@@ -1,4 +1,17 @@
-import { TERMINAL_PATH, TerminalCloseCodes, type TerminalConfig } from '@intercom/contract';
+import {
+  TERMINAL_PATH,
+  TerminalCloseCodes,
+  TerminalErrors,
+  type TerminalConfig,
+  type TerminalLoginAck,
+  type TerminalServerMessage,
+} from '@intercom/contract';
+import {
+  TerminalRequestError,
+  TerminalSocket,
+  type TerminalAck,
+  type TerminalRequest,
+} from '@intercom/terminal-client';
 import WebSocket from 'ws';
 import type { SimDevice } from './device.js';
 import type { FleetStats } from './stats.js';
@@ -24,67 +37,62 @@ export interface TerminalSetup {
 /** A camera frame is skipped while the socket holds more than this unsent. */
 const VIDEO_BUSY_BYTES = 256 * 1024;
 
-/** Closes after which reconnecting is pointless: the account is gone, frozen or used elsewhere. */
-const FINAL_CLOSES = new Set<number>([TerminalCloseCodes.replaced, TerminalCloseCodes.accountChanged]);
+/** Closes after which reconnecting is pointless: logged out, or the account is gone, frozen or used elsewhere. */
+const FINAL_CLOSES = [TerminalCloseCodes.normal, TerminalCloseCodes.replaced, TerminalCloseCodes.accountChanged];
+
+/** Login refusals that another attempt would only repeat. */
+const GIVE_UP = new Set<string>([TerminalErrors.badCredentials, TerminalErrors.frozen, TerminalErrors.expired]);
 
 /**
  * One simulated terminal on `/terminal`: logs in, reports a fix with status every interval, a
  * heart rate every third report, heartbeats, an SOS now and then, follows configuration pushes,
- * and reconnects with back-off after a drop or a server restart.
+ * and reconnects with back-off after a drop or a server restart (TerminalSocket).
  */
 export class SimTerminal {
+  private client: TerminalSocket | undefined;
   private socket: WebSocket | undefined;
-  private seq = 0;
   private timer: NodeJS.Timeout | undefined;
-  private heartbeat: NodeJS.Timeout | undefined;
   private config: TerminalConfig | undefined;
-  private backoffMs = 1000;
   private reports = 0;
   private stopped = false;
   private lastStep = Date.now();
-  private readonly pendingFixes = new Set<number>();
   readonly camera: VideoPublisher | undefined;
   private readonly talker: SimTalker | undefined;
 
   constructor(private readonly setup: TerminalSetup) {
     if (setup.video) {
       this.camera = new VideoPublisher(setup.video, setup.phone, (frame) => {
-        const socket = this.socket;
-        if (socket?.readyState !== WebSocket.OPEN || socket.bufferedAmount > VIDEO_BUSY_BYTES) return false;
-        socket.send(frame, { binary: true });
-        return true;
+        const client = this.client;
+        if (!client?.isOpen || client.bufferedAmount > VIDEO_BUSY_BYTES) return false;
+        return client.sendFrame(frame);
       });
     }
     this.talker =
       setup.talk &&
       new SimTalker(setup.talk, {
-        send: (message) => this.send(message),
-        sendBinary: (frame) => {
-          if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(frame, { binary: true });
-        },
+        request: (message) => this.client?.request(message) ?? Promise.reject(new Error('not started')),
+        send: (message) => void this.fire(message),
+        sendBinary: (frame) => void this.client?.sendFrame(frame),
       });
   }
 
   start(): void {
-    if (this.stopped) return;
+    if (this.stopped || this.client) return;
     const wsUrl = `${this.setup.url.replace(/^http/, 'ws')}${TERMINAL_PATH}`;
-    const socket = new WebSocket(wsUrl);
-    this.socket = socket;
-    socket.on('open', () => {
-      this.setup.stats.connected += 1;
-      this.send({
-        type: 'login',
-        phone: this.setup.phone,
-        password: this.setup.password,
-        device: 'intercom-simulator',
-      });
+    const { stats } = this.setup;
+    const client = new TerminalSocket({
+      connect: () => (this.socket = new WebSocket(wsUrl)),
+      reconnect: { finalCloseCodes: FINAL_CLOSES },
     });
-    socket.on('message', (data, isBinary) => {
-      if (isBinary) this.setup.stats.framesHeard += 1;
-      else this.receive(String(data));
+    this.client = client;
+    client.on('open', () => {
+      stats.connected += 1;
+      void this.logIn(client);
     });
-    socket.on('error', () => undefined);
-    socket.on('close', (code) => this.closed(code));
+    client.on('push', (message) => this.pushed(message));
+    client.on('frame', () => (stats.framesHeard += 1));
+    client.on('close', () => this.closed());
+    client.on('reconnect', () => (stats.reconnects += 1));
   }
 
   stop(): Promise<void> {
@@ -92,61 +100,63 @@ export class SimTerminal {
     this.clearTimers();
     this.camera?.stop();
     this.talker?.offline();
-    const socket = this.socket;
-    if (!socket || socket.readyState === WebSocket.CLOSED) return Promise.resolve();
+    const { client, socket } = this;
+    if (!client || !socket || socket.readyState === WebSocket.CLOSED) {
+      client?.close();
+      return Promise.resolve();
+    }
     return new Promise((resolve) => {
       socket.once('close', () => resolve());
-      if (socket.readyState === WebSocket.OPEN) this.send({ type: 'logout' });
-      else socket.terminate();
-      setTimeout(() => socket.terminate(), 2000).unref();
+      // The server closes with 1000 after the logout ack, which TerminalSocket never reconnects after.
+      if (client.isOpen) client.send({ type: 'logout' });
+      else client.close();
+      setTimeout(() => {
+        client.close();
+        socket.terminate();
+      }, 2000).unref();
     });
   }
 
-  /** Sends with the next seq; returns it, or 0 when the socket is not open. */
-  private send(message: Record<string, unknown>): number {
-    if (this.socket?.readyState !== WebSocket.OPEN) return 0;
-    this.seq += 1;
-    this.socket.send(JSON.stringify({ seq: this.seq, ...message }));
-    return this.seq;
+  /** Sends and counts an error reply; resolves with the ack, or undefined when there is none. */
+  private fire(message: TerminalRequest): Promise<TerminalAck | undefined> {
+    return (this.client?.request(message) ?? Promise.resolve(undefined)).catch((error: unknown) => {
+      this.refused(error);
+      return undefined;
+    });
   }
 
-  private receive(text: string): void {
-    const message = JSON.parse(text) as {
-      type: string;
-      seq?: number;
-      code?: string;
-      config?: TerminalConfig;
-      codec?: string;
-      cid?: number;
-      granted?: boolean;
-    };
-    const { stats } = this.setup;
-    if (this.talker?.answer(message)) return;
-    this.talker?.pushed(message);
-    const wasFix = message.seq !== undefined && this.pendingFixes.delete(message.seq);
-    if (message.type === 'ack' && message.config) {
-      stats.loggedIn += 1;
-      this.backoffMs = 1000;
-      this.configure(message.config);
-      this.talker?.online();
-      // The server answers not_video_member without rights (counted in the fleet's errors).
-      if (this.setup.video) this.send({ type: 'videoCaps', codecs: [this.setup.video.codec] });
-    } else if (message.type === 'videoStart') {
-      this.camera?.start();
-    } else if (message.type === 'videoStop') {
-      this.camera?.stop();
-    } else if (message.type === 'config' && message.config) {
-      this.configure(message.config);
-    } else if (message.type === 'ack') {
-      if (wasFix) stats.acked += 1;
-    } else if (message.type === 'error') {
-      stats.error(message.code ?? 'unknown');
-      if (message.code === 'bad_credentials' || message.code === 'frozen' || message.code === 'expired') {
-        this.setup.log(`${this.setup.phone}: login refused (${message.code}); giving up on this terminal`);
+  /** Counts the server's refusal; a connection lost on the way is not one. */
+  private refused(error: unknown): void {
+    if (error instanceof TerminalRequestError && error.reply) this.setup.stats.error(error.code);
+  }
+
+  private async logIn(client: TerminalSocket): Promise<void> {
+    const { phone, password } = this.setup;
+    let ack: TerminalAck;
+    try {
+      ack = await client.login({ phone, password, device: 'intercom-simulator' });
+    } catch (error) {
+      this.refused(error);
+      if (error instanceof TerminalRequestError && GIVE_UP.has(error.code)) {
+        this.setup.log(`${phone}: login refused (${error.code}); giving up on this terminal`);
         this.stopped = true;
-        this.socket?.close();
+        client.close();
       }
+      return;
     }
+    this.setup.stats.loggedIn += 1;
+    this.configure((ack as unknown as TerminalLoginAck).config);
+    this.talker?.online();
+    // The server answers not_video_member without rights (counted in the fleet's errors).
+    if (this.setup.video) void this.fire({ type: 'videoCaps', codecs: [this.setup.video.codec] });
+  }
+
+  private pushed(message: TerminalServerMessage): void {
+    this.talker?.pushed(message);
+    if (message.type === 'videoStart') this.camera?.start();
+    else if (message.type === 'videoStop') this.camera?.stop();
+    else if (message.type === 'config') this.configure(message.config);
+    else if (message.type === 'error') this.setup.stats.error(message.code);
   }
 
   private configure(config: TerminalConfig): void {
@@ -158,7 +168,6 @@ export class SimTerminal {
       this.report();
       this.timer = setInterval(() => this.report(), intervalMs);
     }, Math.random() * intervalMs);
-    this.heartbeat = setInterval(() => this.send({ type: 'heartbeat' }), config.heartbeat * 1000);
   }
 
   private report(): void {
@@ -169,48 +178,41 @@ export class SimTerminal {
     const { stats } = this.setup;
     if (this.config?.enabled !== false) {
       const { lat, lon } = reading.position;
-      const seq = this.send({
-        type: 'position',
+      const fix = {
         lat,
         lon,
         time: now,
         speed: round(reading.speedKmh),
         course: Math.round(reading.course),
         accuracy: 5,
+      };
+      void this.fire({ type: 'position', ...fix }).then((ack) => {
+        if (ack) stats.acked += 1;
       });
-      if (seq) this.pendingFixes.add(seq);
       stats.fixes += 1;
     }
-    this.send({ type: 'status', battery: reading.battery, signal: reading.signal });
-    if (this.reports % 3 === 0) this.send({ type: 'heartRate', value: reading.heartRate, time: now });
+    void this.fire({ type: 'status', battery: reading.battery, signal: reading.signal });
+    if (this.reports % 3 === 0) void this.fire({ type: 'heartRate', value: reading.heartRate, time: now });
     if (reading.sos) {
       stats.sos += 1;
-      this.send({ type: 'sos', text: 'Simulated SOS' });
+      void this.fire({ type: 'sos', text: 'Simulated SOS' });
     }
   }
 
-  private closed(code: number): void {
+  private closed(): void {
     const { stats } = this.setup;
     stats.connected = Math.max(0, stats.connected - 1);
     if (this.config) stats.loggedIn = Math.max(0, stats.loggedIn - 1);
     this.config = undefined;
     this.camera?.stop();
-    this.pendingFixes.clear();
     this.clearTimers();
     this.talker?.offline();
-    if (this.stopped || FINAL_CLOSES.has(code)) return;
-    stats.reconnects += 1;
-    const delay = this.backoffMs * (0.5 + Math.random());
-    this.backoffMs = Math.min(this.backoffMs * 2, 30_000);
-    setTimeout(() => this.start(), delay).unref();
   }
 
   private clearTimers(): void {
     clearTimeout(this.timer);
     clearInterval(this.timer);
-    clearInterval(this.heartbeat);
     this.timer = undefined;
-    this.heartbeat = undefined;
   }
 }
 

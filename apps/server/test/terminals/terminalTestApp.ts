@@ -1,5 +1,6 @@
 import WebSocket from 'ws';
 import { TERMINAL_PATH, USER_CAPS_DEFAULT, type TerminalServerMessage } from '@intercom/contract';
+import { TerminalSocket } from '@intercom/terminal-client';
 import { hashPassword } from '../../src/auth/passwords.js';
 import type { HubOptions } from '../../src/hub/hubOptions.js';
 import type { TerminalOptions } from '../../src/terminals/terminalOptions.js';
@@ -85,7 +86,11 @@ export async function createTerminalUser(
 
 export type ServerMessage = TerminalServerMessage & Record<string, unknown>;
 
-/** A terminal driven by a test: numbered requests, every server message recorded, the close code kept. */
+/**
+ * A terminal driven by a test: numbered requests (a TerminalSocket without heartbeats, so a test
+ * controls every message the server gets), every server message recorded, the close code kept.
+ * `socket` stays the raw WebSocket for malformed text and frames.
+ */
 export class TestTerminal {
   readonly received: ServerMessage[] = [];
   /** Binary frames (audio) as they arrived. */
@@ -93,45 +98,41 @@ export class TestTerminal {
   /** Everything in arrival order: `frame` for a binary frame, else the message's type. */
   readonly arrivals: string[] = [];
   closeCode: number | undefined;
-  private seq = 0;
-  private readonly opened: Promise<void>;
   readonly closed: Promise<number>;
+  private readonly client: TerminalSocket;
 
   constructor(readonly socket: WebSocket) {
-    this.opened = new Promise((resolve, reject) => {
-      socket.once('open', () => resolve());
-      socket.once('error', reject);
-    });
+    this.client = new TerminalSocket({ connect: () => socket, heartbeatMs: false });
     this.closed = new Promise((resolve) =>
-      socket.once('close', (code) => {
+      this.client.on('close', (code) => {
         this.closeCode = code;
         resolve(code);
       }),
     );
-    socket.on('message', (data, isBinary) => {
-      if (isBinary) this.frames.push(data as Buffer);
-      else this.received.push(JSON.parse(String(data)) as ServerMessage);
-      this.arrivals.push(isBinary ? 'frame' : String(this.received.at(-1)?.type));
+    this.client.on('message', (message) => {
+      this.received.push(message as ServerMessage);
+      this.arrivals.push(message.type);
+    });
+    this.client.on('frame', (bytes) => {
+      this.frames.push(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+      this.arrivals.push('frame');
     });
   }
 
   static async connect(t: TerminalTestApp): Promise<TestTerminal> {
     const terminal = new TestTerminal(new WebSocket(t.terminalUrl));
-    await terminal.opened;
+    await terminal.client.opened();
     return terminal;
   }
 
-  /** Sends a message with the next seq; returns the seq. */
+  /** Sends a message with the next seq; returns the seq (0 when the socket is not open). */
   send(message: Record<string, unknown>): number {
-    this.seq += 1;
-    this.socket.send(JSON.stringify({ seq: this.seq, ...message }));
-    return this.seq;
+    return this.client.send(message);
   }
 
-  /** Sends and waits for the ack or error of that seq. */
+  /** Sends and waits for the ack or error of that seq (an error reply resolves too). */
   async request(message: Record<string, unknown>, timeoutMs = 5000): Promise<ServerMessage> {
-    const seq = this.send(message);
-    return this.next((m) => (m.type === 'ack' || m.type === 'error') && m.seq === seq, timeoutMs);
+    return (await this.client.exchange(message, timeoutMs)) as ServerMessage;
   }
 
   /** The first message (already received or coming) that matches. */
@@ -150,7 +151,7 @@ export class TestTerminal {
   }
 
   close(): void {
-    this.socket.close();
+    this.client.close();
   }
 }
 
