@@ -3,13 +3,13 @@ import { Navigate, Route, Routes } from 'react-router';
 import { useLoginInfo, useSysConfig } from '../features/account';
 import { NotFoundPage } from '../features/errors';
 import { syncDateLocale } from '../i18n/i18n';
-import { AppLayout } from '../layout/AppLayout';
+import { AppLayout } from './layout/AppLayout';
 import { LiveHubConnection } from '../shared/hub/LiveHubConnection';
 import { TalkConnection } from '../talk';
 import { FullPageSpin } from '../shared/ui/FullPageSpin';
 import { routeTable } from './routeTable';
 import { flattenRoutes, preloadPage, resolveRoutes } from './routing/resolveRoutes';
-import { SessionContext, type Session } from './session/SessionContext';
+import { SessionContext, type Session } from '../shared/session/SessionContext';
 import { SessionFailure } from './session/SessionFailure';
 
 /**

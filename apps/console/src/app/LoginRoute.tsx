@@ -3,7 +3,7 @@ import { Navigate, useLocation } from 'react-router';
 import { LoginPage } from '../features/auth';
 import { FullPageSpin } from '../shared/ui/FullPageSpin';
 import { clearTokens, hasAccessToken } from '../shared/storage/tokenStore';
-import { holdLoginLink } from './loginLink';
+import { holdLoginLink } from '../shared/routing/loginLink';
 
 /**
  * /login. A login link first clears the stored token, keeps its credentials in memory and drops

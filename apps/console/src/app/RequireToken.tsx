@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { hasAccessToken } from '../shared/storage/tokenStore';
-import { loginPathFor } from './redirects';
+import { loginPathFor } from '../shared/routing/redirects';
 
 /** The access guard: without a token every path but /login goes to /login?redirect=<path>. */
 export function RequireToken({ children }: { children: ReactNode }) {

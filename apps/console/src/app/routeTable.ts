@@ -15,7 +15,7 @@ import { traceRoute } from '../features/trace';
 import { userRoutes } from '../features/users';
 import { videoRoute } from '../features/video';
 import { tk } from '../i18n/tk';
-import type { AppRoute } from './routing/AppRoute';
+import type { AppRoute } from '../shared/routing/AppRoute';
 
 /**
  * The route table of SPEC.md section 2: the base routes, then the System/map set. Each feature

@@ -1,5 +1,7 @@
 import type { i18n as I18n } from 'i18next';
-import type { MessageParams } from '../shared/api/ApiError';
+
+/** The values a server message's placeholders take (`{{max}}`). */
+export type MessageParams = Record<string, string | number>;
 
 /**
  * Translates a server message key with its params. A message that is not a known key (an older

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSession } from '../app/session/SessionContext';
+import { useSession } from '../shared/session/SessionContext';
 import { useSessionEnded } from '../shared/api/sessionState';
 import { useToast } from '../shared/ui/ToastContext';
 import { talk as talkClient } from './talk';

@@ -1,5 +1,5 @@
 import { matchPath } from 'react-router';
-import type { ResolvedRoute } from './AppRoute';
+import type { ResolvedRoute } from '../../shared/routing/AppRoute';
 
 export interface RouteMatch {
   route: ResolvedRoute;

@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import type { ResolvedRoute } from './AppRoute';
+import type { ResolvedRoute } from '../../shared/routing/AppRoute';
 
 export interface MenuNode {
   /** The path the entry opens (a group's key is its own path). */

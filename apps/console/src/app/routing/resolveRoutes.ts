@@ -1,5 +1,5 @@
 import { matchPath } from 'react-router';
-import type { AppRoute, ResolvedRoute, RouteContext } from './AppRoute';
+import type { AppRoute, ResolvedRoute, RouteContext } from '../../shared/routing/AppRoute';
 
 function allowed(route: AppRoute, context: RouteContext): boolean {
   return context.role === 'admin' || !route.roles || route.roles.includes(context.role);

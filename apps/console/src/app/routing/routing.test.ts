@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AppRoute } from './AppRoute';
+import type { AppRoute } from '../../shared/routing/AppRoute';
 import { breadcrumbTrail, findRoute } from './findRoute';
 import { menuSelection, menuTree } from './menuTree';
 import { flattenRoutes, preloadPage, resolveRoutes } from './resolveRoutes';

@@ -17,7 +17,7 @@ vi.mock('../../shared/hub/LiveHubConnection', () => ({ LiveHubConnection: () => 
 // Not under test; starting it would import the browser audio module lazily, after the test has ended.
 vi.mock('../../talk/TalkConnection', () => ({ TalkConnection: () => null }));
 vi.mock('../../i18n/i18n', () => ({ syncDateLocale: () => Promise.resolve() }));
-vi.mock('../../layout/AppLayout', () => ({ AppLayout: () => <main data-testid="layout" /> }));
+vi.mock('../layout/AppLayout', () => ({ AppLayout: () => <main data-testid="layout" /> }));
 
 afterEach(() => {
   vi.restoreAllMocks();

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation } from 'react-router';
 import { isApiError } from '../../shared/api/ApiError';
 import { clearTokens } from '../../shared/storage/tokenStore';
-import { loginPathFor } from '../redirects';
+import { loginPathFor } from '../../shared/routing/redirects';
 import { useToast } from '../../shared/ui/ToastContext';
 
 /**

@@ -2,7 +2,7 @@ import { checkChangePassword } from '@intercom/contract';
 import { Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { useSession } from '../../app/session/SessionContext';
+import { useSession } from '../../shared/session/SessionContext';
 import { FormDialog } from '../../shared/form/FormDialog';
 import { useChangePassword } from './api';
 

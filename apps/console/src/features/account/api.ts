@@ -1,10 +1,11 @@
-import type { SysConfigCode, SysConfigEntry } from '@intercom/contract';
+import type { SysConfigEntry } from '@intercom/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest, getList } from '../../shared/api/apiClient';
 import { useSessionEnded } from '../../shared/api/sessionState';
 import { liveHub } from '../../shared/hub/liveHub';
 import { clearTokens } from '../../shared/storage/tokenStore';
 import { fetchLoginInfo, loginInfoKey, SESSION_POLL_MS } from '../../shared/api/loginInfoQuery';
+import type { SysConfig } from '../../shared/session/SessionContext';
 
 export { loginInfoKey };
 
@@ -25,8 +26,6 @@ export function useLoginInfo() {
     meta: { errorToast: false },
   });
 }
-
-export type SysConfig = Partial<Record<SysConfigCode, string>> & Record<string, string | undefined>;
 
 /** System config entries (DefaultMap, SubjectBg, ...) as a Code -> Value map. */
 export function useSysConfig(enabled = true) {

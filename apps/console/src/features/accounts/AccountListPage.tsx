@@ -4,7 +4,7 @@ import { Button, Form, Input, Select, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table/interface';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSession } from '../../app/session/SessionContext';
+import { useSession } from '../../shared/session/SessionContext';
 import { useRunAction } from '../../shared/api/useRunAction';
 import { ListShell } from '../../shared/list/ListShell';
 import type { Condition } from '../../shared/list/listParams';

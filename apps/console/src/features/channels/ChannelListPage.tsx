@@ -4,7 +4,7 @@ import { Badge, Button, Form, Input, Select } from 'antd';
 import { useMemo, useState, type Key } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { useSession } from '../../app/session/SessionContext';
+import { useSession } from '../../shared/session/SessionContext';
 import { useRunAction } from '../../shared/api/useRunAction';
 import { ListShell } from '../../shared/list/ListShell';
 import type { Condition } from '../../shared/list/listParams';

@@ -10,7 +10,7 @@ import { ListShell } from '../../shared/list/ListShell';
 import type { Condition } from '../../shared/list/listParams';
 import { useConfirm } from '../../shared/ui/ConfirmContext';
 import { useIsMobile } from '../../shared/ui/useIsMobile';
-import { DepartmentSelect } from '../organ';
+import { DepartmentSelect } from '../../shared/pickers/DepartmentSelect';
 import { memberResource, useChangeMembers, useChannel } from './api';
 import { channelTypeLabel } from './channelTypes';
 import { MemberPicker } from './MemberPicker';

@@ -9,7 +9,7 @@ import { useErrorMessage } from '../../shared/api/useErrorMessage';
 import { SelectionTable } from '../../shared/list/SelectionTable';
 import { SearchBox } from '../../shared/ui/SearchBox';
 import { useIsMobile } from '../../shared/ui/useIsMobile';
-import { DepartmentSelect } from '../organ';
+import { DepartmentSelect } from '../../shared/pickers/DepartmentSelect';
 import type { PickedUser, PickerSource } from './api';
 import { useDebounced, usePickerCandidates } from './usePickerCandidates';
 

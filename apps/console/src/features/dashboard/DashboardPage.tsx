@@ -2,7 +2,7 @@ import { ReloadOutlined } from '@ant-design/icons';
 import { Badge, Button, Card, Flex, Tag, Tooltip, Typography } from 'antd';
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSession } from '../../app/session/SessionContext';
+import { useSession } from '../../shared/session/SessionContext';
 import { ROLE_LABELS } from '../account';
 import { useLiveStatistics } from './api';
 import { StatisticCards } from './StatisticCards';

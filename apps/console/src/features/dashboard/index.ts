@@ -1,6 +1,6 @@
 import { DashboardOutlined } from '@ant-design/icons';
 import { lazy } from 'react';
-import type { AppRoute } from '../../app/routing/AppRoute';
+import type { AppRoute } from '../../shared/routing/AppRoute';
 import { tk } from '../../i18n/tk';
 
 /** The root's target: statistics of the enterprise (SPEC.md section 2, /Managent/dashboard). */

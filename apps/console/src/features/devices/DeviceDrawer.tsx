@@ -3,8 +3,8 @@ import { Alert, Form, Input, InputNumber } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { contractErrors } from '../../shared/form/contractErrors';
 import { EditDrawer } from '../../shared/form/EditDrawer';
-import { DepartmentSelect } from '../organ';
-import { UserTypeSelect } from '../users';
+import { DepartmentSelect } from '../../shared/pickers/DepartmentSelect';
+import { UserTypeSelect } from '../../shared/pickers/UserTypeSelect';
 import { useDevice, useSaveDevice } from './api';
 import { DeviceChannels } from './DeviceChannels';
 

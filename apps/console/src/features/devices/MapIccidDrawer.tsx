@@ -7,7 +7,7 @@ import { useErrorMessage } from '../../shared/api/useErrorMessage';
 import { applyServerErrors } from '../../shared/form/applyServerErrors';
 import { contractErrors } from '../../shared/form/contractErrors';
 import { useIsMobile } from '../../shared/ui/useIsMobile';
-import { DepartmentSelect } from '../organ';
+import { DepartmentSelect } from '../../shared/pickers/DepartmentSelect';
 import { UserPicker } from '../users';
 import { useFastMapIccids, useMapIccid, usePairsMap } from './api';
 import { lineProblems, parseIccidLines, parsePairLines, type LineProblem } from './mapLines';

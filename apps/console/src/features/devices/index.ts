@@ -1,6 +1,6 @@
 import { MobileOutlined } from '@ant-design/icons';
 import { lazy } from 'react';
-import type { AppRoute } from '../../app/routing/AppRoute';
+import type { AppRoute } from '../../shared/routing/AppRoute';
 import { tk } from '../../i18n/tk';
 
 /** Devices (phone number, SIM ICCID) of the enterprise: a child of /Managent. */

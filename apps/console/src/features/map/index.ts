@@ -1,7 +1,7 @@
 import { EnvironmentOutlined, GlobalOutlined } from '@ant-design/icons';
 import { mapHidden } from '@intercom/contract';
-import type { AppRoute } from '../../app/routing/AppRoute';
-import { lazyPage, type LazyPage } from '../../app/routing/lazyPage';
+import type { AppRoute } from '../../shared/routing/AppRoute';
+import { lazyPage, type LazyPage } from '../../shared/routing/lazyPage';
 import { basemapQuery } from '../../map/useBasemap';
 import { queryClient } from '../../shared/api/queryClient';
 import { tk } from '../../i18n/tk';

@@ -1,6 +1,6 @@
 import { BellOutlined } from '@ant-design/icons';
 import { lazy } from 'react';
-import type { AppRoute } from '../../app/routing/AppRoute';
+import type { AppRoute } from '../../shared/routing/AppRoute';
 import { tk } from '../../i18n/tk';
 
 /** Alarm records (every role; opened from the bell of the top bar, not the sidebar). */

@@ -3,9 +3,9 @@ import { Form, Input, InputNumber } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { contractErrors } from '../../shared/form/contractErrors';
 import { EditDrawer } from '../../shared/form/EditDrawer';
-import { UserTypeSelect } from '../users';
+import { UserTypeSelect } from '../../shared/pickers/UserTypeSelect';
 import { useOrgan, useSaveOrgan } from './api';
-import { DepartmentSelect } from './DepartmentSelect';
+import { DepartmentSelect } from '../../shared/pickers/DepartmentSelect';
 
 interface DepartmentValues {
   OSName: string;

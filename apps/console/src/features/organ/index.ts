@@ -1,5 +1,5 @@
-// Departments: the tree beside the user and device lists and the department pickers of forms.
+// Departments: the tree beside the user and device lists (the department picker of forms is
+// shared/pickers/DepartmentSelect).
 export { orgChildrenQuery } from './api';
 export { DepartmentPanel } from './DepartmentPanel';
-export { DepartmentSelect } from './DepartmentSelect';
 export type { OrgSelection } from './orgTreeKeys';

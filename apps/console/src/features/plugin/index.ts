@@ -1,6 +1,6 @@
 import { ApiOutlined } from '@ant-design/icons';
 import { lazy } from 'react';
-import type { AppRoute } from '../../app/routing/AppRoute';
+import type { AppRoute } from '../../shared/routing/AppRoute';
 import { tk } from '../../i18n/tk';
 
 /** The talk-plugin download (every role; opened from the top bar, not the sidebar). */

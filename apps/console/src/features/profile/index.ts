@@ -1,6 +1,6 @@
 import { IdcardOutlined } from '@ant-design/icons';
 import { lazy } from 'react';
-import type { AppRoute } from '../../app/routing/AppRoute';
+import type { AppRoute } from '../../shared/routing/AppRoute';
 import { tk } from '../../i18n/tk';
 
 /** The signed-in account's own page, opened from the user menu. */

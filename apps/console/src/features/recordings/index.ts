@@ -1,6 +1,6 @@
 import { AudioOutlined } from '@ant-design/icons';
 import { lazy } from 'react';
-import type { AppRoute } from '../../app/routing/AppRoute';
+import type { AppRoute } from '../../shared/routing/AppRoute';
 import { tk } from '../../i18n/tk';
 
 /** Recording history with player and download (a child of /Channel). */

@@ -2,7 +2,8 @@ import { Limits, mapHidden } from '@intercom/contract';
 import { Card, Descriptions, Flex, Form, Input, InputNumber, Select, Switch, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { EditFormShell } from '../../shared/form/EditFormShell';
-import { type SysConfig, useSysConfig } from '../account';
+import type { SysConfig } from '../../shared/session/SessionContext';
+import { useSysConfig } from '../account';
 import { useModifyConfig } from './api';
 import {
   baseConfigChanges,

@@ -3,7 +3,7 @@ import { ImageKinds, MediaLimits, MessageKeys, type ImageKind } from '@intercom/
 import { Alert, Button, Card, Flex, Typography } from 'antd';
 import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSession } from '../../app/session/SessionContext';
+import { useSession } from '../../shared/session/SessionContext';
 import { translateMessage } from '../../i18n/translateMessage';
 import { tk } from '../../i18n/tk';
 import { wasShown } from '../../shared/api/ApiError';

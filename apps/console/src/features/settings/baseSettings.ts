@@ -7,7 +7,7 @@ import {
   type SysConfigCode,
 } from '@intercom/contract';
 import { tk } from '../../i18n/tk';
-import type { SysConfig } from '../account';
+import type { SysConfig } from '../../shared/session/SessionContext';
 import type { ConfigChange } from './api';
 
 /** The entries of the base-settings form (the images have their own upload). */

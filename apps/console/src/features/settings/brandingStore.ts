@@ -1,6 +1,6 @@
 import { imageUrl, STORED_IMAGE_NAME } from '@intercom/contract';
 import { useEffect } from 'react';
-import { useSession } from '../../app/session/SessionContext';
+import { useSession } from '../../shared/session/SessionContext';
 import { readPreference, writePreference } from '../../shared/storage/localPreference';
 
 /**

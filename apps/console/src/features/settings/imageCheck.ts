@@ -1,5 +1,5 @@
 import { ImageKinds, MediaLimits, MessageKeys, type ImageFormat, type ImageKind } from '@intercom/contract';
-import type { MessageParams } from '../../shared/api/ApiError';
+import type { MessageParams } from '../../i18n/translateMessage';
 
 /** A failed check: the same message key (and params) the server answers with. */
 export interface ImageProblem {

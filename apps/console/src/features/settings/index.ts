@@ -1,6 +1,6 @@
 import { SkinOutlined } from '@ant-design/icons';
 import { lazy } from 'react';
-import type { AppRoute } from '../../app/routing/AppRoute';
+import type { AppRoute } from '../../shared/routing/AppRoute';
 import { tk } from '../../i18n/tk';
 
 /** Theme and base settings: administrators only. */

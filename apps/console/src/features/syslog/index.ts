@@ -1,6 +1,6 @@
 import { FileSearchOutlined } from '@ant-design/icons';
 import { lazy } from 'react';
-import type { AppRoute } from '../../app/routing/AppRoute';
+import type { AppRoute } from '../../shared/routing/AppRoute';
 import { tk } from '../../i18n/tk';
 
 /** The system log: administrators only (DESIGN.md section 5). */

@@ -1,6 +1,6 @@
 import { NodeIndexOutlined } from '@ant-design/icons';
 import { lazy } from 'react';
-import type { AppRoute } from '../../app/routing/AppRoute';
+import type { AppRoute } from '../../shared/routing/AppRoute';
 import { tk } from '../../i18n/tk';
 
 /** Track history and replay (a child of /main, opened from the live map's Track button). */

@@ -3,7 +3,7 @@ import { Form, InputNumber } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { contractErrors } from '../../shared/form/contractErrors';
 import { FormDialog } from '../../shared/form/FormDialog';
-import { DepartmentSelect } from '../organ';
+import { DepartmentSelect } from '../../shared/pickers/DepartmentSelect';
 import { useBatchChangeUsers } from './api';
 
 interface ChangeValues {

@@ -4,11 +4,11 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { contractErrors } from '../../shared/form/contractErrors';
 import { EditDrawer } from '../../shared/form/EditDrawer';
-import { DepartmentSelect } from '../organ';
+import { DepartmentSelect } from '../../shared/pickers/DepartmentSelect';
 import { useSaveUser, useUser } from './api';
 import { GpsConfigFields } from './GpsConfigFields';
 import { gpsConfigText, gpsFormValues, type GpsFormValues } from './gpsConfig';
-import { UserTypeSelect } from './UserTypeSelect';
+import { UserTypeSelect } from '../../shared/pickers/UserTypeSelect';
 
 interface UserValues extends GpsFormValues {
   UserName: string;

@@ -1,4 +1,4 @@
-import type { CreatedUsers, UserRow, UserType } from '@intercom/contract';
+import type { CreatedUsers, UserRow } from '@intercom/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest, getList, getObject, type QueryValues } from '../../shared/api/apiClient';
 import { invalidateResources } from '../../shared/api/invalidate';
@@ -31,16 +31,6 @@ export function useUser(id: number | undefined) {
     queryKey: ['UserInfo', 'Entitys', id],
     queryFn: ({ signal }) => getObject<UserRow>(`/api/UserInfo/Entitys/${id}`, { signal }),
     staleTime: 0,
-  });
-}
-
-/** User types of an enterprise (`GET /api/UserInfo/GetMyType`); ID 0 is the built-in default. */
-export function useUserTypes(enterpriseId?: number) {
-  return useQuery({
-    queryKey: ['UserInfo', 'GetMyType', enterpriseId ?? 'working'],
-    queryFn: async ({ signal }) =>
-      (await getList<UserType>('/api/UserInfo/GetMyType', { query: { eID: enterpriseId }, signal })).rows,
-    staleTime: 5 * 60_000,
   });
 }
 

@@ -1,6 +1,6 @@
 import { TeamOutlined, UsergroupAddOutlined } from '@ant-design/icons';
 import { lazy } from 'react';
-import type { AppRoute } from '../../app/routing/AppRoute';
+import type { AppRoute } from '../../shared/routing/AppRoute';
 import { tk } from '../../i18n/tk';
 
 /** Users and their batch creation (children of /Managent). */
@@ -22,6 +22,5 @@ export const userRoutes: AppRoute[] = [
 ];
 
 // Pickers other features put in their forms and filters.
-export { useUser, useUserTypes } from './api';
+export { useUser } from './api';
 export { UserPicker } from './UserPicker';
-export { UserTypeSelect, userTypeName } from './UserTypeSelect';

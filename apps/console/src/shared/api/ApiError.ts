@@ -1,8 +1,8 @@
 import { SESSION_ENDED_CODES, type FieldError } from '@intercom/contract';
 import { tk } from '../../i18n/tk';
+import type { MessageParams } from '../../i18n/translateMessage';
 
 export type ApiErrorKind = 'api' | 'network' | 'timeout' | 'bad_response';
-export type MessageParams = Record<string, string | number>;
 
 /** i18n keys of failures that never reached the server's envelope. */
 export const ClientErrorKeys = {

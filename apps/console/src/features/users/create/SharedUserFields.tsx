@@ -1,8 +1,8 @@
 import { UserLimits } from '@intercom/contract';
 import { Col, DatePicker, Form, InputNumber, Row } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { DepartmentSelect } from '../../organ';
-import { UserTypeSelect } from '../UserTypeSelect';
+import { DepartmentSelect } from '../../../shared/pickers/DepartmentSelect';
+import { UserTypeSelect } from '../../../shared/pickers/UserTypeSelect';
 
 /** What every user of a batch or a list shares: department, type, priority, expiry. */
 export function SharedUserFields({ enterpriseId }: { enterpriseId: number | undefined }) {

@@ -1,7 +1,9 @@
-import type { LoginInfo } from '@intercom/contract';
+import type { LoginInfo, SysConfigCode } from '@intercom/contract';
 import { createContext, useContext } from 'react';
-import type { SysConfig } from '../../features/account';
 import type { ResolvedRoute } from '../routing/AppRoute';
+
+/** The enterprise's system settings (DefaultMap, SubjectBg, ...) as a Code -> Value map. */
+export type SysConfig = Partial<Record<SysConfigCode, string>> & Record<string, string | undefined>;
 
 /** Session state 4 of SPEC.md section 4: the account is known and its routes are generated. */
 export interface Session {

@@ -2,7 +2,7 @@ import type { UserType } from '@intercom/contract';
 import { Select } from 'antd';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { useUserTypes } from './api';
+import { useUserTypes } from './pickerQueries';
 
 /** A type's name; the built-in type 0 is named in the interface language. */
 export function userTypeName(t: TFunction, types: UserType[] | undefined, id: number): string {

@@ -1,8 +1,8 @@
 import { MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
 import { Button, Layout, theme } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useSession } from '../app/session/SessionContext';
-import { WorkingEnterpriseSwitch } from '../features/enterprises';
+import { useSession } from '../../shared/session/SessionContext';
+import { WorkingEnterpriseSwitch } from '../../features/enterprises';
 import { AlarmBell } from './AlarmBell';
 import { LanguageSwitch } from './LanguageSwitch';
 import { AppBreadcrumb } from './AppBreadcrumb';

@@ -2,7 +2,7 @@ import type { OrganRow } from '@intercom/contract';
 import { TreeSelect } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useDepartments } from './api';
+import { useDepartments } from './pickerQueries';
 
 interface TreeOption {
   value: number;

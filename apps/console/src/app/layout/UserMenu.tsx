@@ -14,11 +14,11 @@ import { Avatar, Button, Dropdown, type MenuProps } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
-import { loginPathFor } from '../app/redirects';
-import { useSession } from '../app/session/SessionContext';
-import { useLogout } from '../features/account';
-import { IntercomAccountDialog } from '../talk';
-import { useLayoutActions } from './LayoutActions';
+import { loginPathFor } from '../../shared/routing/redirects';
+import { useSession } from '../../shared/session/SessionContext';
+import { useLogout } from '../../features/account';
+import { IntercomAccountDialog } from '../../talk';
+import { useLayoutActions } from '../../shared/ui/LayoutActions';
 
 /**
  * The user dropdown of the top bar: home, profile, change password, for admins the manager

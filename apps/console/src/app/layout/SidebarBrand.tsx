@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useSession } from '../app/session/SessionContext';
-import { subjectImageUrl } from '../features/settings';
-import { AppLogo } from '../shared/ui/AppLogo';
+import { useSession } from '../../shared/session/SessionContext';
+import { subjectImageUrl } from '../../features/settings';
+import { AppLogo } from '../../shared/ui/AppLogo';
 
 /**
  * Logo and product name at the top of the sidebar; only the logo when collapsed. An uploaded

@@ -2,9 +2,9 @@ import { Menu, type MenuProps } from 'antd';
 import { createElement, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
-import { useSession } from '../app/session/SessionContext';
-import { findRoute } from '../app/routing/findRoute';
-import { menuSelection, menuTree, type MenuNode } from '../app/routing/menuTree';
+import { useSession } from '../../shared/session/SessionContext';
+import { findRoute } from '../routing/findRoute';
+import { menuSelection, menuTree, type MenuNode } from '../routing/menuTree';
 
 type Items = NonNullable<MenuProps['items']>;
 

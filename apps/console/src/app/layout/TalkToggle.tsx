@@ -1,8 +1,8 @@
 import { CustomerServiceOutlined } from '@ant-design/icons';
 import { Badge, Button } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useTalk } from '../talk';
-import { useLayoutActions } from './LayoutActions';
+import { useTalk } from '../../talk';
+import { useLayoutActions } from '../../shared/ui/LayoutActions';
 
 /** Opens and closes the talk panel; the dot says whether a seat is logged in (green) or talking (red). */
 export function TalkToggle({ open }: { open: boolean }) {

@@ -1,8 +1,8 @@
 import { FontSizeOutlined } from '@ant-design/icons';
 import { Button, Dropdown } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { COMPONENT_SIZES, usePreferences, type ComponentSize } from '../app/PreferencesContext';
-import { tk } from '../i18n/tk';
+import { COMPONENT_SIZES, usePreferences, type ComponentSize } from '../PreferencesContext';
+import { tk } from '../../i18n/tk';
 
 const SIZE_LABELS: Record<ComponentSize, string> = {
   small: tk('layout.size_small'),

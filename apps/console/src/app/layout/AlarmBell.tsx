@@ -2,7 +2,7 @@ import { BellOutlined } from '@ant-design/icons';
 import { Badge, Button } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { useHubSnapshot } from '../shared/hub/useHubSnapshot';
+import { useHubSnapshot } from '../../shared/hub/useHubSnapshot';
 
 /** The bell of the top bar: opens the alarm records and counts the unhandled alarms the hub holds. */
 export function AlarmBell() {

@@ -1,8 +1,8 @@
 import { TranslationOutlined } from '@ant-design/icons';
 import { Button, Dropdown } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { changeLanguage } from '../i18n/i18n';
-import { LANGUAGE_NAMES, LANGUAGES, isLanguage, pickLanguage } from '../i18n/languages';
+import { changeLanguage } from '../../i18n/i18n';
+import { LANGUAGE_NAMES, LANGUAGES, isLanguage, pickLanguage } from '../../i18n/languages';
 
 /** Language menu of the top bar; the choice is stored. */
 export function LanguageSwitch({ showName = true }: { showName?: boolean }) {

@@ -1,9 +1,9 @@
 import { Breadcrumb } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
-import { HOME_PATH } from '../app/routeTable';
-import { breadcrumbTrail, findRoute } from '../app/routing/findRoute';
-import { useSession } from '../app/session/SessionContext';
+import { HOME_PATH } from '../routeTable';
+import { breadcrumbTrail, findRoute } from '../routing/findRoute';
+import { useSession } from '../../shared/session/SessionContext';
 
 /** Home, group, page; on a phone only the page. */
 export function AppBreadcrumb({ compact }: { compact: boolean }) {

@@ -1,6 +1,6 @@
 import { StorageKeys } from '@intercom/contract';
 import { useCallback, useState } from 'react';
-import { readPreference, writePreference } from '../shared/storage/localPreference';
+import { readPreference, writePreference } from '../../shared/storage/localPreference';
 
 /** Whether the desktop sidebar is open; stored as `sidebarStatus` '1' (open) or '0' (collapsed). */
 export function useSidebarState(): [opened: boolean, toggle: () => void] {
