@@ -35,6 +35,23 @@ export interface ConnectionHost {
 }
 
 const KNOWN_TYPES: ReadonlySet<string> = new Set(terminalClientMessageSchema.options.map((o) => o.shape.type.value));
+/** The messages the talk and video services handle, queued in order by `talkMessage`. */
+type TalkClientMessage = Extract<
+  TerminalClientMessage,
+  {
+    type:
+      | 'join'
+      | 'leave'
+      | 'floorRequest'
+      | 'floorRelease'
+      | 'call'
+      | 'hangup'
+      | 'videoCaps'
+      | 'videoApply'
+      | 'videoFree'
+      | 'videoList';
+  }
+>;
 /** Unread replies beyond which a terminal that never reads is dropped. */
 const MAX_BUFFERED_BYTES = 1024 * 1024;
 const CONNECTING = 0;
@@ -281,9 +298,9 @@ export class TerminalConnection implements VideoPeer {
   /**
    * Channel, floor, call and video messages go to the talk and video services, one after the other: a terminal that
    * sends `join` and `floorRequest` without waiting gets them handled in that order. False for any
-   * other message.
+   * other message; the predicate lets `dispatch` check that its own switch covers the rest.
    */
-  private talkMessage(message: TerminalClientMessage): boolean {
+  private talkMessage(message: TerminalClientMessage): message is TalkClientMessage {
     const talk = this.host.talk;
     const { seq } = message;
     let run: () => unknown;
