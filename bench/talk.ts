@@ -4,7 +4,7 @@
 // members alternating between the instances. Prints floor grant time (request to ack over loopback:
 // the server's time plus two loopback hops), relay latency per frame (talker's send to each
 // listener's receive), frames lost, and server CPU per 1,000 frames delivered.
-//   npx tsc -b packages/contract packages/media apps/server && npx tsx bench/talk.ts
+//   npx tsc -b packages/contract packages/media packages/terminal-client apps/server && npx tsx bench/talk.ts
 // BENCH_SECONDS (20): how long the talkers talk. BENCH_TWO=0 skips the two-instance run; it needs
 // PostgreSQL (DATABASE_URL, an admin URL; default postgres://postgres@127.0.0.1:5432/postgres) and
 // Redis (REDIS_URL, default redis://127.0.0.1:6379). The 1,000 listeners of the big channel run in
@@ -15,6 +15,7 @@ import type { ChildProcess } from 'node:child_process';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { speechPackets } from '../packages/media/src/index.js';
+import { decodeAudioDown, encodeAudioUp } from '../packages/terminal-client/src/index.js';
 import { helper } from './support/helperProcess.js';
 import { LatencyHistogram } from './support/latencyHistogram.js';
 import { SEED_PASSWORD, seedTerminals, terminalPhone, type SeedTarget } from './support/seedTerminals.js';
@@ -194,7 +195,8 @@ async function scenario(label: string, servers: RunningServer[]) {
     t.onFrame = (frame) => {
       const at = epochNow();
       received.set(t, (received.get(t) ?? 0) + 1);
-      const sent = sentAt.get(frame.readUInt32BE(1))?.[frame.readUInt16BE(9)];
+      const down = decodeAudioDown(frame);
+      const sent = down && sentAt.get(down.cid)?.[down.seq];
       if (sent) latencies.add(at - sent);
     };
   });
@@ -218,11 +220,7 @@ async function scenario(label: string, servers: RunningServer[]) {
     for (const index of talkerIndexes) {
       const cid = cidOf(index);
       const packet = packets[seq % packets.length] as Buffer;
-      const frame = Buffer.allocUnsafe(7 + packet.length);
-      frame[0] = 1;
-      frame.writeUInt32BE(cid, 1);
-      frame.writeUInt16BE(seq, 5);
-      packet.copy(frame, 7);
+      const frame = encodeAudioUp(cid, seq, packet);
       (sentAt.get(cid) as Float64Array)[seq] = epochNow();
       (terminals[index] as TerminalPeer).socket.send(frame);
     }

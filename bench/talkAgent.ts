@@ -15,6 +15,7 @@ import SQLite from 'better-sqlite3';
 import OpusScript from 'opusscript';
 import WebSocket from 'ws';
 import { speechPackets } from '../packages/media/src/index.js';
+import { decodeAudioDown, encodeAudioUp } from '../packages/terminal-client/src/index.js';
 import { startAgent } from '../apps/talk-agent/src/agent.js';
 import type { Microphone, Speaker } from '../apps/talk-agent/src/audio/audioBackend.js';
 import { OpusDecoder, OpusEncoder } from '../apps/talk-agent/src/audio/opusCodec.js';
@@ -189,13 +190,13 @@ async function main(): Promise<void> {
     const decoder = new OpusDecoder();
     terminal.onFrame = (frame) => {
       const now = performance.now();
-      const seq = frame.readUInt16BE(9);
-      const captured = microphone.capturedAt.get(seq);
+      const heard = decodeAudioDown(frame);
+      if (!heard) return;
+      const captured = microphone.capturedAt.get(heard.seq);
       if (captured !== undefined) relay.push(now - captured);
-      const packet = frame.subarray(11);
-      listener.push(frame.readUInt32BE(1), frame.readUInt32BE(5), seq, packet);
+      listener.push(heard.cid, heard.speaker, heard.seq, heard.opus);
       const started = performance.now();
-      decoder.decode(packet);
+      decoder.decode(heard.opus);
       decode.push(performance.now() - started);
     };
     for (let b = 0; b < BURSTS; b += 1) {
@@ -223,11 +224,7 @@ async function main(): Promise<void> {
     await terminal.request({ type: 'floorRequest', cid });
     const started = performance.now();
     for (let i = 0; i < packets.length; i += 1) {
-      const frame = Buffer.alloc(7 + packets[i]!.length);
-      frame[0] = 1;
-      frame.writeUInt32BE(cid, 1);
-      frame.writeUInt16BE(i, 5);
-      packets[i]!.copy(frame, 7);
+      const frame = encodeAudioUp(cid, i, packets[i]!);
       sentAt.set(i, performance.now());
       terminal.socket.send(frame, { binary: true });
       await sleep(Math.max(0, started + (i + 1) * FRAME_MS - performance.now()));

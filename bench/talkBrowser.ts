@@ -20,6 +20,7 @@ import { login } from './support/login.js';
 import { SEED_PASSWORD, seedTerminals, terminalPhone } from './support/seedTerminals.js';
 import { BENCH_PASSWORD, percentile, startServer } from './support/startServer.js';
 import { TerminalPeer } from './support/terminalPeer.js';
+import { decodeAudioDown, decodeAudioUp } from '../packages/terminal-client/src/index.js';
 import { launchBrowser } from '../e2e/support/chromium.js';
 
 const PRESSES = Number(process.env.BENCH_PRESSES ?? 20);
@@ -35,9 +36,12 @@ const stats = (values: number[]) => {
 };
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 
-/** In the page: timestamps of each Space keydown, each granted ack and each audio frame sent (by seq). */
+/**
+ * In the page: timestamps of each Space keydown, each granted ack and each binary frame sent, kept
+ * whole (the console allocates each frame, so no copy is needed) and decoded here afterwards.
+ */
 const PAGE_MARKS = `
-  const marks = { keydown: [], granted: [], sent: new Map() };
+  const marks = { keydown: [], granted: [], sent: [] };
   window.talkMarks = marks;
   const now = () => performance.timeOrigin + performance.now();
   window.addEventListener('keydown', (event) => { if (event.code === 'Space' && !event.repeat) marks.keydown.push(now()); }, true);
@@ -51,7 +55,7 @@ const PAGE_MARKS = `
       });
     }
     send(data) {
-      if (data instanceof Uint8Array && data[0] === 1) marks.sent.set((data[5] << 8) | data[6], now());
+      if (data instanceof Uint8Array) marks.sent.push([now(), data]);
       super.send(data);
     }
   };
@@ -125,7 +129,10 @@ const terminal = await TerminalPeer.open(`${server.url.replace(/^http/, 'ws')}/t
   phone: terminalPhone(0),
   password: SEED_PASSWORD,
 });
-terminal.onFrame = (frame, at) => arrivals.set(frame.readUInt16BE(9), at);
+terminal.onFrame = (frame, at) => {
+  const heard = decodeAudioDown(frame);
+  if (heard) arrivals.set(heard.seq, at);
+};
 await terminal.request({ type: 'join', cid });
 
 const browser = await launchBrowser({
@@ -156,9 +163,9 @@ try {
   const relays: number[] = [];
   for (let press = 0; press < PRESSES; press += 1) {
     arrivals.clear();
-    await page.evaluate(() =>
-      (window as unknown as { talkMarks: { sent: Map<number, number> } }).talkMarks.sent.clear(),
-    );
+    await page.evaluate(() => {
+      (window as unknown as { talkMarks: { sent: unknown[] } }).talkMarks.sent.length = 0;
+    });
     await page.keyboard.down('Space');
     await page.waitForFunction(
       (n) => (window as unknown as { talkMarks: { granted: number[] } }).talkMarks.granted.length > n,
@@ -168,11 +175,12 @@ try {
     await page.keyboard.up('Space');
     await sleep(300);
     const marks = (await page.evaluate(
-      '({ keydown: window.talkMarks.keydown.at(-1), granted: window.talkMarks.granted.at(-1), sent: [...window.talkMarks.sent] })',
-    )) as { keydown: number; granted: number; sent: Array<[number, number]> };
+      '({ keydown: window.talkMarks.keydown.at(-1), granted: window.talkMarks.granted.at(-1), sent: window.talkMarks.sent.map(([at, data]) => [at, Array.from(data)]) })',
+    )) as { keydown: number; granted: number; sent: Array<[number, number[]]> };
     grants.push(marks.granted - marks.keydown);
-    for (const [frameSeq, sentAt] of marks.sent) {
-      const arrived = arrivals.get(frameSeq);
+    for (const [sentAt, bytes] of marks.sent) {
+      const sent = decodeAudioUp(Uint8Array.from(bytes));
+      const arrived = sent ? arrivals.get(sent.seq) : undefined;
       if (arrived !== undefined) relays.push(arrived - sentAt);
     }
   }

@@ -11,7 +11,8 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import jpeg from 'jpeg-js';
 import { TestPattern } from '../apps/simulator/src/testPattern.js';
-import { VideoCodec, decodeVideoDownFrame, encodeVideoUpFrame } from '../packages/contract/src/index.js';
+import { VideoCodec } from '../packages/contract/src/index.js';
+import { decodeVideoDown, encodeVideoUp } from '../packages/terminal-client/src/index.js';
 import { login } from './support/login.js';
 import { TerminalPeer, cpuSeconds } from './support/terminalPeer.js';
 import { SEED_PASSWORD, seedTerminals, terminalPhone } from './support/seedTerminals.js';
@@ -72,7 +73,7 @@ async function stream(camera: TerminalPeer, pictures: Uint8Array[], seconds: num
     const wait = start + (i * 1000) / FPS - performance.now();
     if (wait > 0) await sleep(wait);
     const picture = pictures[i % pictures.length] as Uint8Array;
-    camera.socket.send(encodeVideoUpFrame(VideoCodec.jpeg, Date.now() % 2 ** 32, picture));
+    camera.socket.send(encodeVideoUp(VideoCodec.jpeg, Date.now() % 2 ** 32, picture));
     // A heartbeat now and then keeps the camera within the heartbeat timeout.
     if (i % (FPS * 20) === 0) camera.socket.send(JSON.stringify({ seq: 0, type: 'heartbeat' }));
   }
@@ -113,7 +114,7 @@ async function main(): Promise<void> {
     const viewers: TerminalPeer[] = [await seat(server.url, wsUrl, token)];
     const relayMs: number[] = [];
     (viewers[0] as TerminalPeer).onFrame = (frame, at) => {
-      const decoded = decodeVideoDownFrame(frame);
+      const decoded = decodeVideoDown(frame);
       if (decoded) relayMs.push(age(at, decoded.timestamp));
     };
     await (viewers[0] as TerminalPeer).request({ type: 'videoApply', uid });
@@ -137,7 +138,8 @@ async function main(): Promise<void> {
       viewers.forEach((viewer, i) => {
         viewer.onFrame = (frame, at) => {
           received[i] = (received[i] as number) + 1;
-          late.push(age(at, frame.readUInt32BE(6)));
+          const timestamp = decodeVideoDown(frame)?.timestamp;
+          if (timestamp !== undefined) late.push(age(at, timestamp));
         };
       });
       // Each step starts at a fresh key frame for everyone: every JPEG is one.

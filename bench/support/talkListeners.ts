@@ -4,6 +4,7 @@
 // histogram and the frames received. Run by the bench, not by hand.
 import readline from 'node:readline';
 import WebSocket from 'ws';
+import { decodeAudioDown } from '../../packages/terminal-client/src/index.js';
 import { SEED_PASSWORD, terminalPhone } from './seedTerminals.js';
 import { LatencyHistogram } from './latencyHistogram.js';
 
@@ -45,8 +46,8 @@ function open(i: number): Promise<WebSocket> {
     socket.once('open', () => {
       socket.on('message', (data: Buffer | string, isBinary?: boolean) => {
         if (!binary(data, isBinary)) return;
-        const s = (data as Buffer).readUInt16BE(9);
-        if (s < args.frames) received[(i - args.first) * args.frames + s] = now();
+        const s = decodeAudioDown(data as Buffer)?.seq;
+        if (s !== undefined && s < args.frames) received[(i - args.first) * args.frames + s] = now();
         delivered += 1;
       });
       void (async () => {

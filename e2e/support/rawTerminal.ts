@@ -1,3 +1,4 @@
+import { encodeAudioUp } from '@intercom/terminal-client';
 import { Terminal } from './terminal.js';
 
 /** A terminal that keeps what is pushed to it, and its audio frames (kind 1), with the time each arrived. */
@@ -17,12 +18,7 @@ export class RawTerminal extends Terminal {
   async speak(cid: number, packets: readonly Buffer[]): Promise<void> {
     const started = Date.now();
     for (const [index, packet] of packets.entries()) {
-      const frame = Buffer.alloc(7 + packet.length);
-      frame.writeUInt8(1, 0);
-      frame.writeUInt32BE(cid, 1);
-      frame.writeUInt16BE(index & 0xffff, 5);
-      packet.copy(frame, 7);
-      this.socket.send(frame);
+      this.socket.send(encodeAudioUp(cid, index, packet));
       const wait = started + (index + 1) * 20 - Date.now();
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     }

@@ -2,6 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { OggOpusWriter } from '@intercom/media';
+import { decodeAudioDown } from '@intercom/terminal-client';
 
 /** An espeak-ng recording of `phrase` as 48 kHz mono 16-bit WAV (what Chromium's fake mic and the agent read). */
 export function speechWav(dir: string, phrase: string, name = 'speech'): string {
@@ -30,7 +31,12 @@ export function decodeFrames(
   name: string,
 ): { seconds: number; rms: number; info: string } {
   const writer = new OggOpusWriter();
-  const parts = [writer.header(), ...frames.map((frame) => writer.write(frame.subarray(11))), writer.end()];
+  const packets = frames.map((frame) => {
+    const heard = decodeAudioDown(frame);
+    if (!heard) throw new Error(`not an audio frame: ${frame.subarray(0, 12).toString('hex')}`);
+    return heard.opus;
+  });
+  const parts = [writer.header(), ...packets.map((packet) => writer.write(packet)), writer.end()];
   const opus = path.join(dir, `${name}.opus`);
   fs.writeFileSync(opus, Buffer.concat(parts));
   const info = execFileSync('opusinfo', [opus], { encoding: 'utf8' });

@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { TALK_RETRY_MS, TalkAgentPorts } from '@intercom/contract';
 import { speechPackets } from '@intercom/media';
+import { decodeAudioDown } from '@intercom/terminal-client';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, inject, test } from 'vitest';
 import WebSocket from 'ws';
@@ -188,11 +189,7 @@ describe('the console with the local talk agent', () => {
     await levelSeen;
     await page.getByText(text('en', 'talk.status.mic_release_success')).first().waitFor();
     const frames = terminal.audio.slice(pressedAt).map(({ frame }) => frame);
-    for (const frame of frames) {
-      expect(frame.readUInt8(0)).toBe(1);
-      expect(frame.readUInt32BE(1)).toBe(cid);
-      expect(frame.readUInt32BE(5)).toBe(0);
-    }
+    for (const frame of frames) expect(decodeAudioDown(frame)).toMatchObject({ cid, speaker: 0 });
     const heard = decodeFrames(frames, work, 'seat');
     expect(heard.info).not.toMatch(/WARNING|ERROR/i);
     // The whole file and nothing more (opusdec drops the 6.5 ms pre-skip; the file ends mid-frame).

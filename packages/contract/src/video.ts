@@ -73,31 +73,6 @@ export type VideoServerMessage =
 export const videoChangeSchema = videoSourceSchema.extend({ online: z.boolean() });
 export type VideoChange = z.infer<typeof videoChangeSchema>;
 
-/** A terminal's upstream frame `kind 2 · codec u8 · timestamp u32 · payload` (simulator, tests, bench). */
-export function encodeVideoUpFrame(codec: number, timestamp: number, payload: Uint8Array): Uint8Array {
-  const frame = new Uint8Array(VideoFrame.upHeaderBytes + payload.length);
-  const view = new DataView(frame.buffer);
-  frame[0] = VideoFrame.kindVideo;
-  frame[1] = codec;
-  view.setUint32(2, timestamp >>> 0);
-  frame.set(payload, VideoFrame.upHeaderBytes);
-  return frame;
-}
-
-/** A downstream frame's fields; the payload is a view into `frame`. Null when it is not a video frame. */
-export function decodeVideoDownFrame(
-  frame: Uint8Array,
-): { uid: number; codec: number; timestamp: number; payload: Uint8Array } | null {
-  if (frame.length <= VideoFrame.downHeaderBytes || frame[0] !== VideoFrame.kindVideo) return null;
-  const view = new DataView(frame.buffer, frame.byteOffset, frame.byteLength);
-  return {
-    uid: view.getUint32(1),
-    codec: view.getUint8(5),
-    timestamp: view.getUint32(6),
-    payload: frame.subarray(VideoFrame.downHeaderBytes),
-  };
-}
-
 /**
  * Whether a frame starts a picture a decoder can begin with: every JPEG; an H.264 access unit holding
  * an IDR slice (NAL type 5). Annex B start codes are 00 00 01 or 00 00 00 01.

@@ -3,4 +3,3 @@ export { OggOpusWriter, type OggOpusWriterOptions } from './OggOpusWriter.js';
 export { readOggOpus, type OggOpusFile } from './readOggOpus.js';
 export { opusPacketSamples } from './opusPacketSamples.js';
 export { speechFixtures, speechPackets, type SpeechFixture } from './speechPackets.js';
-export { upFrame } from './upFrame.js';
