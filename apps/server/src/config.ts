@@ -37,6 +37,7 @@ const envSchema = z
     SESSION_IDLE_MINUTES: minutes(30),
     SESSION_ABSOLUTE_MINUTES: minutes(12 * 60),
     LOGIN_IP_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(30),
+    BASEMAP_IP_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(1200),
     TALK_MAX_SEATS_PER_ACCOUNT: z.coerce.number().int().min(1).max(16).default(2),
     ICP_TEXT: z.string().max(200).default(''),
     TRUST_PROXY: z
@@ -95,6 +96,8 @@ export interface Config {
   sessionIdleMs: number;
   sessionAbsoluteMs: number;
   loginIpLimitPerMinute: number;
+  /** Offline basemap tiles (and, apart, glyph ranges) one client IP may fetch a minute; past it 429. */
+  basemapIpLimitPerMinute: number;
   /** Live dispatcher seats one console account may hold on all instances; past that the oldest is replaced. */
   talkMaxSeatsPerAccount: number;
   icpText: string;
@@ -144,6 +147,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, consoleDir?: st
     sessionIdleMs: e.SESSION_IDLE_MINUTES * 60_000,
     sessionAbsoluteMs: e.SESSION_ABSOLUTE_MINUTES * 60_000,
     loginIpLimitPerMinute: e.LOGIN_IP_LIMIT_PER_MINUTE,
+    basemapIpLimitPerMinute: e.BASEMAP_IP_LIMIT_PER_MINUTE,
     talkMaxSeatsPerAccount: e.TALK_MAX_SEATS_PER_ACCOUNT,
     icpText: e.ICP_TEXT,
     trustProxy: e.TRUST_PROXY,

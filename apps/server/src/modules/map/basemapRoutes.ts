@@ -29,7 +29,8 @@ function sendCached(request: FastifyRequest, reply: FastifyReply, item: Cached) 
     .header('Vary', 'Accept-Encoding');
   if (request.headers['if-none-match'] === item.etag) return reply.code(304).send();
   if (/\bgzip\b/.test(request.headers['accept-encoding'] ?? '')) {
-    item.gzip ??= gzipSync(item.body);
+    // A copy: gzipSync's answer is a view of its 16 KB output chunk, which 2,048 cached tiles kept.
+    item.gzip ??= Buffer.from(gzipSync(item.body));
     return reply.header('Content-Encoding', 'gzip').send(item.gzip);
   }
   return reply.send(item.body);
@@ -47,33 +48,38 @@ export const basemapRoutes: FastifyPluginAsyncZod = async (app) => {
   const glyphCache = new Map<string, Cached>();
   const hide = { hide: true };
   // What the first map needs is built once the server listens, not when a dispatcher's map asks:
-  // the tile indexes (0.5-1.4 s holding the event loop, hub and terminals included) and the first
+  // the tile indexes (0.5-1.4 s, in the tile worker since issue 30) and the first
   // glyph range (digits, Latin: 0.5-1.1 s), which the users' tiles wait for (their cluster counts;
   // bench/basemap.ts, docs/benchmarks.md). Only where a console is served (not the tests' API-only servers).
   app.addHook('onListen', () => {
     if (!app.deps.config.consoleDir) return;
     setImmediate(() => {
-      tiles.tile(0, 0, 0);
+      void tiles.tile(0, 0, 0).catch((error: unknown) => app.log.warn({ err: error }, 'tile warm-up failed'));
       void glyphs
         .range(BASEMAP_FONT, 0)
         .catch((error: unknown) => app.log.warn({ err: error }, 'glyph warm-up failed'));
     });
   });
 
+  app.addHook('onClose', () => tiles.close());
+  // Per client IP, for each route: a map view loads 30-60 tiles, the addresses are public, and cutting
+  // a new tile or glyph range costs the server CPU.
+  const perIp = { rateLimit: { max: app.deps.config.basemapIpLimitPerMinute, timeWindow: '1 minute' } };
+
   app.get<{ Params: { z: string; x: string; tile: string } }>(
     '/basemap/:z/:x/:tile',
-    { schema: hide },
+    { schema: hide, config: perIp },
     async (request, reply) => {
       const { z, x, tile } = request.params;
       const y = /^\d{1,7}\.pbf$/.test(tile) ? Number(tile.slice(0, -4)) : Number.NaN;
-      const found = tiles.tile(wholeNumber(z), wholeNumber(x), y);
+      const found = await tiles.tile(wholeNumber(z), wholeNumber(x), y);
       return found ? sendCached(request, reply, found) : reply.code(404).send(NOT_FOUND);
     },
   );
 
   app.get<{ Params: { fontstack: string; range: string } }>(
     '/basemap/fonts/:fontstack/:range',
-    { schema: hide },
+    { schema: hide, config: perIp },
     async (request, reply) => {
       const { fontstack, range } = request.params;
       const start = parseRange(range);

@@ -1,15 +1,9 @@
 import { createHash } from 'node:crypto';
-import { createRequire } from 'node:module';
-import { INTERFACE_LANGUAGES, OFFLINE_TILE_LAYERS, OFFLINE_TILE_MAXZOOM } from '@intercom/contract';
-import GeoJSONVT from 'geojson-vt';
-import isoCountries from 'i18n-iso-countries';
-import polylabel from 'polylabel';
-import { feature, mesh } from 'topojson-client';
-import type { GeometryCollection, Topology } from 'topojson-specification';
-import { fromGeojsonVt } from 'vt-pbf';
+import { Worker } from 'node:worker_threads';
+import { Code, MessageKeys, OFFLINE_TILE_MAXZOOM } from '@intercom/contract';
 import { LruCache } from '../../core/lruCache.js';
-
-const require = createRequire(import.meta.url);
+import { AppError } from '../../http/AppError.js';
+import type { TileAnswer, TileJob } from './tileWorker.js';
 
 /** One cut tile: the Mapbox Vector Tile bytes and their strong ETag. */
 export interface VectorTile {
@@ -24,127 +18,129 @@ export function validTile(z: number, x: number, y: number): boolean {
   return x >= 0 && y >= 0 && x < size && y < size;
 }
 
-/** Region names in each language of the console (CLDR, through the runtime's ICU). */
-const regionNames = INTERFACE_LANGUAGES.map(
-  (language) => [language, new Intl.DisplayNames([language], { type: 'region', fallback: 'none' })] as const,
-);
-
 /**
- * The properties of a country: Natural Earth's `name`, and `name_<language>` for each console
- * language when the shape has an ISO 3166 numeric id (world-atlas's feature id) that names a region.
+ * The tile worker's heap. Its indexes hold about 40 MB; cutting makes garbage that V8 tenures (the
+ * allocation sites learnt it while building the indexes), and a heap left to grow took 130 MB more
+ * over 16,000 distinct tiles even with the indexes bounded (in the server's own heap too). Capped,
+ * the worker collects instead: its heap stays near 60 MB.
  */
-export function countryProperties(numericId: unknown, name: string): { name: string } & Record<string, string> {
-  const properties: { name: string } & Record<string, string> = { name };
-  const alpha2 =
-    typeof numericId === 'string' || typeof numericId === 'number'
-      ? isoCountries.numericToAlpha2(numericId)
-      : undefined;
-  if (!alpha2) return properties;
-  for (const [language, names] of regionNames) {
-    const local = names.of(alpha2);
-    if (local) properties[`name_${language}`] = local;
-  }
-  return properties;
+const WORKER_LIMITS = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 16 };
+
+/** Tiles being cut at once; past it a request is refused (429) rather than queued without bound. */
+const MAX_CUTTING = 512;
+
+interface Job extends TileJob {
+  resolve(body: Buffer): void;
+  reject(error: Error): void;
+  /** Set when the job was sent again to a new worker after its first one ended. */
+  retried?: true;
 }
 
-type Ring = Array<[number, number]>;
-
-/** Twice the area of a ring (shoelace), in square degrees: enough to tell the largest part. */
-function ringArea(ring: Ring): number {
-  let sum = 0;
-  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
-    sum += (ring[j]![0] - ring[i]![0]) * (ring[j]![1] + ring[i]![1]);
-  }
-  return Math.abs(sum);
-}
-
-/**
- * Where a country's name goes: the point of its largest part farthest from that part's edges
- * (polylabel). A label per polygon repeated the name on every island and in every tile.
- */
-export function labelPoint(geometry: GeoJSON.Geometry | null): [number, number] | undefined {
-  const parts =
-    geometry?.type === 'Polygon'
-      ? [geometry.coordinates]
-      : geometry?.type === 'MultiPolygon'
-        ? geometry.coordinates
-        : [];
-  let largest: Ring[] | undefined;
-  for (const part of parts as Ring[][]) {
-    if (part[0] && (!largest || ringArea(part[0]) > ringArea(largest[0]!))) largest = part;
-  }
-  if (!largest) return undefined;
-  const [x, y] = polylabel(largest, 0.05);
-  return [x, y];
-}
-
-type Layers = Record<(typeof OFFLINE_TILE_LAYERS)[keyof typeof OFFLINE_TILE_LAYERS], GeoJSONVT>;
-
-/** Natural Earth 1:50m land and countries (world-atlas), as geojson-vt indexes: one per layer. */
-function buildLayers(): Layers {
-  const countries = require('world-atlas/countries-50m.json') as Topology<{
-    countries: GeometryCollection<{ name: string }>;
-    land: GeometryCollection;
-  }>;
-  const land = require('world-atlas/land-50m.json') as Topology<{ land: GeometryCollection }>;
-  const options = { maxZoom: OFFLINE_TILE_MAXZOOM, indexMaxZoom: 3, tolerance: 3, buffer: 64 };
-  const countryShapes = feature(countries, countries.objects.countries);
-  for (const shape of countryShapes.features)
-    shape.properties = countryProperties(shape.id, shape.properties?.name ?? '');
-  const labels: GeoJSON.FeatureCollection<GeoJSON.Point> = {
-    type: 'FeatureCollection',
-    features: countryShapes.features.flatMap((shape) => {
-      const at = labelPoint(shape.geometry);
-      return at
-        ? [
-            {
-              type: 'Feature' as const,
-              geometry: { type: 'Point' as const, coordinates: at },
-              properties: shape.properties,
-            },
-          ]
-        : [];
-    }),
-  };
-  return {
-    land: new GeoJSONVT(feature(land, land.objects.land), options),
-    countries: new GeoJSONVT(countryShapes, options),
-    country_labels: new GeoJSONVT(labels, options),
-    // Borders between two countries only: coastlines come from `land`.
-    boundaries: new GeoJSONVT(
-      mesh(countries, countries.objects.countries, (a, b) => a !== b),
-      options,
-    ),
-  };
+function startWorker(): Worker {
+  const options = { resourceLimits: WORKER_LIMITS };
+  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./tileWorker.js', import.meta.url), options);
+  // Running from the TypeScript sources (tsx, vitest): the worker needs tsx's loader too.
+  const source = JSON.stringify(new URL('./tileWorker.ts', import.meta.url).href);
+  return new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${source}); });`, {
+    ...options,
+    eval: true,
+    execArgv: ['--conditions=development'],
+  });
 }
 
 /**
- * The OFFLINE basemap: world outlines cut into vector tiles on demand. The indexes are built on the
- * first request (about a second); tiles are kept in a bounded LRU.
+ * The OFFLINE basemap: world outlines cut into vector tiles on demand, by a worker thread (the index
+ * build takes about a second; tileCutter.ts). Memory stays bounded whatever tiles are asked for (the
+ * addresses are public): the worker's heap is capped, its indexes forget what they cut, and the
+ * encoded tiles are kept here in an LRU of `cacheSize` (the 2,048 largest tiles of the pyramid are
+ * 2.5 MB; a z 10 tile is about 0.1 KB).
  */
 export class OfflineTiles {
-  private layers: Layers | undefined;
   private readonly cache: LruCache<string, VectorTile>;
+  private readonly cutting = new Map<string, Promise<VectorTile>>();
+  private readonly jobs = new Map<number, Job>();
+  private worker: Worker | undefined;
+  private nextId = 1;
+  private closed = false;
 
-  constructor(cacheSize = 2048) {
+  constructor(
+    cacheSize = 2048,
+    private readonly maxCutting = MAX_CUTTING,
+  ) {
     this.cache = new LruCache(cacheSize);
   }
 
   /** The tile at z/x/y, or undefined for an address outside the pyramid. */
-  tile(z: number, x: number, y: number): VectorTile | undefined {
+  async tile(z: number, x: number, y: number): Promise<VectorTile | undefined> {
     if (!validTile(z, x, y)) return undefined;
     const key = `${z}/${x}/${y}`;
     const cached = this.cache.get(key);
     if (cached) return cached;
-    this.layers ??= buildLayers();
-    const empty = { features: [] };
-    const layers = Object.fromEntries(
-      Object.entries(this.layers).map(([name, index]) => [name, index.getTile(z, x, y) ?? empty]),
-    );
-    const body = Buffer.from(fromGeojsonVt(layers as never, { version: 2 }));
-    const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
-    const tile = { body, etag };
-    this.cache.set(key, tile);
-    return tile;
+    let cutting = this.cutting.get(key);
+    if (!cutting) {
+      if (this.cutting.size >= this.maxCutting) throw new AppError(Code.TooMany, MessageKeys.tooMany);
+      cutting = this.cut(z, x, y)
+        .then((body) => {
+          const tile = { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
+          this.cache.set(key, tile);
+          return tile;
+        })
+        .finally(() => this.cutting.delete(key));
+      this.cutting.set(key, cutting);
+    }
+    return cutting;
+  }
+
+  /** Ends the worker; tiles still being cut fail. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.worker?.terminate();
+  }
+
+  private cut(z: number, x: number, y: number): Promise<Buffer> {
+    if (this.closed) return Promise.reject(new Error('the basemap is closed'));
+    return new Promise((resolve, reject) => {
+      const job: Job = { id: this.nextId++, z, x, y, resolve, reject };
+      this.jobs.set(job.id, job);
+      this.send(job);
+    });
+  }
+
+  private send({ id, z, x, y }: Job) {
+    this.workerOrStart().postMessage({ id, z, x, y } satisfies TileJob);
+  }
+
+  private workerOrStart(): Worker {
+    if (this.worker) return this.worker;
+    const worker = startWorker();
+    // Idle, it must not keep the process alive; its jobs are promises the server awaits.
+    worker.unref();
+    let failure: Error | undefined;
+    worker.on('message', (answer: TileAnswer) => {
+      const job = this.jobs.get(answer.id);
+      if (!job) return;
+      this.jobs.delete(answer.id);
+      if ('body' in answer)
+        job.resolve(Buffer.from(answer.body.buffer, answer.body.byteOffset, answer.body.byteLength));
+      else job.reject(new Error(`tile ${job.z}/${job.x}/${job.y}: ${answer.error}`));
+    });
+    worker.on('error', (error) => {
+      failure = error;
+    });
+    worker.on('exit', () => {
+      if (this.worker === worker) this.worker = undefined;
+      // A worker that ended (out of memory, say) gives its jobs to the next one, once.
+      for (const job of this.jobs.values()) {
+        if (job.retried || this.closed) {
+          this.jobs.delete(job.id);
+          job.reject(failure ?? new Error('the tile worker ended'));
+        } else {
+          job.retried = true;
+          this.send(job);
+        }
+      }
+    });
+    this.worker = worker;
+    return worker;
   }
 }
