@@ -15,9 +15,10 @@ export class TerminalPeer {
 
   constructor(readonly socket: WebSocket) {
     this.client = new TerminalSocket({ connect: () => socket, heartbeatMs: false, requestTimeoutMs: 60_000 });
+    // ws hands binary frames over as Buffers already: no new object per frame on the relay path.
     this.client.on('frame', (bytes) =>
       this.onFrame(
-        Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+        Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
         performance.timeOrigin + performance.now(),
       ),
     );

@@ -107,8 +107,8 @@ export class SimTerminal {
     }
     return new Promise((resolve) => {
       socket.once('close', () => resolve());
-      // The server closes with 1000 after the logout ack, which TerminalSocket never reconnects after.
-      if (client.isOpen) client.send({ type: 'logout' });
+      // The server closes after the logout ack; no reconnect follows even if a heartbeat timeout wins.
+      if (client.isOpen) void client.logout().catch(() => undefined);
       else client.close();
       setTimeout(() => {
         client.close();

@@ -174,6 +174,12 @@ export class TerminalSocket extends Emitter<TerminalSocketEvents> {
     return ack;
   }
 
+  /** Logs out; the server acks and closes, and no reconnect follows, whatever the close code. */
+  logout(timeoutMs?: number): Promise<TerminalAck> {
+    this.stopReconnecting();
+    return this.request({ type: 'logout' }, timeoutMs);
+  }
+
   /** Sends a binary frame; false when the socket is not open. */
   sendFrame(bytes: Uint8Array): boolean {
     if (!this.isOpen) return false;
@@ -184,10 +190,14 @@ export class TerminalSocket extends Emitter<TerminalSocketEvents> {
 
   /** Closes for good: no reconnect; pending requests reject with `closed` when the socket has closed. */
   close(code?: number, reason?: string): void {
+    this.stopReconnecting();
+    this.socket.close(code, reason);
+  }
+
+  private stopReconnecting(): void {
     this.stopped = true;
     cancel(this.reconnectTimer);
     this.reconnectTimer = undefined;
-    this.socket.close(code, reason);
   }
 
   private attach(socket: SocketLike): SocketLike {

@@ -138,7 +138,7 @@ describe('TerminalSocket timers', () => {
     expect(delays[1]).toBeCloseTo(1_499, 0);
   });
 
-  it('does not reconnect after close(), a logout, a replaced login, a final code given, or without the option', async () => {
+  it('does not reconnect after close(), logout(), a close 1000 or 4001, a final code given, or without the option', async () => {
     const closed = terminal({ reconnect: {} });
     latest().open();
     closed.close(4999);
@@ -155,10 +155,19 @@ describe('TerminalSocket timers', () => {
     expect(sockets).toHaveLength(before);
     for (const client of [closed, loggedOut, replaced, accountChanged, plain]) expect(client.isOpen).toBe(false);
 
+    const leaving = terminal({ reconnect: {} });
+    latest().open();
+    const logout = leaving.logout();
+    expect(latest().messages().at(-1)).toEqual({ seq: 1, type: 'logout' });
+    latest().drop(4004);
+    await expect(logout).rejects.toMatchObject({ code: TerminalClientErrors.closed });
+    await vi.advanceTimersByTimeAsync(120_000);
+    expect(sockets).toHaveLength(before + 1);
+
     const restarted = terminal({ reconnect: {} });
     latest().drop(4002);
     await vi.advanceTimersByTimeAsync(1_500);
-    expect(sockets).toHaveLength(before + 2);
+    expect(sockets).toHaveLength(before + 3);
     restarted.close();
   });
 });
