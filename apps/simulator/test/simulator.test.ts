@@ -8,7 +8,7 @@ import { startFleet } from '../src/fleet.js';
 import { accessUnits, h264ClipUnits } from '../src/h264Clip.js';
 import { distanceMetres, seededRandom } from '../src/movement.js';
 import { parseOptions, phoneOf } from '../src/options.js';
-import { until } from '../../server/test/realtime/hubTestApp.js';
+import { until } from '../../server/test/hub/hubTestApp.js';
 import {
   FAST_TERMINALS,
   TestTerminal,
