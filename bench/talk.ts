@@ -220,7 +220,7 @@ async function scenario(label: string, servers: RunningServer[]) {
     for (const index of talkerIndexes) {
       const cid = cidOf(index);
       const packet = packets[seq % packets.length] as Buffer;
-      const frame = encodeAudioUp(cid, seq, packet);
+      const frame = encodeAudioUp({ cid, seq, opus: packet });
       (sentAt.get(cid) as Float64Array)[seq] = epochNow();
       (terminals[index] as TerminalPeer).socket.send(frame);
     }

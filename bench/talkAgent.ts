@@ -224,7 +224,7 @@ async function main(): Promise<void> {
     await terminal.request({ type: 'floorRequest', cid });
     const started = performance.now();
     for (let i = 0; i < packets.length; i += 1) {
-      const frame = encodeAudioUp(cid, i, packets[i]!);
+      const frame = encodeAudioUp({ cid, seq: i, opus: packets[i]! });
       sentAt.set(i, performance.now());
       terminal.socket.send(frame, { binary: true });
       await sleep(Math.max(0, started + (i + 1) * FRAME_MS - performance.now()));

@@ -18,7 +18,7 @@ export class RawTerminal extends Terminal {
   async speak(cid: number, packets: readonly Buffer[]): Promise<void> {
     const started = Date.now();
     for (const [index, packet] of packets.entries()) {
-      this.socket.send(encodeAudioUp(cid, index, packet));
+      this.socket.send(encodeAudioUp({ cid, seq: index, opus: packet }));
       const wait = started + (index + 1) * 20 - Date.now();
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     }

@@ -92,7 +92,9 @@ export class SimTalker {
     this.sending = setInterval(() => {
       const packet = packets[next];
       if (!packet) return this.finish(true);
-      this.link.sendBinary(encodeAudioUp(cid, this.audioSeq, packet, (bytes) => Buffer.allocUnsafe(bytes)));
+      this.link.sendBinary(
+        encodeAudioUp({ cid, seq: this.audioSeq, opus: packet }, (bytes) => Buffer.allocUnsafe(bytes)),
+      );
       this.audioSeq = (this.audioSeq + 1) & 0xffff;
       stats.framesSent += 1;
       next += 1;

@@ -64,10 +64,18 @@ export class VideoPublisher {
     const index = this.index;
     this.index += 1;
     if (this.setup.codec === 'jpeg') {
-      return encodeVideoUp(VideoCodec.jpeg, now % 2 ** 32, this.pattern.frame(index, now, this.label));
+      return encodeVideoUp({
+        codec: VideoCodec.jpeg,
+        timestamp: now,
+        payload: this.pattern.frame(index, now, this.label),
+      });
     }
     const units = h264ClipUnits();
-    return encodeVideoUp(VideoCodec.h264, now % 2 ** 32, units[index % units.length] as Uint8Array);
+    return encodeVideoUp({
+      codec: VideoCodec.h264,
+      timestamp: now,
+      payload: units[index % units.length] as Uint8Array,
+    });
   }
 
   stop(): void {

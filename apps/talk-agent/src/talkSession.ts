@@ -298,7 +298,9 @@ export class TalkSession {
     this.talking = talking;
     microphone.start((pcm) => {
       if (this.talking !== talking) return;
-      this.connection?.sendFrame(encodeAudioUp(cid, talking.seq, talking.encoder.encode(pcm), allocUnsafe));
+      this.connection?.sendFrame(
+        encodeAudioUp({ cid, seq: talking.seq, opus: talking.encoder.encode(pcm) }, allocUnsafe),
+      );
       talking.seq = (talking.seq + 1) & 0xffff;
       talking.frames += 1;
       this.framesSent += 1;

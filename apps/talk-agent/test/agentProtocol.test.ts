@@ -210,7 +210,7 @@ describe('talk commands', () => {
     });
     await camera.terminal.next(isType('videoStart', { codec: 'jpeg' }));
     const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 4, 0xff, 0xd9]);
-    camera.terminal.socket.send(encodeVideoUp(VideoCodec.jpeg, 90_000, jpeg));
+    camera.terminal.socket.send(encodeVideoUp({ codec: VideoCodec.jpeg, timestamp: 90_000, payload: jpeg }));
     await waitFor(() => client.frames.length > 0);
     expect(decodeVideoDown(client.frames[0]!)).toEqual({
       uid: camera.U_ID,
@@ -222,7 +222,7 @@ describe('talk commands', () => {
     // Freed: the stream stops and no frame follows.
     expect(await client.command('FreeVideo', { uid: camera.U_ID })).toMatchObject({ ok: true, uid: camera.U_ID });
     await camera.terminal.next(isType('videoStop'));
-    camera.terminal.socket.send(encodeVideoUp(VideoCodec.jpeg, 90_040, jpeg));
+    camera.terminal.socket.send(encodeVideoUp({ codec: VideoCodec.jpeg, timestamp: 90_040, payload: jpeg }));
     await sleep(200);
     expect(client.frames).toHaveLength(1);
 

@@ -12,15 +12,18 @@ import { AudioFrame, TalkLimits, VideoFrame, VideoLimits } from '@intercom/contr
  * Decoders are strict (null for a wrong kind, a header alone, a payload over the contract's limit, an
  * audio frame for cid 0) and copy nothing: the packet or payload is a view into the frame, and the
  * header is read byte by byte (no DataView per frame), since the server's relay decodes every frame.
- * Encoders write whatever they are given (seq modulo 2^16, cid, speaker, U_ID and timestamp modulo
- * 2^32), so tests and tools can also build the frames a server must refuse.
+ * Encoders take the fields the decoders return, so a relay hands a decoded frame on, and write
+ * whatever they are given (seq modulo 2^16, cid, speaker, U_ID and timestamp modulo 2^32), so tests
+ * and tools can also build the frames a server must refuse.
  */
 
 /** Where an encoder puts a frame: the server passes `Buffer.allocUnsafe` (no zero fill, a Buffer for ws). */
 export type FrameAlloc<T extends Uint8Array> = (bytes: number) => T;
 
-/** Without an allocator, an encoder returns a plain Uint8Array (what a browser's WebSocket sends). */
-const plainBytes = (bytes: number) => new Uint8Array(bytes);
+/** What an encoder returns without an allocator: a plain Uint8Array, which a browser's WebSocket sends as is. */
+type Bytes = Uint8Array<ArrayBuffer>;
+// Typed `never` so it can be the default of any allocator parameter (TypeScript cannot tie it to T's default).
+const plain = ((bytes: number) => new Uint8Array(bytes)) as FrameAlloc<never>;
 
 export interface AudioUp<T extends Uint8Array = Uint8Array> {
   cid: number;
@@ -61,92 +64,41 @@ export function frameKind(frame: Uint8Array): number | undefined {
   return frame[0];
 }
 
-export function encodeAudioUp(cid: number, seq: number, opus: Uint8Array): Uint8Array<ArrayBuffer>;
-export function encodeAudioUp<T extends Uint8Array>(
-  cid: number,
-  seq: number,
-  opus: Uint8Array,
-  alloc: FrameAlloc<T>,
-): T;
-export function encodeAudioUp(
-  cid: number,
-  seq: number,
-  opus: Uint8Array,
-  alloc: FrameAlloc<Uint8Array> = plainBytes,
-): Uint8Array {
-  const frame = alloc(AudioFrame.upHeaderBytes + opus.length);
-  frame[0] = AudioFrame.kindOpus;
-  writeU32(frame, 1, cid);
-  writeU16(frame, 5, seq);
-  frame.set(opus, AudioFrame.upHeaderBytes);
+export function encodeAudioUp<T extends Uint8Array = Bytes>(up: AudioUp, alloc: FrameAlloc<T> = plain): NoInfer<T> {
+  const frame = start(alloc, AudioFrame.kindOpus, AudioFrame.upHeaderBytes, up.opus);
+  writeU32(frame, 1, up.cid);
+  writeU16(frame, 5, up.seq);
   return frame;
 }
 
 export function decodeAudioUp<T extends Uint8Array>(frame: T): AudioUp<T> | null {
-  if (!fits(frame, AudioFrame.kindOpus, AudioFrame.upHeaderBytes, FrameLimits.audioUpBytes)) return null;
-  const cid = readU32(frame, 1);
-  if (cid === 0) return null;
-  return { cid, seq: readU16(frame, 5), opus: view(frame, AudioFrame.upHeaderBytes) };
+  const cid = audioCid(frame, AudioFrame.upHeaderBytes, FrameLimits.audioUpBytes);
+  return cid === 0 ? null : { cid, seq: readU16(frame, 5), opus: view(frame, AudioFrame.upHeaderBytes) };
 }
 
 /**
  * Built once per talker frame and shared by every listener: one allocation holding header and packet,
  * so the socket writes it in one piece.
  */
-export function encodeAudioDown(cid: number, speaker: number, seq: number, opus: Uint8Array): Uint8Array<ArrayBuffer>;
-export function encodeAudioDown<T extends Uint8Array>(
-  cid: number,
-  speaker: number,
-  seq: number,
-  opus: Uint8Array,
-  alloc: FrameAlloc<T>,
-): T;
-export function encodeAudioDown(
-  cid: number,
-  speaker: number,
-  seq: number,
-  opus: Uint8Array,
-  alloc: FrameAlloc<Uint8Array> = plainBytes,
-): Uint8Array {
-  const frame = alloc(AudioFrame.downHeaderBytes + opus.length);
-  frame[0] = AudioFrame.kindOpus;
-  writeU32(frame, 1, cid);
-  writeU32(frame, 5, speaker);
-  writeU16(frame, 9, seq);
-  frame.set(opus, AudioFrame.downHeaderBytes);
+export function encodeAudioDown<T extends Uint8Array = Bytes>(to: AudioDown, alloc: FrameAlloc<T> = plain): NoInfer<T> {
+  const frame = start(alloc, AudioFrame.kindOpus, AudioFrame.downHeaderBytes, to.opus);
+  writeU32(frame, 1, to.cid);
+  writeU32(frame, 5, to.speaker);
+  writeU16(frame, 9, to.seq);
   return frame;
 }
 
 export function decodeAudioDown<T extends Uint8Array>(frame: T): AudioDown<T> | null {
-  if (!fits(frame, AudioFrame.kindOpus, AudioFrame.downHeaderBytes, FrameLimits.audioDownBytes)) return null;
-  const cid = readU32(frame, 1);
-  if (cid === 0) return null;
-  return {
-    cid,
-    speaker: readU32(frame, 5),
-    seq: readU16(frame, 9),
-    opus: view(frame, AudioFrame.downHeaderBytes),
-  };
+  const cid = audioCid(frame, AudioFrame.downHeaderBytes, FrameLimits.audioDownBytes);
+  return cid === 0
+    ? null
+    : { cid, speaker: readU32(frame, 5), seq: readU16(frame, 9), opus: view(frame, AudioFrame.downHeaderBytes) };
 }
 
-export function encodeVideoUp(codec: number, timestamp: number, payload: Uint8Array): Uint8Array<ArrayBuffer>;
-export function encodeVideoUp<T extends Uint8Array>(
-  codec: number,
-  timestamp: number,
-  payload: Uint8Array,
-  alloc: FrameAlloc<T>,
-): T;
-export function encodeVideoUp(
-  codec: number,
-  timestamp: number,
-  payload: Uint8Array,
-  alloc: FrameAlloc<Uint8Array> = plainBytes,
-): Uint8Array {
-  const frame = alloc(VideoFrame.upHeaderBytes + payload.length);
-  frame[0] = VideoFrame.kindVideo;
-  frame[1] = codec;
-  writeU32(frame, 2, timestamp);
-  frame.set(payload, VideoFrame.upHeaderBytes);
+export function encodeVideoUp<T extends Uint8Array = Bytes>(up: VideoUp, alloc: FrameAlloc<T> = plain): NoInfer<T> {
+  const frame = start(alloc, VideoFrame.kindVideo, VideoFrame.upHeaderBytes, up.payload);
+  frame[1] = up.codec;
+  writeU32(frame, 2, up.timestamp);
   return frame;
 }
 
@@ -157,48 +109,36 @@ export function decodeVideoUp<T extends Uint8Array>(frame: T): VideoUp<T> | null
 }
 
 /** Built once per terminal frame and shared by every viewer, like `encodeAudioDown`. */
-export function encodeVideoDown(
-  uid: number,
-  codec: number,
-  timestamp: number,
-  payload: Uint8Array,
-): Uint8Array<ArrayBuffer>;
-export function encodeVideoDown<T extends Uint8Array>(
-  uid: number,
-  codec: number,
-  timestamp: number,
-  payload: Uint8Array,
-  alloc: FrameAlloc<T>,
-): T;
-export function encodeVideoDown(
-  uid: number,
-  codec: number,
-  timestamp: number,
-  payload: Uint8Array,
-  alloc: FrameAlloc<Uint8Array> = plainBytes,
-): Uint8Array {
-  const frame = alloc(VideoFrame.downHeaderBytes + payload.length);
-  frame[0] = VideoFrame.kindVideo;
-  writeU32(frame, 1, uid);
-  frame[5] = codec;
-  writeU32(frame, 6, timestamp);
-  frame.set(payload, VideoFrame.downHeaderBytes);
+export function encodeVideoDown<T extends Uint8Array = Bytes>(to: VideoDown, alloc: FrameAlloc<T> = plain): NoInfer<T> {
+  const frame = start(alloc, VideoFrame.kindVideo, VideoFrame.downHeaderBytes, to.payload);
+  writeU32(frame, 1, to.uid);
+  frame[5] = to.codec;
+  writeU32(frame, 6, to.timestamp);
   return frame;
 }
 
 export function decodeVideoDown<T extends Uint8Array>(frame: T): VideoDown<T> | null {
   if (!fits(frame, VideoFrame.kindVideo, VideoFrame.downHeaderBytes, FrameLimits.videoDownBytes)) return null;
-  return {
-    uid: readU32(frame, 1),
-    codec: frame[5] as number,
-    timestamp: readU32(frame, 6),
-    payload: view(frame, VideoFrame.downHeaderBytes),
-  };
+  const payload = view(frame, VideoFrame.downHeaderBytes);
+  return { uid: readU32(frame, 1), codec: frame[5] as number, timestamp: readU32(frame, 6), payload };
+}
+
+/** A frame of `kind` with room for its header, the packet or payload already after it. */
+function start<T extends Uint8Array>(alloc: FrameAlloc<T>, kind: number, headerBytes: number, body: Uint8Array): T {
+  const frame = alloc(headerBytes + body.length);
+  frame[0] = kind;
+  frame.set(body, headerBytes);
+  return frame;
 }
 
 /** The right kind, a header and at least one byte after it, and no more than the layout's limit. */
 function fits(frame: Uint8Array, kind: number, headerBytes: number, maxBytes: number): boolean {
   return frame.length > headerBytes && frame.length <= maxBytes && frame[0] === kind;
+}
+
+/** The channel of an audio frame that fits its layout; 0 (no channel) for anything else. */
+function audioCid(frame: Uint8Array, headerBytes: number, maxBytes: number): number {
+  return fits(frame, AudioFrame.kindOpus, headerBytes, maxBytes) ? readU32(frame, 1) : 0;
 }
 
 /** A view of the rest of the frame; subarray keeps the frame's own class (a Buffer stays a Buffer). */

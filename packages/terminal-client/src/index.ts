@@ -1,20 +1,4 @@
-export {
-  FrameLimits,
-  decodeAudioDown,
-  decodeAudioUp,
-  decodeVideoDown,
-  decodeVideoUp,
-  encodeAudioDown,
-  encodeAudioUp,
-  encodeVideoDown,
-  encodeVideoUp,
-  frameKind,
-  type AudioDown,
-  type AudioUp,
-  type FrameAlloc,
-  type VideoDown,
-  type VideoUp,
-} from './frames.js';
+export * from './frames.js';
 export { SOCKET_OPEN, type SocketLike } from './socketLike.js';
 export {
   TerminalClientErrors,

@@ -20,6 +20,10 @@ const u16 = fc.integer({ min: 0, max: 0xffff });
 const u8 = fc.integer({ min: 0, max: 0xff });
 const opus = fc.uint8Array({ minLength: 1, maxLength: TalkLimits.maxOpusBytes });
 const payload = fc.uint8Array({ minLength: 1, maxLength: 4096 });
+const audioUpFields = fc.record({ cid: nonZeroU32, seq: u16, opus });
+const videoUpFields = fc.record({ codec: u8, timestamp: u32, payload });
+const audioDownFields = fc.record({ cid: nonZeroU32, speaker: u32, seq: u16, opus });
+const videoDownFields = fc.record({ uid: u32, codec: u8, timestamp: u32, payload });
 
 /** Every layout, described once: the property tests below walk them all. */
 interface Layout {
@@ -27,8 +31,6 @@ interface Layout {
   kind: number;
   headerBytes: number;
   maxBytes: number;
-  /** The largest packet or payload the contract allows. */
-  maxBody: number;
   fields: fc.Arbitrary<Record<string, unknown>>;
   encode(fields: Record<string, unknown>): Uint8Array;
   decode(frame: Uint8Array): object | null;
@@ -36,55 +38,30 @@ interface Layout {
   body: string;
 }
 
-const n = (value: unknown) => value as number;
-const bytes = (value: unknown) => value as Uint8Array;
+/** Header sizes are the protocol document's numbers, not the contract's constants, to check those too. */
+function layout<F extends Record<string, unknown>>(
+  name: string,
+  headerBytes: number,
+  maxBytes: number,
+  fields: fc.Arbitrary<F>,
+  encode: (fields: F) => Uint8Array,
+  decode: (frame: Uint8Array) => object | null,
+): Layout {
+  const audio = name.startsWith('audio');
+  const kind = audio ? AudioFrame.kindOpus : VideoFrame.kindVideo;
+  const body = audio ? 'opus' : 'payload';
+  const widened = { fields: fields as fc.Arbitrary<Record<string, unknown>>, encode: encode as Layout['encode'] };
+  return { name, kind, headerBytes, maxBytes, decode, body, ...widened };
+}
 
 const layouts: Layout[] = [
-  {
-    name: 'audio up',
-    kind: AudioFrame.kindOpus,
-    headerBytes: AudioFrame.upHeaderBytes,
-    maxBytes: FrameLimits.audioUpBytes,
-    maxBody: TalkLimits.maxOpusBytes,
-    fields: fc.record({ cid: nonZeroU32, seq: u16, opus }),
-    encode: (f) => encodeAudioUp(n(f.cid), n(f.seq), bytes(f.opus)),
-    decode: (frame) => decodeAudioUp(frame),
-    body: 'opus',
-  },
-  {
-    name: 'audio down',
-    kind: AudioFrame.kindOpus,
-    headerBytes: AudioFrame.downHeaderBytes,
-    maxBytes: FrameLimits.audioDownBytes,
-    maxBody: TalkLimits.maxOpusBytes,
-    fields: fc.record({ cid: nonZeroU32, speaker: u32, seq: u16, opus }),
-    encode: (f) => encodeAudioDown(n(f.cid), n(f.speaker), n(f.seq), bytes(f.opus)),
-    decode: (frame) => decodeAudioDown(frame),
-    body: 'opus',
-  },
-  {
-    name: 'video up',
-    kind: VideoFrame.kindVideo,
-    headerBytes: VideoFrame.upHeaderBytes,
-    maxBytes: FrameLimits.videoUpBytes,
-    maxBody: VideoLimits.maxFrameBytes,
-    fields: fc.record({ codec: u8, timestamp: u32, payload }),
-    encode: (f) => encodeVideoUp(n(f.codec), n(f.timestamp), bytes(f.payload)),
-    decode: (frame) => decodeVideoUp(frame),
-    body: 'payload',
-  },
-  {
-    name: 'video down',
-    kind: VideoFrame.kindVideo,
-    headerBytes: VideoFrame.downHeaderBytes,
-    maxBytes: FrameLimits.videoDownBytes,
-    maxBody: VideoLimits.maxFrameBytes,
-    fields: fc.record({ uid: u32, codec: u8, timestamp: u32, payload }),
-    encode: (f) => encodeVideoDown(n(f.uid), n(f.codec), n(f.timestamp), bytes(f.payload)),
-    decode: (frame) => decodeVideoDown(frame),
-    body: 'payload',
-  },
+  layout('audio up', 7, FrameLimits.audioUpBytes, audioUpFields, encodeAudioUp, decodeAudioUp),
+  layout('audio down', 11, FrameLimits.audioDownBytes, audioDownFields, encodeAudioDown, decodeAudioDown),
+  layout('video up', 6, FrameLimits.videoUpBytes, videoUpFields, encodeVideoUp, decodeVideoUp),
+  layout('video down', 10, FrameLimits.videoDownBytes, videoDownFields, encodeVideoDown, decodeVideoDown),
 ];
+
+const bytes = (value: unknown) => value as Uint8Array;
 
 /** A frame of `length` bytes of the layout's kind (its header otherwise valid: cid 1). */
 function frameOf(layout: Layout, length: number): Uint8Array {
@@ -144,7 +121,8 @@ describe.each(layouts)('$name frames', (layout) => {
   });
 
   it('takes the largest packet the contract allows and refuses one byte more', () => {
-    expect(layout.maxBytes).toBe(layout.headerBytes + layout.maxBody);
+    const maxBody = layout.kind === AudioFrame.kindOpus ? TalkLimits.maxOpusBytes : VideoLimits.maxFrameBytes;
+    expect(layout.maxBytes).toBe(layout.headerBytes + maxBody);
     expect(layout.decode(frameOf(layout, layout.maxBytes))).not.toBeNull();
     expect(layout.decode(frameOf(layout, layout.maxBytes + 1))).toBeNull();
     fc.assert(
@@ -158,8 +136,8 @@ describe.each(layouts)('$name frames', (layout) => {
 
 describe('audio frames', () => {
   it.each([
-    ['up', (cid: number) => decodeAudioUp(encodeAudioUp(cid, 5, new Uint8Array([9])))],
-    ['down', (cid: number) => decodeAudioDown(encodeAudioDown(cid, 7, 5, new Uint8Array([9])))],
+    ['up', (cid: number) => decodeAudioUp(encodeAudioUp({ cid, seq: 5, opus: new Uint8Array([9]) }))],
+    ['down', (cid: number) => decodeAudioDown(encodeAudioDown({ cid, speaker: 7, seq: 5, opus: new Uint8Array([9]) }))],
   ])('%s: refuses channel 0 and takes any other', (_, decodeWith) => {
     expect(decodeWith(0)).toBeNull();
     expect(decodeWith(1)).not.toBeNull();
@@ -167,21 +145,27 @@ describe('audio frames', () => {
 
   it('lays out the protocol document examples byte for byte (channel 42, seq 5, user 7)', () => {
     const packet = new Uint8Array([0xf8, 0xff, 0xfe]);
-    expect(Buffer.from(encodeAudioUp(42, 5, packet)).toString('hex')).toBe('010000002a0005f8fffe');
-    expect(Buffer.from(encodeAudioDown(42, 7, 5, packet)).toString('hex')).toBe('010000002a000000070005f8fffe');
+    expect(Buffer.from(encodeAudioUp({ cid: 42, seq: 5, opus: packet })).toString('hex')).toBe('010000002a0005f8fffe');
+    expect(Buffer.from(encodeAudioDown({ cid: 42, speaker: 7, seq: 5, opus: packet })).toString('hex')).toBe(
+      '010000002a000000070005f8fffe',
+    );
   });
 
   it('counts seq modulo 2^16, as a terminal wraps it', () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 2 ** 40 }), (seq) => {
-        expect(decodeAudioUp(encodeAudioUp(1, seq, new Uint8Array([1])))?.seq).toBe(seq % 2 ** 16);
-        expect(decodeAudioDown(encodeAudioDown(1, 0, seq, new Uint8Array([1])))?.seq).toBe(seq % 2 ** 16);
+        expect(decodeAudioUp(encodeAudioUp({ cid: 1, seq, opus: new Uint8Array([1]) }))?.seq).toBe(seq % 2 ** 16);
+        expect(decodeAudioDown(encodeAudioDown({ cid: 1, speaker: 0, seq, opus: new Uint8Array([1]) }))?.seq).toBe(
+          seq % 2 ** 16,
+        );
       }),
     );
   });
 
   it("writes into the caller's allocation: the server's Buffer.allocUnsafe", () => {
-    const frame = encodeAudioDown(42, 7, 5, Buffer.from([1, 2]), (size) => Buffer.allocUnsafe(size));
+    const frame = encodeAudioDown({ cid: 42, speaker: 7, seq: 5, opus: Buffer.from([1, 2]) }, (size) =>
+      Buffer.allocUnsafe(size),
+    );
     expect(Buffer.isBuffer(frame)).toBe(true);
     expect(frame.toString('hex')).toBe('010000002a0000000700050102');
   });
@@ -191,15 +175,24 @@ describe('video frames', () => {
   it('lays out the protocol document example byte for byte (user 7, JPEG at 1767225600123 ms)', () => {
     const jpeg = new Uint8Array([0xff, 0xd8, 0xff, 0xe0]);
     const at = 1767225600123 % 2 ** 32;
-    expect(Buffer.from(encodeVideoUp(2, at, jpeg)).toString('hex')).toBe('020276daa87bffd8ffe0');
-    expect(Buffer.from(encodeVideoDown(7, 2, at, jpeg)).toString('hex')).toBe('02000000070276daa87bffd8ffe0');
+    expect(Buffer.from(encodeVideoUp({ codec: 2, timestamp: at, payload: jpeg })).toString('hex')).toBe(
+      '020276daa87bffd8ffe0',
+    );
+    expect(Buffer.from(encodeVideoDown({ uid: 7, codec: 2, timestamp: at, payload: jpeg })).toString('hex')).toBe(
+      '02000000070276daa87bffd8ffe0',
+    );
   });
 
   it('keeps the timestamp modulo 2^32 (epoch ms do not fit 32 bits)', () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }), (ms) => {
-        expect(decodeVideoUp(encodeVideoUp(1, ms, new Uint8Array([1])))?.timestamp).toBe(ms % 2 ** 32);
-        expect(decodeVideoDown(encodeVideoDown(7, 1, ms, new Uint8Array([1])))?.timestamp).toBe(ms % 2 ** 32);
+        expect(decodeVideoUp(encodeVideoUp({ codec: 1, timestamp: ms, payload: new Uint8Array([1]) }))?.timestamp).toBe(
+          ms % 2 ** 32,
+        );
+        expect(
+          decodeVideoDown(encodeVideoDown({ uid: 7, codec: 1, timestamp: ms, payload: new Uint8Array([1]) }))
+            ?.timestamp,
+        ).toBe(ms % 2 ** 32);
       }),
     );
   });
@@ -207,9 +200,9 @@ describe('video frames', () => {
   it('relays an up frame as the down frame every viewer gets, without touching its payload', () => {
     fc.assert(
       fc.property(nonZeroU32, u8, u32, payload, (uid, codec, timestamp, body) => {
-        const up = decodeVideoUp(Buffer.from(encodeVideoUp(codec, timestamp, body)));
+        const up = decodeVideoUp(Buffer.from(encodeVideoUp({ codec, timestamp, payload: body })));
         if (!up) throw new Error('refused a valid up frame');
-        const down = encodeVideoDown(uid, up.codec, up.timestamp, up.payload, (size) => Buffer.allocUnsafe(size));
+        const down = encodeVideoDown({ ...up, uid }, (size) => Buffer.allocUnsafe(size));
         expect(decodeVideoDown(down)).toEqual({ uid, codec, timestamp, payload: Buffer.from(body) });
       }),
     );

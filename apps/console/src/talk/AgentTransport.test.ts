@@ -44,7 +44,12 @@ function fakeAgent(port = 0) {
         socket.send(JSON.stringify({ event: 'floorTaken', cid: command.cid, uid: 0, name: 'Admin', priority: 7 }));
       }
       if (command.cmd === 'ApplyVideo') {
-        const frame = encodeVideoDown(command.uid, VideoCodec.jpeg, 1234, new Uint8Array([0xff, 0xd8, 0xff]));
+        const frame = encodeVideoDown({
+          uid: command.uid,
+          codec: VideoCodec.jpeg,
+          timestamp: 1234,
+          payload: new Uint8Array([0xff, 0xd8, 0xff]),
+        });
         socket.send(frame);
       }
       socket.send(JSON.stringify(reply));

@@ -46,7 +46,12 @@ async function fakeServer() {
             return;
           }
           ack({ uid: 7, codec: 'jpeg', name: 'Patrol 7' });
-          const frame = encodeVideoDown(7, VideoCodec.jpeg, 1234, new Uint8Array([0xff, 0xd8, 0xff]));
+          const frame = encodeVideoDown({
+            uid: 7,
+            codec: VideoCodec.jpeg,
+            timestamp: 1234,
+            payload: new Uint8Array([0xff, 0xd8, 0xff]),
+          });
           socket.send(frame);
           // An empty binary message is nobody's frame: ignored, not a crash.
           socket.send(Buffer.alloc(0));

@@ -238,7 +238,7 @@ export class BrowserTransport implements TalkTransport {
       (opus) => {
         const sending = this.sending;
         if (!sending || this.socket?.readyState !== WebSocket.OPEN) return;
-        this.socket.send(encodeAudioUp(sending.cid, sending.seq, opus));
+        this.socket.send(encodeAudioUp({ ...sending, opus }));
         sending.seq = (sending.seq + 1) & 0xffff;
       },
       (level) => this.sink?.event({ event: 'micLevel', level }),

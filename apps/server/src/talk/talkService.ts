@@ -272,7 +272,7 @@ export class TalkService {
       return peer.refused('audioNoFloor', now);
     }
     void this.step(room, { kind: 'audio', key: peer.talker.key, now });
-    const out = encodeAudioDown(room.cid, peer.talker.uid, frame.seq, frame.opus, allocUnsafe);
+    const out = encodeAudioDown({ ...frame, cid: room.cid, speaker: peer.talker.uid }, allocUnsafe);
     for (const listener of room.listeners.keys()) if (listener !== peer) listener.outbox.push(out);
     if (this.shared && room.shared) this.shared.floors.publishAudio(room.token, out);
     room.burst?.write(frame.opus);

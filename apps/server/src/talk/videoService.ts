@@ -218,7 +218,7 @@ export class VideoService {
       this.counters.unwatched += 1;
       return peer.refused('videoUnwatched', now);
     }
-    const out = encodeVideoDown(source.info.uid, up.codec, up.timestamp, up.payload, allocUnsafe);
+    const out = encodeVideoDown({ ...up, uid: source.info.uid }, allocUnsafe);
     const key = isVideoKeyFrame(up.codec, up.payload);
     for (const outbox of source.viewers.values()) outbox.push(out, key);
     this.counters.relayed += 1;

@@ -85,7 +85,7 @@ describe('audio', () => {
     if (!flooder || !listener) throw new Error('two members');
     const logged = await flood(
       flooder,
-      Array.from({ length: FLOOD }, (_, i) => encodeAudioUp(cid, i, SPEECH[0] as Buffer)),
+      Array.from({ length: FLOOD }, (_, i) => encodeAudioUp({ cid, seq: i, opus: SPEECH[0] as Buffer })),
       audioHandled,
     );
     figure('audio without the floor', {
@@ -154,7 +154,7 @@ describe('audio', () => {
     const U_ID = members[0]?.U_ID as number;
     if (!flooder || !listener) throw new Error('two members');
     // Built before the floor is granted: building them may take longer than the silence time.
-    const frames = Array.from({ length: FLOOD }, (_, i) => encodeAudioUp(cid, i, SPEECH[0] as Buffer));
+    const frames = Array.from({ length: FLOOD }, (_, i) => encodeAudioUp({ cid, seq: i, opus: SPEECH[0] as Buffer }));
     await flooder.request({ type: 'floorRequest', cid });
     const logged = await flood(flooder, frames, audioHandled);
     figure('audio over the rate', {
@@ -175,7 +175,8 @@ describe('audio', () => {
 
 describe('video', () => {
   const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 4, 0xff, 0xd9]);
-  const jpegFrames = () => Array.from({ length: FLOOD }, (_, i) => encodeVideoUp(VideoCodec.jpeg, i, JPEG));
+  const jpegFrames = () =>
+    Array.from({ length: FLOOD }, (_, i) => encodeVideoUp({ codec: VideoCodec.jpeg, timestamp: i, payload: JPEG }));
 
   it('closes a terminal that floods video without rights: 1008, one not_video_member reply, one log line', async () => {
     const user = await createTerminalUser(t, { E_ID: t.demo.E_ID });

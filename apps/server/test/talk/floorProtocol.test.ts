@@ -203,14 +203,14 @@ describe('relay', () => {
     if (!holder || !listener) throw new Error('two members');
     await holder.request({ type: 'floorRequest', cid });
     const packet = SPEECH[0] as Buffer;
-    const wrongKind = encodeAudioUp(cid, 0, packet);
+    const wrongKind = encodeAudioUp({ cid, seq: 0, opus: packet });
     wrongKind[0] = 3; // kind 2 is video (issue 14); 3 is no kind at all
     holder.socket.send(wrongKind, { binary: true });
     await holder.next(isType('error', { code: TalkErrors.badFrame }));
     holder.received.length = 0;
     holder.socket.send(Buffer.from([1, 0, 0]), { binary: true });
     await holder.next(isType('error', { code: TalkErrors.badFrame }));
-    holder.socket.send(encodeAudioUp(cid, 1, Buffer.alloc(1300, 7)), { binary: true });
+    holder.socket.send(encodeAudioUp({ cid, seq: 1, opus: Buffer.alloc(1300, 7) }), { binary: true });
     await holder.next(isType('error', { code: TerminalErrors.tooLarge }));
     await talk(holder, cid, [packet]);
     await waitFor(() => listener.frames.length === 1);

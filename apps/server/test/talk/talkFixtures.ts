@@ -84,7 +84,7 @@ export async function joinAll(members: Member[], cid: number): Promise<void> {
 /** Sends speech packets as audio frames of `cid`, one every `gapMs` (0: all at once). */
 export async function talk(terminal: TestTerminal, cid: number, packets: Buffer[], gapMs = 0): Promise<void> {
   for (const [i, packet] of packets.entries()) {
-    terminal.socket.send(encodeAudioUp(cid, i, packet), { binary: true });
+    terminal.socket.send(encodeAudioUp({ cid, seq: i, opus: packet }), { binary: true });
     if (gapMs > 0) await sleep(gapMs);
   }
 }

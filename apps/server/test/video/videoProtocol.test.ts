@@ -53,7 +53,7 @@ async function seatOf(token: string): Promise<TestTerminal> {
 const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 4, 0xff, 0xd9]);
 const IDR = Buffer.from([0, 0, 0, 1, 0x67, 1, 2, 0, 0, 0, 1, 0x68, 3, 0, 0, 1, 0x65, 9, 9, 9]);
 const P_FRAME = Buffer.from([0, 0, 0, 1, 0x41, 7, 7, 7]);
-const up = (codec: number, timestamp: number, payload: Buffer) => encodeVideoUp(codec, timestamp, payload);
+const up = (codec: number, timestamp: number, payload: Buffer) => encodeVideoUp({ codec, timestamp, payload });
 
 describe('video rights', () => {
   it('refuses videoCaps, frames and apply unless VideoEnable is TRUE and the user is in a video channel', async () => {
@@ -116,7 +116,7 @@ describe('video rights', () => {
     const before = t.app.talk.video.counters.badFrames;
     source.terminal.socket.send(up(9, 1, JPEG));
     source.terminal.socket.send(up(VideoCodec.h264, 1, IDR));
-    source.terminal.socket.send(encodeVideoUp(VideoCodec.jpeg, 1, new Uint8Array()));
+    source.terminal.socket.send(encodeVideoUp({ codec: VideoCodec.jpeg, timestamp: 1, payload: new Uint8Array() }));
     await waitFor(() => t.app.talk.video.counters.badFrames === before + 3);
     await source.terminal.next(isType('error', { code: TalkErrors.badFrame }));
     source.terminal.socket.send(Buffer.alloc(600 * 1024, 2));
