@@ -48,8 +48,11 @@ export interface ReconnectOptions {
 export interface TerminalSocketOptions {
   /** Opens a new socket: called once at construction and once per reconnect. */
   connect: () => SocketLike;
-  /** A request unanswered this long rejects with `timeout` (default 10 s). */
-  requestTimeoutMs?: number;
+  /**
+   * A request unanswered this long rejects with `timeout` (default 10 s); false: no timer, the request
+   * waits until its reply or the close (a load driver with thousands in flight skips a timer each).
+   */
+  requestTimeoutMs?: number | false;
   /** Heartbeat period after a login; default: the login ack's `config.heartbeat` (30 s for a seat); false: none. */
   heartbeatMs?: number | false;
   /** Reconnect with back-off after a drop; absent or false: a closed TerminalSocket stays closed. */
@@ -75,6 +78,7 @@ export type TerminalSocketEvents = {
 interface Pending {
   resolve(ack: TerminalAck): void;
   reject(error: TerminalRequestError): void;
+  /** Undefined for a request without a timeout. */
   timer: TimerHandle;
 }
 
@@ -138,7 +142,10 @@ export class TerminalSocket extends Emitter<TerminalSocketEvents> {
     return this.seq;
   }
 
-  /** Sends `message` and settles with its reply: the ack, or a TerminalRequestError. */
+  /**
+   * Sends `message` and settles with its reply: the ack, or a TerminalRequestError. `timeoutMs`
+   * (default: the option's) false: no timer, it settles with the reply or the close.
+   */
   request(message: TerminalRequest, timeoutMs = this.options.requestTimeoutMs): Promise<TerminalAck> {
     const seq = this.send(message);
     const what = String(message.type);
@@ -147,16 +154,19 @@ export class TerminalSocket extends Emitter<TerminalSocketEvents> {
     }
     return new Promise((resolve, reject) => {
       const ms = timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-      const timer = after(ms, () => {
-        this.pending.delete(seq);
-        reject(new TerminalRequestError(TerminalClientErrors.timeout, `${what}: no reply within ${ms} ms`));
-      });
+      const timer =
+        ms === false
+          ? undefined
+          : after(ms, () => {
+              this.pending.delete(seq);
+              reject(new TerminalRequestError(TerminalClientErrors.timeout, `${what}: no reply within ${ms} ms`));
+            });
       this.pending.set(seq, { resolve, reject, timer });
     });
   }
 
   /** Like `request`, but an `error` reply resolves too (test clients assert on refusals); rejects on timeout or close. */
-  async exchange(message: TerminalRequest, timeoutMs?: number): Promise<TerminalAck | TerminalErrorReply> {
+  async exchange(message: TerminalRequest, timeoutMs?: number | false): Promise<TerminalAck | TerminalErrorReply> {
     try {
       return await this.request(message, timeoutMs);
     } catch (error) {
@@ -175,7 +185,7 @@ export class TerminalSocket extends Emitter<TerminalSocketEvents> {
   }
 
   /** Logs out; the server acks and closes, and no reconnect follows, whatever the close code. */
-  logout(timeoutMs?: number): Promise<TerminalAck> {
+  logout(timeoutMs?: number | false): Promise<TerminalAck> {
     this.stopReconnecting();
     return this.request({ type: 'logout' }, timeoutMs);
   }

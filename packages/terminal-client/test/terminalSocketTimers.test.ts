@@ -67,6 +67,23 @@ describe('TerminalSocket timers', () => {
     await expect(quick).resolves.toEqual({ type: 'ack', seq: 2 });
   });
 
+  it('without a timeout (false) a request waits for its reply however long, and rejects only on the close', async () => {
+    const client = terminal({ requestTimeoutMs: false });
+    latest().open();
+    const slow = client.request({ type: 'position' });
+    const timed = client.request({ type: 'sos' }, 1_000);
+    const lost = client.exchange({ type: 'heartbeat' });
+    const outcomes = [slow, timed, lost].map((p) => p.catch((e: unknown) => e));
+    expect(vi.getTimerCount()).toBe(1);
+    await vi.advanceTimersByTimeAsync(3_600_000);
+    expect(await outcomes[1]).toMatchObject({ code: TerminalClientErrors.timeout });
+
+    latest().receive({ type: 'ack', seq: 1, stored: true });
+    expect(await outcomes[0]).toEqual({ type: 'ack', seq: 1, stored: true });
+    latest().drop(1006);
+    expect(await outcomes[2]).toMatchObject({ code: TerminalClientErrors.closed });
+  });
+
   it('after a login sends heartbeats at the period of the ack, follows config pushes, and stops on close', async () => {
     const client = terminal();
     await logIn(client);

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import WebSocket from 'ws';
+import { TerminalSocket } from '@intercom/terminal-client';
 import { afterAll, beforeAll } from 'vitest';
 import { hashPassword } from '../../src/auth/passwords.js';
 import { sleep } from '../hub/hubTestApp.js';
@@ -171,7 +172,8 @@ export interface DriveOptions {
 
 /**
  * One terminal that keeps `window` fixes in flight and adds `U_ID:time` of each acknowledged one to
- * `acked`; resolves when its socket closes (or `stop` is called).
+ * `acked`; resolves when its socket closes (or `stop` is called). No timeouts and no heartbeats: a
+ * fix waits for its ack as long as the server lives, and the fixes keep the connection alive.
  */
 export function drive(
   url: string,
@@ -181,31 +183,33 @@ export function drive(
   options: DriveOptions = {},
 ): { done: Promise<void>; stop(): void } {
   const socket = new WebSocket(url);
-  const done = new Promise<void>((resolve) => {
-    const sent = new Map<number, number>();
-    let seq = 0;
-    const pump = () => {
-      while (sent.size < window && socket.readyState === WebSocket.OPEN) {
-        seq += 1;
-        fixTime += 1;
-        sent.set(seq, fixTime);
-        socket.send(JSON.stringify({ seq, type: 'position', lat: 22.5, lon: 114, time: fixTime }));
-      }
-    };
-    socket.on('open', () =>
-      socket.send(JSON.stringify({ seq: 0, type: 'login', phone: terminal.phone, password: PASSWORD })),
-    );
-    socket.on('message', (data) => {
-      const message = JSON.parse(String(data)) as { type: string; seq: number };
-      if (message.type === 'ack' && message.seq === 0) options.onLogin?.();
-      if (message.type === 'ack' && message.seq !== 0) acked.add(`${terminal.U_ID}:${sent.get(message.seq)}`);
-      if (message.type === 'ack' || message.type === 'error') sent.delete(message.seq);
-      if (options.paceMs) setTimeout(pump, options.paceMs);
-      else pump();
-    });
-    socket.on('close', () => resolve());
-    socket.on('error', () => undefined);
-  });
+  const client = new TerminalSocket({ connect: () => socket, heartbeatMs: false, requestTimeoutMs: false });
+  let inFlight = 0;
+  const next = () => (options.paceMs ? setTimeout(pump, options.paceMs) : pump());
+  const pump = () => {
+    while (inFlight < window && client.isOpen) {
+      fixTime += 1;
+      const time = fixTime;
+      inFlight += 1;
+      client
+        .request({ type: 'position', lat: 22.5, lon: 114, time })
+        .then(() => acked.add(`${terminal.U_ID}:${time}`))
+        // A refused fix is not counted; a closed socket ends the drive.
+        .catch(() => undefined)
+        .finally(() => {
+          inFlight -= 1;
+          next();
+        });
+    }
+  };
+  const start = async () => {
+    await client.login({ phone: terminal.phone, password: PASSWORD });
+    options.onLogin?.();
+    next();
+  };
+  // A refused login sends nothing more; the server closes and `done` resolves.
+  client.on('open', () => void start().catch(() => undefined));
+  const done = new Promise<void>((resolve) => client.on('close', () => resolve()));
   return { done, stop: () => socket.terminate() };
 }
 
