@@ -222,11 +222,10 @@ async function scenario(label: string, servers: RunningServer[]) {
       const packet = packets[seq % packets.length] as Buffer;
       const frame = encodeAudioUp({ cid, seq, opus: packet });
       (sentAt.get(cid) as Float64Array)[seq] = epochNow();
-      (terminals[index] as TerminalPeer).socket.send(frame);
+      (terminals[index] as TerminalPeer).sendFrame(frame);
     }
     // A heartbeat for the silent listeners now and then keeps them within the 90 s timeout.
-    if (seq % 1500 === 0 && seq > 0)
-      for (const t of terminals) t.socket.send(JSON.stringify({ seq: 0, type: 'heartbeat' }));
+    if (seq % 1500 === 0 && seq > 0) for (const t of terminals) t.heartbeat();
   }
   await sleep(1_000);
   const cpu = cpuOf() - cpuBefore;

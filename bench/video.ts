@@ -73,9 +73,9 @@ async function stream(camera: TerminalPeer, pictures: Uint8Array[], seconds: num
     const wait = start + (i * 1000) / FPS - performance.now();
     if (wait > 0) await sleep(wait);
     const picture = pictures[i % pictures.length] as Uint8Array;
-    camera.socket.send(encodeVideoUp({ codec: VideoCodec.jpeg, timestamp: Date.now(), payload: picture }));
+    camera.sendFrame(encodeVideoUp({ codec: VideoCodec.jpeg, timestamp: Date.now(), payload: picture }));
     // A heartbeat now and then keeps the camera within the heartbeat timeout.
-    if (i % (FPS * 20) === 0) camera.socket.send(JSON.stringify({ seq: 0, type: 'heartbeat' }));
+    if (i % (FPS * 20) === 0) camera.heartbeat();
   }
   return frames;
 }

@@ -4,6 +4,7 @@
 // acks allow (rate 0, at most `window` unacknowledged per terminal) or at `rate` fixes a second in
 // total. `seconds` 0 with `idle`: log in, then only heartbeat until SIGTERM. Prints one JSON line.
 import WebSocket from 'ws';
+import { TerminalRequestError, TerminalSocket } from '../../packages/terminal-client/src/index.js';
 import { Histogram } from './hubClients.js';
 import { SEED_PASSWORD, terminalPhone } from './seedTerminals.js';
 
@@ -26,12 +27,13 @@ const perSecond: number[] = [];
 /** Send-to-ack milliseconds of the fixes acknowledged while running (the ack means stored). */
 const ackLatency = new Histogram();
 let running = false;
+/** Idle terminals send only heartbeats, this often. */
+const IDLE_HEARTBEAT_MS = 20_000;
 
 class Terminal {
-  private socket: WebSocket;
+  private readonly client: TerminalSocket;
+  private socket: WebSocket | undefined;
   private loggedIn = false;
-  private closed = false;
-  private seq = 0;
   private inFlight = 0;
   private lastTime = 0;
   private lat = 22.5 + Math.random() * 0.1;
@@ -39,69 +41,36 @@ class Terminal {
   /** Fixes owed in paced mode. */
   credit = 0;
   private pausedUntil = 0;
-  private readonly sentAt = new Map<number, number>();
 
   constructor(readonly phone: string) {
-    this.socket = this.connect();
-  }
-
-  /**
-   * Opens the socket and logs in. A socket that closes before its login was answered (a handshake
-   * timed out on a busy machine) tries again a little later, as a real terminal would.
-   */
-  private connect(): WebSocket {
-    const socket = new WebSocket(`${options.url.replace(/^http/, 'ws')}/terminal`);
-    socket.on('open', () => this.send({ type: 'login', phone: this.phone, password: SEED_PASSWORD }));
-    socket.on('message', (data) => this.receive(String(data)));
-    socket.on('error', () => undefined);
-    socket.on('close', () => {
-      if (this.loggedIn || this.closed) return;
-      setTimeout(
-        () => {
-          if (this.closed) return;
-          this.seq = 0;
-          this.inFlight = 0;
-          this.socket = this.connect();
-        },
-        1000 + Math.random() * 2000,
-      );
+    this.client = new TerminalSocket({
+      connect: () => (this.socket = new WebSocket(`${options.url.replace(/^http/, 'ws')}/terminal`)),
+      // Thousands of fixes in flight: no timer each; a fix waits for its ack (the ack means stored).
+      requestTimeoutMs: false,
+      heartbeatMs: options.idle ? IDLE_HEARTBEAT_MS : false,
+      // A socket that closes before its login was answered (a handshake timed out on a busy machine)
+      // tries again 1-3 s later, whatever its close code, as a real terminal would.
+      reconnect: { initialMs: 2_000, maxMs: 2_000, finalCloseCodes: [] },
     });
-    return socket;
+    this.client.on('open', () => void this.logIn());
+    // Once logged in, a closed terminal stays closed (`loggedIn` counts each terminal once). Its fixes
+    // in flight reject with `closed`, which frees the window.
+    this.client.on('close', () => this.loggedIn && this.client.close());
   }
 
-  private send(message: Record<string, unknown>): void {
-    this.seq += 1;
-    this.socket.send(JSON.stringify({ seq: this.seq, ...message }));
-  }
-
-  private receive(text: string): void {
-    const message = JSON.parse(text) as { type: string; seq: number; code?: string; config?: unknown };
-    if (message.type === 'ack' && message.config) {
+  private async logIn(): Promise<void> {
+    try {
+      await this.client.login({ phone: this.phone, password: SEED_PASSWORD });
       this.loggedIn = true;
       loggedIn += 1;
-      return;
+    } catch (error) {
+      refused(error);
     }
-    if (message.seq > 1) this.inFlight -= 1;
-    const sentAt = this.sentAt.get(message.seq);
-    this.sentAt.delete(message.seq);
-    if (message.type === 'ack' && message.seq > 1) {
-      if (running) acked += 1;
-      if (running && sentAt !== undefined) ackLatency.add(performance.now() - sentAt);
-    } else if (message.type === 'error') {
-      errors.set(message.code ?? '?', (errors.get(message.code ?? '?') ?? 0) + 1);
-      // As a real terminal would: wait as long as the server asks before sending again.
-      const wait = (message as { retryAfterMs?: number }).retryAfterMs;
-      if (wait) {
-        this.pausedUntil = Date.now() + wait;
-        setTimeout(() => this.pump(), wait);
-      }
-    }
-    this.pump();
   }
 
   /** Sends while the window allows (and, paced, while credit is left). */
   pump(): void {
-    if (!running || this.socket.readyState !== WebSocket.OPEN || Date.now() < this.pausedUntil) return;
+    if (!running || !this.client.isOpen || Date.now() < this.pausedUntil) return;
     while (this.inFlight < options.window && (options.rate === 0 || this.credit >= 1)) {
       if (options.rate > 0) this.credit -= 1;
       // Strictly increasing fix times; the console measures its latency against this stamp.
@@ -110,19 +79,45 @@ class Terminal {
       this.lat += 0.00001;
       this.inFlight += 1;
       sent += 1;
-      this.sentAt.set(this.seq + 1, performance.now());
-      this.send({ type: 'position', lat: this.lat, lon: this.lon, time, speed: 30, course: 0 });
+      const sentAt = performance.now();
+      this.client.request({ type: 'position', lat: this.lat, lon: this.lon, time, speed: 30, course: 0 }).then(
+        () => this.stored(sentAt),
+        (error: unknown) => this.notStored(error),
+      );
     }
   }
 
-  heartbeat(): void {
-    if (this.socket.readyState === WebSocket.OPEN) this.send({ type: 'heartbeat' });
+  private stored(sentAt: number): void {
+    this.inFlight -= 1;
+    if (running) {
+      acked += 1;
+      ackLatency.add(performance.now() - sentAt);
+    }
+    this.pump();
+  }
+
+  private notStored(error: unknown): void {
+    this.inFlight -= 1;
+    // As a real terminal would: wait as long as the server asks before sending again.
+    const wait = refused(error);
+    if (wait) {
+      this.pausedUntil = Date.now() + wait;
+      setTimeout(() => this.pump(), wait);
+    }
+    this.pump();
   }
 
   close(): void {
-    this.closed = true;
-    this.socket.terminate();
+    this.client.close();
+    this.socket?.terminate();
   }
+}
+
+/** Counts a refusal by the server's code; returns the wait it asks for. A closed socket is not counted. */
+function refused(error: unknown): number | undefined {
+  if (!(error instanceof TerminalRequestError) || !error.reply) return undefined;
+  errors.set(error.code, (errors.get(error.code) ?? 0) + 1);
+  return error.retryAfterMs;
 }
 
 const terminals: Terminal[] = [];
@@ -135,10 +130,8 @@ for (let waited = 0; loggedIn < options.count && waited < 60_000; waited += 50)
 process.stderr.write(`load: ${loggedIn}/${options.count} terminals logged in\n`);
 
 if (options.idle) {
-  const beat = setInterval(() => terminals.forEach((t) => t.heartbeat()), 20_000);
   process.stdout.write(`${JSON.stringify({ loggedIn })}\n`);
   process.on('SIGTERM', () => {
-    clearInterval(beat);
     terminals.forEach((t) => t.close());
     process.exit(0);
   });

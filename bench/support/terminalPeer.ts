@@ -37,6 +37,16 @@ export class TerminalPeer {
   request(message: Record<string, unknown>): Promise<Record<string, unknown>> {
     return this.client.exchange(message);
   }
+
+  /** A heartbeat sent without waiting for its ack: a silent peer's keep-alive from inside a timed loop. */
+  heartbeat(): void {
+    this.client.send({ type: 'heartbeat' });
+  }
+
+  /** Sends an audio or video frame; false when the socket is not open. */
+  sendFrame(frame: Uint8Array): boolean {
+    return this.client.sendFrame(frame);
+  }
 }
 
 /** CPU seconds a process has used (utime + stime from /proc, in Linux's 1/100 s clock ticks). */
