@@ -1,7 +1,7 @@
+import type { ChannelRow } from '@intercom/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, expectFailure, type TestApp } from './helper.js';
 import {
-  closeApp,
   channelName,
   data,
   expectLogCount,
@@ -12,7 +12,6 @@ import {
   rows,
   saveChannel,
   setConfig,
-  type ChannelLike,
 } from './channelFixtures.js';
 
 let t: TestApp;
@@ -21,7 +20,7 @@ beforeAll(async () => {
   t = await buildTestApp();
 });
 afterAll(async () => {
-  await closeApp(t);
+  await t.close();
 });
 
 async function channelCount(E_ID: number): Promise<number> {
@@ -113,7 +112,7 @@ describe('POST /api/THChannel/SaveChannel: the rules of SPEC.md section 5', () =
     const a = await org(t);
     const res = await a.api.post('/api/THChannel/SaveChannel', form({ cname: channelName(), priority }));
     if (status === 200) {
-      expect(data<ChannelLike>(res).Priority).toBe(Number(priority));
+      expect(data<ChannelRow>(res).Priority).toBe(Number(priority));
     } else {
       const body = expectFailure(res, 400, 4000);
       expect(body.Data?.[0]).toMatchObject({ field: 'priority' });
@@ -157,7 +156,7 @@ describe('POST /api/THChannel/SaveChannel: the rules of SPEC.md section 5', () =
     await setConfig(t, a.E_ID, 'VideoEnable', 'TRUE');
     expect((await saveChannel(a.api, { videoEnable: 'true' })).VideoEnable).toBe(1);
     expect(
-      data<ChannelLike>(await a.api.post('/api/THChannel/UpdateChannel', form({ cid: plain.CID, videoEnable: '1' })))
+      data<ChannelRow>(await a.api.post('/api/THChannel/UpdateChannel', form({ cid: plain.CID, videoEnable: '1' })))
         .VideoEnable,
     ).toBe(1);
   });
@@ -166,7 +165,7 @@ describe('POST /api/THChannel/SaveChannel: the rules of SPEC.md section 5', () =
     const parent = await org(t);
     const child = await org(t, { parentId: parent.E_ID });
     const stranger = await org(t);
-    const made = data<ChannelLike>(
+    const made = data<ChannelRow>(
       await parent.api.postJson('/api/THChannel/SaveChannel', { eid: child.E_ID, cname: 'sub', priority: 3 }),
     );
     expect(made).toMatchObject({ E_ID: child.E_ID, Priority: 3 });
@@ -188,7 +187,7 @@ describe('POST /api/Channel/CreateWebChannel', () => {
     const low = await insertUsers(t, a.E_ID, 2, { PriorityLevel: 1 });
     const high = await insertUsers(t, a.E_ID, 1, { PriorityLevel: 6 });
     const uids = [...low, ...high].join(',');
-    const channel = data<ChannelLike>(
+    const channel = data<ChannelRow>(
       await a.api.post('/api/Channel/CreateWebChannel', form({ cname: '车队', uids, priority: 5 })),
     );
     expect(channel).toMatchObject({ CName: '车队', MemberCount: 3, Priority: 5 });
@@ -196,7 +195,7 @@ describe('POST /api/Channel/CreateWebChannel', () => {
       await a.api.get(`/api/THChannel/QueryCMember?cid=${channel.CID}&orderField=Priority&desc=true`),
     );
     expect(members.rows.map((m) => m.Priority)).toEqual([6, 1, 1]);
-    const fixed = data<ChannelLike>(
+    const fixed = data<ChannelRow>(
       await a.api.postJson('/api/Channel/CreateWebChannel', { cname: channelName(), uids: low, memberPriority: 7 }),
     );
     const fixedMembers = rows<{ Priority: number }>(await a.api.get(`/api/THChannel/QueryCMember?cid=${fixed.CID}`));

@@ -1,7 +1,7 @@
+import type { ChannelRow, ChannelMemberRow } from '@intercom/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, expectFailure, expectSuccess, type TestApp } from './helper.js';
 import {
-  closeApp,
   colleague,
   data,
   expectLogCount,
@@ -13,8 +13,6 @@ import {
   rows,
   saveChannel,
   setConfig,
-  type ChannelLike,
-  type MemberRow,
 } from './channelFixtures.js';
 
 let t: TestApp;
@@ -23,7 +21,7 @@ beforeAll(async () => {
   t = await buildTestApp();
 });
 afterAll(async () => {
-  await closeApp(t);
+  await t.close();
 });
 
 describe('edit, rename, record switch, delete', () => {
@@ -43,7 +41,7 @@ describe('edit, rename, record switch, delete', () => {
       4000,
       'validation.too_long',
     );
-    const renamed = data<ChannelLike>(
+    const renamed = data<ChannelRow>(
       await a.api.post(
         '/api/THChannel/ChangeChannelName',
         form({ eid: a.E_ID, cid: one.CID, channelName: '一'.repeat(20) }),
@@ -52,7 +50,7 @@ describe('edit, rename, record switch, delete', () => {
     expect(renamed.CName).toBe('一'.repeat(20));
     const [rename] = await logged(t, a.E_ID, 'channel_rename');
     expect(JSON.parse(rename?.Summary ?? '{}')).toEqual({ CName: ['one', '一'.repeat(20)] });
-    const edited = data<ChannelLike>(
+    const edited = data<ChannelRow>(
       await a.api.post('/api/THChannel/UpdateChannel', form({ cid: one.CID, note: 'n', priority: 7 })),
     );
     expect(edited).toMatchObject({ Note: 'n', Priority: 7, CName: '一'.repeat(20) });
@@ -72,11 +70,11 @@ describe('edit, rename, record switch, delete', () => {
     const on = form({ eid: a.E_ID, cid: channel.CID, record: 'true' });
     expectFailure(await a.api.post('/api/Channel/SwitchRecord', on), 400, 4000, 'channel.record_disabled');
     await setConfig(t, a.E_ID, 'RecordEnable', 'TRUE');
-    expect(data<ChannelLike>(await a.api.post('/api/Channel/SwitchRecord', on)).Record).toBe(1);
-    expect(data<ChannelLike>(await a.api.get(`/api/Channel/Entitys/${channel.CID}`)).Record).toBe(1);
+    expect(data<ChannelRow>(await a.api.post('/api/Channel/SwitchRecord', on)).Record).toBe(1);
+    expect(data<ChannelRow>(await a.api.get(`/api/Channel/Entitys/${channel.CID}`)).Record).toBe(1);
     await setConfig(t, a.E_ID, 'RecordEnable', 'FALSE');
     expect(
-      data<ChannelLike>(await a.api.post('/api/Channel/SwitchRecord', form({ cid: channel.CID, record: 0 }))).Record,
+      data<ChannelRow>(await a.api.post('/api/Channel/SwitchRecord', form({ cid: channel.CID, record: 0 }))).Record,
     ).toBe(0);
     await expectLogCount(t, a.E_ID, 'channel_record', 2);
   });
@@ -85,7 +83,7 @@ describe('edit, rename, record switch, delete', () => {
     const a = await org(t);
     const b = await org(t);
     const uids = await insertUsers(t, a.E_ID, 3);
-    const channel = data<ChannelLike>(await a.api.postJson('/api/Channel/CreateWebChannel', { cname: 'gone', uids }));
+    const channel = data<ChannelRow>(await a.api.postJson('/api/Channel/CreateWebChannel', { cname: 'gone', uids }));
     expectFailure(await b.api.delete(`/api/THChannel/DeleteChannel?eid=${b.E_ID}&cid=${channel.CID}`), 404, 4004);
     expectFailure(await b.api.delete(`/api/Channel/Delete/${channel.CID}`), 404, 4004);
     expectFailure(await a.api.delete(`/api/THChannel/DeleteChannel?eid=${b.E_ID}&cid=${channel.CID}`), 404, 4004);
@@ -106,7 +104,7 @@ describe('edit, rename, record switch, delete', () => {
     for (const spelling of [`${channel.CID}e0`, hex, `${channel.CID}.0`, ` ${channel.CID}`, '-1', '99999999999']) {
       expectFailure(await a.api.delete(`/api/Channel/Delete/${encodeURIComponent(spelling)}`), 400, 4000);
     }
-    expect(data<ChannelLike>(await a.api.get(`/api/Channel/Entitys/${channel.CID}`))).toMatchObject({
+    expect(data<ChannelRow>(await a.api.get(`/api/Channel/Entitys/${channel.CID}`))).toMatchObject({
       CID: channel.CID,
     });
   });
@@ -115,7 +113,7 @@ describe('edit, rename, record switch, delete', () => {
     const a = await org(t);
     const b = await org(t);
     const [bUser] = await insertUsers(t, b.E_ID, 1);
-    const theirs = data<ChannelLike>(
+    const theirs = data<ChannelRow>(
       await b.api.postJson('/api/Channel/CreateWebChannel', { cname: 'theirs', uids: [bUser] }),
     );
     const cid = theirs.CID;
@@ -136,7 +134,7 @@ describe('edit, rename, record switch, delete', () => {
       await a.api.get(`/api/Channel/QueryData?jsonCondition=${encodeURIComponent(JSON.stringify({ CID: cid }))}`),
     );
     expect(list.total).toBe(0);
-    expect(data<ChannelLike>(await b.api.get(`/api/Channel/Entitys/${cid}`))).toMatchObject({
+    expect(data<ChannelRow>(await b.api.get(`/api/Channel/Entitys/${cid}`))).toMatchObject({
       CName: 'theirs',
       Note: '',
       MemberCount: 1,
@@ -147,7 +145,7 @@ describe('edit, rename, record switch, delete', () => {
     const a = await org(t);
     const editor = await colleague(t, a, 'editor');
     const uids = await insertUsers(t, a.E_ID, 2);
-    const channel = data<ChannelLike>(
+    const channel = data<ChannelRow>(
       await editor.api.postJson('/api/Channel/CreateWebChannel', { cname: 'by editor', uids }),
     );
     expect(
@@ -171,15 +169,15 @@ describe('lists, tree and dispatch numbers', () => {
     await saveChannel(a.api, { cname: 'Charlie', note: 'NORTH gate' });
     const q = (condition: object, extra = '') =>
       a.api.get(`/api/Channel/QueryData?jsonCondition=${encodeURIComponent(JSON.stringify(condition))}${extra}`);
-    expect(rows<ChannelLike>(await q({ Search: 'north' })).rows.map((c) => c.CName)).toEqual(['Alpha', 'Charlie']);
+    expect(rows<ChannelRow>(await q({ Search: 'north' })).rows.map((c) => c.CName)).toEqual(['Alpha', 'Charlie']);
     expect(
-      rows<ChannelLike>(await q({}, '&orderField=MemberCount&desc=true')).rows.map((c) => [c.CName, c.MemberCount]),
+      rows<ChannelRow>(await q({}, '&orderField=MemberCount&desc=true')).rows.map((c) => [c.CName, c.MemberCount]),
     ).toEqual([
       ['Alpha', 3],
       ['Bravo', 1],
       ['Charlie', 0],
     ]);
-    expect(rows<ChannelLike>(await q({ Member: uids[1] })).rows.map((c) => c.CName)).toEqual(['Alpha']);
+    expect(rows<ChannelRow>(await q({ Member: uids[1] })).rows.map((c) => c.CName)).toEqual(['Alpha']);
     expectFailure(await q({ Secret: 1 }), 400, 4000, 'query.unknown_field');
     const csv = await a.api.get('/api/Channel/ExportData');
     expect(csv.statusCode).toBe(200);
@@ -194,7 +192,7 @@ describe('lists, tree and dispatch numbers', () => {
     const a = await org(t);
     await setConfig(t, a.E_ID, 'VideoEnable', 'TRUE');
     const uids = await insertUsers(t, a.E_ID, 3);
-    const video = data<ChannelLike>(
+    const video = data<ChannelRow>(
       await a.api.postJson('/api/Channel/CreateWebChannel', { cname: 'cams', videoEnable: true, uids }),
     );
     const talk = await saveChannel(a.api, { cname: 'talk' });
@@ -229,19 +227,21 @@ describe('lists, tree and dispatch numbers', () => {
     const [inOps] = await insertUsers(t, a.E_ID, 1, { OS_ID: organ.OSID });
     const [inNight] = await insertUsers(t, a.E_ID, 1, { OS_ID: sub.OSID });
     const [loose] = await insertUsers(t, a.E_ID, 1);
-    const channel = data<ChannelLike>(
+    const channel = data<ChannelRow>(
       await a.api.postJson('/api/Channel/CreateWebChannel', { cname: 'pick', uids: [inNight] }),
     );
-    const out = rows<MemberRow>(await a.api.get(`/api/THChannel/QueryCMember?cid=${channel.CID}&members=out`));
+    const out = rows<ChannelMemberRow>(await a.api.get(`/api/THChannel/QueryCMember?cid=${channel.CID}&members=out`));
     expect(out.rows.map((m) => m.UserID)).toEqual([inOps, loose]);
-    const all = rows<MemberRow>(
+    const all = rows<ChannelMemberRow>(
       await a.api.get(`/api/THChannel/QueryCMember?cid=${channel.CID}&members=all&OS_ID=${organ.OSID}`),
     );
     expect(all.rows.map((m) => [m.UserID, m.IsMember, m.OSName])).toEqual([
       [inOps, 0, 'Ops'],
       [inNight, 1, 'Night'],
     ]);
-    const none = rows<MemberRow>(await a.api.get(`/api/THChannel/QueryCMember?cid=${channel.CID}&members=all&OS_ID=0`));
+    const none = rows<ChannelMemberRow>(
+      await a.api.get(`/api/THChannel/QueryCMember?cid=${channel.CID}&members=all&OS_ID=0`),
+    );
     expect(none.rows.map((m) => m.UserID)).toEqual([loose]);
     expectFailure(
       await a.api.get(`/api/THChannel/QueryCMember?cid=${channel.CID}&orderField=PasswordHash`),

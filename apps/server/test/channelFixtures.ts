@@ -1,3 +1,4 @@
+import type { ChannelRow } from '@intercom/contract';
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import {
@@ -21,20 +22,6 @@ export interface Org {
   username: string;
   token: string;
   api: Api;
-}
-
-/**
- * Closes a test app. On PostgreSQL the pool is ended and given a moment first: pg's pool.end()
- * resolves before its sockets have closed, and the helper's `drop database ... with (force)` then
- * kills those backends, which surfaces as an unhandled "terminating connection" error.
- */
-export async function closeApp(t: TestApp): Promise<void> {
-  if (t.dialect === 'postgres') {
-    await t.app.close();
-    await t.db.destroy();
-    await new Promise((resolve) => setTimeout(resolve, 300));
-  }
-  await t.close();
 }
 
 /** A fresh enterprise with one logged-in account (admin unless said otherwise). */
@@ -140,28 +127,6 @@ export async function memberIds(t: TestApp, CID: number): Promise<number[]> {
   return found.map((r) => r.UserID);
 }
 
-/** A row of QueryCMember. */
-export interface MemberRow {
-  UserID: number;
-  UserName: string;
-  MobilePhone: string;
-  IsMember: number;
-  Priority: number | null;
-  OSName: string | null;
-}
-
-export interface ChannelLike {
-  CID: number;
-  E_ID: number;
-  CName: string;
-  CTypeID: number;
-  Note: string;
-  Priority: number;
-  VideoEnable: number;
-  Record: number;
-  MemberCount: number;
-}
-
 let channelSeq = 0;
 export function channelName(prefix = 'ch'): string {
   channelSeq += 1;
@@ -172,6 +137,6 @@ export function channelName(prefix = 'ch'): string {
 export async function saveChannel(
   api: Api,
   fields: Record<string, string | number | boolean> = {},
-): Promise<ChannelLike> {
-  return data<ChannelLike>(await api.post('/api/THChannel/SaveChannel', form({ cname: channelName(), ...fields })));
+): Promise<ChannelRow> {
+  return data<ChannelRow>(await api.post('/api/THChannel/SaveChannel', form({ cname: channelName(), ...fields })));
 }

@@ -1,7 +1,7 @@
+import type { ChannelRow, ChannelMemberRow } from '@intercom/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, expectFailure, type TestApp } from './helper.js';
 import {
-  closeApp,
   data,
   expectLogCount,
   form,
@@ -12,8 +12,6 @@ import {
   rows,
   saveChannel,
   setConfig,
-  type ChannelLike,
-  type MemberRow,
 } from './channelFixtures.js';
 
 let t: TestApp;
@@ -22,7 +20,7 @@ beforeAll(async () => {
   t = await buildTestApp();
 });
 afterAll(async () => {
-  await closeApp(t);
+  await t.close();
 });
 
 describe('POST /api/THChannel/CMemberChange', () => {
@@ -40,20 +38,20 @@ describe('POST /api/THChannel/CMemberChange', () => {
     expect(log).toHaveLength(1);
     expect(JSON.parse(log[0]?.Summary ?? '{}')).toMatchObject({ action: 'add', before: 0, after: 5000 });
 
-    const page = rows<MemberRow>(
+    const page = rows<ChannelMemberRow>(
       await a.api.get(`/api/THChannel/QueryCMember?cid=${channel.CID}&pageIndex=3&pageSize=20`),
     );
     expect(page.total).toBe(5000);
     expect(page.rows).toHaveLength(20);
     expect(page.rows[0]?.UserID).toBe(uids[60]);
-    const search = rows<MemberRow>(
+    const search = rows<ChannelMemberRow>(
       await a.api.get(
         `/api/THChannel/QueryCMember?cid=${channel.CID}&search=MEMBER%2049&orderField=UserName&desc=true`,
       ),
     );
     expect(search.total).toBe(100);
     expect(search.rows[0]?.UserName).toBe('member 4999');
-    const entity = data<ChannelLike>(await a.api.get(`/api/Channel/Entitys/${channel.CID}`));
+    const entity = data<ChannelRow>(await a.api.get(`/api/Channel/Entitys/${channel.CID}`));
     expect(entity.MemberCount).toBe(5000);
   });
 
@@ -76,7 +74,7 @@ describe('POST /api/THChannel/CMemberChange', () => {
       MemberCount: 4,
     });
     expect(data(await change({ action: 'remove', uids: `${u3},${u4}` }))).toMatchObject({ removed: 2, MemberCount: 2 });
-    const members = rows<MemberRow>(await a.api.get(`/api/THChannel/QueryCMember?cid=${channel.CID}`));
+    const members = rows<ChannelMemberRow>(await a.api.get(`/api/THChannel/QueryCMember?cid=${channel.CID}`));
     expect(members.rows.map((m) => [m.UserID, m.Priority])).toEqual([
       [u1, 7],
       [u2, 7],
@@ -159,7 +157,7 @@ describe('member priority, rooms and batch changes', () => {
         await a.api.post('/api/THChannel/BChangeMemPri', form({ rid: channel.CID, uids: `${u1},${u2}`, priority: 4 })),
       ),
     ).toEqual({ CID: channel.CID, changed: 2 });
-    const members = rows<MemberRow>(await a.api.get(`/api/THChannel/QueryCMember?cid=${channel.CID}`));
+    const members = rows<ChannelMemberRow>(await a.api.get(`/api/THChannel/QueryCMember?cid=${channel.CID}`));
     expect(members.rows.map((m) => m.Priority)).toEqual([4, 4]);
     await expectLogCount(t, a.E_ID, 'member_priority', 2);
   });
@@ -236,12 +234,12 @@ describe('member priority, rooms and batch changes', () => {
         await a.api.post('/api/THChannel/BChangeRoom', form({ cids: `${c1.CID},${c2.CID}`, priority: 3, typeid: 105 })),
       ),
     ).toEqual({ changed: 2 });
-    const list = rows<ChannelLike>(await a.api.get('/api/Channel/QueryData?pageSize=50'));
+    const list = rows<ChannelRow>(await a.api.get('/api/Channel/QueryData?pageSize=50'));
     expect(list.rows.map((c) => [c.Priority, c.CTypeID])).toEqual([
       [3, 105],
       [3, 105],
     ]);
-    expect(data<ChannelLike>(await b.api.get(`/api/Channel/Entitys/${foreign.CID}`)).Priority).toBe(0);
+    expect(data<ChannelRow>(await b.api.get(`/api/Channel/Entitys/${foreign.CID}`)).Priority).toBe(0);
     await expectLogCount(t, a.E_ID, 'channel_batch_change', 1);
   });
 });

@@ -1,3 +1,4 @@
+import type { ConsoleAccountRow } from '@intercom/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   authed,
@@ -20,22 +21,12 @@ afterAll(async () => {
   await t.close();
 });
 
-interface AccountRow {
-  A_ID: number;
-  E_ID: number;
-  LoginName: string;
-  Name: string;
-  Mail: string;
-  Role: string;
-  Disabled: number;
-}
-
 const GOOD_PASSWORD = 'Good#2026pw';
 
 describe('POST /api/Account/Save (admin)', () => {
   it('creates an account that can log in; the hash is never returned; logged', async () => {
     const a = await tenant(t);
-    const created = body<AccountRow & { PasswordHash?: string }>(
+    const created = body<ConsoleAccountRow & { PasswordHash?: string }>(
       await a.api.post('/api/Account/Save', {
         LoginName: ' dispatcher ',
         Name: 'Night desk',
@@ -57,7 +48,9 @@ describe('POST /api/Account/Save (admin)', () => {
     const log = await expectLogged(t, a.E_ID, 'account_create', 'dispatcher');
     expect(log.Summary).not.toContain('scrypt');
     const list = expectSuccess(await a.api.get('/api/Account/QueryData'));
-    expect((list.Data as AccountRow[]).map((r) => r.LoginName).sort()).toEqual(['dispatcher', a.username].sort());
+    expect((list.Data as ConsoleAccountRow[]).map((r) => r.LoginName).sort()).toEqual(
+      ['dispatcher', a.username].sort(),
+    );
     expect(JSON.stringify(list.Data)).not.toContain('scrypt');
   });
 
@@ -90,7 +83,7 @@ describe('POST /api/Account/Save (admin)', () => {
     const a = await tenant(t);
     const other = await createAccount(t.db, { E_ID: a.E_ID, role: 'editor' });
     const tokens = await login(t.app, { username: other.username, password: other.password, code: a.code });
-    const edited = body<AccountRow>(
+    const edited = body<ConsoleAccountRow>(
       await a.api.postJson('/api/Account/Save', { A_ID: other.A_ID, Name: 'Renamed', Role: 'admin' }),
     );
     expect(edited).toMatchObject({ Name: 'Renamed', Role: 'admin' });
@@ -124,7 +117,7 @@ describe('POST /api/Account/Save (admin)', () => {
   it('lets a parent admin create an account in a sub-enterprise', async () => {
     const parent = await tenant(t);
     const child = await tenant(t, { parentId: parent.E_ID });
-    const made = body<AccountRow>(
+    const made = body<ConsoleAccountRow>(
       await parent.api.post('/api/Account/Save', {
         E_ID: String(child.E_ID),
         LoginName: 'branch-admin',
@@ -211,7 +204,7 @@ describe('disable, enable and reset password', () => {
     const editor = await createAccount(t.db, { E_ID: a.E_ID, role: 'editor' });
     const credentials = { username: editor.username, password: editor.password, code: a.code };
     const session = authed(t.app, (await login(t.app, credentials)).access_token);
-    const disabled = body<AccountRow>(
+    const disabled = body<ConsoleAccountRow>(
       await a.api.post('/api/Account/Disable', { A_ID: String(editor.A_ID), Disabled: 'true' }),
     );
     expect(disabled.Disabled).toBe(1);
@@ -266,12 +259,12 @@ describe('editors and the profile', () => {
 
   it('any role reads and changes its own name and mail', async () => {
     const e = await tenant(t, { role: 'editor' });
-    expect(body<AccountRow>(await e.api.get('/api/Account/Profile'))).toMatchObject({
+    expect(body<ConsoleAccountRow>(await e.api.get('/api/Account/Profile'))).toMatchObject({
       A_ID: e.A_ID,
       LoginName: e.username,
       Role: 'editor',
     });
-    const saved = body<AccountRow>(
+    const saved = body<ConsoleAccountRow>(
       await e.api.post('/api/Account/SaveProfile', { Name: 'Eve', Mail: 'eve@example.com' }),
     );
     expect(saved).toMatchObject({ Name: 'Eve', Mail: 'eve@example.com' });

@@ -1,3 +1,4 @@
+import type { UserRow } from '@intercom/contract';
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import { authed, enterpriseWithAccount, expectSuccess, sysLogOf, type TestApp } from './helper.js';
@@ -44,25 +45,8 @@ export function body<T = Record<string, unknown>>(res: LightMyRequestResponse): 
   return expectSuccess(res).BaseData as T;
 }
 
-export interface UserRowLike {
-  UserID: number;
-  E_ID: number;
-  OS_ID: number | null;
-  OSName: string | null;
-  UserName: string;
-  MobilePhone: string;
-  ICCID: string | null;
-  UType: number;
-  PriorityLevel: number;
-  ExpireAt: number | null;
-  IsLock: number;
-  Caps: number;
-  GPSConfig: string;
-  Remark: string;
-}
-
 /** Creates a user through POST /api/UserInfo/Save (JSON) and returns its row. */
-export async function addUser(api: Api, fields: Record<string, unknown> = {}): Promise<UserRowLike> {
+export async function addUser(api: Api, fields: Record<string, unknown> = {}): Promise<UserRow> {
   const phone = uniquePhone();
   const res = await api.postJson('/api/UserInfo/Save', {
     UserName: `user ${phone}`,
@@ -70,7 +54,7 @@ export async function addUser(api: Api, fields: Record<string, unknown> = {}): P
     Password: 'term-123',
     ...fields,
   });
-  return body<UserRowLike>(res);
+  return body<UserRow>(res);
 }
 
 /** Creates a department through POST /api/Organ/Save (form) and returns its OSID. */

@@ -1,142 +1,23 @@
 import { constants, createCipheriv, createPublicKey, publicEncrypt, randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import type { FastifyInstance, FastifyServerOptions, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { Kysely } from 'kysely';
-import pg from 'pg';
 import { expect } from 'vitest';
-import { buildApp } from '../src/app.js';
-import type { AppDeps } from '../src/appDeps.js';
 import { hashPassword } from '../src/auth/passwords.js';
-import { loadConfig } from '../src/config.js';
-import { createDeps } from '../src/createDeps.js';
 import type { DB } from '../src/db/schema.js';
-import { DEMO_ADMIN, DEMO_CODE, seedFirstRun } from '../src/auth/seedFirstRun.js';
+import { TEST_LOG_N, type TestApp } from './testApp.js';
 
-/** The DEMO admin's password in every test app. */
-export const ADMIN_PASSWORD = 'Admin#2026pw';
-/** scrypt cost of test hashes: 2^10 keeps a login in the low milliseconds. */
-export const TEST_LOG_N = 10;
 /** The origin address of injected requests unless a test sets another. */
 export const TEST_IP = '127.0.0.1';
 
-export interface TestApp {
-  app: FastifyInstance;
-  deps: AppDeps;
-  db: Kysely<DB>;
-  dialect: AppDeps['dialect'];
-  /** The DEMO enterprise and its admin account, as seeded. */
-  demo: { E_ID: number; A_ID: number; code: string; username: string; password: string };
-  close(): Promise<void>;
-}
-
-export interface TestAppOptions {
-  /** Extra environment for loadConfig (strings, as the real environment has). */
-  env?: Record<string, string>;
-  /** Fastify logger option (pino options, may carry a `stream`). */
-  logger?: FastifyServerOptions['logger'];
-  /** A built console to serve (a directory with index.html). */
-  consoleDir?: string;
-}
-
-/** A fresh, empty PostgreSQL database for one test app; dropped on close. */
-export async function createPostgresDatabase(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `intercom_test_${process.pid}_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  try {
-    await admin.query(`create database "${name}"`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      try {
-        // Let the app's pool finish closing its connections before forcing out any stragglers.
-        for (let i = 0; i < 20; i++) {
-          const open = await client.query('select count(*)::int as n from pg_stat_activity where datname = $1', [name]);
-          if (open.rows[0].n === 0) break;
-          await new Promise((resolve) => setTimeout(resolve, 50));
-        }
-        await client.query(`drop database if exists "${name}" with (force)`);
-      } finally {
-        await client.end();
-      }
-    },
-  };
-}
-
-/**
- * Builds the whole server on a clean database: SQLite in memory, or a fresh PostgreSQL database
- * when TEST_DATABASE_URL is set. Migrated, with the DEMO enterprise seeded (admin / ADMIN_PASSWORD).
- */
-export async function buildTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'intercom-server-test-'));
-  const adminUrl = process.env.TEST_DATABASE_URL;
-  const pgDatabase = adminUrl ? await createPostgresDatabase(adminUrl) : undefined;
-  const config = loadConfig(
-    {
-      DATA_DIR: dataDir,
-      ADMIN_PASSWORD,
-      LOG_LEVEL: 'silent',
-      LOGIN_IP_LIMIT_PER_MINUTE: '100000',
-      ...(pgDatabase ? { DATABASE_URL: pgDatabase.url } : {}),
-      ...options.env,
-    },
-    options.consoleDir,
-  );
-  let runtime: Awaited<ReturnType<typeof createDeps>> | undefined;
-  let built: FastifyInstance | undefined;
-  let enterprise: { E_ID: number; A_ID: number | null };
-  try {
-    runtime = await createDeps(config, { sqliteFile: ':memory:', passwordLogN: TEST_LOG_N });
-    await seedFirstRun(runtime.deps.db, config.adminPassword, runtime.deps.passwordLogN);
-    built = await buildApp(runtime.deps, options.logger === undefined ? {} : { logger: options.logger });
-    await built.ready();
-    enterprise = await runtime.deps.db
-      .selectFrom('enterprise')
-      .select(['E_ID', 'A_ID'])
-      .where('E_Code', '=', DEMO_CODE)
-      .executeTakeFirstOrThrow();
-  } catch (error) {
-    // Leave nothing behind: a half-built app must not keep a PostgreSQL database alive.
-    await built?.close();
-    await runtime?.database.close();
-    await pgDatabase?.drop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-    throw error;
-  }
-  const { deps, database } = runtime;
-  const app = built;
-  let closed = false;
-  return {
-    app,
-    deps,
-    db: deps.db,
-    dialect: deps.dialect,
-    demo: {
-      E_ID: enterprise.E_ID,
-      A_ID: Number(enterprise.A_ID),
-      code: DEMO_CODE,
-      username: DEMO_ADMIN,
-      password: ADMIN_PASSWORD,
-    },
-    async close() {
-      if (closed) return;
-      closed = true;
-      await app.close();
-      await database.close();
-      await pgDatabase?.drop();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
+// The fixture lives in testApp.ts; the request helpers below take what it builds.
+export {
+  ADMIN_PASSWORD,
+  TEST_LOG_N,
+  buildTestApp,
+  createPostgresDatabase,
+  type TestApp,
+  type TestAppOptions,
+} from './testApp.js';
 
 /** A stack frame line as V8 prints it: what no response body may ever carry. */
 const STACK_FRAME = /\n\s+at\s|\bat\s+\S+\s+\([^)]*:\d+:\d+\)|node_modules|\.ts:\d+/;

@@ -1,16 +1,8 @@
+import type { UserRow } from '@intercom/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TerminalSessionEnd } from '../src/core/terminalEvents.js';
 import { buildTestApp, expectFailure, expectSuccess, type TestApp } from './helper.js';
-import {
-  addOrgan,
-  addUser,
-  body,
-  expectLogged,
-  tenant,
-  uniqueIccid,
-  type Api,
-  type UserRowLike,
-} from './directoryFixtures.js';
+import { addOrgan, addUser, body, expectLogged, tenant, uniqueIccid, type Api } from './directoryFixtures.js';
 
 let t: TestApp;
 
@@ -26,7 +18,7 @@ interface MapResult {
 }
 
 async function iccidOf(api: Api, userId: number): Promise<string | null> {
-  return body<UserRowLike>(await api.get(`/api/UserInfo/Entitys/${userId}`)).ICCID;
+  return body<UserRow>(await api.get(`/api/UserInfo/Entitys/${userId}`)).ICCID;
 }
 
 async function holder(iccid: string): Promise<{ E_ID: number; UserID: number | null } | undefined> {
@@ -284,7 +276,7 @@ describe('POST /api/UserInfo/RecoverDevice', () => {
     } finally {
       t.app.terminalEvents.off('endSessions', listener);
     }
-    const after = body<UserRowLike>(await a.api.get(`/api/UserInfo/Entitys/${user.UserID}`));
+    const after = body<UserRow>(await a.api.get(`/api/UserInfo/Entitys/${user.UserID}`));
     expect(after).toMatchObject({ ICCID: null, GPSConfig: '', Caps: 6 });
     expect(await holder(user.ICCID as string)).toEqual({ E_ID: a.E_ID, UserID: null });
     expect(ended.map((e) => e.reason)).toEqual(['recovered']);

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, call, expectFailure, expectSuccess, sysLogOf, type TestApp } from './helper.js';
-import { closeApp, colleague, data, org, type Org } from './channelFixtures.js';
+import { colleague, data, org, type Org } from './channelFixtures.js';
 import { jpeg, png, webpExtended, webpLossless, webpLossy } from './mediaFixtures.js';
 
 let t: TestApp;
@@ -13,7 +13,7 @@ beforeAll(async () => {
   mediaDir = path.join(t.deps.config.dataDir, 'media');
 });
 afterAll(async () => {
-  await closeApp(t);
+  await t.close();
 });
 
 function upload(

@@ -1,8 +1,8 @@
-import type { Notification } from '@intercom/contract';
+import type { Notification, NotifyRow } from '@intercom/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertNotification } from '../src/modules/notify/notifyRepository.js';
 import { buildTestApp, expectFailure, type TestApp } from './helper.js';
-import { closeApp, colleague, data, form, insertUsers, logged, org, rows, type Org } from './channelFixtures.js';
+import { colleague, data, form, insertUsers, logged, org, rows, type Org } from './channelFixtures.js';
 
 let t: TestApp;
 
@@ -10,24 +10,8 @@ beforeAll(async () => {
   t = await buildTestApp();
 });
 afterAll(async () => {
-  await closeApp(t);
+  await t.close();
 });
-
-interface NotifyRowLike {
-  N_ID: number;
-  UserName: string | null;
-  NType: string;
-  State: string;
-  AckBy: number | null;
-  AckName: string;
-  AckAt: number | null;
-  AckComment: string;
-  HandledBy: number | null;
-  HandledName: string;
-  HandledAt: number | null;
-  Comment: string;
-  Latitude: number | null;
-}
 
 async function raise(who: Org, fields: Partial<Parameters<typeof insertNotification>[1]> = {}): Promise<Notification> {
   return insertNotification(t.db, { E_ID: who.E_ID, U_ID: null, Phone: '13800000000', NType: 'SOS', ...fields });
@@ -66,7 +50,7 @@ describe('insertNotification (for the real-time side)', () => {
       Latitude: 31.2,
       Longitude: null,
     });
-    const list = rows<NotifyRowLike>(await a.api.get('/api/Notification/QueryData'));
+    const list = rows<NotifyRow>(await a.api.get('/api/Notification/QueryData'));
     expect(list.rows).toEqual([
       expect.objectContaining({ N_ID: alarm.N_ID, UserName: 'Driver 7', State: 'new', AckName: '', Comment: '' }),
     ]);
@@ -78,13 +62,13 @@ describe('acknowledge and resolve', () => {
     const a = await org(t);
     const editor = await colleague(t, a, 'editor');
     const alarm = await raise(a);
-    let acked: { changed: number; rows: NotifyRowLike[] } | undefined;
-    let resolved: { rows: NotifyRowLike[] } | undefined;
+    let acked: { changed: number; rows: NotifyRow[] } | undefined;
+    let resolved: { rows: NotifyRow[] } | undefined;
     const seen = await pushedDuring(async () => {
-      acked = data<{ changed: number; rows: NotifyRowLike[] }>(
+      acked = data<{ changed: number; rows: NotifyRow[] }>(
         await editor.api.post('/api/Notification/Acknowledge', form({ ids: alarm.N_ID, comment: 'calling him' })),
       );
-      resolved = data<{ rows: NotifyRowLike[] }>(
+      resolved = data<{ rows: NotifyRow[] }>(
         await a.api.postJson('/api/Notification/Resolve', { ids: [alarm.N_ID], comment: '误报 false alarm' }),
       );
     });
@@ -130,7 +114,7 @@ describe('acknowledge and resolve', () => {
       'validation.too_long',
     );
     expect(
-      data<{ rows: NotifyRowLike[] }>(
+      data<{ rows: NotifyRow[] }>(
         await a.api.post('/api/Notification/Resolve', form({ ids: alarm.N_ID, comment: 'done' })),
       ).rows[0]?.State,
     ).toBe('resolved');
@@ -152,7 +136,7 @@ describe('acknowledge and resolve', () => {
       4009,
       'notify.bad_state',
     );
-    const list = rows<NotifyRowLike>(
+    const list = rows<NotifyRow>(
       await a.api.get(
         `/api/Notification/QueryData?jsonCondition=${encodeURIComponent(JSON.stringify({ N_ID: fresh.N_ID }))}`,
       ),
@@ -172,8 +156,8 @@ describe('acknowledge and resolve', () => {
       4004,
     );
     expectFailure(await a.api.post('/api/Notification/Resolve', form({ ids: 99_999_999, comment: 'x' })), 404, 4004);
-    expect(rows<NotifyRowLike>(await b.api.get('/api/Notification/QueryData')).rows[0]?.State).toBe('new');
-    expect(rows<NotifyRowLike>(await a.api.get('/api/Notification/QueryData')).rows[0]?.State).toBe('new');
+    expect(rows<NotifyRow>(await b.api.get('/api/Notification/QueryData')).rows[0]?.State).toBe('new');
+    expect(rows<NotifyRow>(await a.api.get('/api/Notification/QueryData')).rows[0]?.State).toBe('new');
     expect(rows(await a.api.get('/api/Notification/QueryData')).total).toBe(1);
   });
 });
@@ -189,7 +173,7 @@ describe('GET /api/Notification/QueryData and ExportData', () => {
     await a.api.post('/api/Notification/Acknowledge', form({ ids: hr.N_ID }));
     const editor = await colleague(t, a, 'editor');
     const q = async (condition: object) =>
-      rows<NotifyRowLike>(
+      rows<NotifyRow>(
         await editor.api.get(
           `/api/Notification/QueryData?jsonCondition=${encodeURIComponent(JSON.stringify(condition))}`,
         ),

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeApp, colleague, data, org } from './channelFixtures.js';
+import { colleague, data, org } from './channelFixtures.js';
 import { buildTestApp, type TestApp } from './helper.js';
 
 // /api/Plugin: the talk agent's package (apps/talk-agent, bundled by scripts/buildTalkAgent.mjs).
@@ -30,9 +30,9 @@ beforeAll(async () => {
   signed = await buildTestApp({ env: { TALK_AGENT_DIR: path.join(dir, 'signed') } });
 });
 afterAll(async () => {
-  await closeApp(none);
-  await closeApp(built);
-  await closeApp(signed);
+  await none.close();
+  await built.close();
+  await signed.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 

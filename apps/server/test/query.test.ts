@@ -1,3 +1,4 @@
+import type { SysLogRow } from '@intercom/contract';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -20,15 +21,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
 });
-
-interface Row {
-  L_ID: number;
-  E_ID: number;
-  Operator: string;
-  Action: string;
-  Target: string;
-  CreatedAt: number;
-}
 
 /** A fresh enterprise whose admin is logged in; its log holds that login plus what a test inserts. */
 async function freshAdmin() {
@@ -119,7 +111,7 @@ describe('QueryData results', () => {
 
     await insertSysLog(t.db, { E_ID: admin.E_ID, Operator: "x' OR 1=1 --" });
     const literal = expectSuccess(await admin.query(condition({ Operator: "x' OR 1=1 --" })));
-    expect((literal.Data as Row[]).map((r) => r.Operator)).toEqual(["x' OR 1=1 --"]);
+    expect((literal.Data as SysLogRow[]).map((r) => r.Operator)).toEqual(["x' OR 1=1 --"]);
     expect(literal.Total).toBe(1);
   });
 
@@ -131,7 +123,7 @@ describe('QueryData results', () => {
     const operators = async (value: unknown) =>
       (
         expectSuccess(await admin.query({ ...condition({ Operator: value, Action: 'test' }), orderField: 'Operator' }))
-          .Data as Row[]
+          .Data as SysLogRow[]
       )
         .map((r) => r.Operator)
         .sort();
@@ -152,7 +144,7 @@ describe('QueryData results', () => {
       const body = expectSuccess(
         await admin.query({ ...condition({ ...value, Action: 'test' }), orderField: 'CreatedAt' }),
       );
-      return (body.Data as Row[]).map((r) => r.Operator);
+      return (body.Data as SysLogRow[]).map((r) => r.Operator);
     };
     expect(await ops({ Operator: 'op3' })).toEqual(['op3']);
     expect(await ops({ Operator: { eq: 'op3' } })).toEqual(['op3']);
@@ -181,7 +173,7 @@ describe('QueryData results', () => {
     }
     const page = async (params: Record<string, string>) => {
       const body = expectSuccess(await admin.query({ ...condition({ Action: 'test' }), ...params }));
-      return { ops: (body.Data as Row[]).map((r) => r.Operator), total: body.Total };
+      return { ops: (body.Data as SysLogRow[]).map((r) => r.Operator), total: body.Total };
     };
     // Defaults: page 0, size 10, newest first.
     const first = await page({});

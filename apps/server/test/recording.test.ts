@@ -1,8 +1,9 @@
+import type { RecordingRow } from '@intercom/contract';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, call, expectFailure, expectSuccess, type TestApp } from './helper.js';
-import { closeApp, colleague, insertUsers, org, rows, saveChannel, type Org } from './channelFixtures.js';
+import { colleague, insertUsers, org, rows, saveChannel, type Org } from './channelFixtures.js';
 import { oggOpus } from './mediaFixtures.js';
 
 let t: TestApp;
@@ -10,18 +11,6 @@ let a: Org;
 let b: Org;
 let file: Buffer;
 let recordingId: number;
-
-interface RecordingRow {
-  R_ID: number;
-  RType: string;
-  CID: number | null;
-  CName: string | null;
-  U_ID: number | null;
-  UserName: string | null;
-  ToUserName: string | null;
-  StartAt: number;
-  Duration: number;
-}
 
 /** A recording row and, unless `write` is false, its Ogg Opus file under DATA_DIR/recordings. */
 async function addRecording(
@@ -68,7 +57,7 @@ beforeAll(async () => {
   recordingId = await addRecording(a.E_ID, {});
 });
 afterAll(async () => {
-  await closeApp(t);
+  await t.close();
 });
 
 function get(url: string, range?: string, who: Org = a) {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, expectFailure, expectSuccess, type TestApp } from './helper.js';
-import { closeApp, colleague, data, form, logged, org, rows } from './channelFixtures.js';
+import { colleague, data, form, logged, org, rows } from './channelFixtures.js';
 
 let t: TestApp;
 
@@ -8,7 +8,7 @@ beforeAll(async () => {
   t = await buildTestApp();
 });
 afterAll(async () => {
-  await closeApp(t);
+  await t.close();
 });
 
 interface Profile {

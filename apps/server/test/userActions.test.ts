@@ -1,8 +1,8 @@
-import { USER_CAPS_MASK, UserCaps } from '@intercom/contract';
+import { USER_CAPS_MASK, UserCaps, type UserRow } from '@intercom/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TerminalSessionEnd } from '../src/core/terminalEvents.js';
 import { buildTestApp, expectFailure, expectSuccess, type TestApp } from './helper.js';
-import { addOrgan, addUser, body, expectLogged, tenant, type UserRowLike } from './directoryFixtures.js';
+import { addOrgan, addUser, body, expectLogged, tenant } from './directoryFixtures.js';
 
 let t: TestApp;
 
@@ -14,7 +14,7 @@ afterAll(async () => {
 });
 
 async function row(api: Awaited<ReturnType<typeof tenant>>['api'], id: number) {
-  return body<UserRowLike>(await api.get(`/api/UserInfo/Entitys/${id}`));
+  return body<UserRow>(await api.get(`/api/UserInfo/Entitys/${id}`));
 }
 
 describe('POST /api/UserInfo/FreezeUser', () => {

@@ -1,3 +1,4 @@
+import type { UserListRow } from '@intercom/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, expectFailure, expectSuccess, sysLogOf, type TestApp } from './helper.js';
 import { addOrgan, addUser, body, countRows, tenant, uniqueIccid, uniquePhone } from './directoryFixtures.js';
@@ -185,14 +186,7 @@ describe('POST /api/UserInfo/BatchAdd', () => {
   });
 });
 
-interface ListRow {
-  UserName: string;
-  MobilePhone: string;
-  ICCID?: string | null;
-  Password?: string;
-}
-
-function rows(n: number, extra: (i: number) => Partial<ListRow> = () => ({})): ListRow[] {
+function rows(n: number, extra: (i: number) => Partial<UserListRow> = () => ({})): UserListRow[] {
   return Array.from({ length: n }, (_, i) => ({
     UserName: `row ${uniquePhone()}`,
     MobilePhone: uniquePhone(),
@@ -250,9 +244,9 @@ describe('POST /api/UserInfo/ListAdd', () => {
   it('reports every malformed row by index and creates nothing', async () => {
     const a = await tenant(t);
     const list = rows(4);
-    list[1] = { ...list[1], MobilePhone: '12' } as ListRow;
-    list[2] = { ...list[2], ICCID: '8'.repeat(18) } as ListRow;
-    list[3] = { ...list[3], UserName: '' } as ListRow;
+    list[1] = { ...list[1], MobilePhone: '12' } as UserListRow;
+    list[2] = { ...list[2], ICCID: '8'.repeat(18) } as UserListRow;
+    list[3] = { ...list[3], UserName: '' } as UserListRow;
     const res = expectFailure(
       await a.api.postJson('/api/UserInfo/ListAdd', { Password: 'shared1', rows: list }),
       400,
@@ -277,9 +271,9 @@ describe('POST /api/UserInfo/ListAdd', () => {
     const a = await tenant(t);
     const existing = await addUser(a.api, { ICCID: uniqueIccid() });
     const list = rows(4);
-    list[1] = { ...list[1], MobilePhone: list[0]?.MobilePhone } as ListRow;
-    list[2] = { ...list[2], UserName: existing.UserName } as ListRow;
-    list[3] = { ...list[3], ICCID: existing.ICCID } as ListRow;
+    list[1] = { ...list[1], MobilePhone: list[0]?.MobilePhone } as UserListRow;
+    list[2] = { ...list[2], UserName: existing.UserName } as UserListRow;
+    list[3] = { ...list[3], ICCID: existing.ICCID } as UserListRow;
     const res = expectFailure(
       await a.api.postJson('/api/UserInfo/ListAdd', { Password: 'shared1', rows: list }),
       409,

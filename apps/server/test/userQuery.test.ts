@@ -1,15 +1,8 @@
+import type { UserRow } from '@intercom/contract';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, expectFailure, expectSuccess, type TestApp } from './helper.js';
-import {
-  addOrgan,
-  addUser,
-  tenant,
-  uniqueIccid,
-  uniquePhone,
-  type Tenant,
-  type UserRowLike,
-} from './directoryFixtures.js';
+import { addOrgan, addUser, tenant, uniqueIccid, uniquePhone, type Tenant } from './directoryFixtures.js';
 
 let t: TestApp;
 let a: Tenant;
@@ -44,19 +37,19 @@ afterAll(async () => {
 async function names(condition: object, extra = ''): Promise<string[]> {
   const q = encodeURIComponent(JSON.stringify(condition));
   const res = expectSuccess(await a.api.get(`/api/UserInfo/QueryData?jsonCondition=${q}&pageSize=50${extra}`));
-  return (res.Data as UserRowLike[]).map((u) => u.UserName);
+  return (res.Data as UserRow[]).map((u) => u.UserName);
 }
 
 describe('GET /api/UserInfo/QueryData', () => {
   it('pages the users of the scope with their department name, in UserID order by default', async () => {
     const res = expectSuccess(await a.api.get('/api/UserInfo/QueryData?pageIndex=0&pageSize=2'));
     expect(res.Total).toBe(5);
-    expect((res.Data as UserRowLike[]).map((u) => [u.UserName, u.OSName])).toEqual([
+    expect((res.Data as UserRow[]).map((u) => [u.UserName, u.OSName])).toEqual([
       ['Alice', 'Sales'],
       ['Bob', 'East'],
     ]);
     const page2 = expectSuccess(await a.api.get('/api/UserInfo/QueryData?pageIndex=2&pageSize=2'));
-    expect((page2.Data as UserRowLike[]).map((u) => u.UserName)).toEqual(['小王']);
+    expect((page2.Data as UserRow[]).map((u) => u.UserName)).toEqual(['小王']);
   });
 
   it('filters by a department with all departments below it (OSUnder), or by the department alone (OS_ID)', async () => {
@@ -69,7 +62,7 @@ describe('GET /api/UserInfo/QueryData', () => {
   it('searches name, phone or ICCID, case-insensitively, with LIKE wildcards taken literally', async () => {
     expect(await names({ Search: 'ALI' })).toEqual(['Alice']);
     expect(await names({ Search: iccid.slice(-6).toLowerCase() })).toEqual(['Bob']);
-    const bob = expectSuccess(await a.api.get(`/api/UserInfo/Entitys/${ids.bob}`)).BaseData as UserRowLike;
+    const bob = expectSuccess(await a.api.get(`/api/UserInfo/Entitys/${ids.bob}`)).BaseData as UserRow;
     expect(await names({ Search: bob.MobilePhone.slice(-7) })).toEqual(['Bob']);
     expect(await names({ Search: '_' })).toEqual(['dave_=cmd']);
     expect(await names({ Search: '%' })).toEqual([]);
@@ -125,7 +118,7 @@ describe('GET /api/UserInfo/QueryData', () => {
 
   it('never returns users of another enterprise, even when filtering by its E_ID', async () => {
     const res = expectSuccess(await a.api.get('/api/UserInfo/QueryData?pageSize=100'));
-    expect((res.Data as UserRowLike[]).every((u) => u.E_ID === a.E_ID)).toBe(true);
+    expect((res.Data as UserRow[]).every((u) => u.E_ID === a.E_ID)).toBe(true);
     const other = await tenant(t);
     expect(await names({ E_ID: other.E_ID })).toEqual([]);
   });

@@ -1,3 +1,4 @@
+import type { UserRow } from '@intercom/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TerminalSessionEnd } from '../src/core/terminalEvents.js';
 import { buildTestApp, expectFailure, expectSuccess, sysLogOf, type TestApp } from './helper.js';
@@ -10,7 +11,6 @@ import {
   tenant,
   uniqueIccid,
   uniquePhone,
-  type UserRowLike,
 } from './directoryFixtures.js';
 
 let t: TestApp;
@@ -45,7 +45,7 @@ describe('create a user (POST /api/UserInfo/UpdateUser form, POST /api/UserInfo/
       GPSConfig: '{"interval":30,"enabled":true}',
       Remark: 'night shift',
     });
-    const user = body<UserRowLike & { PasswordHash?: string }>(res);
+    const user = body<UserRow & { PasswordHash?: string }>(res);
     expect(user).toMatchObject({
       E_ID: a.E_ID,
       OS_ID: dept,
@@ -150,7 +150,7 @@ describe('create a user (POST /api/UserInfo/UpdateUser form, POST /api/UserInfo/
   it.each([19, 20])('accepts an ICCID of %i characters, trimmed and upper-cased', async (length) => {
     const a = await tenant(t);
     const iccid = uniqueIccid(length);
-    const user = body<UserRowLike>(
+    const user = body<UserRow>(
       await a.api.post('/api/UserInfo/UpdateUser', form({ ICCID: ` ${iccid.slice(0, -1)}f ` })),
     );
     expect(user.ICCID).toBe(`${iccid.slice(0, -1)}F`);
@@ -164,7 +164,7 @@ describe('create a user (POST /api/UserInfo/UpdateUser form, POST /api/UserInfo/
       4000,
       'user.iccid_invalid',
     );
-    const none = body<UserRowLike>(await a.api.post('/api/UserInfo/UpdateUser', form({ ICCID: '' })));
+    const none = body<UserRow>(await a.api.post('/api/UserInfo/UpdateUser', form({ ICCID: '' })));
     expect(none.ICCID).toBeNull();
   });
 
@@ -219,7 +219,7 @@ describe('create a user (POST /api/UserInfo/UpdateUser form, POST /api/UserInfo/
       .values({ E_ID: a.E_ID, Kind: 'user', Name: 'Driver', Option: '{}' })
       .returning('T_ID')
       .executeTakeFirstOrThrow();
-    const user = body<UserRowLike>(await a.api.post('/api/UserInfo/UpdateUser', form({ UType: String(type.T_ID) })));
+    const user = body<UserRow>(await a.api.post('/api/UserInfo/UpdateUser', form({ UType: String(type.T_ID) })));
     expect(user.UType).toBe(type.T_ID);
     const types = expectSuccess(await a.api.get('/api/UserInfo/GetMyType'));
     expect(types.Data).toEqual([
@@ -273,7 +273,7 @@ describe('create a user (POST /api/UserInfo/UpdateUser form, POST /api/UserInfo/
     // A free ICCID of the own inventory is taken out of stock.
     const own = uniqueIccid();
     expectSuccess(await a.api.post('/api/Device/Save', { ICCID: own }));
-    const user = body<UserRowLike>(await a.api.post('/api/UserInfo/UpdateUser', form({ ICCID: own })));
+    const user = body<UserRow>(await a.api.post('/api/UserInfo/UpdateUser', form({ ICCID: own })));
     const device = await t.db.selectFrom('device').select('UserID').where('ICCID', '=', own).executeTakeFirstOrThrow();
     expect(device.UserID).toBe(user.UserID);
   });
@@ -313,7 +313,7 @@ describe('edit a user', () => {
     const listener = (e: TerminalSessionEnd) => ended.push(e);
     t.app.terminalEvents.on('endSessions', listener);
     try {
-      const edited = body<UserRowLike>(
+      const edited = body<UserRow>(
         await a.api.post('/api/UserInfo/UpdateUser', {
           UserID: String(user.UserID),
           UserName: 'After',
@@ -339,7 +339,7 @@ describe('edit a user', () => {
     const first = uniqueIccid();
     const second = uniqueIccid(20);
     const user = await addUser(a.api, { ICCID: first });
-    const moved = body<UserRowLike>(await a.api.postJson('/api/UserInfo/Save', { UserID: user.UserID, ICCID: second }));
+    const moved = body<UserRow>(await a.api.postJson('/api/UserInfo/Save', { UserID: user.UserID, ICCID: second }));
     expect(moved.ICCID).toBe(second);
     const devices = await t.db
       .selectFrom('device')
@@ -351,7 +351,7 @@ describe('edit a user', () => {
       { ICCID: first, UserID: null },
       { ICCID: second, UserID: user.UserID },
     ]);
-    const cleared = body<UserRowLike>(await a.api.postJson('/api/UserInfo/Save', { UserID: user.UserID, ICCID: '' }));
+    const cleared = body<UserRow>(await a.api.postJson('/api/UserInfo/Save', { UserID: user.UserID, ICCID: '' }));
     expect(cleared.ICCID).toBeNull();
     const after = await t.db
       .selectFrom('device')
@@ -392,7 +392,7 @@ describe('edit a user', () => {
       4004,
     );
     expectFailure(await a.api.post('/api/UserInfo/UpdateUser', { UserID: '2147483647', UserName: 'Ghost' }), 404, 4004);
-    const unchanged = body<UserRowLike>(await b.api.get(`/api/UserInfo/Entitys/${theirs.UserID}`));
+    const unchanged = body<UserRow>(await b.api.get(`/api/UserInfo/Entitys/${theirs.UserID}`));
     expect(unchanged.UserName).toBe(theirs.UserName);
   });
 });
@@ -403,7 +403,7 @@ describe('read and delete', () => {
     const b = await tenant(t);
     const mine = await addUser(a.api);
     const theirs = await addUser(b.api);
-    expect(body<UserRowLike>(await a.api.get(`/api/UserInfo/Entitys/${mine.UserID}`)).UserID).toBe(mine.UserID);
+    expect(body<UserRow>(await a.api.get(`/api/UserInfo/Entitys/${mine.UserID}`)).UserID).toBe(mine.UserID);
     expectFailure(await a.api.get(`/api/UserInfo/Entitys/${theirs.UserID}`), 404, 4004, 'error.not_found');
   });
 

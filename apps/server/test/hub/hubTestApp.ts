@@ -1,6 +1,3 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import {
   HttpTransportType,
   HubConnectionBuilder,
@@ -9,24 +6,11 @@ import {
   type IHttpConnectionOptions,
 } from '@microsoft/signalr';
 import { HUB_PATH } from '@intercom/contract';
-import { buildApp, type BuildOptions } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
-import { createDeps } from '../../src/createDeps.js';
-import { DEMO_CODE, seedFirstRun } from '../../src/auth/seedFirstRun.js';
 import type { HubOptions } from '../../src/hub/hubOptions.js';
 import type { HubServer } from '../../src/hub/hubServer.js';
 import type { LiveState } from '../../src/live/liveState.js';
-import type { RealtimeOptions } from '../../src/live/realtime.js';
-import type { TerminalOptions } from '../../src/terminals/terminalOptions.js';
-import type { TalkOptions } from '../../src/talk/talkService.js';
-import {
-  ADMIN_PASSWORD,
-  TEST_LOG_N,
-  createPostgresDatabase,
-  enterpriseWithAccount,
-  login,
-  type TestApp,
-} from '../helper.js';
+import { enterpriseWithAccount, login } from '../helper.js';
+import { buildTestApp, type TestApp, type TestAppOptions } from '../testApp.js';
 
 /** A listening server (port 0) with hub options of the test's choosing. */
 export interface HubTestApp extends TestApp {
@@ -48,93 +32,27 @@ export const FAST_HUB: Partial<HubOptions> = {
   sessionCheckMs: 500,
 };
 
-/**
- * A listening server on a fresh database (SQLite, or PostgreSQL with TEST_DATABASE_URL), with hub
- * and terminal options of the test's choosing.
- */
+/** A listening server on a fresh database (see buildTestApp), with hub options of the test's choosing. */
 export async function startHubApp(
   hub: Partial<HubOptions> = FAST_HUB,
-  more: {
-    terminals?: Partial<TerminalOptions>;
-    talk?: Partial<TalkOptions>;
-    /** Fastify logger option (pino options, may carry a `stream`); none by default. */
-    logger?: BuildOptions['logger'];
-    env?: Record<string, string>;
-    realtime?: RealtimeOptions;
-    /** A PostgreSQL database shared with other apps (made and dropped by the caller). */
-    sharedDatabaseUrl?: string;
-    /** A data directory (its SQLite file) shared with other apps in this process (made and removed by the caller). */
-    sharedDataDir?: string;
-  } = {},
+  more: Omit<TestAppOptions, 'hub' | 'listen' | 'consoleDir'> = {},
 ): Promise<HubTestApp> {
-  const dataDir = more.sharedDataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'intercom-hub-test-'));
-  const adminUrl = process.env.TEST_DATABASE_URL;
-  const postgres =
-    more.sharedDatabaseUrl === undefined && adminUrl ? await createPostgresDatabase(adminUrl) : undefined;
-  const databaseUrl = more.sharedDatabaseUrl ?? postgres?.url;
-  const config = loadConfig({
-    DATA_DIR: dataDir,
-    ADMIN_PASSWORD,
-    LOG_LEVEL: 'silent',
-    LOGIN_IP_LIMIT_PER_MINUTE: '100000',
-    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-    ...more.env,
-  });
-  const { deps, database } = await createDeps(config, {
-    sqliteFile: more.sharedDataDir ? 'intercom.sqlite' : ':memory:',
-    passwordLogN: TEST_LOG_N,
-    ...(more.realtime ? { realtime: more.realtime } : {}),
-  });
-  await seedFirstRun(deps.db, config.adminPassword, deps.passwordLogN);
-  const app = await buildApp(deps, {
-    hub,
-    ...(more.terminals ? { terminals: more.terminals } : {}),
-    ...(more.talk ? { talk: more.talk } : {}),
-    ...(more.logger ? { logger: more.logger } : {}),
-  });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  const origin = `http://127.0.0.1:${port}`;
-  const enterprise = await deps.db
-    .selectFrom('enterprise')
-    .select(['E_ID', 'A_ID'])
-    .where('E_Code', '=', DEMO_CODE)
-    .executeTakeFirstOrThrow();
-  const demo = {
-    E_ID: enterprise.E_ID,
-    A_ID: Number(enterprise.A_ID),
-    code: DEMO_CODE,
-    username: 'admin',
-    password: ADMIN_PASSWORD,
-  };
-  const tokens = await login(app, { username: demo.username, password: demo.password, code: demo.code });
-  let closed = false;
-  return {
-    app,
-    deps,
-    db: deps.db,
-    dialect: deps.dialect,
-    demo,
-    origin,
-    hubUrl: `${origin}${HUB_PATH}`,
-    hub: app.hub,
-    live: deps.realtime.live,
-    adminToken: tokens.access_token,
-    async close() {
-      if (closed) return;
-      closed = true;
-      await app.terminals.close();
-      await app.hub.close();
-      // fetch can leave a socket that never sends a request; Node would wait its headers timeout.
-      app.server.closeAllConnections();
-      await app.close();
-      await deps.realtime.close();
-      await database.close();
-      await postgres?.drop();
-      if (!more.sharedDataDir) fs.rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
+  const t = await buildTestApp({ ...more, hub, listen: true });
+  try {
+    const origin = String(t.origin);
+    const tokens = await login(t.app, { username: t.demo.username, password: t.demo.password, code: t.demo.code });
+    return {
+      ...t,
+      origin,
+      hubUrl: `${origin}${HUB_PATH}`,
+      hub: t.app.hub,
+      live: t.deps.realtime.live,
+      adminToken: tokens.access_token,
+    };
+  } catch (error) {
+    await t.close();
+    throw error;
+  }
 }
 
 /** A new enterprise (optionally under a parent) with a logged-in admin. */
