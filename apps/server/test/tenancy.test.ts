@@ -1,3 +1,4 @@
+import type { SysLogRow } from '@intercom/contract';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '../src/db/schema.js';
@@ -20,15 +21,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
 });
-
-interface Row {
-  L_ID: number;
-  E_ID: number;
-  Operator: string;
-  Action: string;
-  Target: string;
-  Summary: string;
-}
 
 let phoneCounter = 0;
 
@@ -122,7 +114,7 @@ async function sysLogRows(token: string, params: Record<string, string> = {}) {
   const body = expectSuccess(
     await authed(t.app, token).get(`/api/SysLog/QueryData?${new URLSearchParams({ pageSize: '500', ...params })}`),
   );
-  return { rows: body.Data as Row[], total: body.Total };
+  return { rows: body.Data as SysLogRow[], total: body.Total };
 }
 
 describe('Statistics', () => {
@@ -293,10 +285,12 @@ describe('ids of another enterprise', () => {
     expect(deleteOrgan.json()).toEqual(missing.json());
     const deleteAccount = await authed(t.app, b.token).delete(`/api/Account/Delete/${a.A_ID}`);
     expect(deleteAccount.statusCode).toBe(404);
-    expect(
-      await t.db.selectFrom('organ').select('OSID').where('OSID', '=', organ.OSID).executeTakeFirst(),
-    ).toBeDefined();
-    expect(await t.db.selectFrom('account').select('A_ID').where('A_ID', '=', a.A_ID).executeTakeFirst()).toBeDefined();
+    expect(await t.db.selectFrom('organ').select('OSID').where('OSID', '=', organ.OSID).executeTakeFirst()).toEqual({
+      OSID: organ.OSID,
+    });
+    expect(await t.db.selectFrom('account').select('A_ID').where('A_ID', '=', a.A_ID).executeTakeFirst()).toEqual({
+      A_ID: a.A_ID,
+    });
   });
 
   it('of a sub-enterprise are visible to the parent admin, not the reverse', async () => {
