@@ -109,12 +109,13 @@ describe('relay', () => {
     const [a, b] = members.map((m) => m.terminal);
     if (!a || !b) throw new Error('two members');
     await joinAll(members.slice(1), cid);
-    const join = a.send({ type: 'join', cid });
-    const request = a.send({ type: 'floorRequest', cid });
-    const release = a.send({ type: 'floorRelease', cid });
-    expect(await a.next((m) => m.seq === join)).toMatchObject({ type: 'ack', cid });
-    expect(await a.next((m) => m.seq === request)).toMatchObject({ type: 'ack', granted: true });
-    expect(await a.next((m) => m.seq === release)).toMatchObject({ type: 'ack' });
+    // All three go out before the first reply comes back.
+    const join = a.request({ type: 'join', cid });
+    const request = a.request({ type: 'floorRequest', cid });
+    const release = a.request({ type: 'floorRelease', cid });
+    expect(await join).toMatchObject({ type: 'ack', cid });
+    expect(await request).toMatchObject({ type: 'ack', granted: true });
+    expect(await release).toMatchObject({ type: 'ack' });
     await b.next(isType('floorIdle', { cid }));
     for (const m of [a, b]) m.close();
   });
