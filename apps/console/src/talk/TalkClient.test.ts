@@ -1,4 +1,5 @@
 import type { AuthCode, TalkSeat } from '@intercom/contract';
+import { CALL_ID_BASE } from '@intercom/contract';
 import { describe, expect, test, vi } from 'vitest';
 import { TalkClient } from './TalkClient';
 import { TalkError, type TalkTransport, type TalkVideoFrame, type TransportSink } from './talkTypes';
@@ -15,6 +16,8 @@ function setup(options: { login?: () => Promise<TalkSeat>; authCode?: () => Prom
     login: vi.fn(options.login ?? (() => Promise.resolve(SEAT))),
     monitor: vi.fn(() => Promise.resolve()),
     groupCall: vi.fn(() => Promise.resolve()),
+    applyMic: vi.fn(() => Promise.resolve()),
+    logout: vi.fn(() => Promise.resolve()),
   } as unknown as TalkTransport & {
     login: ReturnType<typeof vi.fn>;
     monitor: ReturnType<typeof vi.fn>;
@@ -37,6 +40,8 @@ function setup(options: { login?: () => Promise<TalkSeat>; authCode?: () => Prom
   client.start();
   return { client, transport, fetchAuthCode, statuses, sink: () => sink! };
 }
+
+type Setup = ReturnType<typeof setup>;
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
@@ -195,5 +200,48 @@ describe('TalkClient', () => {
     sink().event({ event: 'loggedOut', reason: 'server_lost' });
     expect(client.getState().videos).toEqual([]);
     client.stop();
+  });
+
+  // Every way the seat goes leaves the same seat state; only a seat ended on purpose forgets its channels.
+  const seatLosses: { path: string; lose: (t: Setup) => Promise<void>; keeps: boolean }[] = [
+    {
+      path: 'the transport disconnects',
+      lose: (t) => Promise.resolve(t.sink().connection('disconnected')),
+      keeps: true,
+    },
+    {
+      path: 'the platform is lost',
+      lose: (t) => Promise.resolve(t.sink().event({ event: 'loggedOut', reason: 'server_lost' })),
+      keeps: true,
+    },
+    {
+      path: 'the seat is taken over',
+      lose: (t) => Promise.resolve(t.sink().event({ event: 'loggedOut', reason: 'replaced' })),
+      keeps: false,
+    },
+    { path: 'the console logs out', lose: (t) => t.client.logout(), keeps: false },
+  ];
+  test.each(seatLosses)('$path: no seat, floors, calls, microphone or videos are left', async ({ lose, keeps }) => {
+    const t = setup();
+    t.sink().connection('connected');
+    await t.client.login();
+    await t.client.groupCall(42, 'North');
+    await t.client.monitor([5]);
+    await t.client.applyMic();
+    t.sink().event({ event: 'micLevel', level: 0.5 });
+    t.sink().event({ event: 'callStart', cid: CALL_ID_BASE + 1, from: 9, name: 'Nine' });
+    t.sink().event({ event: 'videoOnline', video: { uid: 7, name: 'Camera 7', codecs: ['jpeg'] } });
+    expect(t.client.getState()).toMatchObject({ mic: 'on', micLevel: 0.5, current: 42, monitored: [5] });
+    expect(t.client.getState().calls.size).toBe(1);
+
+    await lose(t);
+    const state = t.client.getState();
+    expect(state).toMatchObject({ seat: null, mic: 'off', micLevel: 0, videos: [] });
+    expect(state.floors.size).toBe(0);
+    expect(state.calls.size).toBe(0);
+    expect({ current: state.current, monitored: state.monitored }).toEqual(
+      keeps ? { current: 42, monitored: [5] } : { current: null, monitored: [] },
+    );
+    t.client.stop();
   });
 });

@@ -1,12 +1,13 @@
-import { CALL_ID_BASE, type AuthCode, type TalkAgentEvent, type TalkSeat } from '@intercom/contract';
+import type { AuthCode, TalkAgentEvent, TalkSeat } from '@intercom/contract';
 import { AgentTransport } from './AgentTransport';
 import { BrowserTransport } from './BrowserTransport';
-import { talkStatusOf } from './talkStatusOf';
+import { SeatSession, type TalkAccount } from './SeatSession';
+import { TalkChannels } from './TalkChannels';
+import { TalkLink } from './TalkLink';
+import { TalkStore } from './TalkStore';
+import { TalkVideos } from './TalkVideos';
 import {
   TalkError,
-  type FloorState,
-  type MicState,
-  type SeatLogin,
   type TalkCall,
   type TalkConnection,
   type TalkMode,
@@ -29,96 +30,49 @@ export interface TalkClientDeps {
   secureContext: boolean;
 }
 
-const INITIAL: TalkState = {
-  mode: null,
-  agent: 'unknown',
-  connection: 'idle',
-  seat: null,
-  current: null,
-  monitored: [],
-  floors: new Map(),
-  calls: new Map(),
-  mic: 'off',
-  micLevel: 0,
-  lastLoss: null,
-  videos: [],
-  secureContext: true,
-  webCodecs: true,
-  names: new Map(),
-  authCode: null,
-};
-
-type Listener = () => void;
-
-export interface TalkAccount {
-  /** The platform's origin. */
-  proxy: string;
-  /** E_ID. */
-  partyId: number;
-  /** The console account's name. */
-  name: string;
-  /** `D<A_ID>`. */
-  dispatchNo: string;
-}
-
 /**
  * The one owner of the talk connection (like shared/hub owns the hub): picks the transport (the
- * local agent when one answers, else this browser), keeps the state the talk UI shows, turns every
- * outcome into a SPEC.md 8 status, and hands video frames to their subscribers. Features use it
- * through talk/index.ts.
+ * local agent when one answers, else this browser) and follows its connection, and hands its events
+ * to the parts that keep the state the talk UI shows: the seat's login (SeatSession), its channels,
+ * calls and microphone (TalkChannels) and its videos (TalkVideos). Every outcome becomes a SPEC.md 8
+ * status. Features use it through talk/index.ts.
  */
 export class TalkClient {
-  private state: TalkState;
-  private transport: TalkTransport | null = null;
-  private readonly listeners = new Set<Listener>();
-  private readonly statusListeners = new Set<(status: TalkStatus) => void>();
-  private readonly videoListeners = new Set<(frame: TalkVideoFrame) => void>();
+  private readonly store: TalkStore;
+  private readonly link: TalkLink;
+  private readonly channels: TalkChannels;
+  private readonly videos: TalkVideos;
+  private readonly seat: SeatSession;
   private probeTimer: ReturnType<typeof setTimeout> | undefined;
-  /** Logged in on purpose: a transport that comes back logs in again with a fresh AuthCode. */
-  private wantSeat = false;
   private started = false;
-  /** The SPEC.md 3 login payload's Proxy, PartyID and Uid: the signed-in account. */
-  private account: TalkAccount | null = null;
-  /** The agent said the platform dropped the seat (`loggedOut server_lost`) and it is not back yet. */
-  private serverLost = false;
 
   constructor(private readonly deps: TalkClientDeps) {
-    this.state = { ...INITIAL, secureContext: deps.secureContext };
+    this.store = new TalkStore(deps.secureContext);
+    this.link = new TalkLink(this.store);
+    this.channels = new TalkChannels(this.store, this.link);
+    this.videos = new TalkVideos(this.store, this.link);
+    this.seat = new SeatSession(this.store, this.link, this.channels, deps.fetchAuthCode);
   }
 
   // --- state for React (useSyncExternalStore) ---
-  getState = (): TalkState => this.state;
-  subscribe = (listener: Listener): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
+  getState = (): TalkState => this.store.getState();
+  subscribe = (listener: () => void): (() => void) => this.store.subscribe(listener);
   /** SPEC.md 8 texts as they happen (the console shows them as messages). */
   onStatus(listener: (status: TalkStatus) => void): () => void {
-    this.statusListeners.add(listener);
-    return () => this.statusListeners.delete(listener);
+    return this.store.onStatus(listener);
   }
   /** Video frames (kind 2) of the videos applied for, from whichever transport runs. */
   onVideoFrame(listener: (frame: TalkVideoFrame) => void): () => void {
-    this.videoListeners.add(listener);
-    return () => this.videoListeners.delete(listener);
-  }
-
-  private set(patch: Partial<TalkState>): void {
-    this.state = { ...this.state, ...patch };
-    for (const listener of this.listeners) listener();
-  }
-
-  private status(status: TalkStatus): void {
-    for (const listener of this.statusListeners) listener(status);
+    return this.videos.onFrame(listener);
   }
 
   /** The signed-in account (TalkConnection keeps it current). */
   setAccount(account: TalkAccount | null): void {
-    this.account = account;
+    this.seat.setAccount(account);
   }
 
   getAccount(): TalkAccount | null {
-    return this.account;
+    return this.seat.getAccount();
   }
 
   // --- life cycle ---
@@ -126,10 +80,11 @@ export class TalkClient {
   start(): void {
     if (this.started) return;
     this.started = true;
-    void this.deps.browserProblem().then((problem) => this.set({ webCodecs: problem !== 'no_webcodecs' }));
+    void this.deps.browserProblem().then((problem) => this.store.set({ webCodecs: problem !== 'no_webcodecs' }));
     this.use('agent');
     this.probeTimer = setTimeout(() => {
-      if (this.state.mode === 'agent' && this.state.connection !== 'connected') this.set({ agent: 'absent' });
+      const { mode, connection } = this.store.getState();
+      if (mode === 'agent' && connection !== 'connected') this.store.set({ agent: 'absent' });
     }, AGENT_PROBE_MS);
   }
 
@@ -137,39 +92,29 @@ export class TalkClient {
   stop(): void {
     clearTimeout(this.probeTimer);
     this.started = false;
-    this.wantSeat = false;
-    this.transport?.stop();
-    this.transport = null;
-    this.state = { ...INITIAL, secureContext: this.deps.secureContext };
-    for (const listener of this.listeners) listener();
+    this.seat.want(false);
+    this.link.transport?.stop();
+    this.link.transport = null;
+    this.store.reset();
   }
 
+  /** A new transport starts with no seat; the one before is stopped. */
   private use(mode: TalkMode): void {
-    this.transport?.stop();
+    this.link.transport?.stop();
     const transport = mode === 'agent' ? this.deps.createAgent() : this.deps.createBrowser();
-    this.transport = transport;
-    this.set({
-      mode,
-      connection: 'connecting',
-      seat: null,
-      floors: new Map(),
-      calls: new Map(),
-      mic: 'off',
-      videos: [],
-    });
+    this.link.transport = transport;
+    this.seat.dropSeat(false, { mode, connection: 'connecting' });
     transport.start({
-      connection: (connection) => this.transport === transport && this.onConnection(connection),
-      event: (event) => this.transport === transport && this.onEvent(event),
-      video: (frame) => {
-        for (const listener of this.videoListeners) listener(frame);
-      },
+      connection: (connection) => this.link.transport === transport && this.onConnection(connection),
+      event: (event) => this.link.transport === transport && this.onEvent(event),
+      video: (frame) => this.videos.frame(frame),
       monitorState: (state) => {
-        if (state === 'disconnected' && this.state.agent === 'present') {
-          this.status({ key: 'monitor_disconnected', level: 'warning' });
+        if (state === 'disconnected' && this.store.getState().agent === 'present') {
+          this.store.status({ key: 'monitor_disconnected', level: 'warning' });
         }
       },
       update: (state) =>
-        this.status(
+        this.store.status(
           state === 'updating'
             ? { key: 'service_updating', level: 'info' }
             : state === 'success'
@@ -179,319 +124,110 @@ export class TalkClient {
     });
   }
 
+  /** Connected: the wanted seat logs in again. Disconnected: the seat is lost, its channels kept to rejoin. */
   private onConnection(connection: TalkConnection): void {
-    const was = this.state.connection;
+    const { connection: was, mode, agent } = this.store.getState();
     const patch: Partial<TalkState> = { connection };
     if (connection === 'connected') {
-      if (this.state.mode === 'agent') patch.agent = 'present';
-      this.status({ key: 'talk_connected', level: 'success' });
-      if (this.wantSeat) void this.login().catch(() => undefined);
+      if (mode === 'agent') patch.agent = 'present';
+      this.store.status({ key: 'talk_connected', level: 'success' });
+      this.seat.connected();
     }
-    if (connection === 'disconnected') {
-      // The server forgets a lost seat's videos: the list comes again with the next login.
-      Object.assign(patch, { seat: null, floors: new Map(), calls: new Map(), mic: 'off', micLevel: 0, videos: [] });
-      if (was === 'connected') this.status({ key: 'talk_disconnected', level: 'warning' });
-      else if (this.state.mode === 'agent' && this.state.agent === 'unknown') patch.agent = 'absent';
-    }
-    this.set(patch);
-  }
-
-  private floor(cid: number, patch: Partial<FloorState>): Map<number, FloorState> {
-    const floors = new Map(this.state.floors);
-    const previous = floors.get(cid) ?? { cid, holder: null, since: Date.now(), mine: false };
-    floors.set(cid, { ...previous, ...patch });
-    return floors;
+    if (connection !== 'disconnected') return this.store.set(patch);
+    if (was === 'connected') this.store.status({ key: 'talk_disconnected', level: 'warning' });
+    else if (mode === 'agent' && agent === 'unknown') patch.agent = 'absent';
+    this.seat.dropSeat(false, patch);
   }
 
   private onEvent(event: TalkAgentEvent): void {
     switch (event.event) {
-      case 'floorTaken': {
-        const mine = event.uid === 0 && event.name === this.state.seat?.name && this.state.mic !== 'off';
-        const holder = { uid: event.uid, name: event.name, priority: event.priority };
-        this.set({ floors: this.floor(event.cid, { holder, since: Date.now(), mine }) });
-        return;
-      }
-      case 'floorIdle': {
-        const micOff = this.state.current === event.cid && this.state.mic === 'on';
-        this.set({
-          floors: this.floor(event.cid, { holder: null, since: Date.now(), mine: false }),
-          ...(micOff ? { mic: 'off' as const, micLevel: 0 } : {}),
-        });
-        return;
-      }
+      case 'floorTaken':
+      case 'floorIdle':
       case 'floorRevoked':
-        this.set({ lastLoss: { cid: event.cid, reason: event.reason, at: Date.now() }, mic: 'off', micLevel: 0 });
-        this.status({ key: 'preempted', level: 'warning', params: { reason: event.reason } });
-        return;
-      case 'callStart': {
-        const calls = new Map(this.state.calls);
-        calls.set(event.cid, { cid: event.cid, peerUid: event.from, peerName: event.name, incoming: true });
-        this.set({ calls, current: this.state.current ?? event.cid, names: this.named(event.cid, event.name) });
-        return;
-      }
-      case 'callEnd': {
-        const calls = new Map(this.state.calls);
-        calls.delete(event.cid);
-        const floors = new Map(this.state.floors);
-        floors.delete(event.cid);
-        this.set({ calls, floors, current: this.state.current === event.cid ? null : this.state.current });
-        return;
-      }
+      case 'callStart':
+      case 'callEnd':
       case 'micLevel':
-        if (this.state.mic === 'on') this.set({ micLevel: event.level });
-        return;
+        return this.channels.onEvent(event);
       case 'videoOnline':
-        this.set({ videos: [...this.state.videos.filter((v) => v.uid !== event.video.uid), event.video] });
-        return;
+        return this.videos.online(event.video);
       case 'videoOffline':
-        this.set({ videos: this.state.videos.filter((v) => v.uid !== event.uid) });
-        return;
+        return this.videos.offline(event.uid);
       case 'loggedOut':
-        // The platform was lost (docs/talk-agent-protocol.md): the seat comes back with a new Login
-        // once the agent says `server connected`, with the channels it had.
-        if (event.reason === 'server_lost') {
-          this.serverLost = true;
-          // The video list goes with the seat; the new Login asks for it again.
-          this.set({ seat: null, floors: new Map(), calls: new Map(), mic: 'off', micLevel: 0, videos: [] });
-          return;
-        }
-        this.wantSeat = false;
-        this.set({
-          seat: null,
-          floors: new Map(),
-          calls: new Map(),
-          mic: 'off',
-          current: null,
-          monitored: [],
-          videos: [],
-        });
-        if (event.reason === 'replaced') this.status({ key: 'account_shortage', level: 'warning' });
-        return;
+        return this.seat.loggedOut(event.reason);
       case 'server':
-        if (event.state === 'disconnected') this.status({ key: 'not_connected', level: 'warning' });
-        else if (this.serverLost) {
-          // Also sent while a Login is under way: only a seat the platform dropped logs in again.
-          this.serverLost = false;
-          if (this.wantSeat && !this.state.seat) void this.login().catch(() => undefined);
-        }
-        return;
+        return this.seat.server(event.state);
     }
   }
 
-  // --- commands ---
-  /** Runs a command; a failure becomes its SPEC.md 8 status and is rethrown. */
-  private async run<T>(work: (transport: TalkTransport) => Promise<T>, okStatus?: TalkStatus): Promise<T> {
-    const transport = this.transport;
-    try {
-      if (!transport || this.state.connection !== 'connected') throw new TalkError('server_unreachable');
-      const result = await work(transport);
-      if (okStatus) this.status(okStatus);
-      return result;
-    } catch (error) {
-      this.status(talkStatusOf(error));
-      throw error;
-    }
-  }
-
-  private needSeat(): void {
-    if (!this.state.seat) throw new TalkError('not_logged_in');
-  }
-
+  // --- commands: each resolves when accepted, or rejects with a TalkError whose status is shown ---
   /** Talk from this browser instead of (or without) the local agent. */
   async useBrowserTalk(): Promise<void> {
     const problem = await this.deps.browserProblem();
     if (problem) {
-      this.status({ key: problem, level: 'error' });
+      this.store.status({ key: problem, level: 'error' });
       throw new TalkError(problem);
     }
-    this.wantSeat = true;
+    this.seat.want(true);
     this.use('browser');
   }
 
   /** Go back to looking for the local agent. */
   useAgent(): void {
-    this.wantSeat = false;
+    this.seat.want(false);
     this.use('agent');
   }
 
   /** The intercom-account login: a one-time AuthCode from the server, handed to the transport. */
-  async login(): Promise<TalkSeat> {
-    this.wantSeat = true;
-    const account = this.account;
-    let code: AuthCode;
-    try {
-      if (!account) throw new TalkError('no_chat_account');
-      code = await this.deps.fetchAuthCode();
-    } catch (error) {
-      const status: TalkStatus =
-        error instanceof TalkError
-          ? { key: 'no_chat_account', level: 'error' }
-          : { key: 'chat_account_failed', level: 'error' };
-      this.status(status);
-      throw error;
-    }
-    const login: SeatLogin = {
-      proxy: account.proxy,
-      partyId: account.partyId,
-      account: account.name,
-      authCode: code.authCode,
-      dispatchNo: code.dispatchNo,
-    };
-    const seat = await this.run((transport) => transport.login(login), { key: 'login_success', level: 'success' });
-    this.set({ seat, authCode: code.authCode });
-    this.rejoin();
-    return seat;
+  login(): Promise<TalkSeat> {
+    return this.seat.login();
   }
 
-  /**
-   * After a reconnect (agent restarted, platform lost) the new seat has joined nothing: the current
-   * channel and the monitored ones are joined again; a private call did not survive.
-   */
-  private rejoin(): void {
-    const current = this.state.current;
-    if (current !== null && current >= CALL_ID_BASE) this.set({ current: null });
-    else if (current !== null) {
-      void this.run((transport) => transport.groupCall(current))
-        .then(() => this.set({ floors: this.state.floors.has(current) ? this.state.floors : this.floor(current, {}) }))
-        .catch(() => this.set({ current: this.state.current === current ? null : this.state.current }));
-    }
-    if (this.state.monitored.length > 0) void this.monitor(this.state.monitored).catch(() => undefined);
+  logout(): Promise<void> {
+    return this.seat.logout();
   }
 
-  async logout(): Promise<void> {
-    this.wantSeat = false;
-    await this.run((transport) => transport.logout()).catch(() => undefined);
-    this.set({ seat: null, floors: new Map(), calls: new Map(), current: null, mic: 'off', monitored: [], videos: [] });
+  groupCall(cid: number, name?: string): Promise<void> {
+    return this.channels.groupCall(cid, name);
   }
 
-  private named(cid: number, name: string | undefined): ReadonlyMap<number, string> {
-    return name === undefined ? this.state.names : new Map(this.state.names).set(cid, name);
-  }
-
-  async groupCall(cid: number, name?: string): Promise<void> {
-    await this.run(
-      async (transport) => {
-        this.needSeat();
-        await transport.groupCall(cid);
-      },
-      { key: 'command_sent', level: 'success' },
-    );
-    this.set({
-      current: cid,
-      names: this.named(cid, name),
-      floors: this.state.floors.has(cid) ? this.state.floors : this.floor(cid, {}),
-    });
-  }
-
-  async privateCall(uid: number, name = String(uid)): Promise<number> {
-    const cid = await this.run(
-      async (transport) => {
-        this.needSeat();
-        return transport.privateCall(uid);
-      },
-      { key: 'command_sent', level: 'success' },
-    );
-    const calls = new Map(this.state.calls);
-    calls.set(cid, { cid, peerUid: uid, peerName: name, incoming: false });
-    this.set({ calls, current: cid, floors: this.floor(cid, {}), names: this.named(cid, name) });
-    return cid;
+  privateCall(uid: number, name?: string): Promise<number> {
+    return this.channels.privateCall(uid, name);
   }
 
   /** Leaves the channel or hangs up the call (default: the current one). */
-  async endCall(cid = this.state.current ?? undefined): Promise<void> {
-    if (cid === undefined) return;
-    await this.run(
-      async (transport) => {
-        this.needSeat();
-        await transport.endCall(cid);
-      },
-      { key: 'command_sent', level: 'success' },
-    );
-    const calls = new Map(this.state.calls);
-    calls.delete(cid);
-    const floors = new Map(this.state.floors);
-    if (cid >= CALL_ID_BASE || !this.state.monitored.includes(cid)) floors.delete(cid);
-    this.set({ calls, floors, current: this.state.current === cid ? null : this.state.current, mic: 'off' });
-  }
-
-  /** Read again after an await: a release may have come in between. */
-  private micNow(): MicState {
-    return this.state.mic;
+  endCall(cid?: number): Promise<void> {
+    return this.channels.endCall(cid);
   }
 
   /** Push-to-talk pressed: ask for the floor of the current channel or call. */
-  async applyMic(): Promise<void> {
-    if (this.state.mic !== 'off') return;
-    const cid = this.state.current;
-    this.set({ mic: 'requesting', lastLoss: null });
-    try {
-      await this.run(
-        async (transport) => {
-          this.needSeat();
-          if (cid === null) throw new TalkError('no_channel');
-          await transport.applyMic(cid);
-        },
-        { key: 'mic_apply_success', level: 'success' },
-      );
-      // Released (or lost) while the request was on its way: give the floor back at once.
-      if (this.micNow() !== 'requesting') {
-        void this.transport?.freeMic(cid!).catch(() => undefined);
-        return;
-      }
-      this.set({ mic: 'on', floors: this.floor(cid!, { mine: true }) });
-    } catch (error) {
-      if (this.micNow() === 'requesting') this.set({ mic: 'off' });
-      throw error;
-    }
+  applyMic(): Promise<void> {
+    return this.channels.applyMic();
   }
 
   /** Push-to-talk released. */
-  async freeMic(): Promise<void> {
-    const cid = this.state.current;
-    const was = this.state.mic;
-    if (was === 'off' || cid === null) return;
-    this.set({ mic: 'off', micLevel: 0, floors: this.floor(cid, { mine: false }) });
-    if (was === 'requesting') return;
-    await this.run((transport) => transport.freeMic(cid), { key: 'mic_release_success', level: 'success' });
+  freeMic(): Promise<void> {
+    return this.channels.freeMic();
   }
 
   /** Listen to these channels besides the current one (replaces the set). */
-  async monitor(cids: readonly number[], names?: ReadonlyMap<number, string>): Promise<void> {
-    const failures = await this.run(async (transport) => {
-      this.needSeat();
-      return (await transport.monitor(cids)) ?? [];
-    });
-    // A channel the seat may not hear is not shown as listened to; the first refusal says why.
-    const failed = new Set(failures.map((failure) => failure.cid));
-    if (failures[0]) this.status(talkStatusOf(new TalkError(failures[0].code)));
-    cids = cids.filter((cid) => !failed.has(cid));
-    let floors = this.state.floors;
-    for (const cid of cids)
-      if (!floors.has(cid)) floors = new Map(floors).set(cid, { cid, holder: null, since: Date.now(), mine: false });
-    this.set({
-      monitored: [...cids],
-      floors,
-      names: names ? new Map([...this.state.names, ...names]) : this.state.names,
-    });
+  monitor(cids: readonly number[], names?: ReadonlyMap<number, string>): Promise<void> {
+    return this.channels.monitor(cids, names);
   }
 
-  async applyVideo(uid: number): Promise<void> {
-    await this.run(async (transport) => {
-      this.needSeat();
-      await transport.applyVideo(uid);
-    });
+  applyVideo(uid: number): Promise<void> {
+    return this.videos.apply(uid);
   }
 
-  async freeVideo(uid: number): Promise<void> {
-    await this.run((transport) => transport.freeVideo(uid));
+  freeVideo(uid: number): Promise<void> {
+    return this.videos.free(uid);
   }
 
   /** Frames sent and decoded by browser talk (null with the agent). */
   async audioStats(): Promise<{ sent: number; decoded: number } | null> {
-    const transport = this.transport;
+    const transport = this.link.transport;
     return transport instanceof BrowserTransport ? transport.audioStats() : null;
   }
 }
 
 export { AgentTransport, BrowserTransport };
-export type { TalkCall };
+export type { TalkAccount, TalkCall };
