@@ -3,7 +3,7 @@ import { useEffect } from 'react';
 import { FONT_STACK } from './basemapStyle';
 import { useMapHandle } from './mapContext';
 import { stateColourExpression } from './stateColourExpression';
-import type { UserMapState } from './userMapState';
+import type { UserMapState } from '../shared/hub/userMapState';
 
 const SOURCE = 'selected-user';
 const HALO = 'selected-user-halo';

@@ -1,9 +1,9 @@
 import { VectorTile, type VectorTileFeature } from '@mapbox/vector-tile';
 import { PbfReader } from 'pbf';
 import { describe, expect, test } from 'vitest';
-import { userBatch } from './userBatch';
-import type { UserPoint } from './UserPointIndex';
-import { batchNames, CLUSTER_MAX_ZOOM, USERS_TILE_LAYER, UserTileIndex } from './UserTileIndex';
+import { batchNames, userBatch } from '../shared/hub/userBatch';
+import type { UserPoint } from '../shared/hub/UserPointIndex';
+import { CLUSTER_MAX_ZOOM, USERS_TILE_LAYER, UserTileIndex } from './UserTileIndex';
 
 const at = (lon: number, lat: number, state: UserPoint['state'] = 'online', name = `U${lon}`): UserPoint => ({
   lon,

@@ -1,7 +1,2 @@
-import type { GpsRecord } from '@intercom/contract';
-import { userMapState, type UserMapState } from './userMapState';
-
-/** The state of a hub record, given the users with an unhandled SOS. */
-export function recordState(record: GpsRecord, sos: ReadonlySet<number>): UserMapState {
-  return userMapState(record, sos.has(record.U_ID));
-}
+// The hub worker computes the states (shared/hub/recordState.ts); features/map still imports this from here.
+export { recordState } from '../shared/hub/recordState';

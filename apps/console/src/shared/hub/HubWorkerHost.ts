@@ -1,8 +1,8 @@
-import { batchTransfer } from '../../map/userBatch';
-import { UserFeed } from '../../map/UserFeed';
 import { HubController, type HubConnectionLike, type SessionCheck } from './HubController';
 import type { FeedBatch, HubWorkerCommand, HubWorkerEvent } from './hubWorkerMessages';
 import { LiveViewPublisher } from './LiveViewPublisher';
+import { batchTransfer } from './userBatch';
+import { UserFeed } from './UserFeed';
 
 /** The end of the channel to the page (a worker's global scope, or a MessagePort in tests). */
 export interface PagePort {

@@ -1,5 +1,5 @@
 import { describe, expect, test, vi } from 'vitest';
-import { USER_MAP_STATES, type UserMapState } from '../../map/userMapState';
+import { USER_MAP_STATES, type UserMapState } from './userMapState';
 import { gpsRecordFixture } from './gpsRecordFixture';
 import type { StateChanges } from './hubWorkerMessages';
 import { LiveView } from './LiveView';

@@ -1,5 +1,5 @@
 import type { Notification } from '@intercom/contract';
-import { USER_MAP_STATES, type UserMapState } from '../../map/userMapState';
+import { USER_MAP_STATES, type UserMapState } from './userMapState';
 import type { LiveViewChanges, StateChanges, WatchedUser } from './hubWorkerMessages';
 import type { HubStatus } from './liveSnapshot';
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { USER_MAP_STATES } from '../../map/userMapState';
+import { USER_MAP_STATES } from './userMapState';
 import { gpsRecordFixture as gps } from './gpsRecordFixture';
 import type { LiveViewChanges } from './hubWorkerMessages';
 import { LiveStore } from './LiveStore';

@@ -1,6 +1,6 @@
 import type { GpsRecord, HeartRate, Notification } from '@intercom/contract';
-import { USER_MAP_STATES, type UserMapState } from '../../map/userMapState';
-import { userStatesOf } from '../../map/userStatesOf';
+import { USER_MAP_STATES, type UserMapState } from './userMapState';
+import { userStatesOf } from './userStatesOf';
 import type { FoundUser, LiveViewChanges, StateChanges, WatchedUser } from './hubWorkerMessages';
 import type { LiveStore } from './LiveStore';
 import type { HubMessage, LiveSnapshot } from './liveSnapshot';

@@ -1,9 +1,9 @@
 import type { GpsRecord } from '@intercom/contract';
 import { describe, expect, test } from 'vitest';
-import { LiveStore, type Scheduler } from '../shared/hub/LiveStore';
-import { gpsRecordFixture } from '../shared/hub/gpsRecordFixture';
-import type { HubMessage } from '../shared/hub/liveSnapshot';
-import { sosAlarmFixture } from '../shared/hub/sosAlarmFixture';
+import { LiveStore, type Scheduler } from './LiveStore';
+import { gpsRecordFixture } from './gpsRecordFixture';
+import type { HubMessage } from './liveSnapshot';
+import { sosAlarmFixture } from './sosAlarmFixture';
 import { userStatesOf } from './userStatesOf';
 
 /** Flushes wait for the test's `settle` (one burst each). */

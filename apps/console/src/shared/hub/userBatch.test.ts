@@ -1,6 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { batchTransfer, userBatch } from './userBatch';
-import { batchNames } from './UserTileIndex';
+import { batchNames, batchTransfer, userBatch } from './userBatch';
 import type { UserPoint } from './UserPointIndex';
 import { USER_MAP_STATES } from './userMapState';
 

@@ -1,11 +1,11 @@
 import { wgs84ToGcj02 } from '@intercom/contract';
 import { describe, expect, test } from 'vitest';
-import { gpsRecordFixture as gps } from '../shared/hub/gpsRecordFixture';
-import { LiveStore } from '../shared/hub/LiveStore';
-import type { HubMessage } from '../shared/hub/liveSnapshot';
-import { sosAlarmFixture } from '../shared/hub/sosAlarmFixture';
+import { gpsRecordFixture as gps } from './gpsRecordFixture';
+import { LiveStore } from './LiveStore';
+import type { HubMessage } from './liveSnapshot';
+import { sosAlarmFixture } from './sosAlarmFixture';
 import { UserFeed } from './UserFeed';
-import { batchNames, stateCode, type UserBatch } from './UserTileIndex';
+import { batchNames, stateCode, type UserBatch } from './userBatch';
 
 const sos = sosAlarmFixture(2);
 

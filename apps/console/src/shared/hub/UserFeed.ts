@@ -1,13 +1,13 @@
 import { wgs84ToGcj02, type GpsRecord } from '@intercom/contract';
-import type { Bounds } from '../shared/hub/hubWorkerMessages';
-import type { LiveStore } from '../shared/hub/LiveStore';
-import type { HubMessage } from '../shared/hub/liveSnapshot';
+import type { Bounds } from './hubWorkerMessages';
+import type { LiveStore } from './LiveStore';
+import type { HubMessage } from './liveSnapshot';
 import { recordState } from './recordState';
 import { userBatch } from './userBatch';
 import { sosUserIds } from './userMapState';
 import { UserPointIndex, type UserPoint } from './UserPointIndex';
 import { UserSourceFeeder } from './UserSourceFeeder';
-import type { UserBatch } from './UserTileIndex';
+import type { UserBatch } from './userBatch';
 
 /**
  * Sends a map's batch of users and resolves once the map has drawn it (its tiles reloaded), or

@@ -1,5 +1,5 @@
 import type { GpsRecord, Notification } from '@intercom/contract';
-import type { LiveSnapshot } from '../shared/hub/liveSnapshot';
+import type { LiveSnapshot } from './liveSnapshot';
 import { recordState } from './recordState';
 import { sosUserIds, type UserMapState } from './userMapState';
 

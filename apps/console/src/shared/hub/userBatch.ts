@@ -1,5 +1,43 @@
 import type { UserPoint } from './UserPointIndex';
-import { stateCode, type UserBatch } from './UserTileIndex';
+import { USER_MAP_STATES, type UserMapState } from './userMapState';
+
+/**
+ * Users changed in one go, in arrays the page hands to the worker without copying (transferred):
+ * the i-th user is `ids[i]` at `lon[i]`, `lat[i]` in state `USER_MAP_STATES[states[i]]`. The names
+ * are only those the worker may not have yet (new users, renamed users): the j-th is user
+ * `nameIds[j]`'s, the next `nameLengths[j]` characters of `nameText`. One string, not a list of
+ * 50,000: copying a list of pairs between threads took the page's main thread 285 ms per snapshot
+ * (docs/benchmarks.md). With `replace`, every user not in the batch is dropped (a snapshot); else
+ * `removed` lists the users gone.
+ */
+export interface UserBatch {
+  replace: boolean;
+  ids: Float64Array;
+  lon: Float64Array;
+  lat: Float64Array;
+  states: Uint8Array;
+  nameIds: Float64Array;
+  nameLengths: Uint32Array;
+  nameText: string;
+  removed: Float64Array;
+}
+
+/** The names a batch carries, by user id. */
+export function batchNames(batch: UserBatch): Map<number, string> {
+  const names = new Map<number, string>();
+  let at = 0;
+  for (let j = 0; j < batch.nameIds.length; j++) {
+    const length = batch.nameLengths[j]!;
+    names.set(batch.nameIds[j]!, batch.nameText.slice(at, at + length));
+    at += length;
+  }
+  return names;
+}
+
+/** The code of a state in a batch. */
+export function stateCode(state: UserMapState): number {
+  return USER_MAP_STATES.indexOf(state);
+}
 
 /**
  * The batch for the tile worker of the users `upsert` (as `pointOf` gives them now; a user it no
