@@ -1,3 +1,4 @@
+import type { DeviceRow } from '@intercom/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, expectFailure, expectSuccess, type TestApp } from './helper.js';
 import { saveChannel } from './channelFixtures.js';
@@ -12,30 +13,12 @@ afterAll(async () => {
   await t.close();
 });
 
-interface Device {
-  D_ID: number;
-  E_ID: number;
-  DeviceCode: string;
-  ICCID: string;
-  NickName: string;
-  Priority: number;
-  OSID: number | null;
-  OSName: string | null;
-  UType: number;
-  Remark: string;
-  UserID: number | null;
-  UserName: string | null;
-  MobilePhone: string | null;
-  rids: number[];
-  ChannelNames: string[];
-}
-
 describe('POST /api/Device/Save', () => {
   it('creates an inventory record with every field from a form, logged', async () => {
     const a = await tenant(t);
     const dept = await addOrgan(a.api, { OSName: 'Store' });
     const iccid = uniqueIccid(20);
-    const device = body<Device>(
+    const device = body<DeviceRow>(
       await a.api.post('/api/Device/Save', {
         E_ID: String(a.E_ID),
         DeviceCode: 'IMEI-1',
@@ -84,7 +67,7 @@ describe('POST /api/Device/Save', () => {
       .where('ICCID', '=', user.ICCID as string)
       .executeTakeFirstOrThrow();
     const next = uniqueIccid(20);
-    const edited = body<Device>(
+    const edited = body<DeviceRow>(
       await a.api.postJson('/api/Device/Save', { D_ID: record.D_ID, ICCID: next, NickName: 'Moved' }),
     );
     expect(edited).toMatchObject({
@@ -106,7 +89,7 @@ describe('POST /api/Device/Save', () => {
   it('answers 4004 for a record or department outside the scope', async () => {
     const a = await tenant(t);
     const b = await tenant(t);
-    const theirs = body<Device>(await b.api.post('/api/Device/Save', { ICCID: uniqueIccid() }));
+    const theirs = body<DeviceRow>(await b.api.post('/api/Device/Save', { ICCID: uniqueIccid() }));
     expectFailure(await a.api.post('/api/Device/Save', { D_ID: String(theirs.D_ID), NickName: 'Mine' }), 404, 4004);
     expectFailure(
       await a.api.post('/api/Device/Save', { ICCID: uniqueIccid(), OSID: String(await addOrgan(b.api)) }),
@@ -127,17 +110,17 @@ describe('device lists', () => {
     expectSuccess(await a.api.post('/api/Device/Save', { ICCID: free, NickName: 'Spare radio' }));
     const all = expectSuccess(await a.api.get('/api/UserInfo/QueryDeviceData?pageIndex=0&pageSize=10'));
     expect(all.Total).toBe(2);
-    expect((all.Data as Device[]).map((d) => [d.ICCID, d.UserName, d.MobilePhone])).toEqual([
+    expect((all.Data as DeviceRow[]).map((d) => [d.ICCID, d.UserName, d.MobilePhone])).toEqual([
       [user.ICCID, 'Holder', user.MobilePhone],
       [free, null, null],
     ]);
     const q = (c: object) => `jsonCondition=${encodeURIComponent(JSON.stringify(c))}`;
     const unmapped = expectSuccess(await a.api.get(`/api/Device/QueryData?${q({ Mapped: 0 })}`));
-    expect((unmapped.Data as Device[]).map((d) => d.ICCID)).toEqual([free]);
+    expect((unmapped.Data as DeviceRow[]).map((d) => d.ICCID)).toEqual([free]);
     const mapped = expectSuccess(await a.api.get(`/api/UserInfo/QueryDeviceData?${q({ Mapped: 1 })}`));
-    expect((mapped.Data as Device[]).map((d) => d.ICCID)).toEqual([user.ICCID]);
+    expect((mapped.Data as DeviceRow[]).map((d) => d.ICCID)).toEqual([user.ICCID]);
     const search = expectSuccess(await a.api.get(`/api/UserInfo/QueryDeviceData?${q({ Search: 'spare' })}`));
-    expect((search.Data as Device[]).map((d) => d.ICCID)).toEqual([free]);
+    expect((search.Data as DeviceRow[]).map((d) => d.ICCID)).toEqual([free]);
     const byPhone = expectSuccess(await a.api.get(`/api/UserInfo/QueryDeviceData?${q({ Search: user.MobilePhone })}`));
     expect(byPhone.Total).toBe(1);
     expectFailure(await a.api.get(`/api/UserInfo/QueryDeviceData?${q({ Mapped: 2 })}`), 400, 4000);
@@ -157,7 +140,7 @@ describe('device lists', () => {
       .execute();
 
     const list = expectSuccess(await a.api.get('/api/UserInfo/QueryDeviceData?pageIndex=0&pageSize=10'));
-    const byIccid = new Map((list.Data as Device[]).map((d) => [d.ICCID, d]));
+    const byIccid = new Map((list.Data as DeviceRow[]).map((d) => [d.ICCID, d]));
     expect(byIccid.get(user.ICCID as string)).toMatchObject({
       rids: [first.CID, second.CID],
       ChannelNames: ['Dock', 'Gate'],
@@ -165,16 +148,19 @@ describe('device lists', () => {
     expect(byIccid.get(other.ICCID as string)).toMatchObject({ rids: [], ChannelNames: [] });
     expect(byIccid.get(free)).toMatchObject({ rids: [], ChannelNames: [] });
     const generic = expectSuccess(await a.api.get('/api/Device/QueryData?pageIndex=0&pageSize=10'));
-    expect((generic.Data as Device[]).find((d) => d.UserID === user.UserID)?.rids).toEqual([first.CID, second.CID]);
+    expect((generic.Data as DeviceRow[]).find((d) => d.UserID === user.UserID)?.rids).toEqual([first.CID, second.CID]);
 
     const record = await t.db
       .selectFrom('device')
       .select('D_ID')
       .where('ICCID', '=', user.ICCID as string)
       .executeTakeFirstOrThrow();
-    expect(body<Device>(await a.api.get(`/api/Device/Entitys/${record.D_ID}`)).rids).toEqual([first.CID, second.CID]);
+    expect(body<DeviceRow>(await a.api.get(`/api/Device/Entitys/${record.D_ID}`)).rids).toEqual([
+      first.CID,
+      second.CID,
+    ]);
     // Read-only: a Save with rids neither fails nor changes the memberships.
-    const saved = body<Device>(
+    const saved = body<DeviceRow>(
       await a.api.post('/api/Device/Save', { D_ID: String(record.D_ID), NickName: 'R1', rids: '[999]' }),
     );
     expect(saved.rids).toEqual([first.CID, second.CID]);
@@ -200,7 +186,7 @@ describe('device lists', () => {
       .select('D_ID')
       .where('ICCID', '=', user.ICCID as string)
       .executeTakeFirstOrThrow();
-    expect(body<Device>(await a.api.get(`/api/Device/Entitys/${record.D_ID}`)).UserID).toBe(user.UserID);
+    expect(body<DeviceRow>(await a.api.get(`/api/Device/Entitys/${record.D_ID}`)).UserID).toBe(user.UserID);
     expectSuccess(await a.api.delete(`/api/Device/Delete/${record.D_ID}`));
     const row = await t.db
       .selectFrom('terminal_user')

@@ -1,3 +1,4 @@
+import type { EnterpriseDetail } from '@intercom/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, expectFailure, expectSuccess, sysLogOf, type TestApp } from './helper.js';
 import { addOrgan, addUser, body, expectLogged, tenant, uniquePhone } from './directoryFixtures.js';
@@ -11,19 +12,6 @@ afterAll(async () => {
   await t.close();
 });
 
-interface Detail {
-  E_ID: number;
-  E_Code: string;
-  E_Name: string;
-  P_ID: number | null;
-  Quota: number;
-  ExpireAt: number | null;
-  Disabled: number;
-  UserCount: number;
-  Balance: number;
-  ChildCount: number;
-}
-
 let codeCounter = 0;
 const newCode = () => `SUB${process.pid}X${++codeCounter}`;
 
@@ -33,7 +21,7 @@ describe('GET /api/Enterprise/Entitys/{id}', () => {
     await addUser(a.api);
     await addUser(a.api);
     await tenant(t, { parentId: a.E_ID });
-    const detail = body<Detail>(await a.api.get(`/api/Enterprise/Entitys/${a.E_ID}`));
+    const detail = body<EnterpriseDetail>(await a.api.get(`/api/Enterprise/Entitys/${a.E_ID}`));
     expect(detail).toMatchObject({
       E_ID: a.E_ID,
       E_Code: a.code,
@@ -67,7 +55,7 @@ describe('POST /api/Enterprise/Save (sub-enterprises)', () => {
       Quota: '20',
       ExpireAt: '2031-12-31',
     });
-    const row = body<Detail>(res);
+    const row = body<EnterpriseDetail>(res);
     expect(row).toMatchObject({ E_Code: code, E_Name: 'Branch', P_ID: a.E_ID, Quota: 20, Disabled: 0 });
     expect(new Date(row.ExpireAt as number).toISOString()).toBe('2031-12-31T23:59:59.999Z');
     await expectLogged(t, row.E_ID, 'enterprise_create', code);
@@ -76,15 +64,15 @@ describe('POST /api/Enterprise/Save (sub-enterprises)', () => {
         `/api/Enterprise/QueryData?jsonCondition=${encodeURIComponent(JSON.stringify({ P_ID: a.E_ID }))}`,
       ),
     );
-    expect((list.Data as Detail[]).map((e) => e.E_Code)).toEqual([code]);
+    expect((list.Data as EnterpriseDetail[]).map((e) => e.E_Code)).toEqual([code]);
   });
 
   it('edits quota, expiry and name of a sub-enterprise; logs before and after', async () => {
     const a = await tenant(t);
-    const child = body<Detail>(
+    const child = body<EnterpriseDetail>(
       await a.api.post('/api/Enterprise/Save', { E_Code: newCode(), E_Name: 'Old', Quota: '1' }),
     );
-    const edited = body<Detail>(
+    const edited = body<EnterpriseDetail>(
       await a.api.postJson('/api/Enterprise/Save', { E_ID: child.E_ID, E_Name: 'New', Quota: 50, ExpireAt: '' }),
     );
     expect(edited).toMatchObject({ E_Name: 'New', Quota: 50, ExpireAt: null });

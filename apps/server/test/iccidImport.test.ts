@@ -1,4 +1,4 @@
-import { DeviceLimits } from '@intercom/contract';
+import { DeviceLimits, type IccidImportReport } from '@intercom/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, expectFailure, expectSuccess, sysLogOf, type TestApp } from './helper.js';
 import { addUser, body, countRows, expectLogged, tenant, uniqueIccid, type Api } from './directoryFixtures.js';
@@ -11,17 +11,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
 });
-
-interface Report {
-  fileName: string;
-  lines: number;
-  blank: number;
-  accepted: number;
-  duplicateCount: number;
-  invalidCount: number;
-  duplicates: { line: number; ICCID: string; reason: 'file' | 'exists'; firstLine?: number }[];
-  invalid: { line: number; value: string; key: string }[];
-}
 
 function upload(
   api: Api,
@@ -45,7 +34,7 @@ describe('POST /api/UserInfo/ImportICCID', () => {
   it('adds each new ICCID to the inventory, unmapped, and reports per line; logged with the file name', async () => {
     const a = await tenant(t);
     const [one, two] = [uniqueIccid(19), uniqueIccid(20)];
-    const report = body<Report>(await upload(a.api, `${one}\n${two.toLowerCase()}\n`));
+    const report = body<IccidImportReport>(await upload(a.api, `${one}\n${two.toLowerCase()}\n`));
     expect(report).toEqual({
       fileName: 'sims.txt',
       lines: 2,
@@ -68,7 +57,7 @@ describe('POST /api/UserInfo/ImportICCID', () => {
     const a = await tenant(t);
     const ids = [uniqueIccid(), uniqueIccid(), uniqueIccid(), uniqueIccid()];
     const text = `\uFEFF${ids[0]}\r\n\r\n   ${ids[1]}  \r\n\t${ids[2]}\t\r   \n${ids[3]}`;
-    const report = body<Report>(await upload(a.api, text));
+    const report = body<IccidImportReport>(await upload(a.api, text));
     expect(report).toMatchObject({ lines: 6, blank: 2, accepted: 4, duplicateCount: 0, invalidCount: 0 });
     expect((await inventory(a.E_ID)).map((d) => d.ICCID)).toEqual(ids);
   });
@@ -83,7 +72,7 @@ describe('POST /api/UserInfo/ImportICCID', () => {
     const onUser = (await addUser(b.api, { ICCID: uniqueIccid(20) })).ICCID as string;
     const fresh = uniqueIccid();
     const text = [fresh, inStock, ` ${fresh} `, elsewhere, onUser, fresh.toLowerCase()].join('\n');
-    const report = body<Report>(await upload(a.api, text));
+    const report = body<IccidImportReport>(await upload(a.api, text));
     expect(report).toMatchObject({ lines: 6, accepted: 1, duplicateCount: 5, invalidCount: 0 });
     expect(report.duplicates).toEqual([
       { line: 2, ICCID: inStock, reason: 'exists' },
@@ -99,7 +88,7 @@ describe('POST /api/UserInfo/ImportICCID', () => {
     const a = await tenant(t);
     const good = [uniqueIccid(19), uniqueIccid(20)];
     const lines = [good[0], '8'.repeat(18), '8'.repeat(21), '8986-001234567890123', good[1], 'x'.repeat(100)];
-    const report = body<Report>(await upload(a.api, lines.join('\r\n')));
+    const report = body<IccidImportReport>(await upload(a.api, lines.join('\r\n')));
     expect(report).toMatchObject({ lines: 6, accepted: 2, invalidCount: 4, duplicateCount: 0 });
     expect(report.invalid).toEqual([
       { line: 2, value: '8'.repeat(18), key: 'user.iccid_length' },
@@ -112,10 +101,10 @@ describe('POST /api/UserInfo/ImportICCID', () => {
   it('imports 1,000 lines with 3 bad ones, listing at most 1,000 problems with exact counts', async () => {
     const a = await tenant(t);
     const lines = Array.from({ length: 1000 }, (_, i) => (i % 400 === 7 ? 'bad line' : uniqueIccid()));
-    const report = body<Report>(await upload(a.api, lines.join('\n')));
+    const report = body<IccidImportReport>(await upload(a.api, lines.join('\n')));
     expect(report).toMatchObject({ lines: 1000, accepted: 997, invalidCount: 3 });
     expect(report.invalid.map((r) => r.line)).toEqual([8, 408, 808]);
-    const many = body<Report>(await upload(a.api, Array.from({ length: 1005 }, () => 'bad').join('\n')));
+    const many = body<IccidImportReport>(await upload(a.api, Array.from({ length: 1005 }, () => 'bad').join('\n')));
     expect(many.invalidCount).toBe(1005);
     expect(many.invalid).toHaveLength(DeviceLimits.importReportMax);
   });
@@ -147,7 +136,7 @@ describe('POST /api/UserInfo/ImportICCID', () => {
       'device.file_too_large',
     );
     expect(await countRows(t, 'device', a.E_ID)).toBe(0);
-    expect(body<Report>(await upload(a.api, atLimit)).accepted).toBe(1);
+    expect(body<IccidImportReport>(await upload(a.api, atLimit)).accepted).toBe(1);
   });
 
   it('refuses more lines than allowed (device.file_too_many_lines), changing nothing', async () => {
@@ -159,7 +148,7 @@ describe('POST /api/UserInfo/ImportICCID', () => {
 
   it('accepts an empty file (nothing to do) and refuses a JSON body (4000)', async () => {
     const a = await tenant(t);
-    expect(body<Report>(await upload(a.api, ''))).toMatchObject({ lines: 0, accepted: 0 });
+    expect(body<IccidImportReport>(await upload(a.api, ''))).toMatchObject({ lines: 0, accepted: 0 });
     expectFailure(
       await a.api.postJson('/api/UserInfo/ImportICCID?fileName=x.txt', { lines: [uniqueIccid()] }),
       400,
@@ -172,7 +161,9 @@ describe('POST /api/UserInfo/ImportICCID', () => {
     const child = await tenant(t, { parentId: parent.E_ID });
     const other = await tenant(t);
     const iccid = uniqueIccid();
-    expect(body<Report>(await upload(parent.api, iccid, `fileName=a.txt&E_ID=${child.E_ID}`)).accepted).toBe(1);
+    expect(body<IccidImportReport>(await upload(parent.api, iccid, `fileName=a.txt&E_ID=${child.E_ID}`)).accepted).toBe(
+      1,
+    );
     expect(await inventory(child.E_ID)).toEqual([{ ICCID: iccid, UserID: null }]);
     expectFailure(await upload(parent.api, uniqueIccid(), `fileName=a.txt&E_ID=${other.E_ID}`), 404, 4004);
     expect(await countRows(t, 'device', other.E_ID)).toBe(0);
@@ -180,6 +171,6 @@ describe('POST /api/UserInfo/ImportICCID', () => {
 
   it('is open to editors (devices are day-to-day work)', async () => {
     const e = await tenant(t, { role: 'editor' });
-    expect(body<Report>(await upload(e.api, uniqueIccid())).accepted).toBe(1);
+    expect(body<IccidImportReport>(await upload(e.api, uniqueIccid())).accepted).toBe(1);
   });
 });

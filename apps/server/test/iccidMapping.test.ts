@@ -1,4 +1,4 @@
-import type { UserRow } from '@intercom/contract';
+import type { UserRow, MapResult } from '@intercom/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TerminalSessionEnd } from '../src/core/terminalEvents.js';
 import { buildTestApp, expectFailure, expectSuccess, type TestApp } from './helper.js';
@@ -12,10 +12,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
 });
-
-interface MapResult {
-  pairs: { ICCID: string; UserID: number; UserName: string; MobilePhone: string }[];
-}
 
 async function iccidOf(api: Api, userId: number): Promise<string | null> {
   return body<UserRow>(await api.get(`/api/UserInfo/Entitys/${userId}`)).ICCID;

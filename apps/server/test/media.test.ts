@@ -1,3 +1,4 @@
+import type { UploadImageResult } from '@intercom/contract';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -40,21 +41,13 @@ async function subject(who: Org) {
   return { SubjectBg: value('SubjectBg'), SubjectLogo: value('SubjectLogo') };
 }
 
-interface Uploaded {
-  Code: string;
-  Value: string;
-  url: string;
-  format: string;
-  width: number;
-  height: number;
-  size: number;
-}
-
 describe('POST /api/Media/UploadImage', () => {
   it('stores a 592x77 PNG background under a generated name, sets SubjectBg, logs it, and serves it without a token', async () => {
     const a = await org(t);
     const image = png(592, 77);
-    const result = data<Uploaded>(await upload(a, { fileName: 'my background.png', kind: 'bg' }, image, 'image/png'));
+    const result = data<UploadImageResult>(
+      await upload(a, { fileName: 'my background.png', kind: 'bg' }, image, 'image/png'),
+    );
     expect(result).toMatchObject({ Code: 'SubjectBg', format: 'png', width: 592, height: 77, size: image.length });
     expect(result.Value).toMatch(/^bg-[0-9a-f]{32}\.png$/);
     expect(result.url).toBe(`/api/Media/Image/${result.Value}`);
@@ -83,7 +76,7 @@ describe('POST /api/Media/UploadImage', () => {
       [webpExtended(304, 31), 'webp', 'webp'],
     ];
     for (const [bytes, format, ext] of cases) {
-      const result = data<Uploaded>(
+      const result = data<UploadImageResult>(
         await upload(a, { fileName: `logo.${ext}`, kind: 'logo' }, bytes, `image/${format}`),
       );
       expect(result).toMatchObject({ Code: 'SubjectLogo', format, width: 304, height: 31 });
@@ -95,7 +88,9 @@ describe('POST /api/Media/UploadImage', () => {
 
   it('accepts a PNG named .jpg by its content and stores it as .png', async () => {
     const a = await org(t);
-    const result = data<Uploaded>(await upload(a, { fileName: 'logo.jpg', kind: 'logo' }, png(304, 31), 'image/jpeg'));
+    const result = data<UploadImageResult>(
+      await upload(a, { fileName: 'logo.jpg', kind: 'logo' }, png(304, 31), 'image/jpeg'),
+    );
     expect(result.format).toBe('png');
     expect(result.Value).toMatch(/\.png$/);
     const served = await call(t.app, { method: 'GET', url: result.url });
@@ -104,8 +99,8 @@ describe('POST /api/Media/UploadImage', () => {
 
   it('replacing an image removes the old file once nothing names it', async () => {
     const a = await org(t);
-    const first = data<Uploaded>(await upload(a, { fileName: 'a.png', kind: 'logo' }, png(304, 31)));
-    const second = data<Uploaded>(await upload(a, { fileName: 'b.png', kind: 'logo' }, png(304, 31)));
+    const first = data<UploadImageResult>(await upload(a, { fileName: 'a.png', kind: 'logo' }, png(304, 31)));
+    const second = data<UploadImageResult>(await upload(a, { fileName: 'b.png', kind: 'logo' }, png(304, 31)));
     expect(stored()).toContain(second.Value);
     expect(stored()).not.toContain(first.Value);
     expectFailure(await call(t.app, { method: 'GET', url: first.url }), 404, 4004);

@@ -1,3 +1,4 @@
+import type { OrganRow, OrgTreeNode } from '@intercom/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectFailure, expectSuccess, buildTestApp, type TestApp } from './helper.js';
 import { addOrgan, addUser, body, countRows, expectLogged, tenant } from './directoryFixtures.js';
@@ -11,15 +12,6 @@ afterAll(async () => {
   await t.close();
 });
 
-interface Organ {
-  OSID: number;
-  E_ID: number;
-  OSParentID: number;
-  OSName: string;
-  U_TypeID: number;
-  PriorityLevel: number;
-}
-
 describe('POST /api/Organ/Save', () => {
   it('creates a department under the enterprise from a form, defaults filled in, and logs it', async () => {
     const a = await tenant(t);
@@ -29,7 +21,7 @@ describe('POST /api/Organ/Save', () => {
       OSParentID: '0',
       OSName: ' Sales ',
     });
-    const organ = body<Organ>(res);
+    const organ = body<OrganRow>(res);
     expect(organ).toMatchObject({ E_ID: a.E_ID, OSParentID: 0, OSName: 'Sales', U_TypeID: 0, PriorityLevel: 0 });
     expect(organ.OSID).toBeGreaterThan(0);
     const log = await expectLogged(t, a.E_ID, 'organ_create', 'Sales');
@@ -38,7 +30,7 @@ describe('POST /api/Organ/Save', () => {
 
   it('accepts JSON too, and E_ID defaults to the working enterprise', async () => {
     const a = await tenant(t);
-    const organ = body<Organ>(await a.api.postJson('/api/Organ/Save', { OSName: 'Ops', PriorityLevel: 7 }));
+    const organ = body<OrganRow>(await a.api.postJson('/api/Organ/Save', { OSName: 'Ops', PriorityLevel: 7 }));
     expect(organ).toMatchObject({ E_ID: a.E_ID, PriorityLevel: 7 });
   });
 
@@ -90,7 +82,7 @@ describe('POST /api/Organ/Save', () => {
     const a = await tenant(t);
     const one = await addOrgan(a.api, { OSName: 'One' });
     await addOrgan(a.api, { OSName: 'Two' });
-    const renamed = body<Organ>(await a.api.post('/api/Organ/Save', { OSID: String(one), OSName: 'Uno' }));
+    const renamed = body<OrganRow>(await a.api.post('/api/Organ/Save', { OSID: String(one), OSName: 'Uno' }));
     expect(renamed).toMatchObject({ OSID: one, OSName: 'Uno', OSParentID: 0 });
     const log = await expectLogged(t, a.E_ID, 'organ_update', 'One');
     expect(JSON.parse(log.Summary)).toEqual({ OSName: ['One', 'Uno'] });
@@ -114,7 +106,7 @@ describe('POST /api/Organ/Save', () => {
       expect(expectFailure(res, 400, 4000, 'organ.cycle').Data).toEqual([{ field: 'OSParentID', key: 'organ.cycle' }]);
     }
     // Moving the bottom one to the top is fine.
-    const moved = body<Organ>(
+    const moved = body<OrganRow>(
       await a.api.post('/api/Organ/Save', { OSID: String(low), OSName: 'Low', OSParentID: '0' }),
     );
     expect(moved.OSParentID).toBe(0);
@@ -144,7 +136,7 @@ describe('POST /api/Organ/Save', () => {
     const res = await parent.api.post('/api/Organ/Save', { OSName: 'X', OSParentID: String(childOrgan) });
     expectFailure(res, 400, 4000, 'organ.parent_enterprise');
     // The parent may create a department in its sub-enterprise.
-    const made = body<Organ>(
+    const made = body<OrganRow>(
       await parent.api.post('/api/Organ/Save', { E_ID: String(child.E_ID), OSName: 'Made by parent' }),
     );
     expect(made.E_ID).toBe(child.E_ID);
@@ -253,24 +245,10 @@ describe('GET /api/Organ/QueryData', () => {
     await addOrgan(a.api, { OSName: 'A1' });
     await addOrgan(b.api, { OSName: 'B1' });
     const list = expectSuccess(await a.api.get('/api/Organ/QueryData?pageSize=50'));
-    expect((list.Data as Organ[]).map((o) => o.OSName)).toEqual(['A1']);
+    expect((list.Data as OrganRow[]).map((o) => o.OSName)).toEqual(['A1']);
     expect(list.Total).toBe(1);
   });
 });
-
-interface Node {
-  id: number;
-  pId: number;
-  aid: string;
-  name: string;
-  eid: number;
-  level: number;
-  class: string;
-  userCount: number;
-  icon: string;
-  isParent: boolean;
-  phone?: string;
-}
 
 describe('GET /api/Organ/GetOrganizeList', () => {
   it('first load: the working enterprise, its sub-enterprises, top departments and users without one', async () => {
@@ -285,7 +263,7 @@ describe('GET /api/Organ/GetOrganizeList', () => {
     const loose = await addUser(a.api, { UserName: 'Loose' });
 
     const res = expectSuccess(await a.api.get('/api/Organ/GetOrganizeList'));
-    const nodes = res.Data as Node[];
+    const nodes = res.Data as OrgTreeNode[];
     expect(nodes.map((n) => [n.level, n.aid, n.userCount])).toEqual([
       [0, `E${a.E_ID}`, 5],
       [0, `E${child.E_ID}`, 1],
@@ -304,12 +282,12 @@ describe('GET /api/Organ/GetOrganizeList', () => {
     expect(res.Total).toBe(1);
 
     const below = expectSuccess(await a.api.get(`/api/Organ/GetOrganizeList?eid=${a.E_ID}&id=${sales}`));
-    expect((below.Data as Node[]).map((n) => [n.level, n.id, n.userCount])).toEqual([
+    expect((below.Data as OrgTreeNode[]).map((n) => [n.level, n.id, n.userCount])).toEqual([
       [1, east, 2],
       [2, expect.any(Number), 0],
     ]);
     const sub = expectSuccess(await a.api.get(`/api/Organ/GetOrganizeList?eid=${child.E_ID}`));
-    expect((sub.Data as Node[]).map((n) => n.level)).toEqual([2]);
+    expect((sub.Data as OrgTreeNode[]).map((n) => n.level)).toEqual([2]);
   });
 
   it('pages the users of a node with offset and limit; Total counts them all', async () => {
@@ -318,10 +296,10 @@ describe('GET /api/Organ/GetOrganizeList', () => {
     const made: number[] = [];
     for (let i = 0; i < 5; i++) made.push((await addUser(a.api, { OS_ID: dept })).UserID);
     const first = expectSuccess(await a.api.get(`/api/Organ/GetOrganizeList?eid=${a.E_ID}&id=${dept}&limit=2`));
-    expect((first.Data as Node[]).map((n) => n.id)).toEqual(made.slice(0, 2));
+    expect((first.Data as OrgTreeNode[]).map((n) => n.id)).toEqual(made.slice(0, 2));
     expect(first.Total).toBe(5);
     const next = expectSuccess(await a.api.get(`/api/Organ/GetOrganizeList?eid=${a.E_ID}&id=${dept}&limit=2&offset=4`));
-    expect((next.Data as Node[]).map((n) => n.id)).toEqual(made.slice(4));
+    expect((next.Data as OrgTreeNode[]).map((n) => n.id)).toEqual(made.slice(4));
   });
 
   it('marks frozen and expired users in class', async () => {
@@ -329,7 +307,7 @@ describe('GET /api/Organ/GetOrganizeList', () => {
     const frozen = await addUser(a.api, { ExpireAt: 1000 });
     expectSuccess(await a.api.post('/api/UserInfo/FreezeUser', { MobilePhone: frozen.MobilePhone, isLock: 'true' }));
     const res = expectSuccess(await a.api.get('/api/Organ/GetOrganizeList'));
-    expect((res.Data as Node[]).find((n) => n.level === 2)?.class).toBe('user locked expired');
+    expect((res.Data as OrgTreeNode[]).find((n) => n.level === 2)?.class).toBe('user locked expired');
   });
 
   it('answers 4004 for an enterprise or department outside the scope', async () => {

@@ -1,3 +1,4 @@
+import type { LocationProfileRow } from '@intercom/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, expectFailure, expectSuccess, type TestApp } from './helper.js';
 import { colleague, data, form, logged, org, rows } from './channelFixtures.js';
@@ -10,14 +11,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
 });
-
-interface Profile {
-  SC_ID: number;
-  E_ID: number;
-  SCName: string;
-  SCValue: string;
-  IsCurrent: number;
-}
 
 const value = (v: object) => JSON.stringify(v);
 
@@ -38,14 +31,14 @@ describe('location-report profiles (/api/Enterprise)', () => {
 
   it('saves named profiles, makes one current, edits and lists them; each change is logged', async () => {
     const a = await org(t);
-    const city = data<Profile>(
+    const city = data<LocationProfileRow>(
       await a.api.post(
         '/api/Enterprise/SaveLocationConfig',
         form({ scName: '城市', scValue: value({ interval: 30, distance: 50, mode: 'both' }) }),
       ),
     );
     expect(city).toMatchObject({ E_ID: a.E_ID, SCName: '城市', IsCurrent: 0 });
-    const road = data<Profile>(
+    const road = data<LocationProfileRow>(
       await a.api.postJson('/api/Enterprise/SaveLocationConfig', {
         scName: 'Road',
         scValue: value({ interval: 300, distance: 500, mode: 'distance' }),
@@ -64,12 +57,12 @@ describe('location-report profiles (/api/Enterprise)', () => {
     expect(
       data(await a.api.post('/api/Enterprise/SaveCurrentLocationConfig', form({ scID: city.SC_ID }))),
     ).toMatchObject({ SC_ID: city.SC_ID });
-    const list = rows<Profile>(await a.api.get(`/api/Enterprise/GetLocationConfig/${a.E_ID}`));
+    const list = rows<LocationProfileRow>(await a.api.get(`/api/Enterprise/GetLocationConfig/${a.E_ID}`));
     expect(list.rows.map((p) => [p.SCName, p.IsCurrent])).toEqual([
       ['城市', 1],
       ['Road', 0],
     ]);
-    const edited = data<Profile>(
+    const edited = data<LocationProfileRow>(
       await a.api.post(
         '/api/Enterprise/SaveLocationConfig',
         form({ scID: city.SC_ID, scName: '城市2', scValue: value({ mode: 'interval', interval: 10, distance: 0 }) }),
@@ -121,10 +114,10 @@ describe('location-report profiles (/api/Enterprise)', () => {
     const a = await org(t);
     const b = await org(t);
     const ok = value({ interval: 30, distance: 0, mode: 'interval' });
-    const mine = data<Profile>(
+    const mine = data<LocationProfileRow>(
       await a.api.post('/api/Enterprise/SaveLocationConfig', form({ scName: 'Day', scValue: ok })),
     );
-    const theirs = data<Profile>(
+    const theirs = data<LocationProfileRow>(
       await b.api.post('/api/Enterprise/SaveLocationConfig', form({ scName: 'Day', scValue: ok })),
     );
     expectFailure(
@@ -179,7 +172,9 @@ describe('location-report profiles (/api/Enterprise)', () => {
     expect(rows(await editor.api.get(`/api/Enterprise/GetLocationConfig/${a.E_ID}`)).total).toBe(1);
     expect(data(await editor.api.get(`/api/Enterprise/LocrptSet/${a.E_ID}`))).toMatchObject({ SC_ID: 0 });
     expect(
-      data<Profile>(await b.api.post('/api/Enterprise/SaveCurrentLocationConfig', form({ scID: theirs.SC_ID }))),
+      data<LocationProfileRow>(
+        await b.api.post('/api/Enterprise/SaveCurrentLocationConfig', form({ scID: theirs.SC_ID })),
+      ),
     ).toMatchObject({ SC_ID: theirs.SC_ID });
   });
 });

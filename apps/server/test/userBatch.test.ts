@@ -1,4 +1,4 @@
-import type { UserListRow } from '@intercom/contract';
+import type { UserListRow, CreatedUsers } from '@intercom/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, expectFailure, expectSuccess, sysLogOf, type TestApp } from './helper.js';
 import { addOrgan, addUser, body, countRows, tenant, uniqueIccid, uniquePhone } from './directoryFixtures.js';
@@ -11,11 +11,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
 });
-
-interface Created {
-  created: number;
-  users: { UserID: number; UserName: string; MobilePhone: string }[];
-}
 
 let startCounter = 0;
 /** A start number whose next 200 numbers no other test uses. */
@@ -37,7 +32,7 @@ describe('POST /api/UserInfo/BatchAdd', () => {
       '/api/UserInfo/BatchAdd',
       batch({ start, count: '99', OS_ID: String(dept), PriorityLevel: '2' }),
     );
-    const created = body<Created>(res);
+    const created = body<CreatedUsers>(res);
     expect(created.created).toBe(99);
     expect(created.users[0]).toMatchObject({ UserName: `drv_${start}`, MobilePhone: start });
     const last = (BigInt(start) + 98n).toString().padStart(start.length, '0');
@@ -84,7 +79,7 @@ describe('POST /api/UserInfo/BatchAdd', () => {
     const a = await tenant(t);
     const res = await a.api.post('/api/UserInfo/BatchAdd', batch({ prefix }));
     if (status === 200) {
-      expect(body<Created>(res).users[0]?.UserName.startsWith(prefix)).toBe(true);
+      expect(body<CreatedUsers>(res).users[0]?.UserName.startsWith(prefix)).toBe(true);
     } else {
       expect(expectFailure(res, 400, 4000, 'user.prefix_invalid').Data).toEqual([
         { field: 'prefix', key: 'user.prefix_invalid' },
@@ -140,7 +135,7 @@ describe('POST /api/UserInfo/BatchAdd', () => {
       needed: 6,
     });
     expect(await countRows(t, 'terminal_user', a.E_ID)).toBe(3);
-    expect(body<Created>(await a.api.post('/api/UserInfo/BatchAdd', batch({ count: '4' }))).created).toBe(4);
+    expect(body<CreatedUsers>(await a.api.post('/api/UserInfo/BatchAdd', batch({ count: '4' }))).created).toBe(4);
     const detail = body<{ Balance: number }>(await a.api.get(`/api/Enterprise/Entitys/${a.E_ID}`));
     expect(detail.Balance).toBe(0);
   });
@@ -198,7 +193,9 @@ describe('POST /api/UserInfo/ListAdd', () => {
   it('creates 20 typed rows (JSON) with their ICCIDs and own or shared passwords', async () => {
     const a = await tenant(t);
     const list = rows(20, (i) => (i === 0 ? { ICCID: uniqueIccid(), Password: 'own-pass1' } : {}));
-    const created = body<Created>(await a.api.postJson('/api/UserInfo/ListAdd', { Password: 'shared1', rows: list }));
+    const created = body<CreatedUsers>(
+      await a.api.postJson('/api/UserInfo/ListAdd', { Password: 'shared1', rows: list }),
+    );
     expect(created.created).toBe(20);
     expect(created.users.map((u) => u.MobilePhone)).toEqual(list.map((r) => r.MobilePhone));
     const first = await t.db
@@ -218,7 +215,7 @@ describe('POST /api/UserInfo/ListAdd', () => {
 
   it('accepts the rows as JSON text in a form', async () => {
     const a = await tenant(t);
-    const created = body<Created>(
+    const created = body<CreatedUsers>(
       await a.api.post('/api/UserInfo/ListAdd', { Password: 'shared1', rows: JSON.stringify(rows(2)) }),
     );
     expect(created.created).toBe(2);
