@@ -28,6 +28,7 @@ import { accountModule } from './modules/account/index.js';
 import { channelModule } from './modules/channel/index.js';
 import { enterpriseModule } from './modules/enterprise/index.js';
 import { gisLocationModule } from './modules/gisLocation/index.js';
+import { geofenceModule } from './modules/geofence/index.js';
 import { gisTypeModule } from './modules/gisType/index.js';
 import { mediaModule } from './modules/media/index.js';
 import { notifyModule } from './modules/notify/index.js';
@@ -57,6 +58,7 @@ const modules = [
   gisLocationModule,
   mapModule,
   talkModule,
+  geofenceModule,
 ];
 
 export interface RouteInfo {

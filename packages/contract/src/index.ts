@@ -31,3 +31,5 @@ export * from './talkAgent.js';
 export * from './video.js';
 export * from './trackRules.js';
 export * from './track.js';
+export * from './geofenceGeometry.js';
+export * from './geofence.js';

@@ -73,6 +73,8 @@ export type RealtimeEvent =
   | { kind: 'usersChanged'; E_ID: number; UserIDs: number[] }
   /** The enterprise's location profiles changed: its terminals get the new configuration. */
   | { kind: 'locationProfileChanged'; E_ID: number }
+  /** A geofence of the enterprise was saved or deleted: the per-fix check reads its fences again. */
+  | { kind: 'geofencesChanged'; E_ID: number }
   /**
    * A server instance has just started with an empty LiveState: every other instance answers with
    * `users` batches of the terminals connected to it (E_ID 0: it concerns every enterprise).

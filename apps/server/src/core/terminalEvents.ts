@@ -5,7 +5,8 @@ import type { EndReason, EventBus, RealtimeEvent, TerminalEndReason, TerminalSes
 export type { TerminalEndReason, TerminalSessionEnd } from '../bus/eventBus.js';
 
 /** The bus events about terminal users and their configuration, by kind. */
-export type TerminalEventKind = 'endSessions' | 'usersChanged' | 'locationProfileChanged' | 'membersRemoved';
+export type TerminalEventKind =
+  'endSessions' | 'usersChanged' | 'locationProfileChanged' | 'membersRemoved' | 'geofencesChanged';
 type EventOf<K extends TerminalEventKind> = Extract<RealtimeEvent, { kind: K }>;
 /** An event without its `kind`, as publishers give it and listeners receive it. */
 export type TerminalEventPayload<K extends TerminalEventKind> = Omit<EventOf<K>, 'kind'>;

@@ -332,6 +332,43 @@ export interface DB {
   channel_view: ChannelViewTable;
   recording_view: RecordingViewTable;
   notification_view: NotificationViewTable;
+  geofence: GeofenceTable;
+  geofence_target: GeofenceTargetTable;
+  geofence_state: GeofenceStateTable;
+}
+
+/** Issue 32: a fence; Points is JSON `[[lat, lon], ...]` for a polygon, '' for a circle. */
+export interface GeofenceTable {
+  GF_ID: Generated<number>;
+  E_ID: number;
+  Name: string;
+  Kind: string;
+  CenterLat: number | null;
+  CenterLon: number | null;
+  Radius: number | null;
+  Points: string;
+  Enter: number;
+  Exit: number;
+  DwellMinutes: number;
+  CreatedAt: number;
+  UpdatedAt: number;
+}
+
+/** A user (`TargetKind` user) or department (department) a fence applies to. */
+export interface GeofenceTargetTable {
+  GF_ID: number;
+  E_ID: number;
+  TargetKind: string;
+  TargetID: number;
+}
+
+/** A user inside a fence since EnteredAt (fix time); DwellAt once its dwell alarm was raised. */
+export interface GeofenceStateTable {
+  U_ID: number;
+  GF_ID: number;
+  E_ID: number;
+  EnteredAt: number;
+  DwellAt: number | null;
 }
 
 export type Enterprise = Selectable<EnterpriseTable>;

@@ -2,6 +2,7 @@ import { FixTypes, type Fix, type Notification, type TerminalConfig } from '@int
 import type { FastifyBaseLogger } from 'fastify';
 import type { LocationValue } from '@intercom/contract';
 import type { AppDeps } from '../appDeps.js';
+import { GeofenceWatcher } from '../modules/geofence/index.js';
 import { AlarmRaiser } from './alarms.js';
 import { HistoryWriter } from './historyWriter.js';
 import type { TerminalOptions } from './terminalOptions.js';
@@ -36,6 +37,7 @@ const committed = (commit: Promise<void>): Promise<IngestResult> =>
 export class TerminalService {
   readonly writer: HistoryWriter;
   readonly alarms: AlarmRaiser;
+  readonly geofences: GeofenceWatcher;
   private readonly deviceCache = new Map<string, { user: TerminalUser | undefined; at: number }>();
   private readonly profiles = new Map<number, Promise<LocationValue>>();
 
@@ -61,6 +63,7 @@ export class TerminalService {
     metrics.read('intercom_history_queue_rows', 'Rows waiting for the history writer', () => this.writer.queued);
     const episodes = deps.realtime.alarmEpisodes(log);
     this.alarms = new AlarmRaiser(deps.db, deps.realtime.live, episodes, { heartRate: deps.config.heartRate, onError });
+    this.geofences = new GeofenceWatcher(deps.db, (...alarm) => this.alarms.raise(...alarm), { onError });
   }
 
   private get live() {
@@ -90,6 +93,7 @@ export class TerminalService {
     for (const fix of fixes) if (fix.time > latest.time) latest = fix;
     const { lat, lon, time, speed, course } = latest;
     this.live.reportPosition({ ...identity(user), lat, lon, time, speed, course, interval: user.interval });
+    this.geofences.check(user, fixes);
     return committed(commit);
   }
 
@@ -152,6 +156,7 @@ export class TerminalService {
   /** Writes every queued row and waits for alarms being stored. */
   async close(): Promise<void> {
     await this.writer.close();
+    await this.geofences.settle();
     await this.alarms.settle();
   }
 }

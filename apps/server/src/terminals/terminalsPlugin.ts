@@ -104,9 +104,11 @@ export const terminalsPlugin = fp(
       events.on('endSessions', (event) => gateway.endSessions(event)),
       events.on('usersChanged', (event) => {
         service.usersChanged(event.UserIDs);
+        service.geofences.usersChanged(event.UserIDs);
         gateway.pushConfig({ userIds: event.UserIDs }).catch(logFailure);
       }),
       events.on('locationProfileChanged', (event) => void terminals.profileChanged([event.E_ID]).catch(logFailure)),
+      events.on('geofencesChanged', (event) => service.geofences.changed(event.E_ID)),
     ];
 
     // Connections and logins are logged by the gateway; one line per upgrade would drown them.
