@@ -1,4 +1,4 @@
-import { SeatConnection } from './seatConnection.js';
+import { openTerminal } from './openTerminal.js';
 
 /** Back-off between attempts to reach a lost platform: 1 s doubling to 30 s. */
 const FIRST_RETRY_MS = 1_000;
@@ -39,8 +39,7 @@ export class ServerWatch {
   private async probe(): Promise<void> {
     if (!this.proxy) return;
     try {
-      const connection = await SeatConnection.connect(this.proxy);
-      connection.close();
+      (await openTerminal(this.proxy)).close();
       this.delay = FIRST_RETRY_MS;
       this.set('connected');
     } catch {

@@ -11,3 +11,7 @@ export {
   type TerminalSocketEvents,
   type TerminalSocketOptions,
 } from './terminalSocket.js';
+export { DispatcherSeat, type DispatcherSeatEvents } from './dispatcherSeat.js';
+export type { SeatAudio, SeatInfo, SeatLogin, SeatMic } from './dispatcherSeatTypes.js';
+export { SeatError } from './dispatcherSeatError.js';
+export { seatEndReasonOf, seatEventOf, type SeatEndReason } from './dispatcherSeatEvents.js';

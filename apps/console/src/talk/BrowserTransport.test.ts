@@ -3,18 +3,26 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { VideoCodec, terminalClientMessageSchema, type TalkAgentEvent } from '@intercom/contract';
 import { encodeVideoDown } from '@intercom/terminal-client';
-import { afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { BrowserTransport } from './BrowserTransport';
 import { type TalkConnection, type TalkVideoFrame } from './talkTypes';
 
 // The Node build of `ws` stands in for the browser's WebSocket (as in AgentTransport.test.ts).
-type WsModule = typeof import('ws') & { Server?: typeof import('ws').WebSocketServer };
+type WsModule = typeof import('ws').WebSocket & {
+  WebSocketServer?: typeof import('ws').WebSocketServer;
+  Server?: typeof import('ws').WebSocketServer;
+};
 const WebSocket = createRequire(import.meta.url)('ws') as WsModule;
 const WebSocketServer = WebSocket.WebSocketServer ?? WebSocket.Server!;
 
-beforeAll(() => {
-  Object.assign(globalThis, { WebSocket });
-});
+/** The transport of these tests: `ws` for the browser's WebSocket, no audio. */
+function transportTo(url: string): BrowserTransport {
+  return new BrowserTransport({
+    url,
+    openSocket: (address) => new WebSocket(address),
+    createAudio: () => Promise.reject(new Error('no audio in this test')),
+  });
+}
 
 const SEAT = { dispatchNo: 'D3', A_ID: 3, E_ID: 1, name: 'Admin', priority: 7 };
 
@@ -74,10 +82,7 @@ afterEach(() => {
 describe('BrowserTransport video', () => {
   test('login brings the video list; online/offline pushes keep it; apply is acked and frames arrive', async () => {
     const server = await fakeServer();
-    const transport = new BrowserTransport({
-      url: server.url,
-      createAudio: () => Promise.reject(new Error('no audio in this test')),
-    });
+    const transport = transportTo(server.url);
     const connections: TalkConnection[] = [];
     const events: TalkAgentEvent[] = [];
     const frames: TalkVideoFrame[] = [];
@@ -129,10 +134,7 @@ describe('BrowserTransport seat end', () => {
     [4002, 'session_end'],
   ] as const)('a close with %i is told as loggedOut %s, so the seat is not asked for again', async (code, reason) => {
     const server = await fakeServer();
-    const transport = new BrowserTransport({
-      url: server.url,
-      createAudio: () => Promise.reject(new Error('no audio in this test')),
-    });
+    const transport = transportTo(server.url);
     const connections: TalkConnection[] = [];
     const events: TalkAgentEvent[] = [];
     transport.start({
@@ -159,10 +161,7 @@ describe('BrowserTransport seat end', () => {
 
   test('a lost connection (no seat close code) is no logout: the seat comes back', async () => {
     const server = await fakeServer();
-    const transport = new BrowserTransport({
-      url: server.url,
-      createAudio: () => Promise.reject(new Error('no audio in this test')),
-    });
+    const transport = transportTo(server.url);
     const connections: TalkConnection[] = [];
     const events: TalkAgentEvent[] = [];
     transport.start({

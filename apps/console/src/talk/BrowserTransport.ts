@@ -1,36 +1,40 @@
+import { TALK_RETRY_MS, TalkAgentErrors, type TalkSeat } from '@intercom/contract';
 import {
-  CALL_ID_BASE,
-  TALK_RETRY_MS,
-  TalkAgentErrors,
-  TerminalCloseCodes,
-  type TalkAgentEvent,
-  type TalkSeat,
-} from '@intercom/contract';
-import { decodeAudioDown, decodeVideoDown, encodeAudioUp } from '@intercom/terminal-client';
+  DispatcherSeat,
+  SeatError,
+  TerminalSocket,
+  type AudioDown,
+  type SeatAudio,
+  type SeatInfo,
+  type SeatMic,
+  type SocketLike,
+  type VideoDown,
+} from '@intercom/terminal-client';
 import type { BrowserAudio } from './browserAudio';
-import { TalkError, type SeatLogin, type TalkTransport, type TransportSink } from './talkTypes';
-import { PendingReplies } from './PendingReplies';
+import {
+  TalkError,
+  type MonitorFailure,
+  type SeatLogin,
+  type TalkConnection,
+  type TalkTransport,
+  type TransportSink,
+} from './talkTypes';
 
-const SERVER_EVENTS = new Set(['floorTaken', 'floorIdle', 'floorRevoked', 'callStart', 'callEnd', 'videoOffline']);
-
-/** The server's `{type:"videoOnline", uid, name, codecs}` in the agent's shape (`video` nested). */
-function videoOnline(message: Record<string, unknown>): TalkAgentEvent {
-  const { uid, name, codecs } = message;
-  return { event: 'videoOnline', video: { uid: Number(uid), name: String(name), codecs: codecs as string[] } };
-}
+/** What the seat uses of browserAudio.ts (tests pass a fake). */
+export type BrowserAudioEngine = Pick<
+  BrowserAudio,
+  'openMic' | 'startSending' | 'stopSending' | 'play' | 'close' | 'stats'
+>;
 
 export interface BrowserTransportOptions {
   /** ws(s)://host/terminal; default: this page's origin. */
   url?: string;
   /** The microphone, Opus and playback; default: WebCodecs + AudioWorklet (browserAudio.ts). */
-  createAudio?: () => Promise<BrowserAudio>;
-}
-
-/** The seat's end a close code tells (docs/terminal-protocol.md): 4001 replaced, 4002 its session ended. */
-function loggedOutReason(code: number): 'replaced' | 'session_end' | undefined {
-  if (code === TerminalCloseCodes.replaced) return 'replaced';
-  if (code === TerminalCloseCodes.accountChanged) return 'session_end';
-  return undefined;
+  createAudio?: () => Promise<BrowserAudioEngine>;
+  /** Opens a WebSocket; default: the browser's (tests pass the `ws` package's). */
+  openSocket?: (url: string) => SocketLike;
+  /** The wait before dialling again after the socket closed; default TALK_RETRY_MS (SPEC.md 9). */
+  retryMs?: number;
 }
 
 /** The `/terminal` address of the server this page came from. */
@@ -38,237 +42,211 @@ export function terminalUrl(location: Location = window.location): string {
   return `${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}/terminal`;
 }
 
+/** A seat's failure as the console's TalkError (same code); anything else as it is. */
+function talkError(error: unknown): never {
+  throw error instanceof SeatError ? new TalkError(error.code, error.message) : error;
+}
+
 /**
- * Talking from the browser alone: this tab is the dispatcher seat on `/terminal` (login with the
- * AuthCode, join/leave, floorRequest/floorRelease, call/hangup) and carries the audio itself
- * (browserAudio.ts). Server pushes are handed on in the agent's event shapes, so the talk owner
- * sees one vocabulary whichever transport runs.
+ * The tab's sound for the seat: browserAudio.ts, made once on first need (the login starts it, so
+ * the first speech heard is not lost; frames that come before it is ready are dropped).
+ */
+class TabAudio implements SeatAudio {
+  private engine: Promise<BrowserAudioEngine> | null = null;
+  private ready: BrowserAudioEngine | null = null;
+  /** The talk under way: a stop while the engine was still starting cancels it. */
+  private sending: SeatMic | null = null;
+
+  constructor(
+    private readonly create: () => Promise<BrowserAudioEngine>,
+    private readonly sink: () => TransportSink | null,
+  ) {}
+
+  start(): Promise<BrowserAudioEngine> {
+    this.engine ??= this.create().then(
+      (engine) => (this.ready = engine),
+      (error: unknown) => {
+        this.engine = null;
+        throw error;
+      },
+    );
+    return this.engine;
+  }
+
+  async openMic(): Promise<void> {
+    await (await this.start()).openMic();
+  }
+
+  async startSending(_cid: number, mic: SeatMic): Promise<void> {
+    this.sending = mic;
+    const engine = await this.start();
+    if (this.sending !== mic) return;
+    engine.startSending(
+      (opus) => mic.packet(opus),
+      (level) => mic.level(level),
+    );
+  }
+
+  stopSending(): void {
+    this.sending = null;
+    this.ready?.stopSending();
+  }
+
+  play(heard: AudioDown): void {
+    this.ready?.play(heard.cid, heard.speaker, heard.opus);
+  }
+
+  video(frame: VideoDown): void {
+    this.sink()?.video(frame);
+  }
+
+  async stats(): Promise<{ sent: number; decoded: number } | null> {
+    return this.engine ? (await this.engine).stats() : null;
+  }
+
+  close(): void {
+    void this.engine?.then((engine) => engine.close()).catch(() => undefined);
+    this.engine = this.ready = null;
+  }
+}
+
+/**
+ * Talking from the browser alone: this tab is the dispatcher seat on `/terminal` and carries the
+ * audio itself (browserAudio.ts). The seat's rules and the server's pushes in the agent's event
+ * shapes are DispatcherSeat's, the same as the talk agent's; this class adds the tab's sound and a
+ * socket that dials again every TALK_RETRY_MS while it is down.
  */
 export class BrowserTransport implements TalkTransport {
   readonly mode = 'browser' as const;
   private sink: TransportSink | null = null;
-  private socket: WebSocket | null = null;
-  private retry: ReturnType<typeof setTimeout> | undefined;
-  private stopped = true;
-  private seq = 0;
-  private readonly pending = new PendingReplies();
-  /** Channels joined on the socket: the current one and the monitored ones. */
-  private readonly joined = new Set<number>();
-  private current: number | null = null;
-  private monitored = new Set<number>();
-  private audio: Promise<BrowserAudio> | null = null;
-  private sending: { cid: number; seq: number } | null = null;
+  private socket: TerminalSocket | null = null;
+  private told: TalkConnection | null = null;
+  private readonly audio: TabAudio;
+  private readonly seat: DispatcherSeat;
   private readonly url: string;
-  private readonly createAudio: () => Promise<BrowserAudio>;
+  private readonly openSocket: (url: string) => SocketLike;
+  private readonly retryMs: number;
 
   constructor(options: BrowserTransportOptions = {}) {
     this.url = options.url ?? terminalUrl();
-    this.createAudio = options.createAudio ?? (async () => (await import('./browserAudio')).BrowserAudio.create());
+    this.openSocket = options.openSocket ?? ((url) => new WebSocket(url));
+    this.retryMs = options.retryMs ?? TALK_RETRY_MS;
+    const create = options.createAudio ?? (async () => (await import('./browserAudio')).BrowserAudio.create());
+    this.audio = new TabAudio(create, () => this.sink);
+    this.seat = new DispatcherSeat(this.audio);
+    this.seat.on('event', (event) => {
+      // A lost platform is told by the connection: `disconnected`, and a new login once it is back.
+      if (event.event !== 'loggedOut' || event.reason !== 'server_lost') this.sink?.event(event);
+    });
   }
 
   start(sink: TransportSink): void {
     this.sink = sink;
-    this.stopped = false;
-    sink.connection('connecting');
-    this.connect();
+    this.tell('connecting');
+    this.socket = this.dial();
   }
 
   stop(): void {
-    this.stopped = true;
-    clearTimeout(this.retry);
-    this.closeSocket();
-    void this.audio?.then((audio) => audio.close()).catch(() => undefined);
-    this.audio = null;
+    const socket = this.socket;
+    this.socket = null;
+    socket?.close();
+    this.audio.close();
     this.sink = null;
   }
 
   /** The audio engine's counters (frames sent, frames decoded), for the panel's diagnostics. */
-  async audioStats(): Promise<{ sent: number; decoded: number } | null> {
-    return this.audio ? (await this.audio).stats() : null;
+  audioStats(): Promise<{ sent: number; decoded: number } | null> {
+    return this.audio.stats();
   }
 
-  private connect(): void {
-    if (this.stopped) return;
-    const socket = new WebSocket(this.url);
-    socket.binaryType = 'arraybuffer';
-    this.socket = socket;
-    socket.onopen = () => this.sink?.connection('connected');
-    socket.onmessage = (message: MessageEvent<string | ArrayBuffer>) => {
-      if (typeof message.data === 'string') this.onText(message.data);
-      else this.onBinary(message.data);
-    };
-    socket.onerror = () => undefined;
-    socket.onclose = (close: CloseEvent) => {
-      if (this.socket !== socket) return;
-      this.socket = null;
-      this.reset();
-      // As the agent reads them: a newer seat of this session replaced this one, or the session ended.
-      // The talk owner then stops asking for a seat, so two tabs of one session never take turns.
-      const reason = loggedOutReason(close.code);
-      if (reason) this.sink?.event({ event: 'loggedOut', reason });
-      this.sink?.connection('disconnected');
-      if (!this.stopped) this.retry = setTimeout(() => this.connect(), TALK_RETRY_MS);
-    };
+  /** The seat's state, as the agent's LoginInfo tells it. */
+  info(): SeatInfo {
+    return this.seat.info();
   }
 
-  private closeSocket(): void {
-    const socket = this.socket;
-    this.socket = null;
-    socket?.close();
-    this.reset();
-  }
-
-  /** A lost socket loses the seat, its channels and its floor. */
-  private reset(): void {
-    this.pending.failAll(TalkAgentErrors.serverUnreachable);
-    this.joined.clear();
-    this.current = null;
-    this.monitored.clear();
-    this.stopSending();
-  }
-
-  private onText(text: string): void {
-    let message: Record<string, unknown>;
-    try {
-      message = JSON.parse(text) as Record<string, unknown>;
-    } catch {
-      return;
-    }
-    const { type } = message;
-    if ((type === 'ack' || type === 'error') && typeof message.seq === 'number') {
-      const refused =
-        type === 'error' ? { code: String(message.code), message: String(message.message ?? '') } : undefined;
-      this.pending.settle(message.seq, message, refused);
-      return;
-    }
-    if (type === 'videoOnline') return this.sink?.event(videoOnline(message));
-    if (typeof type !== 'string' || !SERVER_EVENTS.has(type)) return;
-    const { type: _type, ...fields } = message;
-    const event = { event: type, ...fields } as TalkAgentEvent;
-    if ((event.event === 'floorRevoked' || event.event === 'floorIdle') && this.sending?.cid === event.cid) {
-      this.stopSending();
-    }
-    this.sink?.event(event);
-  }
-
-  private onBinary(data: ArrayBuffer): void {
-    const frame = new Uint8Array(data);
-    const video = decodeVideoDown(frame);
-    if (video) {
-      this.sink?.video(video);
-      return;
-    }
-    const heard = decodeAudioDown(frame);
-    if (!heard || !this.audio) return;
-    void this.audio.then((audio) => audio.play(heard.cid, heard.speaker, heard.opus)).catch(() => undefined);
-  }
-
-  private send(message: Record<string, unknown>): Promise<Record<string, unknown>> {
-    const socket = this.socket;
-    if (!socket || socket.readyState !== WebSocket.OPEN) {
-      return Promise.reject(new TalkError(TalkAgentErrors.serverUnreachable));
-    }
-    const seq = ++this.seq;
-    return this.pending.wait(seq, () => socket.send(JSON.stringify({ seq, ...message })));
-  }
-
-  /** The audio engine, made once; hearing starts with the seat, so the first speech is not lost. */
-  private engine(): Promise<BrowserAudio> {
-    this.audio ??= this.createAudio().catch((error: unknown) => {
-      this.audio = null;
-      throw error;
+  /** A socket that dials again every retryMs after any close (a replaced seat's tab too), until stop(). */
+  private dial(): TerminalSocket {
+    const socket = new TerminalSocket({
+      connect: () => this.openSocket(this.url),
+      // No back-off and no jitter: one tab, its own server, and the period SPEC.md 9 names.
+      reconnect: { initialMs: this.retryMs, maxMs: this.retryMs, finalCloseCodes: [] },
+      random: () => 0.5,
     });
-    return this.audio;
+    socket.on('open', () => this.socket === socket && this.tell('connected'));
+    socket.on('close', () => this.socket === socket && this.tell('disconnected'));
+    return socket;
+  }
+
+  /**
+   * After the seat logged out on it the server closes the socket: a new one takes its place at
+   * once, and the console hears of it only if that one cannot connect.
+   */
+  private renew(): void {
+    const old = this.socket;
+    this.socket = this.dial();
+    old?.close();
+  }
+
+  private tell(state: TalkConnection): void {
+    if (state === this.told) return;
+    this.told = state;
+    this.sink?.connection(state);
   }
 
   async login(login: SeatLogin): Promise<TalkSeat> {
-    const ack = await this.send({ type: 'login', authCode: login.authCode });
-    const seat = ack.seat as TalkSeat;
-    if (seat.dispatchNo !== login.dispatchNo) throw new TalkError(TalkAgentErrors.accountMismatch);
-    void this.engine().catch(() => undefined);
-    // As the agent does after LoginInfo (SPEC.md 4): the video list, then online/offline pushes keep it.
-    const list = await this.send({ type: 'videoList' }).catch(() => ({ videos: [] }));
-    for (const video of (list.videos ?? []) as Record<string, unknown>[]) this.sink?.event(videoOnline(video));
+    if (this.seat.loggedIn) {
+      await this.seat.logout(false);
+      this.renew();
+      await this.socket?.opened().catch(() => undefined);
+    }
+    if (!this.socket) throw new TalkError(TalkAgentErrors.serverUnreachable);
+    const { authCode, dispatchNo } = login;
+    const { seat } = await this.seat.login(this.socket, { authCode, dispatchNo, server: this.url }).catch((error) => {
+      if (error instanceof SeatError && error.code === TalkAgentErrors.accountMismatch) this.renew();
+      return talkError(error);
+    });
+    void this.audio.start().catch(() => undefined);
+    // As AgentTransport does after Login (SPEC.md 4): the video list, then online/offline pushes keep it.
+    const videos = await this.seat.videoList().catch(() => []);
+    for (const video of videos) this.sink?.event({ event: 'videoOnline', video });
     return seat;
   }
 
   async logout(): Promise<void> {
-    await this.send({ type: 'logout' }).catch(() => undefined);
-    this.closeSocket();
-  }
-
-  private async join(cid: number): Promise<void> {
-    if (this.joined.has(cid)) return;
-    await this.send({ type: 'join', cid });
-    this.joined.add(cid);
-  }
-
-  private async leave(cid: number): Promise<void> {
-    if (!this.joined.has(cid)) return;
-    this.joined.delete(cid);
-    await this.send({ type: 'leave', cid });
+    if (!this.seat.loggedIn) return;
+    await this.seat.logout();
+    this.renew();
   }
 
   async groupCall(cid: number): Promise<void> {
-    await this.join(cid);
-    this.current = cid;
+    await this.seat.groupCall(cid).catch(talkError);
   }
 
-  async privateCall(uid: number): Promise<number> {
-    const ack = await this.send({ type: 'call', uid });
-    const cid = Number(ack.cid);
-    this.current = cid;
-    return cid;
+  privateCall(uid: number): Promise<number> {
+    return this.seat.privateCall(uid).catch(talkError);
   }
 
   async endCall(cid: number): Promise<void> {
-    if (this.sending?.cid === cid) await this.freeMic(cid);
-    if (this.current === cid) this.current = null;
-    if (cid >= CALL_ID_BASE) await this.send({ type: 'hangup', cid });
-    else if (!this.monitored.has(cid)) await this.leave(cid);
+    await this.seat.endCall(cid).catch(talkError);
   }
 
   async applyMic(cid: number): Promise<void> {
-    // The microphone opens before the floor is asked for, so a permission prompt never holds a floor.
-    const audio = await this.engine();
-    await audio.openMic();
-    await this.send({ type: 'floorRequest', cid });
-    this.sending = { cid, seq: 0 };
-    audio.startSending(
-      (opus) => {
-        const sending = this.sending;
-        if (!sending || this.socket?.readyState !== WebSocket.OPEN) return;
-        this.socket.send(encodeAudioUp({ ...sending, opus }));
-        sending.seq = (sending.seq + 1) & 0xffff;
-      },
-      (level) => this.sink?.event({ event: 'micLevel', level }),
-    );
-  }
-
-  private stopSending(): void {
-    this.sending = null;
-    void this.audio?.then((audio) => audio.stopSending()).catch(() => undefined);
+    await this.seat.applyMic(cid).catch(talkError);
   }
 
   async freeMic(cid: number): Promise<void> {
-    this.stopSending();
-    await this.send({ type: 'floorRelease', cid });
+    await this.seat.freeMic(cid).catch(talkError);
   }
 
-  async monitor(cids: readonly number[]): Promise<void> {
-    const wanted = new Set(cids);
-    for (const cid of this.monitored) {
-      if (!wanted.has(cid) && cid !== this.current) await this.leave(cid);
-    }
-    for (const cid of wanted) await this.join(cid);
-    this.monitored = wanted;
+  async monitor(cids: readonly number[]): Promise<MonitorFailure[]> {
+    return (await this.seat.monitor(cids).catch(talkError)).failed;
   }
 
-  async applyVideo(uid: number): Promise<void> {
-    await this.send({ type: 'videoApply', uid });
+  applyVideo(uid: number): Promise<void> {
+    return this.seat.applyVideo(uid).catch(talkError);
   }
 
-  async freeVideo(uid: number): Promise<void> {
-    await this.send({ type: 'videoFree', uid });
+  freeVideo(uid: number): Promise<void> {
+    return this.seat.freeVideo(uid).catch(talkError);
   }
 }

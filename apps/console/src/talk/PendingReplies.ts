@@ -10,7 +10,7 @@ type Pending = {
 };
 
 /**
- * Commands waiting for their reply, by id (the agent's `id`, the terminal protocol's `seq`). Each
+ * Commands to the talk agent waiting for their reply, by the agent protocol's `id`. Each
  * settles once: with its reply, with a TalkError of the refusal's code, on timeout, or when the
  * socket goes (failAll).
  */

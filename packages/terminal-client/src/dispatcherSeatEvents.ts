@@ -1,0 +1,44 @@
+import { TerminalCloseCodes, type TalkAgentEvent, type TerminalServerMessage } from '@intercom/contract';
+
+/** Why a seat's connection ended, in the talk agent protocol's words (`loggedOut` reasons). */
+export type SeatEndReason = Extract<TalkAgentEvent, { event: 'loggedOut' }>['reason'];
+
+/**
+ * A server push in the talk agent protocol's event shape (docs/talk-agent-protocol.md "Events"):
+ * the floor and call pushes keep their fields, `videoOnline` nests the source under `video`.
+ * Undefined for a push the protocol has no event for (`channelLeft`, `config`, ...).
+ */
+export function seatEventOf(message: TerminalServerMessage): TalkAgentEvent | undefined {
+  switch (message.type) {
+    case 'floorTaken': {
+      const { cid, uid, name, priority } = message;
+      return { event: 'floorTaken', cid, uid, name, priority };
+    }
+    case 'floorIdle':
+      return { event: 'floorIdle', cid: message.cid };
+    case 'floorRevoked':
+      return { event: 'floorRevoked', cid: message.cid, reason: message.reason };
+    case 'callStart':
+      return { event: 'callStart', cid: message.cid, from: message.from, name: message.name ?? '' };
+    case 'callEnd':
+      return { event: 'callEnd', cid: message.cid };
+    case 'videoOnline': {
+      const { uid, name, codecs } = message;
+      return { event: 'videoOnline', video: { uid, name: name ?? '', codecs: codecs ?? [] } };
+    }
+    case 'videoOffline':
+      return { event: 'videoOffline', uid: message.uid };
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The close code of a seat's socket (docs/terminal-protocol.md): 4001 another login took the seat,
+ * 4002 its console session ended; anything else lost the platform, and the seat may come back.
+ */
+export function seatEndReasonOf(code: number): Exclude<SeatEndReason, 'logout'> {
+  if (code === TerminalCloseCodes.replaced) return 'replaced';
+  if (code === TerminalCloseCodes.accountChanged) return 'session_end';
+  return 'server_lost';
+}
