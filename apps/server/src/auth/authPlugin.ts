@@ -2,6 +2,7 @@ import { Code, MessageKeys } from '@intercom/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../http/AppError.js';
+import { syncPlugin } from '../http/syncPlugin.js';
 import { authenticate } from './authenticate.js';
 
 /** The only /api routes that answer without a token. */
@@ -32,16 +33,18 @@ export function bearerToken(request: FastifyRequest): string | undefined {
  * Authentication, tenancy scope and role checks for the whole /api scope, in one place
  * (DESIGN.md section 5): handlers never check a token or a role by hand.
  */
-export const authPlugin = fp(async (app: FastifyInstance) => {
-  app.decorateRequest('auth', null);
-  app.addHook('onRequest', async (request) => {
-    const route = request.routeOptions.url;
-    if (!route?.startsWith('/api/') || isPublicApiRoute(route)) return;
-    const auth = await authenticate(app.deps, bearerToken(request));
-    if (request.routeOptions.config.adminOnly && auth.account.Role !== 'admin') throw AppError.forbidden();
-    request.auth = auth;
-  });
-});
+export const authPlugin = fp(
+  syncPlugin((app: FastifyInstance) => {
+    app.decorateRequest('auth', null);
+    app.addHook('onRequest', async (request) => {
+      const route = request.routeOptions.url;
+      if (!route?.startsWith('/api/') || isPublicApiRoute(route)) return;
+      const auth = await authenticate(app.deps, bearerToken(request));
+      if (request.routeOptions.config.adminOnly && auth.account.Role !== 'admin') throw AppError.forbidden();
+      request.auth = auth;
+    });
+  }),
+);
 
 /** The caller of a route that the auth hook has let through. */
 export function authOf(request: FastifyRequest) {

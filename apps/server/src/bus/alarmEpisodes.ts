@@ -30,8 +30,8 @@ export class MemoryAlarmEpisodes implements AlarmEpisodes {
     return this.running.has(key(kind, U_ID));
   }
 
-  async begin(kind: EpisodeKind, U_ID: number): Promise<boolean> {
-    return this.beginNow(kind, U_ID);
+  begin(kind: EpisodeKind, U_ID: number): Promise<boolean> {
+    return Promise.resolve(this.beginNow(kind, U_ID));
   }
 
   beginNow(kind: EpisodeKind, U_ID: number): boolean {
@@ -40,8 +40,9 @@ export class MemoryAlarmEpisodes implements AlarmEpisodes {
     return true;
   }
 
-  async end(kind: EpisodeKind, U_ID: number): Promise<void> {
+  end(kind: EpisodeKind, U_ID: number): Promise<void> {
     this.running.delete(key(kind, U_ID));
+    return Promise.resolve();
   }
 
   async loadUnhandled(db: Kysely<DB>): Promise<void> {

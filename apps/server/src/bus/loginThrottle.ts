@@ -28,8 +28,8 @@ export class MemoryLoginThrottle implements LoginThrottle {
 
   constructor(private readonly limits: LoginThrottleLimits) {}
 
-  async lockedFor(phone: string, now = Date.now()): Promise<number> {
-    return this.lockedForNow(phone, now);
+  lockedFor(phone: string, now = Date.now()): Promise<number> {
+    return Promise.resolve(this.lockedForNow(phone, now));
   }
 
   /** `lockedFor` without the promise. */
@@ -38,8 +38,9 @@ export class MemoryLoginThrottle implements LoginThrottle {
     return entry && entry.lockedUntil > now ? entry.lockedUntil - now : 0;
   }
 
-  async failed(phone: string, now = Date.now()): Promise<void> {
+  failed(phone: string, now = Date.now()): Promise<void> {
     this.failedNow(phone, now);
+    return Promise.resolve();
   }
 
   /** `failed` without the promise. */
@@ -55,8 +56,9 @@ export class MemoryLoginThrottle implements LoginThrottle {
     if (this.entries.size > MAX_ENTRIES) this.prune(now, MAX_ENTRIES / 2);
   }
 
-  async succeeded(phone: string): Promise<void> {
+  succeeded(phone: string): Promise<void> {
     this.entries.delete(phone);
+    return Promise.resolve();
   }
 
   /** Drops expired locks; with `keep`, also the oldest entries beyond it. */

@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../http/AppError.js';
+import { syncPlugin } from '../http/syncPlugin.js';
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
@@ -30,15 +31,16 @@ function loopbackDirect(request: FastifyRequest): boolean {
  * anyone else gets 403 (the envelope) and not one figure.
  */
 export const metricsPlugin = fp(
-  async (app: FastifyInstance) => {
+  syncPlugin((app: FastifyInstance) => {
     const { metrics, config } = app.deps;
-    app.addHook('onResponse', async (request, reply) => {
+    app.addHook('onResponse', (request, reply, done) => {
       // The route pattern, not the URL: ids and queries would make a series per request.
       const route = request.routeOptions.url ?? 'unmatched';
       metrics.httpDuration.observe(
         { method: request.method, route, status: String(reply.statusCode) },
         reply.elapsedTime / 1000,
       );
+      done();
     });
     app.get('/metrics', { schema: { hide: true }, logLevel: 'warn' }, async (request, reply) => {
       const allowed = config.metricsToken ? tokenMatches(request, config.metricsToken) : loopbackDirect(request);
@@ -46,6 +48,6 @@ export const metricsPlugin = fp(
       const { body, contentType } = await metrics.scrape();
       return reply.header('Content-Type', contentType).header('Cache-Control', 'no-store').send(body);
     });
-  },
+  }),
   { name: 'metrics' },
 );

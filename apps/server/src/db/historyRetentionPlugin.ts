@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { HistoryRetention, historyRetentionDefaults } from './historyRetention.js';
+import { syncPlugin } from '../http/syncPlugin.js';
 
 /**
  * Location history maintenance with the app's lifecycle: PostgreSQL's day partitions exist before
@@ -8,7 +9,7 @@ import { HistoryRetention, historyRetentionDefaults } from './historyRetention.j
  * the background every hour, and close() waits for a run in progress.
  */
 export const historyRetentionPlugin = fp(
-  async (app: FastifyInstance) => {
+  syncPlugin((app: FastifyInstance) => {
     const { db, dialect, config } = app.deps;
     const retention = new HistoryRetention(db, dialect, {
       ...historyRetentionDefaults,
@@ -18,6 +19,6 @@ export const historyRetentionPlugin = fp(
     });
     app.addHook('onReady', () => retention.start());
     app.addHook('onClose', () => retention.stop());
-  },
+  }),
   { name: 'historyRetention' },
 );

@@ -50,9 +50,15 @@ async function* rowsOf(
   }
 }
 
+/** A column's value as text; the exported columns hold strings, numbers and booleans. */
+function valueText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') return String(value);
+  return value === null || value === undefined ? '' : JSON.stringify(value);
+}
+
 function csvCell(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  let text = String(value);
+  let text = valueText(value);
   // Cells starting with a formula character are neutralised so a spreadsheet never runs them.
   if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;

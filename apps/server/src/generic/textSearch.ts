@@ -47,8 +47,9 @@ export function textSearchField(columns: readonly string[], trigram?: TrigramInd
         // from the pg_trgm indexes first. Flattened, it walks the key index for "ORDER BY key LIMIT
         // 10" and tests every row it passes, which reads all users when the match is rare.
         const ids = [...scope.enterpriseIds];
+        const matches = contains((column) => sql.ref(column));
         return sql<SqlBool>`${eb.ref(trigram.key)} in (select ${sql.ref(trigram.key)} from ${sql.table(trigram.table)}
-          where ${sql.ref('E_ID')} in (${sql.join(ids)}) and (${sql.join(contains(sql.ref), sql` or `)}) offset 0)`;
+          where ${sql.ref('E_ID')} in (${sql.join(ids)}) and (${sql.join(matches, sql` or `)}) offset 0)`;
       }
       return eb.or(contains((column) => eb.ref(column)));
     },

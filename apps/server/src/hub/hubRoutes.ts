@@ -5,6 +5,7 @@ import { hubToken } from './hubAuth.js';
 import { HubAccess, queryValue, text } from './hubHttp.js';
 import { HubPolling } from './hubPolling.js';
 import type { HubServer } from './hubServer.js';
+import { syncPlugin } from '../http/syncPlugin.js';
 import { HubUpgrades } from './hubUpgrades.js';
 
 export interface HubRoutesOptions {
@@ -18,7 +19,7 @@ export interface HubRoutesOptions {
  * (here), long polling and Server-Sent Events (hubPolling.ts) and WebSockets (hubUpgrades.ts), all
  * behind the same session tokens as the REST API (hubHttp.ts).
  */
-export async function hubRoutes(app: FastifyInstance, { hub, deps, path }: HubRoutesOptions): Promise<void> {
+export const hubRoutes = syncPlugin((app: FastifyInstance, { hub, deps, path }: HubRoutesOptions) => {
   app.addContentTypeParser('application/octet-stream', { parseAs: 'string' }, (_request, body, done) =>
     done(null, body),
   );
@@ -64,4 +65,4 @@ export async function hubRoutes(app: FastifyInstance, { hub, deps, path }: HubRo
   const bodyLimit = Math.max(1024 * 1024, hub.options.maxMessageChars * 4);
   app.post(path, { schema: { hide: true }, logLevel, bodyLimit }, (request, reply) => polling.post(request, reply));
   app.delete(path, { schema: { hide: true }, logLevel }, (request, reply) => polling.delete(request, reply));
-}
+});

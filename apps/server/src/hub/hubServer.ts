@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely';
 import type { AuthContext } from '../auth/authContext.js';
 import type { SessionPolicy } from '../auth/sessions.js';
 import type { DB } from '../db/schema.js';
-import type { EndReason, EventBus } from '../bus/eventBus.js';
+import type { EventBus } from '../bus/eventBus.js';
 import { HubConnection, type ConnectionHost } from './hubConnection.js';
 import { hubOptionsOf, type HubOptions, type TransportKind } from './hubOptions.js';
 import { HubMethods, type HubMethod } from './hubMethods.js';
@@ -143,8 +143,11 @@ export class HubServer extends EventEmitter<HubEvents> implements ConnectionHost
     return [...this.byToken.values()];
   }
 
-  /** Closes the hub connections of ended sessions with the reason's error text (no reconnect). */
-  closeSessions(sessionIds: readonly number[], reason: EndReason | string | null): number {
+  /**
+   * Closes the hub connections of ended sessions with the reason's error text (no reconnect). The
+   * reason is an `EndReason`, or the session row's EndReason column as read (any text, or null).
+   */
+  closeSessions(sessionIds: readonly number[], reason: string | null): number {
     const ended = new Set(sessionIds);
     let count = 0;
     for (const connection of this.connections()) {

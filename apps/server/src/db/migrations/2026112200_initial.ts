@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { ColumnDefinitionBuilder, Kysely } from 'kysely';
 
 /**
  * The whole data model of SPEC.md section 3. Migrations never import application code: they
@@ -13,7 +13,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   // serial keys: SERIAL/BIGSERIAL on PostgreSQL, INTEGER PRIMARY KEY AUTOINCREMENT on SQLite
   const id = pg ? 'serial' : 'integer';
   const bigId = pg ? 'bigserial' : 'integer';
-  const pk = (c: any) => (pg ? c.primaryKey() : c.primaryKey().autoIncrement());
+  const pk = (c: ColumnDefinitionBuilder) => (pg ? c.primaryKey() : c.primaryKey().autoIncrement());
   const time = 'bigint';
 
   await db.schema

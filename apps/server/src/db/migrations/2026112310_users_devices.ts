@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 
 function isPostgres(db: Kysely<unknown>): boolean {
   return db.getExecutor().adapter.constructor.name === 'PostgresAdapter';
@@ -30,7 +30,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   // evaluates (SQLite walks a LEFT JOIN even for counted rows). PostgreSQL: LEFT JOINs, which its
   // planner removes from counts, whereas it would run a subquery for every row an OFFSET skips.
   const pg = isPostgres(db);
-  const related = (table: string, key: string, column: string, ref: string) => (eb: any) =>
+  const related = (table: string, key: string, column: string, ref: string) => (eb: ExpressionBuilder<any, any>) =>
     pg
       ? `${table}.${column}`
       : eb.selectFrom(`${table} as r`).select(`r.${column}`).whereRef(`r.${key}`, '=', ref).as(column);
@@ -39,7 +39,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createView('user_view')
     .as(
-      users.select((eb: any) => [
+      users.select((eb) => [
         'u.UserID',
         'u.E_ID',
         'u.OS_ID',
@@ -68,7 +68,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createView('device_view')
     .as(
-      devices.select((eb: any) => [
+      devices.select((eb) => [
         'd.D_ID',
         'd.E_ID',
         'd.DeviceCode',

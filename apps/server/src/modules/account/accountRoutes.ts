@@ -19,12 +19,13 @@ import { done, list, ok } from '../../http/envelope.js';
 import { actorOf, writeSysLog } from '../../core/writeSysLog.js';
 import { changePassword, modifyConfig } from './accountService.js';
 import { listSysConfig } from '../../core/sysConfigRepository.js';
+import { syncPlugin } from '../../http/syncPlugin.js';
 
 const tags = ['Account'];
 const security = [{ bearerAuth: [] }];
 
 /** The logged-in account: who am I, log out, settings, change password. */
-export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
+export const accountRoutes: FastifyPluginAsyncZod = syncPlugin((app) => {
   app.get(
     '/LoginInfo',
     {
@@ -126,4 +127,4 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       return done();
     },
   );
-};
+});

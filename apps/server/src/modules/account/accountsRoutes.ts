@@ -14,13 +14,14 @@ import { done, ok } from '../../http/envelope.js';
 import { serviceContext } from '../../core/serviceContext.js';
 import { findAccount } from './accountsRepository.js';
 import { disableAccount, profileOf, resetPassword, saveProfile } from './accountsService.js';
+import { syncPlugin } from '../../http/syncPlugin.js';
 
 const tags = ['Account'];
 const security = [{ bearerAuth: [] }];
 const adminOnly = { adminOnly: true };
 
 /** Console accounts (admin) and the own profile (any role), prefix /api/Account. */
-export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
+export const accountsRoutes: FastifyPluginAsyncZod = syncPlugin((app) => {
   app.get(
     '/Entitys/:id',
     {
@@ -100,4 +101,4 @@ export const accountsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => ok(await saveProfile(serviceContext(request), request.body)),
   );
-};
+});

@@ -1,11 +1,4 @@
-import {
-  MessageKeys,
-  SysLogActions,
-  type AccountSave,
-  type ConsoleAccountRow,
-  type Profile,
-  type Role,
-} from '@intercom/contract';
+import { MessageKeys, SysLogActions, type AccountSave, type ConsoleAccountRow, type Profile } from '@intercom/contract';
 import { hashPassword } from '../../auth/passwords.js';
 import { endSessions } from '../../auth/sessions.js';
 import type { DB } from '../../db/schema.js';
@@ -99,7 +92,7 @@ async function editAccount(ctx: ServiceContext, input: AccountSave): Promise<num
     LoginName: input.LoginName,
     Name: input.Name,
     Mail: input.Mail,
-    Role: input.Role as Role | undefined,
+    Role: input.Role,
   };
   const changes = changesOf(before, values);
   const set: Record<string, unknown> = Object.fromEntries(Object.entries(values).filter(([field]) => field in changes));

@@ -21,12 +21,13 @@ import { serviceContext } from '../../core/serviceContext.js';
 import { queryChannels } from './channelQueries.js';
 import { batchChangeRooms, createChannel, removeChannel, updateChannel } from './channelService.js';
 import { queryGroup } from './channelTree.js';
+import { syncPlugin } from '../../http/syncPlugin.js';
 
 const tags = ['THChannel'];
 const security = [{ bearerAuth: [] }];
 
 /** Channels: create, edit, rename, delete, batch change, list and tree (prefix /api/THChannel). */
-export const channelRoutes: FastifyPluginAsyncZod = async (app) => {
+export const channelRoutes: FastifyPluginAsyncZod = syncPlugin((app) => {
   app.post(
     '/SaveChannel',
     {
@@ -136,4 +137,4 @@ export const channelRoutes: FastifyPluginAsyncZod = async (app) => {
       return list(nodes, total);
     },
   );
-};
+});

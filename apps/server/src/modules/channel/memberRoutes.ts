@@ -16,13 +16,14 @@ import { list, ok } from '../../http/envelope.js';
 import { serviceContext } from '../../core/serviceContext.js';
 import { queryMembers } from './channelQueries.js';
 import { batchMemberPriority, changeMemberPriority, changeMembers, changeRooms } from './memberService.js';
+import { syncPlugin } from '../../http/syncPlugin.js';
 
 const tags = ['THChannel'];
 const security = [{ bearerAuth: [] }];
 const changed = objectEnvelope(z.object({ CID: z.number().int(), changed: z.number().int() }));
 
 /** Channel members (prefix /api/THChannel). */
-export const memberRoutes: FastifyPluginAsyncZod = async (app) => {
+export const memberRoutes: FastifyPluginAsyncZod = syncPlugin((app) => {
   app.post(
     '/CMemberChange',
     {
@@ -106,4 +107,4 @@ export const memberRoutes: FastifyPluginAsyncZod = async (app) => {
       return list(rows, total);
     },
   );
-};
+});

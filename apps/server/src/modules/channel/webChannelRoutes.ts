@@ -15,12 +15,13 @@ import { serviceContext } from '../../core/serviceContext.js';
 import { channelInScope } from './channelRules.js';
 import { createChannel, switchRecord } from './channelService.js';
 import { dispatchNumbers } from './dispatchNumbers.js';
+import { syncPlugin } from '../../http/syncPlugin.js';
 
 const tags = ['Channel'];
 const security = [{ bearerAuth: [] }];
 
 /** /api/Channel calls beyond the generic ones. */
-export const webChannelRoutes: FastifyPluginAsyncZod = async (app) => {
+export const webChannelRoutes: FastifyPluginAsyncZod = syncPlugin((app) => {
   app.get(
     '/Entitys/:id',
     {
@@ -62,9 +63,9 @@ export const webChannelRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => ok(await switchRecord(serviceContext(request), request.body)),
   );
-};
+});
 
-export const dispatchRoutes: FastifyPluginAsyncZod = async (app) => {
+export const dispatchRoutes: FastifyPluginAsyncZod = syncPlugin((app) => {
   app.get(
     '/DispatchNo',
     {
@@ -78,4 +79,4 @@ export const dispatchRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => list(await dispatchNumbers(app.deps.db, authOf(request), request.query.eid)),
   );
-};
+});

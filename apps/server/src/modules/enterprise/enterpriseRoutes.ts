@@ -12,12 +12,13 @@ import { ok } from '../../http/envelope.js';
 import { enterpriseDetail } from './enterpriseRepository.js';
 import { switchWorking, workingInfo } from './enterpriseService.js';
 import { serviceContext } from '../../core/serviceContext.js';
+import { syncPlugin } from '../../http/syncPlugin.js';
 
 const tags = ['Enterprise'];
 const security = [{ bearerAuth: [] }];
 
 /** Enterprise detail and the working-enterprise switch of the console's top bar (prefix /api/Enterprise). */
-export const enterpriseRoutes: FastifyPluginAsyncZod = async (app) => {
+export const enterpriseRoutes: FastifyPluginAsyncZod = syncPlugin((app) => {
   app.get(
     '/Entitys/:id',
     {
@@ -62,4 +63,4 @@ export const enterpriseRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => ok(await switchWorking(serviceContext(request), request.body.E_ID)),
   );
-};
+});

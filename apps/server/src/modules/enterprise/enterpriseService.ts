@@ -66,7 +66,7 @@ export async function saveEnterprise(ctx: ServiceContext, input: EnterpriseSave)
     }),
   );
   ctx.events.sessionsEnded(before.E_ID, ended, 'frozen');
-  return { ...before, ...set } as EnterpriseRow;
+  return { ...before, ...set };
 }
 
 async function createEnterprise(ctx: ServiceContext, input: EnterpriseSave): Promise<EnterpriseRow> {

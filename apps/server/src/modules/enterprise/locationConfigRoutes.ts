@@ -15,13 +15,14 @@ import { enterpriseOf } from '../../core/enterpriseOf.js';
 import { serviceContext } from '../../core/serviceContext.js';
 import { profilesOf } from './locationRepository.js';
 import { locrptSet, removeProfile, saveProfile, setCurrentProfile } from './locationService.js';
+import { syncPlugin } from '../../http/syncPlugin.js';
 
 const tags = ['Enterprise'];
 const security = [{ bearerAuth: [] }];
 const adminOnly = { adminOnly: true };
 
 /** Location-report profiles of an enterprise (prefix /api/Enterprise); reads for every role, writes admin only. */
-export const locationConfigRoutes: FastifyPluginAsyncZod = async (app) => {
+export const locationConfigRoutes: FastifyPluginAsyncZod = syncPlugin((app) => {
   app.get(
     '/GetLocationConfig/:id',
     {
@@ -97,4 +98,4 @@ export const locationConfigRoutes: FastifyPluginAsyncZod = async (app) => {
       return done();
     },
   );
-};
+});

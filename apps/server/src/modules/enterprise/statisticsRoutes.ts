@@ -3,11 +3,12 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { authOf } from '../../auth/authPlugin.js';
 import { ok } from '../../http/envelope.js';
 import { loadStatistics } from './statisticsRepository.js';
+import { syncPlugin } from '../../http/syncPlugin.js';
 
 const tags = ['Enterprise'];
 const security = [{ bearerAuth: [] }];
 
-export const statisticsRoutes: FastifyPluginAsyncZod = async (app) => {
+export const statisticsRoutes: FastifyPluginAsyncZod = syncPlugin((app) => {
   app.get(
     '/Statistics',
     {
@@ -23,4 +24,4 @@ export const statisticsRoutes: FastifyPluginAsyncZod = async (app) => {
       return ok(await loadStatistics(app.deps.db, scope, app.deps.realtime.live.onlineCount(scope.enterpriseIds)));
     },
   );
-};
+});

@@ -11,12 +11,13 @@ import { AppError } from '../../http/AppError.js';
 import { list, ok } from '../../http/envelope.js';
 import { findUserByPhone } from '../userinfo/index.js';
 import { countUsers, heartRatesOf } from './heartRateRepository.js';
+import { syncPlugin } from '../../http/syncPlugin.js';
 
 const tags = ['GISLocation'];
 const security = [{ bearerAuth: [] }];
 
 /** Live-data reads beside the generic GISLocation entity (prefix /api/GISLocation). */
-export const gisLocationRoutes: FastifyPluginAsyncZod = async (app) => {
+export const gisLocationRoutes: FastifyPluginAsyncZod = syncPlugin((app) => {
   app.get(
     '/HeartRateHis',
     {
@@ -56,4 +57,4 @@ export const gisLocationRoutes: FastifyPluginAsyncZod = async (app) => {
       });
     },
   );
-};
+});

@@ -7,12 +7,13 @@ import { ok } from '../../http/envelope.js';
 import { findUser } from '../userinfo/index.js';
 import { trackCsv, trackGpx } from './trackExport.js';
 import { fixesOf } from './trackRepository.js';
+import { syncPlugin } from '../../http/syncPlugin.js';
 
 const tags = ['GISLocation'];
 const security = [{ bearerAuth: [] }];
 
 /** A whole track at once (issue 11) and its GPX / CSV export (prefix /api/GISLocation). */
-export const trackRoutes: FastifyPluginAsyncZod = async (app) => {
+export const trackRoutes: FastifyPluginAsyncZod = syncPlugin((app) => {
   /** The user's track in the caller's scope (4004 for a user outside it, as if it did not exist). */
   async function trackOf(
     auth: ReturnType<typeof authOf>,
@@ -67,4 +68,4 @@ export const trackRoutes: FastifyPluginAsyncZod = async (app) => {
         .send(Readable.from(gpx ? trackGpx(track, user.UserName, q.utcOffset) : trackCsv(track, q.utcOffset)));
     },
   );
-};
+});

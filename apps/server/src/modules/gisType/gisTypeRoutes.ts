@@ -6,12 +6,13 @@ import { list } from '../../http/envelope.js';
 import { enterpriseOf } from '../../core/enterpriseOf.js';
 import { actorOf } from '../../core/writeSysLog.js';
 import { gisTypes, userTypesWithStates } from './gisTypeService.js';
+import { syncPlugin } from '../../http/syncPlugin.js';
 
 const security = [{ bearerAuth: [] }];
 const querystring = z.object({ eID: optionalFormInt(1, 2 ** 31 - 1) });
 
 /** Type configs of the map: marked points, lines and users (every role). */
-export const gisTypeRoutes: FastifyPluginAsyncZod = async (app) => {
+export const gisTypeRoutes: FastifyPluginAsyncZod = syncPlugin((app) => {
   for (const [prefix, kind] of [
     ['GISPoint', 'point'],
     ['GISLine', 'line'],
@@ -49,4 +50,4 @@ export const gisTypeRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) =>
       list(await userTypesWithStates(app.deps.db, enterpriseOf(authOf(request).scope, request.query.eID))),
   );
-};
+});

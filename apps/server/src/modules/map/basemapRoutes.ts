@@ -9,6 +9,7 @@ import { basemapFor, PMTILES_URL } from './basemapDescriptor.js';
 import { GlyphRanges, parseRange, servesFontstack } from './glyphRanges.js';
 import { OfflineTiles } from './offlineTiles.js';
 import { sendFileRange } from './rangeFile.js';
+import { syncPlugin } from '../../http/syncPlugin.js';
 
 const NOT_FOUND = { BaseResult: { Code: 4004, Message: 'error.not_found' } };
 /** Tiles and glyphs change only with a release; a day's cache, revalidated by ETag. */
@@ -42,7 +43,7 @@ const wholeNumber = (text: string) => (/^\d{1,7}$/.test(text) ? Number(text) : N
  * Basemaps (DESIGN.md section 8): offline vector tiles and glyphs (public, MapLibre fetches them
  * itself), the operator's PMTiles archive, and `GET /api/Map/Basemap` (signed in).
  */
-export const basemapRoutes: FastifyPluginAsyncZod = async (app) => {
+export const basemapRoutes: FastifyPluginAsyncZod = syncPlugin((app) => {
   const tiles = new OfflineTiles();
   const glyphs = new GlyphRanges();
   const glyphCache = new Map<string, Cached>();
@@ -120,4 +121,4 @@ export const basemapRoutes: FastifyPluginAsyncZod = async (app) => {
       return ok(basemapFor(defaultMap, Boolean(pmtiles)));
     },
   );
-};
+});

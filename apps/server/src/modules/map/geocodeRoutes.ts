@@ -10,6 +10,7 @@ import { AppError } from '../../http/AppError.js';
 import { ok } from '../../http/envelope.js';
 import { findUser } from '../userinfo/index.js';
 import { ReverseGeocoder } from './reverseGeocoder.js';
+import { syncPlugin } from '../../http/syncPlugin.js';
 
 /** The first language tag of Accept-Language, for the geocoder's `accept-language`. */
 function languageOf(header: string | undefined): string {
@@ -21,7 +22,7 @@ function languageOf(header: string | undefined): string {
  * `GET /api/Map/ReverseGeocode` (DESIGN.md section 8): the address of a user's live position, or of
  * a point of its track (`lat`, `lon`). Only users in the caller's scope (4004 otherwise).
  */
-export const geocodeRoutes: FastifyPluginAsyncZod = async (app) => {
+export const geocodeRoutes: FastifyPluginAsyncZod = syncPlugin((app) => {
   const geocoder = new ReverseGeocoder(app.deps.config.geocoder);
   app.decorate('geocoder', geocoder);
 
@@ -53,7 +54,7 @@ export const geocodeRoutes: FastifyPluginAsyncZod = async (app) => {
       return ok<ReverseGeocode>({ ...result, lat: point.lat, lon: point.lon });
     },
   );
-};
+});
 
 declare module 'fastify' {
   interface FastifyInstance {

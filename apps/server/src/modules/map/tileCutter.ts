@@ -188,6 +188,6 @@ export class TileCutter {
     const layers = Object.fromEntries(
       Object.entries(this.layers).map(([name, index]) => [name, index.getTile(z, x, y) ?? empty]),
     );
-    return fromGeojsonVt(layers as never, { version: 2 });
+    return fromGeojsonVt(layers, { version: 2 });
   }
 }

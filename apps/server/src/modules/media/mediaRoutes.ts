@@ -22,6 +22,7 @@ import { serviceContext } from '../../core/serviceContext.js';
 import { mediaDir, tooLarge, uploadImage } from './imageUpload.js';
 import { sessionAlive, signTicket, verifyTicket } from './playTicket.js';
 import { recordingById, recordingInScope, sendRecording } from './recordingFile.js';
+import { syncPlugin } from '../../http/syncPlugin.js';
 
 const tags = ['Media'];
 const security = [{ bearerAuth: [] }];
@@ -30,7 +31,7 @@ const CONTENT_TYPES: Record<string, string> = Object.fromEntries(
 );
 
 /** Subject images and recording files (prefix /api/Media). */
-export const mediaRoutes: FastifyPluginAsyncZod = async (app) => {
+export const mediaRoutes: FastifyPluginAsyncZod = syncPlugin((app) => {
   const { dataDir } = app.deps.config;
 
   // The upload body is the raw image. Only this plugin reads these types; the size is counted
@@ -148,4 +149,4 @@ export const mediaRoutes: FastifyPluginAsyncZod = async (app) => {
       return sendRecording(request, reply, dataDir, recording);
     },
   );
-};
+});

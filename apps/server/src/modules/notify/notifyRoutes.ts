@@ -11,6 +11,7 @@ import { textSearchField } from '../../generic/textSearch.js';
 import { ok } from '../../http/envelope.js';
 import { serviceContext } from '../../core/serviceContext.js';
 import { handleNotifications } from './notifyService.js';
+import { syncPlugin } from '../../http/syncPlugin.js';
 
 const tags = ['Notification'];
 const security = [{ bearerAuth: [] }];
@@ -49,7 +50,7 @@ export const notifyEntity: EntityDefinition = {
   rowSchema: notifyRowSchema,
 };
 
-export const notifyRoutes: FastifyPluginAsyncZod = async (app) => {
+export const notifyRoutes: FastifyPluginAsyncZod = syncPlugin((app) => {
   app.post(
     '/Acknowledge',
     {
@@ -79,4 +80,4 @@ export const notifyRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) =>
       ok(await handleNotifications(serviceContext(request), app.deps.realtime.live, 'resolve', request.body)),
   );
-};
+});

@@ -12,12 +12,13 @@ import { list, ok } from '../../http/envelope.js';
 import { serviceContext } from '../../core/serviceContext.js';
 import { organDetail } from './organService.js';
 import { organizeList } from './organTree.js';
+import { syncPlugin } from '../../http/syncPlugin.js';
 
 const tags = ['Organ'];
 const security = [{ bearerAuth: [] }];
 
 /** Department detail and the organisation tree (prefix /api/Organ); Save and Delete are generic. */
-export const organRoutes: FastifyPluginAsyncZod = async (app) => {
+export const organRoutes: FastifyPluginAsyncZod = syncPlugin((app) => {
   app.get(
     '/Entitys/:id',
     {
@@ -48,4 +49,4 @@ export const organRoutes: FastifyPluginAsyncZod = async (app) => {
       return list(nodes, total);
     },
   );
-};
+});

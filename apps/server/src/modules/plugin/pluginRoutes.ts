@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError } from '../../http/AppError.js';
 import { ok } from '../../http/envelope.js';
 import { PACKAGE_FILE, talkAgentPackage } from './talkAgentPackage.js';
+import { syncPlugin } from '../../http/syncPlugin.js';
 
 /** The agent reads this header to learn the version it downloads (docs/talk-agent.md). */
 const VERSION_HEADER = 'X-Talk-Agent-Version';
@@ -11,7 +12,7 @@ const VERSION_HEADER = 'X-Talk-Agent-Version';
 const SIGNATURE_HEADER = 'X-Talk-Agent-Signature';
 
 /** Plugin page data (prefix /api/Plugin; Info: every role; Package: public). */
-export const pluginRoutes: FastifyPluginAsyncZod = async (app) => {
+export const pluginRoutes: FastifyPluginAsyncZod = syncPlugin((app) => {
   app.get(
     '/Info',
     {
@@ -23,7 +24,7 @@ export const pluginRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: objectEnvelope(pluginInfoSchema) },
       },
     },
-    async () => {
+    () => {
       const pkg = talkAgentPackage(app.deps.config.talkAgentDir);
       const info: PluginInfo = {
         name: 'talk-agent',
@@ -59,4 +60,4 @@ export const pluginRoutes: FastifyPluginAsyncZod = async (app) => {
         .send(fs.createReadStream(pkg.file));
     },
   );
-};
+});

@@ -1,8 +1,9 @@
 import { authCodeSchema, objectEnvelope } from '@intercom/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ok } from '../../http/envelope.js';
+import { syncPlugin } from '../../http/syncPlugin.js';
 
-const talkRoutes: FastifyPluginAsyncZod = async (app) => {
+const talkRoutes: FastifyPluginAsyncZod = syncPlugin((app) => {
   app.post(
     '/AuthCode',
     {
@@ -23,7 +24,7 @@ const talkRoutes: FastifyPluginAsyncZod = async (app) => {
       return ok(await request.server.talk.authCodes.issue({ A_ID, E_ID, S_ID: auth.session.S_ID, name: Name }));
     },
   );
-};
+});
 
 /** `/api/Talk/*`: what the console needs from the talk server (a dispatcher seat's one-time code). */
 export const talkModule: FastifyPluginAsyncZod = async (app) => {

@@ -13,11 +13,12 @@ import { publicKeyOf } from '../../auth/loginCrypto.js';
 import { refreshSession } from '../../auth/sessions.js';
 import { dummyHash } from './loginFailures.js';
 import { login } from './loginService.js';
+import { syncPlugin } from '../../http/syncPlugin.js';
 
 const tags = ['UAuth'];
 
 /** Login-related calls that answer without a token (the auth hook lists them as public). */
-export const uauthRoutes: FastifyPluginAsyncZod = async (app) => {
+export const uauthRoutes: FastifyPluginAsyncZod = syncPlugin((app) => {
   // Made now, so the first login of an unknown name costs what every later one does.
   void dummyHash(app.deps.passwordLogN);
 
@@ -30,13 +31,11 @@ export const uauthRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: objectEnvelope(publicKeySchema) },
       },
     },
-    async () => ok(publicKeyOf(app.deps.loginKey)),
+    () => ok(publicKeyOf(app.deps.loginKey)),
   );
 
-  app.get(
-    '/ICP',
-    { schema: { tags, summary: 'ICP footer text', response: { 200: objectEnvelope(icpSchema) } } },
-    async () => ok({ ICP: app.deps.config.icpText }),
+  app.get('/ICP', { schema: { tags, summary: 'ICP footer text', response: { 200: objectEnvelope(icpSchema) } } }, () =>
+    ok({ ICP: app.deps.config.icpText }),
   );
 
   app.post(
@@ -76,4 +75,4 @@ export const uauthRoutes: FastifyPluginAsyncZod = async (app) => {
       return { Code: Code.Success, Message: tokens.access_token, ...tokens };
     },
   );
-};
+});

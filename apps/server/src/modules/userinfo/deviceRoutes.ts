@@ -21,12 +21,13 @@ import { serviceContext } from '../../core/serviceContext.js';
 import { deviceEntity } from './deviceEntity.js';
 import { findDevice } from './deviceRepository.js';
 import { fastMapIccids, mapIccid, mapPairs, recoverDevice } from './iccidMapping.js';
+import { syncPlugin } from '../../http/syncPlugin.js';
 
 const tags = ['Device'];
 const security = [{ bearerAuth: [] }];
 
 /** SIM inventory reads and the mapping calls (prefix /api); Save, Delete and export are generic. */
-export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
+export const deviceRoutes: FastifyPluginAsyncZod = syncPlugin((app) => {
   app.get(
     '/Device/Entitys/:id',
     {
@@ -120,4 +121,4 @@ export const deviceRoutes: FastifyPluginAsyncZod = async (app) => {
       return done();
     },
   );
-};
+});

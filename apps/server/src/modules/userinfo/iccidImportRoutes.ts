@@ -12,6 +12,7 @@ import { AppError } from '../../http/AppError.js';
 import { ok } from '../../http/envelope.js';
 import { serviceContext } from '../../core/serviceContext.js';
 import { importIccids } from './iccidImport.js';
+import { syncPlugin } from '../../http/syncPlugin.js';
 
 /** Reads a body up to `limit` bytes; one byte more refuses the whole file (4000 device.file_too_large). */
 async function readLimited(payload: Readable, limit: number): Promise<Buffer> {
@@ -33,7 +34,7 @@ async function readLimited(payload: Readable, limit: number): Promise<Buffer> {
  * `POST /api/UserInfo/ImportICCID` in a plugin of its own: its text/plain parser keeps the raw
  * bytes (the UTF-8 check is ours) and applies the import's own size limit.
  */
-export const iccidImportRoutes: FastifyPluginAsyncZod = async (app) => {
+export const iccidImportRoutes: FastifyPluginAsyncZod = syncPlugin((app) => {
   app.addContentTypeParser('text/plain', async (_request: unknown, payload: Readable) =>
     readLimited(payload, DeviceLimits.importMaxBytes),
   );
@@ -53,4 +54,4 @@ export const iccidImportRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => ok(await importIccids(serviceContext(request), request.query, request.body)),
   );
-};
+});

@@ -30,12 +30,13 @@ import { enterpriseOfUserList } from './userListEnterprise.js';
 import { findUser, userBriefs } from './userRepository.js';
 import { saveUser } from './userService.js';
 import { listUserTypes } from '../gisType/index.js';
+import { syncPlugin } from '../../http/syncPlugin.js';
 
 const tags = ['UserInfo'];
 const security = [{ bearerAuth: [] }];
 
 /** Terminal-user calls beyond the generic ones (prefix /api/UserInfo). */
-export const userRoutes: FastifyPluginAsyncZod = async (app) => {
+export const userRoutes: FastifyPluginAsyncZod = syncPlugin((app) => {
   app.get(
     '/Entitys/:id',
     {
@@ -200,4 +201,4 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => ok(await batchChangeUsers(serviceContext(request), request.body)),
   );
-};
+});

@@ -110,7 +110,7 @@ async function editUser(ctx: ServiceContext, input: UserSave): Promise<number> {
   if (input.Password !== undefined) values.PasswordHash = await hashPassword(input.Password, ctx.passwordLogN);
 
   const { PasswordHash: newHash, ...visible } = values;
-  const summary = changesOf(before, { ...visible, ICCID: iccid } as Partial<UserRow>);
+  const summary = changesOf(before, { ...visible, ICCID: iccid });
   if (newHash !== undefined) summary.Password = 'changed';
   const identity = {
     UserID: before.UserID,
