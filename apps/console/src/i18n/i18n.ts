@@ -97,7 +97,7 @@ function applyToDocument(language: Language): void {
 export async function initI18n(): Promise<Language> {
   const language = pickLanguage(readPreference(StorageKeys.language), navigator.languages ?? [navigator.language]);
   await i18n.use(initReactI18next).init({
-    resources: { en: { translation: enLogin as Messages } },
+    resources: { en: { translation: enLogin } },
     lng: FALLBACK_LANGUAGE,
     fallbackLng: FALLBACK_LANGUAGE,
     partialBundledLanguages: true,

@@ -25,14 +25,14 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
   const change = useChangePassword();
 
   const rule = (field: keyof PasswordFields) => ({
-    validator: async () => {
+    validator: () => {
       const values = form.getFieldsValue(true) as Partial<PasswordFields>;
       const failure = checkChangePassword({
         oldPassword: values.LPsd ?? '',
         newPassword: values.Psd ?? '',
         confirmPassword: values.CPsd ?? '',
       }).find((error) => error.field === field);
-      if (failure) throw new Error(t(failure.key));
+      return failure ? Promise.reject(new Error(t(failure.key))) : Promise.resolve();
     },
   });
 

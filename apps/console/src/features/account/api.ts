@@ -32,9 +32,9 @@ export function useSysConfig(enabled = true) {
   return useQuery({
     enabled,
     queryKey: ['Account', 'SysConfig'],
-    queryFn: async ({ signal }) => {
+    queryFn: async ({ signal }): Promise<SysConfig> => {
       const { rows } = await getList<SysConfigEntry>('/api/Account/SysConfig', { signal });
-      return Object.fromEntries(rows.map((row) => [row.Code, row.Value])) as SysConfig;
+      return Object.fromEntries(rows.map((row) => [row.Code, row.Value]));
     },
     staleTime: 5 * 60_000,
   });

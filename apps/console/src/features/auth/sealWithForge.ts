@@ -13,9 +13,7 @@ function randomBytes(length: number): string {
 
 /** The same envelope as sealWithWebCrypto, for browsers without `crypto.subtle`. */
 export function sealWithForge(key: PublicKey, payload: LoginPayload): SealedLogin {
-  const publicKey = forge.pki.publicKeyFromAsn1(
-    forge.asn1.fromDer(forge.util.decode64(key.spki)),
-  ) as forge.pki.rsa.PublicKey;
+  const publicKey = forge.pki.publicKeyFromAsn1(forge.asn1.fromDer(forge.util.decode64(key.spki)));
   const rawKey = randomBytes(32);
   const iv = randomBytes(12);
   const wrapped = publicKey.encrypt(rawKey, 'RSA-OAEP', {

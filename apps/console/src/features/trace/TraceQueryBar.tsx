@@ -40,12 +40,13 @@ export function TraceQueryBar({ initial, loading, onQuery, onExport }: TraceQuer
   };
 
   const rangeRule = {
-    validator: async (_: unknown, range: QueryValues['range']) => {
+    validator: (_: unknown, range: QueryValues['range']) => {
       const [start, end] = range ?? [null, null];
-      if (!start && !end) throw new Error(t('trace.time_required'));
-      if (start && end && end.valueOf() < start.valueOf()) throw new Error(t('trace.time_order'));
-      if (start && end && end.valueOf() - start.valueOf() > TRACK_MAX_RANGE_MS)
-        throw new Error(t('trace.range_too_long'));
+      let failure: string | undefined;
+      if (!start && !end) failure = 'trace.time_required';
+      else if (start && end && end.valueOf() < start.valueOf()) failure = 'trace.time_order';
+      else if (start && end && end.valueOf() - start.valueOf() > TRACK_MAX_RANGE_MS) failure = 'trace.range_too_long';
+      return failure ? Promise.reject(new Error(t(failure))) : Promise.resolve();
     },
   };
 

@@ -21,11 +21,12 @@ function fakeOwner() {
       frameListeners.add(listener);
       return () => frameListeners.delete(listener);
     },
-    applyVideo: vi.fn(async (uid: number) => {
-      if (!state.seat) throw new TalkError('not_logged_in');
-      if (uid !== 7 && uid !== 8) throw new TalkError('not_video_member');
+    applyVideo: vi.fn((uid: number) => {
+      if (!state.seat) return Promise.reject(new TalkError('not_logged_in'));
+      if (uid !== 7 && uid !== 8) return Promise.reject(new TalkError('not_video_member'));
+      return Promise.resolve();
     }),
-    freeVideo: vi.fn(async (_uid: number) => undefined),
+    freeVideo: vi.fn((_uid: number) => Promise.resolve()),
   } satisfies TalkVideoOwner;
   const setSeat = (seat: TalkSeat | null) => {
     state = { ...state, seat };

@@ -11,10 +11,11 @@ function fakeServer(refreshAnswer: 'renew' | 'idle') {
   const server = { valid: new Set(['a1']), refreshes: 0, calls: [] as string[] };
   const json = (status: number, body: unknown) =>
     new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
-  vi.stubGlobal('fetch', async (url: string, init: RequestInit) => {
+  const answer = (url: string, init: RequestInit): Response => {
     if (url === '/api/UAuth/Refresh') {
       server.refreshes += 1;
-      const sent = (JSON.parse(String(init.body)) as { refresh_token: string }).refresh_token;
+      const body = typeof init.body === 'string' ? init.body : '{}';
+      const sent = (JSON.parse(body) as { refresh_token?: string }).refresh_token;
       if (refreshAnswer === 'idle' || sent !== `r${server.refreshes}`) {
         return json(401, { Code: Code.TokenExpired, Message: 'error.token_expired' });
       }
@@ -28,7 +29,8 @@ function fakeServer(refreshAnswer: 'renew' | 'idle') {
       return json(401, { BaseResult: { Code: Code.TokenExpired, Message: 'error.token_expired' } });
     }
     return json(200, { BaseResult: { Code: Code.Success, Message: '' }, BaseData: { who: token } });
-  });
+  };
+  vi.stubGlobal('fetch', (url: string, init: RequestInit) => Promise.resolve(answer(url, init)));
   return server;
 }
 

@@ -24,7 +24,7 @@ const loaded = (data: Values | undefined, state: Partial<EditFormLoad<Values>> =
 
 function renderForm(props: Partial<EditFormShellProps<Values>>) {
   const onClose = vi.fn();
-  const save = props.save ?? vi.fn(async () => undefined);
+  const save = props.save ?? vi.fn(() => Promise.resolve(undefined));
   renderWithProviders(
     <EditFormShell<Values> title={TITLE} onClose={onClose} initialValues={{ name: '' }} save={save} {...props}>
       <Form.Item name="name" label={FIELD}>

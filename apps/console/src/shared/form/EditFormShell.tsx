@@ -143,7 +143,7 @@ function EditFormBody<T extends object>({
       form={form}
       layout="vertical"
       style={bare ? undefined : { maxWidth: 640 }}
-      initialValues={{ ...initialValues, ...(loaded as Partial<T> | undefined) } as T}
+      initialValues={{ ...initialValues, ...(loaded as Partial<T> | undefined) }}
       onFinish={(values) => void submit(values)}
       disabled={saving}
       scrollToFirstError

@@ -16,7 +16,7 @@ interface Values {
 function renderDialog(props: Partial<FormDialogProps<Values, string>>) {
   const onSaved = vi.fn();
   const onCancel = vi.fn();
-  const save = props.save ?? vi.fn(async () => 'saved');
+  const save = props.save ?? vi.fn(() => Promise.resolve('saved'));
   renderWithProviders(
     <FormDialog<Values, string>
       open

@@ -19,10 +19,12 @@ function serve(answer: (url: URL) => unknown) {
   const asked: URL[] = [];
   vi.stubGlobal(
     'fetch',
-    vi.fn(async (input: string) => {
+    vi.fn((input: string) => {
       const url = new URL(input, 'http://console.test');
       asked.push(url);
-      return new Response(JSON.stringify(answer(url)), { headers: { 'Content-Type': 'application/json' } });
+      return Promise.resolve(
+        new Response(JSON.stringify(answer(url)), { headers: { 'Content-Type': 'application/json' } }),
+      );
     }),
   );
   return asked;

@@ -1,5 +1,5 @@
 import { Alert, Button, Card, Empty, Flex, Table, type TableProps } from 'antd';
-import type { ColumnsType, SorterResult } from 'antd/es/table/interface';
+import type { ColumnsType } from 'antd/es/table/interface';
 import { useMemo, useState, type Key, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useErrorMessage } from '../api/useErrorMessage';
@@ -121,7 +121,7 @@ export function ListShell<T extends object, F extends object = Record<string, un
   }, [columns, hidden, mobile, params.orderField, params.desc, resource.defaultOrder]);
 
   const onChange: TableProps<T>['onChange'] = (pagination, _filters, sorter) => {
-    const sort = (Array.isArray(sorter) ? sorter[0] : sorter) as SorterResult<T> | undefined;
+    const sort = Array.isArray(sorter) ? sorter[0] : sorter;
     const orderField = sort?.order ? String(sort.columnKey ?? '') : '';
     const desc = sort?.order === 'descend';
     setParams((previous) => {

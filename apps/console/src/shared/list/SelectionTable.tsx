@@ -41,7 +41,7 @@ export function SelectionTable<T extends object>({
       size="small"
       rowKey={rowKey}
       columns={columns}
-      dataSource={rows as T[]}
+      dataSource={rows}
       loading={loading}
       pagination={false}
       scroll={scroll}

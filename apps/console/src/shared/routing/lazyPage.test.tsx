@@ -15,13 +15,11 @@ function deferredModule() {
     return <p>{CONTENT}</p>;
   }
   let release: () => void = () => undefined;
-  const load = vi.fn(
-    () =>
-      new Promise<{ default: typeof Page }>((resolve) => {
-        release = () => resolve({ default: Page });
-      }),
-  );
-  return { load, mounts, release: () => release() };
+  const loaded = new Promise<{ default: typeof Page }>((resolve) => {
+    release = () => resolve({ default: Page });
+  });
+  const load = vi.fn(() => loaded);
+  return { load, mounts, loaded, release: () => release() };
 }
 
 class Boundary extends Component<{ children: ReactNode }, { error?: string }> {
@@ -69,7 +67,10 @@ describe('lazyPage', () => {
     );
     const { rerender } = render(tree);
     expect(screen.getByText(FALLBACK)).toBeTruthy();
-    await act(async () => module.release());
+    await act(async () => {
+      module.release();
+      await module.loaded;
+    });
     expect(await screen.findByText(CONTENT)).toBeTruthy();
     rerender(tree);
     expect(screen.getByText(CONTENT)).toBeTruthy();

@@ -32,7 +32,10 @@ describe('LoadedComponent', () => {
     const load = vi.fn(() => code.promise);
     const { rerender } = render(<LoadedComponent load={load} fallback={<p>{LOADING}</p>} />);
     expect(screen.getByText(LOADING)).toBeTruthy();
-    await act(async () => code.resolve(() => <p>{SCREENS}</p>));
+    await act(async () => {
+      code.resolve(() => <p>{SCREENS}</p>);
+      await code.promise;
+    });
     expect(screen.getByText(SCREENS)).toBeTruthy();
     rerender(<LoadedComponent load={load} fallback={<p>{LOADING}</p>} />);
     expect(screen.getByText(SCREENS)).toBeTruthy();
@@ -43,7 +46,10 @@ describe('LoadedComponent', () => {
     const code = deferred();
     const load = vi.fn(() => code.promise);
     const first = render(<LoadedComponent load={load} fallback={<p>{LOADING}</p>} />);
-    await act(async () => code.resolve(() => <p>{SCREENS}</p>));
+    await act(async () => {
+      code.resolve(() => <p>{SCREENS}</p>);
+      await code.promise;
+    });
     first.unmount();
     render(<LoadedComponent load={load} fallback={<p>{LOADING}</p>} />);
     // The first commit of the new mount already shows the component.
@@ -63,7 +69,10 @@ describe('LoadedComponent', () => {
         <LoadedComponent load={load} fallback={<p>{LOADING}</p>} />
       </Boundary>,
     );
-    await act(async () => first.reject(new Error('chunk failed')));
+    await act(async () => {
+      first.reject(new Error('chunk failed'));
+      await first.promise.catch(() => undefined);
+    });
     fireEvent.click(screen.getByRole('button', { name: 'chunk failed' }));
     expect(await screen.findByText(SECOND_TRY)).toBeTruthy();
     expect(load).toHaveBeenCalledTimes(2);

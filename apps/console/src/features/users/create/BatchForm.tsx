@@ -133,10 +133,10 @@ export function BatchForm({
             dependencies={['Password']}
             rules={[
               {
-                validator: async (_rule, value: string | undefined) => {
-                  if ((value ?? '') !== (form.getFieldValue('Password') ?? ''))
-                    throw new Error(t(MessageKeys.psdNotEqual));
-                },
+                validator: (_rule, value: string | undefined) =>
+                  (value ?? '') === (form.getFieldValue('Password') ?? '')
+                    ? Promise.resolve()
+                    : Promise.reject(new Error(t(MessageKeys.psdNotEqual))),
               },
             ]}
           >
