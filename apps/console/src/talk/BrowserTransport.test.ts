@@ -65,6 +65,11 @@ async function fakeServer() {
           socket.send(Buffer.alloc(0));
           return;
         }
+        case 'logout':
+          // As the server does: the ack, then the close.
+          ack();
+          socket.close(1000);
+          return;
         default:
           return ack();
       }
@@ -177,5 +182,37 @@ describe('BrowserTransport seat end', () => {
     server.sockets[0]!.terminate();
     await vi.waitFor(() => expect(connections).toContain('disconnected'));
     expect(events.some((e) => e.event === 'loggedOut')).toBe(false);
+  });
+});
+
+describe('BrowserTransport logout', () => {
+  test('after a logout the tab logs in again on a new socket, and the console sees no drop', async () => {
+    const server = await fakeServer();
+    const transport = transportTo(server.url);
+    const connections: TalkConnection[] = [];
+    const events: TalkAgentEvent[] = [];
+    transport.start({
+      connection: (state) => connections.push(state),
+      event: (event) => events.push(event),
+      video: () => undefined,
+    });
+    cleanup.push(
+      () => transport.stop(),
+      () => server.server.close(),
+    );
+    await vi.waitFor(() => expect(connections.at(-1)).toBe('connected'));
+    const login = {
+      proxy: 'http://127.0.0.1',
+      partyId: 1,
+      account: 'admin',
+      authCode: 'k'.repeat(32),
+      dispatchNo: 'D3',
+    };
+    await transport.login(login);
+    await transport.logout();
+    expect(events.filter((e) => e.event === 'loggedOut')).toEqual([{ event: 'loggedOut', reason: 'logout' }]);
+    expect(await transport.login(login)).toEqual(SEAT);
+    expect(server.received).toEqual(['login', 'videoList', 'logout', 'login', 'videoList']);
+    expect(connections).toEqual(['connecting', 'connected']);
   });
 });

@@ -216,6 +216,8 @@ export class BrowserTransport implements TalkTransport {
     if (!this.seat.loggedIn) return;
     await this.seat.logout();
     this.renew();
+    // Ready for the next login when this resolves (or the socket failed and the console was told).
+    await this.socket?.opened().catch(() => undefined);
   }
 
   async groupCall(cid: number): Promise<void> {
