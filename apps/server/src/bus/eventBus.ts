@@ -73,8 +73,11 @@ export type RealtimeEvent =
   | { kind: 'usersChanged'; E_ID: number; UserIDs: number[] }
   /** The enterprise's location profiles changed: its terminals get the new configuration. */
   | { kind: 'locationProfileChanged'; E_ID: number }
-  /** A geofence of the enterprise was saved or deleted: the per-fix check reads its fences again. */
-  | { kind: 'geofencesChanged'; E_ID: number }
+  /**
+   * A geofence of the enterprise was saved or deleted: the per-fix check reads its fences again.
+   * With U_ID: that user entered or left a fence; instances read its inside states again.
+   */
+  | { kind: 'geofencesChanged'; E_ID: number; U_ID?: number }
   /**
    * A server instance has just started with an empty LiveState: every other instance answers with
    * `users` batches of the terminals connected to it (E_ID 0: it concerns every enterprise).

@@ -63,7 +63,10 @@ export class TerminalService {
     metrics.read('intercom_history_queue_rows', 'Rows waiting for the history writer', () => this.writer.queued);
     const episodes = deps.realtime.alarmEpisodes(log);
     this.alarms = new AlarmRaiser(deps.db, deps.realtime.live, episodes, { heartRate: deps.config.heartRate, onError });
-    this.geofences = new GeofenceWatcher(deps.db, (...alarm) => this.alarms.raise(...alarm), { onError });
+    this.geofences = new GeofenceWatcher(deps.db, (...alarm) => this.alarms.raise(...alarm), {
+      onError,
+      onStateChanged: (E_ID, U_ID) => deps.realtime.bus.publish({ kind: 'geofencesChanged', E_ID, U_ID }),
+    });
   }
 
   private get live() {

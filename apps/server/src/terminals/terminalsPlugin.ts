@@ -108,7 +108,9 @@ export const terminalsPlugin = fp(
         gateway.pushConfig({ userIds: event.UserIDs }).catch(logFailure);
       }),
       events.on('locationProfileChanged', (event) => void terminals.profileChanged([event.E_ID]).catch(logFailure)),
-      events.on('geofencesChanged', (event) => service.geofences.changed(event.E_ID)),
+      events.on('geofencesChanged', ({ E_ID, U_ID }) =>
+        U_ID === undefined ? service.geofences.changed(E_ID) : service.geofences.usersChanged([U_ID]),
+      ),
     ];
 
     // Connections and logins are logged by the gateway; one line per upgrade would drown them.

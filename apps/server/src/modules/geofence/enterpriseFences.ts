@@ -79,7 +79,7 @@ function compile(
  * fences of its parent now cover it). Fixes arriving while it loads wait for the one load.
  */
 export class FenceSets {
-  private readonly sets = new Map<number, { set: Promise<FenceSet>; at: number }>();
+  private readonly sets = new Map<number, { set: Promise<FenceSet>; at: number; loaded?: FenceSet }>();
 
   constructor(
     private readonly db: Kysely<DB>,
@@ -90,11 +90,21 @@ export class FenceSets {
     const cached = this.sets.get(E_ID);
     if (cached && now - cached.at < this.maxAgeMs) return cached.set;
     const set = loadFenceSet(this.db, E_ID);
-    this.sets.set(E_ID, { set, at: now });
-    set.catch(() => {
-      if (this.sets.get(E_ID)?.set === set) this.sets.delete(E_ID);
-    });
+    const entry: { set: Promise<FenceSet>; at: number; loaded?: FenceSet } = { set, at: now };
+    this.sets.set(E_ID, entry);
+    set.then(
+      (loaded) => (entry.loaded = loaded),
+      () => {
+        if (this.sets.get(E_ID) === entry) this.sets.delete(E_ID);
+      },
+    );
     return set;
+  }
+
+  /** The enterprise's fences when they are loaded and fresh, without waiting: the per-fix fast path. */
+  peek(E_ID: number, now = Date.now()): FenceSet | undefined {
+    const cached = this.sets.get(E_ID);
+    return cached && now - cached.at < this.maxAgeMs ? cached.loaded : undefined;
   }
 
   changed(E_ID: number): void {

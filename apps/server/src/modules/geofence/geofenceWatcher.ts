@@ -34,6 +34,12 @@ export interface GeofenceWatcherOptions {
    * that reached it, or the terminal that reconnected there and back) may have changed them.
    */
   stateMaxAgeMs?: number;
+  /**
+   * A user's inside state changed here: the other instances drop what they cached of it (the
+   * `geofencesChanged` event with U_ID), so a tracker whose requests alternate between instances
+   * sees its next crossing on either.
+   */
+  onStateChanged?: (E_ID: number, U_ID: number) => void;
 }
 
 interface UserFences {
@@ -68,11 +74,31 @@ export class GeofenceWatcher {
     this.stateMaxAgeMs = options.stateMaxAgeMs ?? 60_000;
   }
 
-  /** Queues the check of a user's fixes; errors are reported, never thrown to the ingest path. */
+  /**
+   * Checks a user's fixes; errors are reported, never thrown to the ingest path. A fix that
+   * crosses nothing (nearly all of them) is checked at once, without a promise or a database call,
+   * when the enterprise's fences and the user's states are loaded; the rest queue behind the user's
+   * earlier checks, so they apply in the order the fixes came.
+   */
   check(subject: GeofenceSubject, fixes: readonly GeofenceFix[]): void {
+    const set = this.fences.peek(subject.E_ID);
+    if (set?.byId.size === 0) return;
+    const state = this.users.get(subject.U_ID);
+    const ordered = fixes.length > 1 ? [...fixes].sort((a, b) => a.time - b.time) : fixes;
+    let first = 0;
+    if (set && state && Date.now() - state.loadedAt < this.stateMaxAgeMs && !this.chains.has(subject.U_ID)) {
+      for (; first < ordered.length; first += 1) {
+        const fix = ordered[first] as GeofenceFix;
+        if (fix.time <= state.lastTime) continue;
+        if (changesOf(subject, set, state, fix)) break;
+        state.lastTime = fix.time;
+      }
+      if (first === ordered.length) return;
+    }
+    const rest = first === 0 ? ordered : ordered.slice(first);
     const previous = this.chains.get(subject.U_ID) ?? Promise.resolve();
     const next = previous
-      .then(() => this.run(subject, fixes))
+      .then(() => this.run(subject, rest))
       .catch((error: unknown) => this.options.onError(error, 'geofence check'));
     this.chains.set(subject.U_ID, next);
     void next.finally(() => {
@@ -85,9 +111,12 @@ export class GeofenceWatcher {
     this.fences.changed(E_ID);
   }
 
-  /** The users' departments or fences may have changed: read their states again. */
+  /** The users' departments or inside states may have changed: read them again at their next fix. */
   usersChanged(userIds: readonly number[]): void {
-    for (const U_ID of userIds) this.users.delete(U_ID);
+    for (const U_ID of userIds) {
+      const state = this.users.get(U_ID);
+      if (state) state.loadedAt = -Infinity;
+    }
   }
 
   /** Waits for every queued check (shutdown, tests). */
@@ -99,11 +128,11 @@ export class GeofenceWatcher {
     const set = await this.fences.of(subject.E_ID);
     if (set.byId.size === 0) return;
     const state = await this.stateOf(subject.U_ID);
-    const ordered = fixes.length > 1 ? [...fixes].sort((a, b) => a.time - b.time) : fixes;
-    for (const fix of ordered) {
+    for (const fix of fixes) {
       if (fix.time <= state.lastTime) continue;
       state.lastTime = fix.time;
-      await this.checkFix(subject, set, state, fix);
+      const changes = changesOf(subject, set, state, fix);
+      if (changes) await this.apply(subject, state, changes, fix);
     }
   }
 
@@ -118,25 +147,23 @@ export class GeofenceWatcher {
     return state;
   }
 
-  private async checkFix(subject: GeofenceSubject, set: FenceSet, state: UserFences, fix: GeofenceFix): Promise<void> {
-    const margin = Math.max(GeofenceLimits.hysteresisMinMeters, fix.accuracy ?? 0);
-    const point = { minX: fix.lon, minY: fix.lat, maxX: fix.lon, maxY: fix.lat };
-    const candidates = set.index.search(point);
-    for (const fence of candidates) {
-      if (state.inside.has(fence.GF_ID) || !appliesTo(fence, subject.U_ID, state.department)) continue;
-      if (fence.shape.depth(fix.lat, fix.lon) > 0) await this.enter(subject, state, fence, fix);
-    }
-    for (const [GF_ID, entry] of state.inside) {
-      const fence = set.byId.get(GF_ID);
-      if (!fence || !appliesTo(fence, subject.U_ID, state.department)) {
-        // Deleted or no longer meant for this user: forgotten without an alarm.
-        state.inside.delete(GF_ID);
-        await recordLeft(this.db, subject.U_ID, GF_ID);
-      } else if (fence.shape.depth(fix.lat, fix.lon) < -margin) {
-        await this.leave(subject, state, fence, fix);
-      } else if (fence.dwellMs > 0 && entry.dwellAt === null && fix.time - entry.enteredAt >= fence.dwellMs) {
-        entry.dwellAt = fix.time;
-        if (await recordDwell(this.db, subject.U_ID, GF_ID, fix.time)) {
+  private async apply(subject: GeofenceSubject, state: UserFences, changes: Change[], fix: GeofenceFix) {
+    await this.applyAll(subject, state, changes, fix);
+    this.options.onStateChanged?.(subject.E_ID, subject.U_ID);
+  }
+
+  private async applyAll(subject: GeofenceSubject, state: UserFences, changes: Change[], fix: GeofenceFix) {
+    for (const { kind, fence } of changes) {
+      const { U_ID } = subject;
+      if (kind === 'enter') await this.enter(subject, state, fence, fix);
+      else if (kind === 'exit') await this.leave(subject, state, fence, fix);
+      else if (kind === 'forget') {
+        state.inside.delete(fence.GF_ID);
+        await recordLeft(this.db, U_ID, fence.GF_ID);
+      } else {
+        const entry = state.inside.get(fence.GF_ID);
+        if (entry) entry.dwellAt = fix.time;
+        if (await recordDwell(this.db, U_ID, fence.GF_ID, fix.time)) {
           const minutes = Math.round(fence.dwellMs / 60_000);
           await this.raise(subject, GeofenceAlarmTypes.dwell, `${fence.Name} (${minutes} min)`, fix);
         }
@@ -158,4 +185,38 @@ export class GeofenceWatcher {
       await this.raise(subject, GeofenceAlarmTypes.exit, fence.Name, fix);
     }
   }
+}
+
+/** What a fix changes: entered, left, dwelt long enough, or a fence no longer there for the user (forgotten, no alarm). */
+interface Change {
+  kind: 'enter' | 'exit' | 'dwell' | 'forget';
+  fence: CompiledFence;
+}
+
+/** The changes one fix makes, or undefined (the common case, allocation-free but for the index lookup). */
+function changesOf(subject: GeofenceSubject, set: FenceSet, state: UserFences, fix: GeofenceFix): Change[] | undefined {
+  let changes: Change[] | undefined;
+  const add = (kind: Change['kind'], fence: CompiledFence) => (changes ??= []).push({ kind, fence });
+  const margin = Math.max(GeofenceLimits.hysteresisMinMeters, fix.accuracy ?? 0);
+  for (const fence of set.index.search({ minX: fix.lon, minY: fix.lat, maxX: fix.lon, maxY: fix.lat })) {
+    if (state.inside.has(fence.GF_ID) || !appliesTo(fence, subject.U_ID, state.department)) continue;
+    if (fence.shape.depth(fix.lat, fix.lon) > 0) add('enter', fence);
+  }
+  for (const [GF_ID, entry] of state.inside) {
+    const fence = set.byId.get(GF_ID);
+    if (!fence || !appliesTo(fence, subject.U_ID, state.department)) {
+      add('forget', fence ?? forgotten(GF_ID));
+    } else if (fence.shape.depth(fix.lat, fix.lon) < -margin) {
+      add('exit', fence);
+    } else if (fence.dwellMs > 0 && entry.dwellAt === null && fix.time - entry.enteredAt >= fence.dwellMs) {
+      add('dwell', fence);
+    }
+  }
+  return changes;
+}
+
+/** A stand-in for a deleted fence the user was inside: only its id is used. */
+function forgotten(GF_ID: number): CompiledFence {
+  const shape = { boxes: [], depth: () => 0 };
+  return { GF_ID, Name: '', enter: false, exit: false, dwellMs: 0, users: null, departments: null, shape };
 }

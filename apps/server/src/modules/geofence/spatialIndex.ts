@@ -23,6 +23,8 @@ export class PackedRTree<T> {
   /** Where each level begins in the slots; the root is the one slot of the last level. */
   private readonly levels: number[] = [];
   private readonly items: T[];
+  /** The nodes still to visit; kept between searches (a search runs to its end synchronously). */
+  private readonly stack: number[] = [];
 
   constructor(entries: readonly { box: Box; item: T }[]) {
     this.items = entries.map((e) => e.item);
@@ -59,7 +61,9 @@ export class PackedRTree<T> {
     const found: T[] = [];
     if (this.items.length === 0) return found;
     const top = this.levels.length - 1;
-    const stack: number[] = [this.levels[top] as number, top];
+    const stack = this.stack;
+    stack.length = 0;
+    stack.push(this.levels[top] as number, top);
     while (stack.length > 0) {
       const depth = stack.pop() as number;
       const slot = stack.pop() as number;
