@@ -61,7 +61,10 @@ export class DispatcherSeat extends Emitter<DispatcherSeatEvents> {
    */
   async login(socket: TerminalSocket, login: SeatLogin): Promise<{ seat: TalkSeat; monitor: number[] }> {
     if (this.socket) await this.logout(false);
-    const ack = await requestOn(socket, { type: 'login', authCode: login.authCode });
+    // TerminalSocket.login, not a plain request: it starts the heartbeats that keep the seat.
+    const ack = await socket.login({ authCode: login.authCode }).catch((error: unknown) => {
+      throw seatErrorOf(error);
+    });
     const seat = ack.seat as TalkSeat | undefined;
     if (!seat || seat.dispatchNo !== login.dispatchNo) {
       await socket.request({ type: 'logout' }).catch(() => undefined);
@@ -232,8 +235,13 @@ export class DispatcherSeat extends Emitter<DispatcherSeatEvents> {
     return target;
   }
 
+  /** `socket.request`, failing with a SeatError. */
   private async request(message: TerminalRequest): Promise<TerminalAck> {
-    return requestOn(this.need(), message);
+    try {
+      return await this.need().request(message);
+    } catch (error) {
+      throw seatErrorOf(error);
+    }
   }
 
   private joinedList(): number[] {
@@ -314,14 +322,5 @@ export class DispatcherSeat extends Emitter<DispatcherSeatEvents> {
     if (!this.talking) return;
     this.talking = undefined;
     this.audio.stopSending();
-  }
-}
-
-/** `socket.request`, failing with a SeatError. */
-async function requestOn(socket: TerminalSocket, message: TerminalRequest): Promise<TerminalAck> {
-  try {
-    return await socket.request(message);
-  } catch (error) {
-    throw seatErrorOf(error);
   }
 }

@@ -35,9 +35,9 @@ class RecordingAudio implements SeatAudio {
 }
 
 /** A seat logged in on a FakeSocket; `answer` acks the next message of a type once it is sent. */
-async function loggedIn() {
+async function loggedIn(heartbeatMs: number | false = false) {
   const fake = new FakeSocket();
-  const socket = new TerminalSocket({ connect: () => fake, heartbeatMs: false });
+  const socket = new TerminalSocket({ connect: () => fake, heartbeatMs });
   fake.open();
   const audio = new RecordingAudio();
   const seat = new DispatcherSeat(audio);
@@ -103,5 +103,13 @@ describe('DispatcherSeat audio and video', () => {
     await out;
     fake.onmessage?.({ data: encodeAudioDown({ cid: 42, speaker: 7, seq: 1, opus: new Uint8Array([1]) }) });
     expect(audio.heard).toEqual([]);
+  });
+});
+
+describe('DispatcherSeat login', () => {
+  it('starts the heartbeats that keep the seat on the server', async () => {
+    const { fake, seat } = await loggedIn(10);
+    await vi.waitFor(() => expect(fake.messages().some((m) => m.type === 'heartbeat')).toBe(true));
+    expect(seat.info()).toMatchObject({ loggedIn: true, seat: PEER_SEAT });
   });
 });
