@@ -123,7 +123,7 @@ async function postgres(): Promise<Record<string, unknown>> {
       await generateDay(db, day);
       days += 1;
       if (days % 10 === 0)
-        log(`${days} days generated, ${round((performance.now() - genStarted) / 1000, 0)} s, load ${load()}`);
+        log(`${days} days generated, ${round((performance.now() - genStarted) / 1000, 0)} s, load ${load().join(',')}`);
     }
     const genSeconds = (performance.now() - genStarted) / 1000;
     const rows = days * USERS * FIXES_PER_USER_DAY;

@@ -56,7 +56,7 @@ async function oneRun(page: Page, url: string, phone: string) {
   const rowsMs = performance.now() - started;
   await search.press('1');
   await page.waitForFunction(
-    () => (document.querySelector('[data-testid=member-picker] input') as HTMLInputElement | null)?.value === '1',
+    () => document.querySelector<HTMLInputElement>('[data-testid=member-picker] input')?.value === '1',
   );
   const interactiveMs = performance.now() - started;
   const renderedRows = await rows.count();

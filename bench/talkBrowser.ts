@@ -174,9 +174,9 @@ try {
     await sleep(HOLD_MS);
     await page.keyboard.up('Space');
     await sleep(300);
-    const marks = (await page.evaluate(
+    const marks = await page.evaluate<{ keydown: number; granted: number; sent: Array<[number, number[]]> }>(
       '({ keydown: window.talkMarks.keydown.at(-1), granted: window.talkMarks.granted.at(-1), sent: window.talkMarks.sent.map(([at, data]) => [at, Array.from(data)]) })',
-    )) as { keydown: number; granted: number; sent: Array<[number, number[]]> };
+    );
     grants.push(marks.granted - marks.keydown);
     for (const [sentAt, bytes] of marks.sent) {
       const sent = decodeAudioUp(Uint8Array.from(bytes));
@@ -186,7 +186,7 @@ try {
   }
 
   // WebCodecs Opus encode and decode time per 20 ms packet, with the console's settings.
-  const codec = (await page.evaluate(CODEC_TIMES)) as { encodeMs: number[]; decodeMs: number[]; inputBuffer: number };
+  const codec = await page.evaluate<{ encodeMs: number[]; decodeMs: number[]; inputBuffer: number }>(CODEC_TIMES);
 
   const grant = stats(grants.slice(1));
   const relay = stats(relays);

@@ -146,7 +146,7 @@ async function browserFigures(url: string, token: string, userId: number) {
     const shown: number[] = [];
     await profiled('Query', async () => {
       for (let i = 0; i < RUNS; i++) {
-        const press = (await page.evaluate(PRESS_QUERY)) as { drawn: number; shown?: number; fetched: number };
+        const press = await page.evaluate<{ drawn: number; shown?: number; fetched: number }>(PRESS_QUERY);
         query.push(press.drawn);
         shown.push(press.shown ?? press.drawn);
         fetched.push(press.fetched);
@@ -155,7 +155,7 @@ async function browserFigures(url: string, token: string, userId: number) {
     log(`Query pressed ${RUNS} times`);
     const seek: number[] = [];
     await profiled('seek', async () => {
-      for (let i = 0; i < RUNS; i++) seek.push((await page.evaluate(SEEK((i + 0.5) / RUNS))) as number);
+      for (let i = 0; i < RUNS; i++) seek.push(await page.evaluate<number>(SEEK((i + 0.5) / RUNS)));
     });
     // 16x is where the replay starts: two steps up to 64x.
     for (let i = 0; i < 2; i++)
@@ -164,7 +164,7 @@ async function browserFigures(url: string, token: string, userId: number) {
         .filter({ has: page.locator('.anticon-forward') })
         .click();
     if ((await page.getByTestId('trace-speed').innerText()) !== '64x') throw new Error('not at 64x');
-    const play = await profiled('64x', async () => (await page.evaluate(PLAY(PLAY_SECONDS))) as Record<string, number>);
+    const play = await profiled('64x', () => page.evaluate<Record<string, number>>(PLAY(PLAY_SECONDS)));
     query.sort((a, b) => a - b);
     fetched.sort((a, b) => a - b);
     shown.sort((a, b) => a - b);

@@ -1,3 +1,4 @@
+/// <reference types="node" />
 import type { KeyObject } from 'node:crypto';
 
 /** The bytes the build signs (the agent's updateSignature.ts builds the same). */

@@ -1,4 +1,5 @@
 import WebSocket from 'ws';
+import { wsText } from './wsText.js';
 
 const RS = '\u001e';
 
@@ -97,7 +98,7 @@ export async function webSocketClient(url: string, token: string, receiver: Rece
   let subscribed: () => void = () => undefined;
   const ready = new Promise<void>((resolve) => (subscribed = resolve));
   socket.on('message', (data) => {
-    const text = String(data);
+    const text = wsText(data);
     if (text.includes('"invocationId":"1"')) subscribed();
     receiver.onRecords(text);
   });
@@ -143,7 +144,7 @@ export async function socketIoCounter(url: string, receiver: Receiver): Promise<
   let connected: () => void = () => undefined;
   const ready = new Promise<void>((resolve) => (connected = resolve));
   socket.on('message', (data) => {
-    const text = String(data);
+    const text = wsText(data);
     if (text.startsWith('0')) socket.send('40');
     else if (text.startsWith('40')) connected();
     else if (text === '2') socket.send('3');

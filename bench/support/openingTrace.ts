@@ -14,7 +14,17 @@ interface TraceEvent {
   dur?: number;
   pid: number;
   tid: number;
-  args?: { data?: Record<string, unknown>; name?: string };
+  args?: { data?: TraceData; name?: string };
+}
+
+/** The fields of a trace event's `args.data` that the labels read (each event has a few of them). */
+interface TraceData {
+  url?: string;
+  functionName?: string;
+  lineNumber?: number;
+  type?: string;
+  styleSheetUrl?: string;
+  documentLoaderURL?: string;
 }
 
 const CATEGORIES = [
@@ -30,18 +40,18 @@ const CATEGORIES = [
 ];
 
 /** Events inside a task worth naming, and how. */
-const LABELS: Record<string, (data: Record<string, unknown>) => string> = {
+const LABELS: Record<string, (data: TraceData) => string> = {
   EvaluateScript: (d) => `evaluate ${file(d.url)}`,
   'v8.evaluateModule': (d) => `module ${file(d.url)}`,
   'v8.compile': (d) => `compile ${file(d.url)}`,
   'v8.compileModule': (d) => `compile module ${file(d.url)}`,
   'v8.parseOnBackground': () => 'parse',
-  FunctionCall: (d) => `call ${String(d.functionName || '(anonymous)')} ${file(d.url)}:${String(d.lineNumber ?? '')}`,
+  FunctionCall: (d) => `call ${d.functionName || '(anonymous)'} ${file(d.url)}:${d.lineNumber ?? ''}`,
   TimerFire: () => 'timer',
   FireAnimationFrame: () => 'animation frame',
-  EventDispatch: (d) => `event ${String(d.type)}`,
+  EventDispatch: (d) => `event ${d.type}`,
   ParseHTML: () => 'parse HTML',
-  ParseAuthorStyleSheet: (d) => `parse CSS ${file((d.styleSheetUrl as string | undefined) ?? '')}`,
+  ParseAuthorStyleSheet: (d) => `parse CSS ${file(d.styleSheetUrl ?? '')}`,
   UpdateLayoutTree: () => 'style recalculation',
   Layout: () => 'layout',
   Paint: () => 'paint',
@@ -106,7 +116,7 @@ function slice(profile: TimedProfile, from: number, to: number): CpuProfile {
  */
 function startOf(events: TraceEvent[]): { pid: number; tid: number; ts: number } | undefined {
   const navigation = events.find(
-    (e) => e.name === 'navigationStart' && String(e.args?.data?.documentLoaderURL ?? '').includes('/main/'),
+    (e) => e.name === 'navigationStart' && (e.args?.data?.documentLoaderURL ?? '').includes('/main/'),
   );
   if (navigation) return navigation;
   const busy = new Map<string, number>();

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import WebSocket from 'ws';
 import { WEBGL_ARGS } from '../../e2e/support/chromium.js';
+import { wsText } from './wsText.js';
 
 interface CdpReply {
   id?: number;
@@ -28,7 +29,7 @@ class Cdp {
 
   private constructor(private readonly socket: WebSocket) {
     socket.on('message', (data) => {
-      const reply = JSON.parse(String(data)) as CdpReply;
+      const reply = JSON.parse(wsText(data)) as CdpReply;
       const waiter = reply.id === undefined ? undefined : this.waiting.get(reply.id);
       if (!waiter || reply.id === undefined) return;
       this.waiting.delete(reply.id);

@@ -31,7 +31,7 @@ export function mapUser(page: Page, userId: number): Promise<MapUserFeature | un
     interface Probe {
       user(userId: number): Promise<{ lon: number; lat: number; name: string; state: string } | undefined>;
     }
-    const element = document.querySelector('[data-testid="map-canvas"]') as (HTMLElement & { mapUsers?: Probe }) | null;
+    const element = document.querySelector<HTMLElement & { mapUsers?: Probe }>('[data-testid="map-canvas"]');
     const user = await element?.mapUsers?.user(id);
     return user
       ? { id, coordinates: [user.lon, user.lat] as [number, number], state: user.state, name: user.name }

@@ -14,12 +14,12 @@ export async function spawnTalkAgent(extraArgs: readonly string[] = []): Promise
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stderr!.on('data', (chunk: Buffer) => {
+  child.stderr.on('data', (chunk: Buffer) => {
     output += String(chunk);
     stderrOf.set(child, output);
   });
   const [chunk] = (await Promise.race([
-    once(child.stdout!, 'data'),
+    once(child.stdout, 'data'),
     once(child, 'exit').then(() => {
       throw new Error(`the agent exited: ${output}`);
     }),

@@ -91,10 +91,10 @@ async function openTrace(page: Page, language: Language = 'en', day = DAY) {
 
 const playhead = async (page: Page) => Number(await page.getByTestId('trace-playhead').getAttribute('data-time'));
 const mapEval = <T>(page: Page, fn: string) =>
-  page.evaluate(
+  page.evaluate<T>(
     // The map instance MapView keeps on its element.
     `(async () => { const map = document.querySelector('[data-testid="map-canvas"]').maplibre; return (${fn})(map); })()`,
-  ) as Promise<T>;
+  );
 
 describe('track history and replay', () => {
   test('draws the day, replays it by time, seeks, and plays speech and shows alarms from the timeline', async () => {

@@ -19,7 +19,7 @@ describe('wgs84ToGcj02', () => {
   it('shifts points in China as the published algorithm does (gcoord as the reference), to 1e-9 degrees', () => {
     for (const point of CHINA) {
       const [lon, lat] = wgs84ToGcj02(point[0], point[1]);
-      const [refLon, refLat] = gcoord.transform(point, gcoord.WGS84, gcoord.GCJ02) as [number, number];
+      const [refLon, refLat] = gcoord.transform<[number, number]>(point, gcoord.WGS84, gcoord.GCJ02);
       expect(lon).toBeCloseTo(refLon, 9);
       expect(lat).toBeCloseTo(refLat, 9);
     }

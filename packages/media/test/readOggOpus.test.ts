@@ -57,7 +57,7 @@ describe('readOggOpus', () => {
   it('refuses a missing page as truncated', () => {
     const file = stream();
     const pageStarts = [...file.toString('latin1').matchAll(/OggS/g)].map((m) => m.index);
-    const [, , third, fourth] = pageStarts as number[];
+    const [, , third, fourth] = pageStarts;
     const without = Buffer.concat([file.subarray(0, third), file.subarray(fourth)]);
     expect(codeOf(without)).toBe('truncated');
   });
