@@ -68,8 +68,9 @@ for (let i = 0; i < rows.length; i += 500)
 let alarms = 0;
 const watcher = new GeofenceWatcher(
   db,
-  async () => {
+  () => {
     alarms++;
+    return Promise.resolve();
   },
   {
     onError: (error) => {

@@ -196,7 +196,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await app.register(terminalsPlugin, { options: options.terminals });
   await app.register(historyRetentionPlugin);
 
-  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/healthz', { schema: { hide: true } }, () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
     if (app.draining) return reply.status(503).send({ status: 'draining' });
     try {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { EndReason, EventBus, RealtimeEvent, TerminalEndReason, TerminalSessionEnd } from '../bus/eventBus.js';
+import { syncPlugin } from '../http/syncPlugin.js';
 
 export type { TerminalEndReason, TerminalSessionEnd } from '../bus/eventBus.js';
 
@@ -73,6 +74,8 @@ declare module 'fastify' {
 }
 
 /** Decorates `app.terminalEvents` over the app's EventBus (`deps.realtime.bus`). */
-export const terminalEventsPlugin = fp(async (app: FastifyInstance) => {
-  app.decorate('terminalEvents', new TerminalEvents(app.deps.realtime.bus));
-});
+export const terminalEventsPlugin = fp(
+  syncPlugin((app: FastifyInstance) => {
+    app.decorate('terminalEvents', new TerminalEvents(app.deps.realtime.bus));
+  }),
+);

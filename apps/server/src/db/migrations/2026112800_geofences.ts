@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { ColumnDefinitionBuilder, Kysely } from 'kysely';
 
 /**
  * Issue 32: geofences. `geofence` holds the shape (a circle's centre and radius, or a polygon's
@@ -14,7 +14,7 @@ function isPostgres(db: Kysely<unknown>): boolean {
 
 export async function up(db: Kysely<any>): Promise<void> {
   const pg = isPostgres(db);
-  const pk = (c: any) => (pg ? c.primaryKey() : c.primaryKey().autoIncrement());
+  const pk = (c: ColumnDefinitionBuilder) => (pg ? c.primaryKey() : c.primaryKey().autoIncrement());
   await db.schema
     .createTable('geofence')
     .addColumn('GF_ID', pg ? 'serial' : 'integer', pk)

@@ -3,12 +3,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { done } from '../../http/envelope.js';
 import { serviceContext } from '../../core/serviceContext.js';
 import { removeGeofences } from './geofenceService.js';
+import { syncPlugin } from '../../http/syncPlugin.js';
 
 const tags = ['Geofence'];
 const security = [{ bearerAuth: [] }];
 
 /** `POST /api/Geofence/Delete` `{ ids }` (prefix /api/Geofence); QueryData, ExportData and Save are generic. */
-export const geofenceRoutes: FastifyPluginAsyncZod = async (app) => {
+export const geofenceRoutes: FastifyPluginAsyncZod = syncPlugin((app) => {
   app.post(
     '/Delete',
     {
@@ -25,4 +26,4 @@ export const geofenceRoutes: FastifyPluginAsyncZod = async (app) => {
       return done();
     },
   );
-};
+});
