@@ -193,23 +193,31 @@ interface Change {
   fence: CompiledFence;
 }
 
+const point = { minX: 0, minY: 0, maxX: 0, maxY: 0 };
+const candidates: CompiledFence[] = [];
+
 /** The changes one fix makes, or undefined (the common case, allocation-free but for the index lookup). */
 function changesOf(subject: GeofenceSubject, set: FenceSet, state: UserFences, fix: GeofenceFix): Change[] | undefined {
   let changes: Change[] | undefined;
-  const add = (kind: Change['kind'], fence: CompiledFence) => (changes ??= []).push({ kind, fence });
   const margin = Math.max(GeofenceLimits.hysteresisMinMeters, fix.accuracy ?? 0);
-  for (const fence of set.index.search({ minX: fix.lon, minY: fix.lat, maxX: fix.lon, maxY: fix.lat })) {
+  // One box and one result array for every fix: the index lookup is all a quiet fix allocates.
+  point.minX = point.maxX = fix.lon;
+  point.minY = point.maxY = fix.lat;
+  candidates.length = 0;
+  set.index.search(point, candidates);
+  for (const fence of candidates) {
     if (state.inside.has(fence.GF_ID) || !appliesTo(fence, subject.U_ID, state.department)) continue;
-    if (fence.shape.depth(fix.lat, fix.lon) > 0) add('enter', fence);
+    if (fence.shape.depth(fix.lat, fix.lon) > 0) (changes ??= []).push({ kind: 'enter', fence });
   }
+  candidates.length = 0;
   for (const [GF_ID, entry] of state.inside) {
     const fence = set.byId.get(GF_ID);
     if (!fence || !appliesTo(fence, subject.U_ID, state.department)) {
-      add('forget', fence ?? forgotten(GF_ID));
+      (changes ??= []).push({ kind: 'forget', fence: fence ?? forgotten(GF_ID) });
     } else if (fence.shape.depth(fix.lat, fix.lon) < -margin) {
-      add('exit', fence);
+      (changes ??= []).push({ kind: 'exit', fence });
     } else if (fence.dwellMs > 0 && entry.dwellAt === null && fix.time - entry.enteredAt >= fence.dwellMs) {
-      add('dwell', fence);
+      (changes ??= []).push({ kind: 'dwell', fence });
     }
   }
   return changes;

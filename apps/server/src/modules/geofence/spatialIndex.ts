@@ -56,9 +56,8 @@ export class PackedRTree<T> {
     return this.items.length;
   }
 
-  /** Items whose boxes hold or touch `box`. */
-  search(box: Box): T[] {
-    const found: T[] = [];
+  /** Items whose boxes hold or touch `box`, added to `found` (a caller may reuse one array). */
+  search(box: Box, found: T[] = []): T[] {
     if (this.items.length === 0) return found;
     const top = this.levels.length - 1;
     const stack = this.stack;
