@@ -37,7 +37,7 @@ const layerOf = (file: string) => (folderOf(file).startsWith('modules/') ? 'modu
 const ALLOWED: Record<string, readonly string[]> = {
   http: [],
   config: ['http'],
-  db: [],
+  db: ['http'],
   tenancy: ['db'],
   bus: ['db'],
   auth: ['bus', 'config', 'db', 'http', 'tenancy'],
