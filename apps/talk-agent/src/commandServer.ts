@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { TalkAgentErrors } from '@intercom/contract';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { z } from 'zod';
 import { AgentError } from './agentError.js';
 
@@ -16,6 +16,13 @@ export interface CommandServerOptions<C extends { cmd: string; id: number }> {
   handle(command: C, client: WebSocket): Promise<Record<string, unknown>>;
   /** Told when a console connects (to send it the current state) or leaves. */
   onClient?(client: WebSocket, joined: boolean): void;
+}
+
+/** A text frame's data as a string (`ws` gives a Buffer, or its chunks). */
+function textOf(data: RawData): string {
+  if (Buffer.isBuffer(data)) return data.toString('utf8');
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  return Buffer.from(data).toString('utf8');
 }
 
 /** The command's id when the message has a usable one (error replies name the command they answer). */
@@ -72,7 +79,7 @@ export class CommandServer<C extends { cmd: string; id: number }> {
         });
         return;
       }
-      void this.answer(socket, String(data));
+      void this.answer(socket, textOf(data));
     });
     this.options.onClient?.(socket, true);
   }

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { speechPackets } from '@intercom/media';
 import WebSocket from 'ws';
+import { wsText } from '../../../packages/terminal-client/test/wsText.js';
 import { FAST_HUB, sleep } from '../../server/test/hub/hubTestApp.js';
 import { FAST_TERMINALS, startTerminalApp, type TerminalTestApp } from '../../server/test/terminals/terminalTestApp.js';
 import { FAST_TALK } from '../../server/test/talk/talkFixtures.js';
@@ -49,7 +50,7 @@ export class AgentClient {
   private constructor(readonly socket: WebSocket) {
     socket.on('message', (data, isBinary) => {
       if (isBinary) this.frames.push(data as Buffer);
-      else this.messages.push(JSON.parse(String(data)) as AgentMessage);
+      else this.messages.push(JSON.parse(wsText(data)) as AgentMessage);
     });
   }
 

@@ -22,7 +22,7 @@ class TwoFrameMicrophone implements Microphone {
 }
 
 // The talk agent's session, driven by its commands as a console sends them (AgentTransport).
-runSeatRules('TalkSession (talk agent)', async (peer) => {
+runSeatRules('TalkSession (talk agent)', (peer) => {
   const microphone = new TwoFrameMicrophone();
   const playout = new Playout(new NullSpeaker());
   const events: TalkAgentEvent[] = [];
@@ -67,5 +67,5 @@ runSeatRules('TalkSession (talk agent)', async (peer) => {
       playout.close();
     },
   };
-  return driver;
+  return Promise.resolve(driver);
 });

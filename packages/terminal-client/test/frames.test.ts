@@ -50,7 +50,7 @@ function layout<F extends Record<string, unknown>>(
   const audio = name.startsWith('audio');
   const kind = audio ? AudioFrame.kindOpus : VideoFrame.kindVideo;
   const body = audio ? 'opus' : 'payload';
-  const widened = { fields: fields as fc.Arbitrary<Record<string, unknown>>, encode: encode as Layout['encode'] };
+  const widened = { fields: fields as fc.Arbitrary<Record<string, unknown>>, encode };
   return { name, kind, headerBytes, maxBytes, decode, body, ...widened };
 }
 

@@ -22,7 +22,7 @@ export class FakeSeatAudio implements SeatAudio {
 }
 
 // The seat itself on a TerminalSocket, a new one per login as the talk agent does.
-runSeatRules('DispatcherSeat', async (peer) => {
+runSeatRules('DispatcherSeat', (peer) => {
   const audio = new FakeSeatAudio();
   const seat = new DispatcherSeat(audio);
   const events: TalkAgentEvent[] = [];
@@ -38,7 +38,10 @@ runSeatRules('DispatcherSeat', async (peer) => {
       return seat.videoList();
     },
     state: () => ({ ...seat.info(), mic: audio.sending }),
-    close: async () => socket?.close(),
+    close: () => {
+      socket?.close();
+      return Promise.resolve();
+    },
   };
-  return driver;
+  return Promise.resolve(driver);
 });

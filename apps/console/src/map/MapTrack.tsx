@@ -90,7 +90,7 @@ export function MapTrack({ track, onStopClick }: { track: Track | undefined; onS
       },
     });
     const click = (event: MapLayerMouseEvent) => {
-      const index = event.features?.[0]?.properties?.index;
+      const index: unknown = event.features?.[0]?.properties?.index;
       if (typeof index === 'number') clickRef.current(index);
     };
     const pointer = () => (map.getCanvas().style.cursor = 'pointer');

@@ -117,7 +117,9 @@ export class UsersTileWorker {
    */
   feed(port: MessagePort, onFed: (fed: FedBatch) => void): void {
     this.onFed = onFed;
-    if (!this.failed) this.worker.postMessage({ id: this.nextId++, type: 'feed', port } as UsersTileRequest, [port]);
+    if (this.failed) return;
+    const message: UsersTileRequest = { id: this.nextId++, type: 'feed', port };
+    this.worker.postMessage(message, [port]);
   }
 
   async tile(z: number, x: number, y: number): Promise<Uint8Array> {
@@ -155,7 +157,8 @@ export class UsersTileWorker {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ ...request, id } as UsersTileRequest, transfer);
+      const message: UsersTileRequest = { ...request, id };
+      this.worker.postMessage(message, transfer);
     });
   }
 }

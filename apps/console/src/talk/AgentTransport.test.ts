@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { TALK_RETRY_MS, talkAgentCommandSchema, VideoCodec } from '@intercom/contract';
 import { encodeVideoDown } from '@intercom/terminal-client';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { wsText } from '../../../../packages/terminal-client/test/wsText';
 import { AgentTransport } from './AgentTransport';
 import { TalkError, type TalkConnection, type TalkVideoFrame, type TransportSink } from './talkTypes';
 
@@ -25,9 +26,9 @@ function fakeAgent(port = 0) {
   const received: string[] = [];
   server.on('connection', (socket) => {
     socket.on('message', (data) => {
-      const parsed = talkAgentCommandSchema.safeParse(JSON.parse(String(data)));
+      const parsed = talkAgentCommandSchema.safeParse(JSON.parse(wsText(data)));
       if (!parsed.success) {
-        socket.send(JSON.stringify({ id: JSON.parse(String(data)).id, ok: false, code: 'bad_request' }));
+        socket.send(JSON.stringify({ id: JSON.parse(wsText(data)).id, ok: false, code: 'bad_request' }));
         return;
       }
       const command = parsed.data;

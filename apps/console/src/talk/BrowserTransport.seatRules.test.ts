@@ -30,7 +30,7 @@ class FakeEngine implements BrowserAudioEngine {
 }
 
 // The console's browser seat, driven as TalkClient drives it.
-runSeatRules('BrowserTransport (console)', async (peer) => {
+runSeatRules('BrowserTransport (console)', (peer) => {
   const engine = new FakeEngine();
   const transport = new BrowserTransport({
     url: peer.url,
@@ -55,7 +55,10 @@ runSeatRules('BrowserTransport (console)', async (peer) => {
       return transport.login({ ...login, dispatchNo: step[1] ?? 'D3' });
     },
     state: () => ({ ...transport.info(), mic: engine.sending }),
-    close: async () => transport.stop(),
+    close: () => {
+      transport.stop();
+      return Promise.resolve();
+    },
   };
-  return driver;
+  return Promise.resolve(driver);
 });

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { VideoCodec, terminalClientMessageSchema, type TalkAgentEvent } from '@intercom/contract';
 import { encodeVideoDown } from '@intercom/terminal-client';
 import { afterEach, describe, expect, test, vi } from 'vitest';
+import { wsText } from '../../../../packages/terminal-client/test/wsText';
 import { BrowserTransport } from './BrowserTransport';
 import { type TalkConnection, type TalkVideoFrame } from './talkTypes';
 
@@ -39,7 +40,7 @@ async function fakeServer() {
   server.on('connection', (socket) => {
     sockets.push(socket);
     socket.on('message', (data) => {
-      const message = terminalClientMessageSchema.parse(JSON.parse(String(data)));
+      const message = terminalClientMessageSchema.parse(JSON.parse(wsText(data)));
       received.push(message.type);
       const ack = (fields: Record<string, unknown> = {}) =>
         socket.send(JSON.stringify({ type: 'ack', seq: message.seq, ...fields }));

@@ -9,20 +9,20 @@ const ACCOUNT = { proxy: 'http://localhost:8080', partyId: 1, name: 'admin', dis
 
 function setup(options: { login?: () => Promise<TalkSeat>; authCode?: () => Promise<AuthCode> } = {}) {
   let sink: TransportSink | null = null;
+  // The mocks the tests look at, apart from the transport that holds them (no unbound methods).
+  const calls = {
+    login: vi.fn<TalkTransport['login']>(options.login ?? (() => Promise.resolve(SEAT))),
+    monitor: vi.fn<TalkTransport['monitor']>(() => Promise.resolve()),
+    groupCall: vi.fn<TalkTransport['groupCall']>(() => Promise.resolve()),
+  };
   const transport = {
     mode: 'agent',
     start: (next: TransportSink) => (sink = next),
     stop: () => undefined,
-    login: vi.fn(options.login ?? (() => Promise.resolve(SEAT))),
-    monitor: vi.fn(() => Promise.resolve()),
-    groupCall: vi.fn(() => Promise.resolve()),
+    ...calls,
     applyMic: vi.fn(() => Promise.resolve()),
     logout: vi.fn(() => Promise.resolve()),
-  } as unknown as TalkTransport & {
-    login: ReturnType<typeof vi.fn>;
-    monitor: ReturnType<typeof vi.fn>;
-    groupCall: ReturnType<typeof vi.fn>;
-  };
+  } as unknown as TalkTransport;
   const fetchAuthCode = vi.fn(
     options.authCode ??
       (() => Promise.resolve({ authCode: 'c'.repeat(32), expiresAt: Date.now() + 60_000, dispatchNo: 'D3' })),
@@ -38,7 +38,7 @@ function setup(options: { login?: () => Promise<TalkSeat>; authCode?: () => Prom
   client.onStatus((status) => statuses.push(status.key));
   client.setAccount(ACCOUNT);
   client.start();
-  return { client, transport, fetchAuthCode, statuses, sink: () => sink! };
+  return { client, transport: calls, fetchAuthCode, statuses, sink: () => sink! };
 }
 
 type Setup = ReturnType<typeof setup>;

@@ -10,7 +10,7 @@ const OPUS_CONFIG: AudioEncoderConfig = {
   bitrate: 24_000,
   // 20 ms packets, one per frame (DESIGN.md 7).
   opus: { frameDuration: FRAME_US },
-} as AudioEncoderConfig;
+};
 /** Heard streams kept decoding; one decoder per (channel, speaker) because Opus keeps state. */
 const MAX_STREAMS = 16;
 

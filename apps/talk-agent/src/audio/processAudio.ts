@@ -74,7 +74,7 @@ export class ProcessMicrophone implements Microphone {
     const child = spawn(this.tool.bin, this.tool.capture, { stdio: ['ignore', 'pipe', 'ignore'] });
     this.child = child;
     let pending: Buffer = Buffer.alloc(0);
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;
       while (pending.length >= FRAME_BYTES) {
         const frame = Buffer.from(pending.subarray(0, FRAME_BYTES));

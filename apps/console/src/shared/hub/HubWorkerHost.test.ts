@@ -4,7 +4,7 @@ import { FakeHubConnection } from './FakeHubConnection';
 import { gpsRecordFixture as gps } from './gpsRecordFixture';
 import type { SessionCheck } from './HubController';
 import { HubWorkerClient, type WorkerLike } from './HubWorkerClient';
-import { HubWorkerHost, type PagePort } from './HubWorkerHost';
+import { HubWorkerHost } from './HubWorkerHost';
 import type { FeedBatch } from './hubWorkerMessages';
 
 const channels: MessageChannel[] = [];
@@ -21,13 +21,13 @@ afterEach(() => {
  */
 function setup({
   token = 'token-1',
-  session = 'ended' as SessionCheck,
-  startError = undefined as Error | undefined,
-} = {}) {
+  session = 'ended',
+  startError,
+}: { token?: string; session?: SessionCheck; startError?: Error } = {}) {
   const channel = new MessageChannel();
   channels.push(channel);
   const connections: FakeHubConnection[] = [];
-  new HubWorkerHost(channel.port2 as unknown as PagePort, (getToken) => {
+  new HubWorkerHost(channel.port2, (getToken) => {
     const connection = new FakeHubConnection(getToken);
     if (startError) {
       // Rejected only after the token came back from the page: handled by then, not unhandled now.
@@ -40,7 +40,7 @@ function setup({
   const checkSession = vi.fn(() => Promise.resolve(session));
   const onResync = vi.fn();
   const client = new HubWorkerClient({
-    createWorker: () => channel.port1 as unknown as WorkerLike,
+    createWorker: () => channel.port1,
     token: () => token,
     checkSession,
     onResync,

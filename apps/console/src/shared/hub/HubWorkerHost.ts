@@ -16,6 +16,11 @@ export type ConnectionFactory = (token: () => Promise<string>) => HubConnectionL
 /** Searches return at most this many users, whatever the page asks. */
 const MAX_FOUND = 100;
 
+/** The page's answer to a session check (`answer` below sends only these two). */
+function sessionCheck(answer: string): SessionCheck {
+  return answer === 'valid' ? 'valid' : 'ended';
+}
+
 /**
  * The hub worker (hub.worker.ts): owns the tab's one hub connection (HubController) and its
  * LiveStore, and answers the page's LiveView, searches and maps. The page keeps what only it can
@@ -25,7 +30,7 @@ export class HubWorkerHost {
   private readonly controller: HubController;
   private readonly publisher: LiveViewPublisher;
   private readonly feeds = new Map<number, { feed: UserFeed; port: MessagePort; drawn: Map<number, () => void> }>();
-  private readonly asked = new Map<number, (answer: string | SessionCheck) => void>();
+  private readonly asked = new Map<number, (answer: string) => void>();
   private nextId = 1;
   private nextBatch = 1;
 
@@ -34,8 +39,8 @@ export class HubWorkerHost {
     createConnection: ConnectionFactory,
   ) {
     this.controller = new HubController({
-      createConnection: () => createConnection(() => this.ask({ type: 'token', id: 0 }) as Promise<string>),
-      checkSession: (reason) => this.ask({ type: 'session', id: 0, reason: reason.message }) as Promise<SessionCheck>,
+      createConnection: () => createConnection(() => this.ask({ type: 'token', id: 0 })),
+      checkSession: (reason) => this.ask({ type: 'session', id: 0, reason: reason.message }).then(sessionCheck),
       onResync: () => this.post({ type: 'resync' }),
     });
     this.publisher = new LiveViewPublisher(this.controller.store, (changes, transfer) =>
@@ -49,7 +54,7 @@ export class HubWorkerHost {
   }
 
   /** Asks the page (a token, a session check); resolves with its answer. */
-  private ask(question: Extract<HubWorkerEvent, { type: 'token' | 'session' }>): Promise<string | SessionCheck> {
+  private ask(question: Extract<HubWorkerEvent, { type: 'token' | 'session' }>): Promise<string> {
     const id = this.nextId++;
     return new Promise((resolve) => {
       this.asked.set(id, resolve);
@@ -57,7 +62,7 @@ export class HubWorkerHost {
     });
   }
 
-  private answer(id: number, value: string | SessionCheck): void {
+  private answer(id: number, value: string): void {
     this.asked.get(id)?.(value);
     this.asked.delete(id);
   }
