@@ -57,7 +57,7 @@ export interface ConsoleHubOptions {
   /** Every answer to a hub request. */
   answers: Answer[];
   /** A line for the timeline. */
-  note(what: string): void;
+  note: (what: string) => void;
 }
 
 /**

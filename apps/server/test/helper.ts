@@ -27,7 +27,8 @@ export async function call(app: FastifyInstance, options: InjectOptions): Promis
   const res = await app.inject(options);
   const contentType = String(res.headers['content-type'] ?? '');
   if (!contentType.includes('spreadsheetml')) {
-    expect(res.body, `${String(options.method)} ${String(options.url)} leaks internals`).not.toMatch(STACK_FRAME);
+    const url = typeof options.url === 'object' ? options.url.pathname : options.url;
+    expect(res.body, `${String(options.method)} ${String(url)} leaks internals`).not.toMatch(STACK_FRAME);
   }
   return res;
 }

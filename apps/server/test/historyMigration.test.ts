@@ -17,7 +17,10 @@ afterEach(async () => {
 
 async function databaseBeforePartitions(): Promise<Database> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'intercom-history-migration-'));
-  cleanups.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
+  cleanups.push(() => {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    return Promise.resolve();
+  });
   const pg = adminUrl ? await createPostgresDatabase(adminUrl) : undefined;
   if (pg) cleanups.push(() => pg.drop());
   const database = openDatabase({ databaseUrl: pg?.url, dataDir });

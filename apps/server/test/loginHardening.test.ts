@@ -86,7 +86,7 @@ describe('lock state of unknown names', () => {
     const answers = [];
     for (let i = 0; i < 6; i++) {
       const res = await loginRaw(t.app, { username, password: 'Wrong#pass1', code });
-      const body = res.json() as { Code: number; Message: string; BaseResult: { Params?: unknown } };
+      const body = res.json<{ Code: number; Message: string; BaseResult: { Params?: unknown } }>();
       answers.push([res.statusCode, body.Code, body.Message, body.BaseResult.Params ?? null]);
     }
     return answers;

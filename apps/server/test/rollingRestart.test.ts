@@ -73,8 +73,9 @@ let printTimeline = true;
 /** Set while the test runs: its terminals, consoles and pollers go on until this. */
 let stopping = false;
 /** Stops them and waits for them (also after a failed test, so the file can end). */
-let stopClients = async () => {
+let stopClients = (): Promise<void> => {
   stopping = true;
+  return Promise.resolve();
 };
 let t0 = Date.now();
 /** The log file of each server process started. */

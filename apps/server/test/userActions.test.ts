@@ -189,7 +189,7 @@ describe('POST /api/UserInfo/BChangeUser', () => {
     [{ uids: '1', priValue: '-1' }, 'validation.out_of_range'],
   ])('refuses %j with 4000', async (form, key) => {
     const a = await tenant(t);
-    expectFailure(await a.api.post('/api/UserInfo/BChangeUser', form as Record<string, string>), 400, 4000, key);
+    expectFailure(await a.api.post('/api/UserInfo/BChangeUser', form), 400, 4000, key);
   });
 
   it('refuses more than 1000 users at once', async () => {

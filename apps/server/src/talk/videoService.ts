@@ -93,7 +93,7 @@ export class VideoService {
   ) {}
 
   /** Reads a seat's session again before it applies (talk/talkService.ts `seatScope`). */
-  seatScope: (peer: VideoPeer) => Promise<boolean> = async () => true;
+  seatScope: (peer: VideoPeer) => Promise<boolean> = () => Promise.resolve(true);
 
   attach(peer: VideoPeer): void {
     this.attached.add(peer);

@@ -1,7 +1,6 @@
 import type { TerminalCloseReason } from '@intercom/contract';
 import type { Kysely } from 'kysely';
 import { endSession, type SessionPolicy } from '../auth/sessions.js';
-import type { EndReason } from '../bus/eventBus.js';
 import type { DB } from '../db/schema.js';
 import { loadWorkingScope, type Scope } from '../tenancy/scope.js';
 
@@ -24,8 +23,12 @@ export type SeatSessionState = LiveSeatSession | EndedSeatSession;
 
 const BATCH = 500;
 
-/** What a seat is told when its session ended for `reason` (a session replaced by a new login included). */
-export function seatCloseReason(reason: EndReason | string | null): TerminalCloseReason {
+/**
+ * What a seat is told when its session ended for `reason` (a session replaced by a new login included).
+ * `reason` is an `EndReason` from the event bus, or the session row's EndReason column as read (any
+ * text, or null), so a plain string: only 'logout', 'password', 'frozen' and 'deleted' are passed on.
+ */
+export function seatCloseReason(reason: string | null): TerminalCloseReason {
   if (reason === 'logout' || reason === 'password' || reason === 'frozen' || reason === 'deleted') return reason;
   return 'session_end';
 }

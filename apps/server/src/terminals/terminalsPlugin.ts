@@ -5,6 +5,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import fp from 'fastify-plugin';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { installErrorHandler } from '../http/errorHandler.js';
+import { syncPlugin } from '../http/syncPlugin.js';
 import { fastifyTrustProxy } from '../http/trustProxy.js';
 import { registerOsmandRoutes } from './osmand.js';
 import { TerminalGateway } from './terminalGateway.js';
@@ -40,7 +41,7 @@ export interface TerminalsPluginOptions {
  * every instance (the events travel on the EventBus).
  */
 export const terminalsPlugin = fp(
-  async (app: FastifyInstance, opts: TerminalsPluginOptions) => {
+  syncPlugin((app: FastifyInstance, opts: TerminalsPluginOptions) => {
     const options = terminalOptionsOf(opts.options);
     const service = new TerminalService(app.deps, options, app.log);
     const gateway = new TerminalGateway(
@@ -126,11 +127,18 @@ export const terminalsPlugin = fp(
     );
     registerOsmandRoutes(app, service, [OSMAND_PATH]);
 
-    app.addHook('preClose', async () => gateway.close());
+    app.addHook(
+      'preClose',
+      () =>
+        new Promise<void>((resolve) => {
+          gateway.close();
+          resolve();
+        }),
+    );
     app.addHook('onClose', async () => {
       for (const off of unsubscribe) off();
       await terminals.close();
     });
-  },
+  }),
   { name: 'terminals', dependencies: ['@fastify/websocket', 'talk'] },
 );

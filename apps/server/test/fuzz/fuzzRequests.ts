@@ -196,7 +196,7 @@ export function requestFor(operation: FuzzOperation): fc.Arbitrary<FuzzRequest> 
       return {
         method: operation.method,
         url: search ? `${path}?${search}` : path,
-        headers: type ? { 'content-type': type } : ({} as Record<string, string>),
+        headers: type ? { 'content-type': type } : {},
         ...(payload !== undefined && operation.method !== 'GET' ? { payload } : {}),
       };
     });

@@ -37,8 +37,9 @@ describe('geofence state across instances', () => {
       instances.push(
         new GeofenceWatcher(
           t.db,
-          async (_subject, NType, Content) => {
+          (_subject, NType, Content) => {
             alarms.push(`${i} ${NType} ${Content}`);
+            return Promise.resolve();
           },
           {
             onError: (error) => {

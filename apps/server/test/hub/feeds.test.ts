@@ -265,7 +265,7 @@ describe('scope', () => {
 });
 
 describe('streams and errors', () => {
-  async function collect(client: ClientConnection, method: string) {
+  function collect(client: ClientConnection, method: string) {
     const items: { type: string; data: unknown }[] = [];
     let completed = false;
     let failed: Error | undefined;
@@ -289,7 +289,7 @@ describe('streams and errors', () => {
     t.hub.on('message', (connection, message) => {
       if (connection === server) received.push(message.type);
     });
-    const gps = await collect(client, 'FuncGPS');
+    const gps = collect(client, 'FuncGPS');
     await until(() => gps.items.length >= 5, 'the snapshot items');
     expect(gps.items.map((i) => i.type)).toEqual([
       'GPSArray',
@@ -315,7 +315,7 @@ describe('streams and errors', () => {
   it('stream("FuncNotify") completes when a newer subscription replaces it', async () => {
     const user = await tenant(t);
     const { client, notes } = await started(user.token);
-    const stream = await collect(client, 'FuncNotify');
+    const stream = collect(client, 'FuncNotify');
     await until(() => stream.items.length >= 2, 'the snapshot items');
     expect(stream.items.map((i) => i.type)).toEqual(['Online', 'Notifys']);
     await client.invoke('FuncNotify');
@@ -328,10 +328,10 @@ describe('streams and errors', () => {
     const { client } = await started(t.adminToken, HttpTransportType.LongPolling);
     await expect(client.invoke('NoSuchMethod')).rejects.toThrow("Unknown hub method 'NoSuchMethod'");
     await expect(client.invoke('Unsubscribe', 'bogus')).rejects.toThrow("Unknown feed 'bogus'");
-    const wrong = await collect(client, 'Unsubscribe');
+    const wrong = collect(client, 'Unsubscribe');
     await until(() => wrong.error() !== undefined, 'the stream error');
     expect(wrong.error()?.message).toContain('non-streaming');
-    const unknown = await collect(client, 'Nope');
+    const unknown = collect(client, 'Nope');
     await until(() => unknown.error() !== undefined, 'the stream error');
     expect(await client.invoke('funcgps')).toMatchObject({ feed: 'FuncGPS' });
     await client.stop();

@@ -269,7 +269,8 @@ describe('WebSockets by hand', () => {
   function open(url: string, headers: Record<string, string> = {}) {
     const socket = new WebSocket(url, { headers });
     const messages: string[] = [];
-    socket.on('message', (data) => messages.push(String(data)));
+    // binaryType is 'nodebuffer' (the default), so each message arrives as one Buffer.
+    socket.on('message', (data) => messages.push((data as Buffer).toString('utf8')));
     const opened = new Promise<void>((resolve, reject) => {
       socket.once('open', () => resolve());
       socket.once('unexpected-response', (_request, response) => reject(new Error(`status ${response.statusCode}`)));

@@ -265,21 +265,23 @@ function fakeRedis() {
     const entry = { channels: new Set<string>(), listener: (_channel: string, _message: string) => undefined as void };
     subscribers.add(entry);
     return {
-      async publish(channel: string, message: string) {
+      publish(channel: string, message: string) {
         for (const s of subscribers) if (s.channels.has(channel)) queueMicrotask(() => s.listener(channel, message));
-        return 1;
+        return Promise.resolve(1);
       },
-      async subscribe(channel: string) {
+      subscribe(channel: string) {
         entry.channels.add(channel);
+        return Promise.resolve();
       },
       on(event: string, listener: (...args: never[]) => void) {
         if (event === 'message') entry.listener = listener as (channel: string, message: string) => void;
         return this;
       },
-      async quit() {
+      quit() {
         subscribers.delete(entry);
+        return Promise.resolve();
       },
-    } as RedisClient;
+    };
   };
   return { client };
 }

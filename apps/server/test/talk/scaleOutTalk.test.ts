@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authed, createEnterprise, loginAdmin } from '../helper.js';
 import { sleep } from '../hub/hubTestApp.js';
 import { startScaleOut, type ScaleOut } from '../terminals/scaleOutApps.js';
-import { FAST_TERMINALS, TestTerminal, type TerminalTestApp } from '../terminals/terminalTestApp.js';
+import { FAST_TERMINALS, TestTerminal } from '../terminals/terminalTestApp.js';
 import { loggedIn } from '../terminals/terminalTestApp.js';
 import {
   FAST_TALK,
@@ -259,7 +259,7 @@ describe('one channel across two instances', () => {
     await talk(onA, cid, SPEECH.slice(0, 20), LEASE_MS / 10);
     expect(onB.received.filter(isType('floorIdle'))).toHaveLength(0);
     const died = Date.now();
-    (s.a.app as TerminalTestApp['app']).talk.service.sharedFloors?.disconnect();
+    s.a.app.talk.service.sharedFloors?.disconnect();
     await onB.next(isType('floorIdle', { cid }), 3 * LEASE_MS);
     expect(Date.now() - died).toBeLessThan(2 * LEASE_MS);
     expect(await onB.request({ type: 'floorRequest', cid })).toMatchObject({ granted: true });

@@ -48,16 +48,17 @@ export async function store(
     };
     return {
       env: {},
-      async exec(sql, params) {
+      exec(sql, params) {
         const db = open();
         db.prepare(sql.replace(/\$\d+/g, '?')).run(...params);
         db.close();
+        return Promise.resolve();
       },
-      async rows(sql) {
+      rows(sql) {
         const db = open();
         const rows = db.prepare(sql).all() as { U_ID: number; H_Time: number }[];
         db.close();
-        return rows;
+        return Promise.resolve(rows);
       },
       async drop() {},
     };

@@ -110,7 +110,7 @@ export class TestTerminal {
       }),
     );
     this.client.on('message', (message) => {
-      this.received.push(message as ServerMessage);
+      this.received.push(message);
       this.arrivals.push(message.type);
     });
     this.client.on('frame', (bytes) => {
@@ -132,7 +132,7 @@ export class TestTerminal {
 
   /** Sends and waits for the ack or error of that seq (an error reply resolves too). */
   async request(message: Record<string, unknown>, timeoutMs = 5000): Promise<ServerMessage> {
-    return (await this.client.exchange(message, timeoutMs)) as ServerMessage;
+    return await this.client.exchange(message, timeoutMs);
   }
 
   /** The first message (already received or coming) that matches. */
