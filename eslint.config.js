@@ -31,12 +31,13 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
+  ...tseslint.configs.recommendedTypeChecked.map((config) => ({ ...config, files: ['**/*.{ts,tsx,mts}'] })),
   {
-    // Type-aware rules: a promise is awaited, returned or deliberately voided, never dropped; a switch
-    // over a union names every member, so a new message or event type cannot slip through unhandled.
-    // A `default:` counts as covering the rest: it is where a switch says "the others on purpose"
-    // (the bus listeners that take a few of its events). The rest of recommendedTypeChecked is not on
-    // yet: with `any` allowed its no-unsafe-* rules and require-await flag style, not bugs (issue 31).
+    // Type-aware rules (typescript-eslint's recommendedTypeChecked, above): a promise is awaited,
+    // returned or deliberately voided, never dropped; nothing is called, read or passed as `any`; a
+    // cast that changes nothing is not written. A switch over a union names every member, so a new
+    // message or event type cannot slip through unhandled; a `default:` counts as covering the rest:
+    // it is where a switch says "the others on purpose" (the bus listeners that take a few of its events).
     files: ['**/*.{ts,tsx,mts}'],
     languageOptions: {
       parserOptions: {
@@ -45,10 +46,22 @@ export default tseslint.config(
       },
     },
     rules: {
-      '@typescript-eslint/no-floating-promises': 'error',
-      '@typescript-eslint/no-misused-promises': 'error',
-      '@typescript-eslint/await-thenable': 'error',
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+    },
+  },
+  {
+    // Tests, end-to-end tests and benchmarks read untyped JSON replies (`res.json()`, page.evaluate)
+    // and assert them field by field: typing every reply there would restate the contract without
+    // checking more than the assertions do. The no-unsafe-* rules stay on in the code they test.
+    files: ['**/test/**', '**/*.test.{ts,tsx}', 'e2e/**', 'bench/**'],
+    rules: {
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
     },
   },
   {
