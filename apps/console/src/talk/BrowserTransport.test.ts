@@ -17,9 +17,10 @@ const WebSocket = createRequire(import.meta.url)('ws') as WsModule;
 const WebSocketServer = WebSocket.WebSocketServer ?? WebSocket.Server!;
 
 /** The transport of these tests: `ws` for the browser's WebSocket, no audio. */
-function transportTo(url: string): BrowserTransport {
+function transportTo(url: string, retryMs?: number): BrowserTransport {
   return new BrowserTransport({
     url,
+    retryMs,
     openSocket: (address) => new WebSocket(address),
     createAudio: () => Promise.reject(new Error('no audio in this test')),
   });
@@ -85,6 +86,25 @@ afterEach(() => {
   cleanup = [];
 });
 
+/** A transport started against a new fake server and connected; both are stopped after the test. */
+async function connectedTransport(retryMs?: number) {
+  const server = await fakeServer();
+  const transport = transportTo(server.url, retryMs);
+  const connections: TalkConnection[] = [];
+  const events: TalkAgentEvent[] = [];
+  transport.start({
+    connection: (state) => connections.push(state),
+    event: (event) => events.push(event),
+    video: () => undefined,
+  });
+  cleanup.push(
+    () => transport.stop(),
+    () => server.server.close(),
+  );
+  await vi.waitFor(() => expect(connections.at(-1)).toBe('connected'));
+  return { server, transport, connections, events };
+}
+
 describe('BrowserTransport video', () => {
   test('login brings the video list; online/offline pushes keep it; apply is acked and frames arrive', async () => {
     const server = await fakeServer();
@@ -139,20 +159,7 @@ describe('BrowserTransport seat end', () => {
     [4001, 'replaced'],
     [4002, 'session_end'],
   ] as const)('a close with %i is told as loggedOut %s, so the seat is not asked for again', async (code, reason) => {
-    const server = await fakeServer();
-    const transport = transportTo(server.url);
-    const connections: TalkConnection[] = [];
-    const events: TalkAgentEvent[] = [];
-    transport.start({
-      connection: (state) => connections.push(state),
-      event: (event) => events.push(event),
-      video: () => undefined,
-    });
-    cleanup.push(
-      () => transport.stop(),
-      () => server.server.close(),
-    );
-    await vi.waitFor(() => expect(connections.at(-1)).toBe('connected'));
+    const { server, transport, connections, events } = await connectedTransport();
     await transport.login({
       proxy: 'http://127.0.0.1',
       partyId: 1,
@@ -166,42 +173,19 @@ describe('BrowserTransport seat end', () => {
   });
 
   test('a lost connection (no seat close code) is no logout: the seat comes back', async () => {
-    const server = await fakeServer();
-    const transport = transportTo(server.url);
-    const connections: TalkConnection[] = [];
-    const events: TalkAgentEvent[] = [];
-    transport.start({
-      connection: (state) => connections.push(state),
-      event: (event) => events.push(event),
-      video: () => undefined,
-    });
-    cleanup.push(
-      () => transport.stop(),
-      () => server.server.close(),
-    );
-    await vi.waitFor(() => expect(connections.at(-1)).toBe('connected'));
+    const { server, connections, events } = await connectedTransport(200);
     server.sockets[0]!.terminate();
     await vi.waitFor(() => expect(connections).toContain('disconnected'));
     expect(events.some((e) => e.event === 'loggedOut')).toBe(false);
+    // The transport dials again after its retry delay: a second socket reaches the server.
+    await vi.waitFor(() => expect(server.sockets).toHaveLength(2));
+    await vi.waitFor(() => expect(connections.at(-1)).toBe('connected'));
   });
 });
 
 describe('BrowserTransport logout', () => {
   test('after a logout the tab logs in again on a new socket, and the console sees no drop', async () => {
-    const server = await fakeServer();
-    const transport = transportTo(server.url);
-    const connections: TalkConnection[] = [];
-    const events: TalkAgentEvent[] = [];
-    transport.start({
-      connection: (state) => connections.push(state),
-      event: (event) => events.push(event),
-      video: () => undefined,
-    });
-    cleanup.push(
-      () => transport.stop(),
-      () => server.server.close(),
-    );
-    await vi.waitFor(() => expect(connections.at(-1)).toBe('connected'));
+    const { server, transport, connections, events } = await connectedTransport();
     const login = {
       proxy: 'http://127.0.0.1',
       partyId: 1,
