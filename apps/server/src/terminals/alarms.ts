@@ -30,6 +30,8 @@ const BATTERY_REARM = LOW_BATTERY_PERCENT + 5;
  */
 export class AlarmRaiser {
   private readonly pending = new Set<Promise<unknown>>();
+  /** Per user, the end of the alarm work queued so far (see inOrder). */
+  private readonly queues = new Map<number, Promise<void>>();
 
   constructor(
     private readonly db: Kysely<DB>,
@@ -72,9 +74,10 @@ export class AlarmRaiser {
   battery(subject: AlarmSubject, percent: number | null | undefined): void {
     if (percent === null || percent === undefined) return;
     const kind = NotificationTypes.lowBattery;
-    if (percent >= BATTERY_REARM) this.background(this.episodes.end(kind, subject.U_ID), 'low-battery alarm');
+    if (percent >= BATTERY_REARM)
+      this.inOrder(subject, () => this.episodes.end(kind, subject.U_ID), 'low-battery alarm');
     if (percent > LOW_BATTERY_PERCENT) return;
-    this.background(this.once(kind, subject, `Battery ${Math.round(percent)}%`), 'low-battery alarm');
+    this.inOrder(subject, () => this.once(kind, subject, `Battery ${Math.round(percent)}%`), 'low-battery alarm');
   }
 
   /** A heart-rate reading: an alarm when it leaves the range (once until it is back inside). */
@@ -82,16 +85,16 @@ export class AlarmRaiser {
     const { low, high } = this.options.heartRate;
     const kind = NotificationTypes.heartRate;
     if (value >= low && value <= high) {
-      this.background(this.episodes.end(kind, subject.U_ID), 'heart-rate alarm');
+      this.inOrder(subject, () => this.episodes.end(kind, subject.U_ID), 'heart-rate alarm');
       return;
     }
     const content = `Heart rate ${value} bpm (range ${low}-${high})`;
-    this.background(this.once(kind, subject, content), 'heart-rate alarm');
+    this.inOrder(subject, () => this.once(kind, subject, content), 'heart-rate alarm');
   }
 
   /** The user went offline without logging out (heartbeat timeout, connection lost). */
   offline(subject: AlarmSubject, why: string): void {
-    this.background(this.raise(subject, NotificationTypes.offline, why), 'offline alarm');
+    this.inOrder(subject, () => this.raise(subject, NotificationTypes.offline, why), 'offline alarm');
   }
 
   /** Waits for alarms still being written (shutdown, tests). */
@@ -110,8 +113,22 @@ export class AlarmRaiser {
     }
   }
 
-  private background(promise: Promise<unknown>, context: string): void {
-    this.track(promise).catch((error: unknown) => this.options.onError(error, context));
+  /**
+   * Runs `task` after the user's earlier alarm work: a user's reports are decided (episode begun or
+   * ended) and stored in the order they came, so a later alarm never gets the earlier number, and
+   * the end of an episode is never overtaken by the begin of the next one.
+   */
+  private inOrder(subject: AlarmSubject, task: () => Promise<unknown>, context: string): void {
+    const previous = this.queues.get(subject.U_ID) ?? Promise.resolve();
+    const done = previous.then(task).then(
+      () => undefined,
+      (error: unknown) => this.options.onError(error, context),
+    );
+    this.queues.set(subject.U_ID, done);
+    void this.track(done);
+    void done.finally(() => {
+      if (this.queues.get(subject.U_ID) === done) this.queues.delete(subject.U_ID);
+    });
   }
 
   private track<T>(promise: Promise<T>): Promise<T> {

@@ -1,5 +1,6 @@
 import { NotificationTypes, TerminalCloseCodes, TerminalErrors } from '@intercom/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AlarmRaiser } from '../../src/terminals/alarms.js';
 import { authed } from '../helper.js';
 import { sleep, until } from '../hub/hubTestApp.js';
 import {
@@ -147,6 +148,32 @@ describe('positions', () => {
 });
 
 describe('status, heart rate and alarms', () => {
+  it("stores a user's alarms in the order of the reports, even when deciding the first takes longer", async () => {
+    const { phone, U_ID } = await newUser();
+    let begun = 0;
+    // The first episode check answers late (a slow Redis, say); the second at once.
+    const episodes = {
+      begin: async () => {
+        begun += 1;
+        if (begun === 1) await sleep(150);
+        return true;
+      },
+      end: () => Promise.resolve(),
+    };
+    const errors: unknown[] = [];
+    const raiser = new AlarmRaiser(t.db, t.live, episodes, {
+      heartRate: { low: 40, high: 180 },
+      onError: (error) => errors.push(error),
+    });
+    const subject = { E_ID: t.demo.E_ID, U_ID, Phone: phone };
+    raiser.battery(subject, 15);
+    raiser.battery(subject, 9);
+    await raiser.settle();
+    const raised = (await alarms(U_ID)).filter((a) => a.NType === NotificationTypes.lowBattery);
+    expect(raised.map((a) => a.Content)).toEqual(['Battery 15%', 'Battery 9%']);
+    expect(errors).toEqual([]);
+  });
+
   it('raises one low-battery alarm per crossing of 15 %', async () => {
     const { phone, U_ID } = await newUser();
     const terminal = await loggedIn(t, phone);
