@@ -45,6 +45,37 @@ const longitude = z
 const latLon = z.tuple([latitude, longitude], keyed(MessageKeys.invalid));
 const targets = () => idList(GeofenceLimits.targetsMax);
 
+/** The shape of a fence or an incident zone: a circle (Center, Radius) or a polygon (Points). */
+export const fenceShapeFields = {
+  Kind: z.enum([GeofenceKinds.circle, GeofenceKinds.polygon], keyed(MessageKeys.invalid)),
+  Center: latLon.optional(),
+  Radius: z
+    .number(keyed(MessageKeys.notNumber))
+    .min(GeofenceLimits.radiusMin, keyed(MessageKeys.outOfRange))
+    .max(GeofenceLimits.radiusMax, keyed(MessageKeys.outOfRange))
+    .optional(),
+  Points: z
+    .array(latLon, keyed(MessageKeys.invalid))
+    .min(GeofenceLimits.pointsMin, keyed(MessageKeys.tooShort))
+    .max(GeofenceLimits.pointsMax, keyed(MessageKeys.tooManyItems))
+    .optional(),
+};
+
+/** A circle needs Center and Radius, a polygon 3 to 500 Points whose edges do not cross. */
+export function refineFenceShape(
+  v: { Kind: string; Center?: [number, number]; Radius?: number; Points?: Array<[number, number]> },
+  ctx: z.RefinementCtx,
+): void {
+  const missing = (path: string) => ctx.addIssue({ code: 'custom', path: [path], message: MessageKeys.required });
+  if (v.Kind === GeofenceKinds.circle) {
+    if (!v.Center) missing('Center');
+    if (v.Radius === undefined) missing('Radius');
+  } else if (!v.Points) missing('Points');
+  else if (ringSelfIntersects(v.Points)) {
+    ctx.addIssue({ code: 'custom', path: ['Points'], message: MessageKeys.invalid });
+  }
+}
+
 /**
  * `POST /api/Geofence/Save` (JSON): GF_ID absent or 0 creates. A circle needs Center and Radius, a
  * polygon 3 to 500 Points whose edges do not cross. No UserIds and no DepartmentIds: the fence
@@ -65,18 +96,7 @@ export const geofenceSaveSchema = z
       .max(2 ** 31 - 1)
       .optional(),
     Name: formText(GeofenceLimits.nameMax, 1),
-    Kind: z.enum([GeofenceKinds.circle, GeofenceKinds.polygon], keyed(MessageKeys.invalid)),
-    Center: latLon.optional(),
-    Radius: z
-      .number(keyed(MessageKeys.notNumber))
-      .min(GeofenceLimits.radiusMin, keyed(MessageKeys.outOfRange))
-      .max(GeofenceLimits.radiusMax, keyed(MessageKeys.outOfRange))
-      .optional(),
-    Points: z
-      .array(latLon, keyed(MessageKeys.invalid))
-      .min(GeofenceLimits.pointsMin, keyed(MessageKeys.tooShort))
-      .max(GeofenceLimits.pointsMax, keyed(MessageKeys.tooManyItems))
-      .optional(),
+    ...fenceShapeFields,
     Enter: z.boolean(keyed(MessageKeys.required)),
     Exit: z.boolean(keyed(MessageKeys.required)),
     DwellMinutes: z
@@ -88,16 +108,7 @@ export const geofenceSaveSchema = z
     UserIds: targets().optional(),
     DepartmentIds: targets().optional(),
   })
-  .superRefine((v, ctx) => {
-    const missing = (path: string) => ctx.addIssue({ code: 'custom', path: [path], message: MessageKeys.required });
-    if (v.Kind === GeofenceKinds.circle) {
-      if (!v.Center) missing('Center');
-      if (v.Radius === undefined) missing('Radius');
-    } else if (!v.Points) missing('Points');
-    else if (ringSelfIntersects(v.Points)) {
-      ctx.addIssue({ code: 'custom', path: ['Points'], message: MessageKeys.invalid });
-    }
-  });
+  .superRefine(refineFenceShape);
 export type GeofenceSave = z.infer<typeof geofenceSaveSchema>;
 
 /** One fence as `GET /api/Geofence/QueryData` lists it (times epoch ms). */

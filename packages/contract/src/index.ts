@@ -33,3 +33,5 @@ export * from './trackRules.js';
 export * from './track.js';
 export * from './geofenceGeometry.js';
 export * from './geofence.js';
+export * from './safety.js';
+export * from './incident.js';

@@ -79,9 +79,22 @@ export type TalkServerMessage =
   | { type: 'floorIdle'; cid: number }
   | { type: 'floorRevoked'; cid: number; reason: FloorRevokeReason }
   | { type: 'callStart'; cid: number; from: number; name: string }
+  /**
+   * An emergency call opened by a terminal's `sos` or `manDown` (docs/safety.md): seats get `from`
+   * and `name`, the terminal only `cid`. Its floor is granted to the terminal over anyone.
+   */
+  | { type: 'callStart'; cid: number; emergency: true; from?: number; name?: string }
   | { type: 'callEnd'; cid: number }
-  /** The terminal was removed from the channel it had joined: it hears it no more. */
-  | { type: 'channelLeft'; cid: number; reason: 'removed' };
+  /** The terminal was put in an incident's channel (docs/safety.md): it hears it at once. */
+  | { type: 'regrouped'; cid: number; name: string; incident: number }
+  /**
+   * The terminal left a channel it had not left itself: removed from it, out of the incident's zone,
+   * or the incident was closed. It hears it no more.
+   */
+  | { type: 'channelLeft'; cid: number; reason: 'removed' | 'left_zone' | 'incident_closed' };
+
+/** Floor priority of the terminal in its own emergency call: above every seat and member (0-7). */
+export const EMERGENCY_PRIORITY = 8;
 
 /** `POST /api/Talk/AuthCode`: a one-time code for a dispatcher seat login on `/terminal`. */
 export const authCodeSchema = z.object({

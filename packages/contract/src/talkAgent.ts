@@ -123,7 +123,10 @@ export type TalkAgentEvent =
   | { event: 'floorTaken'; cid: number; uid: number; name: string; priority: number }
   | { event: 'floorIdle'; cid: number }
   | { event: 'floorRevoked'; cid: number; reason: string }
-  | { event: 'callStart'; cid: number; from: number; name: string }
+  | { event: 'callStart'; cid: number; from: number; name: string; emergency?: boolean }
+  /** The seat was put in an incident's channel; it hears it like a monitored one. */
+  | { event: 'regrouped'; cid: number; name: string; incident: number }
+  | { event: 'channelLeft'; cid: number; reason: string }
   | { event: 'callEnd'; cid: number }
   /** Microphone level 0..1, about 10 a second while the seat talks. */
   | { event: 'micLevel'; level: number }

@@ -138,6 +138,10 @@ export const terminalClientMessageSchema = z.discriminatedUnion('type', [
     lon: longitude.optional(),
     text: z.string().max(TerminalLimits.sosTextMax).optional(),
   }),
+  /** A fall detected (docs/safety.md): a `ManDown` alarm, treated like SOS, and an emergency call. */
+  message('manDown', { lat: latitude.optional(), lon: longitude.optional() }),
+  /** The answer to `checkInDue`: the lone worker is fine. */
+  message('checkIn', {}),
   message('logout', {}),
   ...talkClientMessages,
   ...videoClientMessages,
@@ -179,6 +183,8 @@ export type TerminalServerMessage =
     }
   | { type: 'config'; config: TerminalConfig }
   | { type: 'closing'; reason: TerminalCloseReason }
+  /** Lone worker (docs/safety.md): answer with `checkIn` before `dueAt` (epoch ms) plus the grace. */
+  | { type: 'checkInDue'; dueAt: number }
   | TalkServerMessage
   | VideoServerMessage;
 

@@ -6,7 +6,7 @@ export type SeatEndReason = Extract<TalkAgentEvent, { event: 'loggedOut' }>['rea
 /**
  * A server push in the talk agent protocol's event shape (docs/talk-agent-protocol.md "Events"):
  * the floor and call pushes keep their fields, `videoOnline` nests the source under `video`.
- * Undefined for a push the protocol has no event for (`channelLeft`, `config`, ...).
+ * Undefined for a push the protocol has no event for (`config`, ...).
  */
 export function seatEventOf(message: TerminalServerMessage): TalkAgentEvent | undefined {
   switch (message.type) {
@@ -18,8 +18,18 @@ export function seatEventOf(message: TerminalServerMessage): TalkAgentEvent | un
       return { event: 'floorIdle', cid: message.cid };
     case 'floorRevoked':
       return { event: 'floorRevoked', cid: message.cid, reason: message.reason };
-    case 'callStart':
-      return { event: 'callStart', cid: message.cid, from: message.from, name: message.name ?? '' };
+    case 'callStart': {
+      const { cid, from = 0, name = '' } = message;
+      return 'emergency' in message
+        ? { event: 'callStart', cid, from, name, emergency: true }
+        : { event: 'callStart', cid, from, name };
+    }
+    case 'regrouped': {
+      const { cid, name, incident } = message;
+      return { event: 'regrouped', cid, name, incident };
+    }
+    case 'channelLeft':
+      return { event: 'channelLeft', cid: message.cid, reason: message.reason };
     case 'callEnd':
       return { event: 'callEnd', cid: message.cid };
     case 'videoOnline': {

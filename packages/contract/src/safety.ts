@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import { idList } from './formFields.js';
+import { MessageKeys } from './messages.js';
+
+/**
+ * Lone worker, no movement and man down (docs/safety.md). Settings apply to users and departments
+ * (a department includes its sub-departments); with neither they apply to the whole enterprise. The
+ * settings in force for a user are the most specific: the user's own, then the nearest department's,
+ * then the enterprise's.
+ */
+export const SafetyLimits = {
+  checkInMax: 720,
+  graceMin: 1,
+  graceMax: 60,
+  noMovementMax: 720,
+  noMovementMetersMin: 5,
+  noMovementMetersMax: 500,
+  noMovementMetersDefault: 10,
+  targetsMax: 1000,
+} as const;
+
+/** Minutes an unacknowledged safety alarm waits before it is raised again, escalated (env SAFETY_ESCALATE_MINUTES). */
+export const SAFETY_ESCALATE_MINUTES = 5;
+
+/** Alarm `NType`s of the safety watch (the alarm records of `/api/Notification/*`). */
+export const SafetyAlarmTypes = {
+  loneWorker: 'LoneWorker',
+  noMovement: 'NoMovement',
+  manDown: 'ManDown',
+} as const;
+
+/** Alarm types that are raised again, escalated, while nobody acknowledges them (with SOS). */
+export const ESCALATING_ALARM_TYPES = ['SOS', 'LoneWorker', 'NoMovement', 'ManDown'] as const;
+
+/** Alarm types treated like SOS: sound, banner, top of the list. */
+export const URGENT_ALARM_TYPES = ['SOS', 'ManDown'] as const;
+
+export const SafetyLogActions = { settings: 'safety_settings' } as const;
+
+const keyed = (key: string) => ({ error: key });
+const minutes = (min: number, max: number) =>
+  z
+    .number(keyed(MessageKeys.notNumber))
+    .int(keyed(MessageKeys.notNumber))
+    .min(min, keyed(MessageKeys.outOfRange))
+    .max(max, keyed(MessageKeys.outOfRange));
+
+/** `POST /api/Safety/Settings` (JSON). CheckInMinutes 0 and NoMovementMinutes 0 switch the checks off. */
+export const safetySettingsSaveSchema = z.object({
+  UserIds: idList(SafetyLimits.targetsMax).optional(),
+  DepartmentIds: idList(SafetyLimits.targetsMax).optional(),
+  CheckInMinutes: minutes(0, SafetyLimits.checkInMax),
+  GraceMinutes: minutes(SafetyLimits.graceMin, SafetyLimits.graceMax),
+  NoMovementMinutes: minutes(0, SafetyLimits.noMovementMax),
+  NoMovementMeters: minutes(SafetyLimits.noMovementMetersMin, SafetyLimits.noMovementMetersMax).default(
+    SafetyLimits.noMovementMetersDefault,
+  ),
+});
+export type SafetySettingsSave = z.infer<typeof safetySettingsSaveSchema>;
+
+/** `GET /api/Safety/Settings?U_ID=`: the settings in force for a user and where they come from. */
+export const safetySettingsQuerySchema = z.object({
+  U_ID: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(2 ** 31 - 1),
+});
+
+export const safetySettingsSchema = z.object({
+  U_ID: z.number().int(),
+  CheckInMinutes: z.number().int(),
+  GraceMinutes: z.number().int(),
+  NoMovementMinutes: z.number().int(),
+  NoMovementMeters: z.number().int(),
+  /** `user`, `department`, `enterprise`, or `none` (nothing set: every check off). */
+  Source: z.enum(['user', 'department', 'enterprise', 'none']),
+});
+export type SafetySettings = z.infer<typeof safetySettingsSchema>;
