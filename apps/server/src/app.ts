@@ -29,6 +29,7 @@ import { channelModule } from './modules/channel/index.js';
 import { enterpriseModule } from './modules/enterprise/index.js';
 import { gisLocationModule } from './modules/gisLocation/index.js';
 import { geofenceModule } from './modules/geofence/index.js';
+import { incidentModule } from './modules/incident/index.js';
 import { gisTypeModule } from './modules/gisType/index.js';
 import { mediaModule } from './modules/media/index.js';
 import { notifyModule } from './modules/notify/index.js';
@@ -59,6 +60,7 @@ const modules = [
   mapModule,
   talkModule,
   geofenceModule,
+  incidentModule,
 ];
 
 export interface RouteInfo {

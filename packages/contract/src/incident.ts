@@ -69,3 +69,15 @@ export const incidentRowSchema = z.object({
   AlarmIds: z.array(z.number().int()),
 });
 export type IncidentRow = z.infer<typeof incidentRowSchema>;
+
+/** Error message keys of `/api/Incident/*` (translated in the console under `incident.`). */
+export const IncidentMessageKeys = {
+  /** Close of an incident already closed (4009). */
+  alreadyClosed: 'incident.already_closed',
+  /** Create while the enterprise has `IncidentLimits.openMax` open incidents (4009). */
+  tooManyOpen: 'incident.too_many_open',
+} as const;
+
+/** An incident's membership changes, as the bus carries them to every instance's talk service. */
+export const IncidentChanges = { opened: 'opened', members: 'members', closed: 'closed' } as const;
+export type IncidentChange = (typeof IncidentChanges)[keyof typeof IncidentChanges];

@@ -92,7 +92,23 @@ export type RealtimeEvent =
    * The scope or rights behind these console sessions may have changed (null: any session, e.g. the
    * enterprise tree changed): their dispatcher seats read their sessions again now.
    */
-  | { kind: 'seatsCheck'; E_ID: number; sessionIds: number[] | null };
+  | { kind: 'seatsCheck'; E_ID: number; sessionIds: number[] | null }
+  /**
+   * An incident zone (modules/incident) opened, changed members or closed: every instance drops its
+   * cached open incidents of the enterprise, updates the members, and its talk service regroups the
+   * terminals connected to it (`regrouped` to `joined`, `channelLeft` with `reason` to `left`).
+   */
+  | {
+      kind: 'incident';
+      E_ID: number;
+      IN_ID: number;
+      CID: number;
+      name: string;
+      change: 'opened' | 'members' | 'closed';
+      joined: number[];
+      left: number[];
+      reason: 'left_zone' | 'incident_closed' | null;
+    };
 
 export type RealtimeListener = (event: RealtimeEvent) => void;
 

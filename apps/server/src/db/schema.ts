@@ -335,6 +335,9 @@ export interface DB {
   geofence: GeofenceTable;
   geofence_target: GeofenceTargetTable;
   geofence_state: GeofenceStateTable;
+  incident: IncidentTable;
+  incident_member: IncidentMemberTable;
+  incident_event: IncidentEventTable;
 }
 
 /** Issue 32: a fence; Points is JSON `[[lat, lon], ...]` for a polygon, '' for a circle. */
@@ -369,6 +372,41 @@ export interface GeofenceStateTable {
   E_ID: number;
   EnteredAt: number;
   DwellAt: number | null;
+}
+
+/** Issue 32: an incident zone and its temporary channel CID; ClosedAt null while open. */
+export interface IncidentTable {
+  IN_ID: Generated<number>;
+  E_ID: number;
+  CID: number;
+  Name: string;
+  Kind: string;
+  CenterLat: number | null;
+  CenterLon: number | null;
+  Radius: number | null;
+  Points: string;
+  Sticky: number;
+  CreatedBy: number | null;
+  CreatedAt: number;
+  ClosedAt: number | null;
+}
+
+/** A user in an incident's zone now (or at its close), since JoinedAt. */
+export interface IncidentMemberTable {
+  IN_ID: number;
+  U_ID: number;
+  E_ID: number;
+  JoinedAt: number;
+}
+
+/** One entry of an incident's member timeline: `joined` or `left` at At. */
+export interface IncidentEventTable {
+  IE_ID: Generated<number>;
+  IN_ID: number;
+  U_ID: number;
+  UserName: string;
+  At: number;
+  Change: string;
 }
 
 export type Enterprise = Selectable<EnterpriseTable>;

@@ -56,6 +56,7 @@ export const talkPlugin = fp(
     // Removed on any instance: the bus carries the change to every instance's listeners.
     const unsubscribe = app.deps.realtime.bus.subscribe((event) => {
       if (event.kind === 'membersRemoved') service.membersRemoved(event.CID, event.UserIDs);
+      if (event.kind === 'incident') service.regroups.heard(event);
     });
     app.addHook('onClose', async () => {
       unsubscribe();

@@ -7,6 +7,7 @@ import { inScope } from '../tenancy/scope.js';
 import { AudioRelay, type TalkCounters } from './audioRelay.js';
 import type { FloorLimits } from './floorMachine.js';
 import { PrivateCalls } from './privateCalls.js';
+import { Regroups } from './regroups.js';
 import { RoomFloors } from './roomFloors.js';
 import { DEFAULT_LEASE_MS, type CallSignal, type FloorNote, type SharedFloors } from './sharedFloors.js';
 import { SharedRooms } from './sharedRooms.js';
@@ -54,6 +55,8 @@ export class TalkService {
   private readonly calls: PrivateCalls;
   private readonly relay: AudioRelay;
   private readonly timer: NodeJS.Timeout;
+  /** Incident zones move terminals in and out of channels (regroups.ts). */
+  readonly regroups: Regroups;
   /** Starts a burst's recording at each grant (talkPlugin sets the file recorder). */
   recorder: BurstRecorder = () => null;
   /**
@@ -70,6 +73,15 @@ export class TalkService {
     this.floors = new RoomFloors(this.registry, deps, (room, talker, now) => this.recorder(room, talker, now));
     this.calls = new PrivateCalls(this.registry, this.floors, deps, options.floor);
     this.relay = new AudioRelay(this.registry, this.floors, options.floodCutAfter);
+    this.regroups = new Regroups(
+      this.registry,
+      {
+        open: async (cid) => this.registry.rooms.get(cid) ?? this.openRoom(cid),
+        leave: (peer, room) => this.leaveRoom(peer, room),
+        priority: (cid, user) => memberPriority(deps.db, cid, user),
+      },
+      (error) => log.error({ err: error }, 'incident regroup failed'),
+    );
     this.timer = setInterval(() => this.floors.tick(Date.now()), options.tickMs);
     this.timer.unref();
   }

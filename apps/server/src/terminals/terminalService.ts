@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { LocationValue } from '@intercom/contract';
 import type { AppDeps } from '../appDeps.js';
 import { GeofenceWatcher } from '../modules/geofence/index.js';
+import { IncidentWatcher } from '../modules/incident/index.js';
 import { AlarmRaiser } from './alarms.js';
 import { HistoryWriter } from './historyWriter.js';
 import type { TerminalOptions } from './terminalOptions.js';
@@ -38,6 +39,7 @@ export class TerminalService {
   readonly writer: HistoryWriter;
   readonly alarms: AlarmRaiser;
   readonly geofences: GeofenceWatcher;
+  readonly incidents: IncidentWatcher;
   private readonly deviceCache = new Map<string, { user: TerminalUser | undefined; at: number }>();
   private readonly profiles = new Map<number, Promise<LocationValue>>();
 
@@ -67,6 +69,7 @@ export class TerminalService {
       onError,
       onStateChanged: (E_ID, U_ID) => deps.realtime.bus.publish({ kind: 'geofencesChanged', E_ID, U_ID }),
     });
+    this.incidents = new IncidentWatcher(deps.db, deps.realtime.live, deps.realtime.bus, { onError });
   }
 
   private get live() {
@@ -97,6 +100,7 @@ export class TerminalService {
     const { lat, lon, time, speed, course } = latest;
     this.live.reportPosition({ ...identity(user), lat, lon, time, speed, course, interval: user.interval });
     this.geofences.check(user, fixes);
+    this.incidents.check(user, latest);
     return committed(commit);
   }
 
@@ -160,6 +164,8 @@ export class TerminalService {
   async close(): Promise<void> {
     await this.writer.close();
     await this.geofences.settle();
+    await this.incidents.settle();
+    this.incidents.close();
     await this.alarms.settle();
   }
 }
