@@ -80,6 +80,8 @@ export class TalkSession {
       case 'FreeVideo':
         await seat.freeVideo(command.uid);
         return { uid: command.uid };
+      case 'AnswerCall':
+        return { cid: seat.answerCall(command.cid) };
     }
   }
 

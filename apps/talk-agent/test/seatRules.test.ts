@@ -58,6 +58,8 @@ runSeatRules('TalkSession (talk agent)', (peer) => {
           return session.handle({ cmd: 'FreeMic', id, cid: step[1] });
         case 'monitor':
           return session.handle({ cmd: 'Monitor', id, cids: [...step[1]] });
+        case 'answerCall':
+          return session.handle({ cmd: 'AnswerCall', id, cid: step[1] });
       }
     },
     // What LoginInfo answers.

@@ -58,6 +58,11 @@ export const talkAgentCommands = [
   command('Monitor', { cids: z.array(cid).max(256) }),
   command('ApplyVideo', { uid }),
   command('FreeVideo', { uid }),
+  /**
+   * Take an emergency call the seat was offered (`callStart` with `emergency`) as the current one, so
+   * ApplyMic talks in it. Added to SPEC's list (docs/talk-agent-protocol.md, docs/safety.md).
+   */
+  command('AnswerCall', { cid }),
 ] as const;
 
 export const talkAgentCommandSchema = z.discriminatedUnion('cmd', talkAgentCommands);

@@ -1,6 +1,7 @@
 import {
   CALL_ID_BASE,
   TalkAgentErrors,
+  TalkErrors,
   type TalkAgentEvent,
   type TalkSeat,
   type TalkVideoSource,
@@ -33,6 +34,8 @@ export class DispatcherSeat extends Emitter<DispatcherSeatEvents> {
   /** Joined channels the last monitor() asked for: ending a call on one keeps listening to it. */
   private readonly monitored = new Set<number>();
   private readonly calls = new Set<number>();
+  /** The emergency calls among `calls`: offered to the seat, which answerCall makes current. */
+  private readonly emergency = new Set<number>();
   private talking: { cid: number; seq: number } | undefined;
 
   constructor(private readonly audio: SeatAudio) {
@@ -50,6 +53,7 @@ export class DispatcherSeat extends Emitter<DispatcherSeatEvents> {
       cid: this.current ?? null,
       monitor: this.joinedList(),
       calls: [...this.calls],
+      emergency: [...this.emergency],
       talking: this.talking?.cid ?? null,
     };
   }
@@ -123,6 +127,20 @@ export class DispatcherSeat extends Emitter<DispatcherSeatEvents> {
   }
 
   /**
+   * Takes an emergency call the seat was offered as the current one, so applyMic talks in it. The
+   * server needs no word: every seat offered the call already hears it. Unknown cid: `not_found`;
+   * a call that is not an emergency: `bad_request`.
+   */
+  answerCall(cid: number): number {
+    this.need();
+    if (!this.calls.has(cid)) throw new SeatError(TalkErrors.notFound, `no call ${cid}`);
+    if (!this.emergency.has(cid))
+      throw new SeatError(TalkAgentErrors.badRequest, `call ${cid} is not an emergency call`);
+    this.current = cid;
+    return cid;
+  }
+
+  /**
    * Ends a call (default: the current one). A private call is hung up. A channel is left, unless it
    * is monitored: then the seat keeps listening and it is only no longer the current one (and a
    * floor the seat held there is released). Resolves with the cid.
@@ -134,7 +152,7 @@ export class DispatcherSeat extends Emitter<DispatcherSeatEvents> {
     if (wasTalking) this.stopMic();
     if (cid >= CALL_ID_BASE) {
       await this.request({ type: 'hangup', cid });
-      this.calls.delete(cid);
+      this.dropCall(cid);
     } else if (this.monitored.has(cid)) {
       if (wasTalking) await this.request({ type: 'floorRelease', cid }).catch(() => undefined);
     } else {
@@ -266,6 +284,7 @@ export class DispatcherSeat extends Emitter<DispatcherSeatEvents> {
     this.granted = undefined;
     this.stopMic();
     this.calls.clear();
+    this.emergency.clear();
     this.current = undefined;
   }
 
@@ -288,6 +307,7 @@ export class DispatcherSeat extends Emitter<DispatcherSeatEvents> {
         break;
       case 'callStart':
         this.calls.add(message.cid);
+        if ('emergency' in message) this.emergency.add(message.cid);
         break;
       case 'callEnd':
         this.dropCall(message.cid);
@@ -307,6 +327,7 @@ export class DispatcherSeat extends Emitter<DispatcherSeatEvents> {
 
   private dropCall(cid: number): void {
     this.calls.delete(cid);
+    this.emergency.delete(cid);
     if (this.talking?.cid === cid) this.stopMic();
     if (this.current === cid) this.current = undefined;
   }

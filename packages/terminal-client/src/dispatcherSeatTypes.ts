@@ -46,6 +46,8 @@ export interface SeatInfo {
   /** The joined channels, ascending. */
   monitor: number[];
   calls: number[];
+  /** The emergency calls among `calls` (offered by an SOS or ManDown; answerCall takes one). */
+  emergency: number[];
   /** The floor the seat sends audio to. */
   talking: number | null;
 }

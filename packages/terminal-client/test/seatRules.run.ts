@@ -12,6 +12,7 @@ export interface SeatCommands {
   groupCall(cid: number): Promise<unknown>;
   privateCall(uid: number): Promise<unknown>;
   endCall(cid: number): Promise<unknown>;
+  answerCall(cid: number): unknown;
   applyMic(cid: number): Promise<unknown>;
   freeMic(cid: number): Promise<unknown>;
   monitor(cids: readonly number[]): Promise<unknown>;
@@ -21,6 +22,8 @@ export interface SeatCommands {
 export function commandStep(target: SeatCommands, step: Exclude<SeatCommand, { 0: 'login' }>): Promise<unknown> {
   if (step[0] === 'logout') return target.logout();
   if (step[0] === 'monitor') return target.monitor(step[1]);
+  // answerCall answers at once (it throws rather than rejects).
+  if (step[0] === 'answerCall') return Promise.resolve().then(() => target.answerCall(step[1]));
   return target[step[0]](step[1]);
 }
 
@@ -54,8 +57,10 @@ export function runSeatRules(transport: string, open: (peer: SeatPeer) => Promis
         await seat.command(step);
       };
       for (const step of row.given) {
-        const frames = server.frames.length;
+        const [frames, told] = [server.frames.length, seat.events.length];
         await perform(step);
+        // A push is told (every push a row gives has an event) before the next step.
+        if (step[0] === 'push') await vi.waitFor(() => expect(seat.events.length).toBeGreaterThan(told));
         // What a step set going has arrived before `when` starts.
         if (step[0] === 'applyMic') await vi.waitFor(() => expect(server.frames.length).toBe(frames + 2));
         if (step[0] === 'close') await vi.waitFor(async () => expect((await seat.state()).loggedIn).toBe(false));

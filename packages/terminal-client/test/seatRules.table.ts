@@ -11,7 +11,7 @@ import { BUSY_CID, FIRST_CALL, FOREIGN_CID, type PeerMessage } from './seatRules
 export type SeatStep =
   /** Logs in with the AuthCode, expecting seat `D3` unless told another; then lists the videos, as both consoles do. */
   | readonly ['login', dispatchNo?: string]
-  | readonly ['groupCall' | 'endCall' | 'applyMic' | 'freeMic', cid: number]
+  | readonly ['groupCall' | 'endCall' | 'applyMic' | 'freeMic' | 'answerCall', cid: number]
   | readonly ['privateCall', uid: number]
   | readonly ['monitor', cids: readonly number[]]
   | readonly ['logout']
@@ -27,6 +27,8 @@ export interface SeatState {
   /** The joined channels, ascending (LoginInfo `monitor`). */
   monitor: number[];
   calls: number[];
+  /** The emergency calls among `calls`. */
+  emergency: number[];
   /** The floor the seat sends audio to. */
   talking: number | null;
   /** The audio back-end's microphone is sending. */
@@ -54,7 +56,11 @@ export const SEAT_AUTH_CODE = 'k'.repeat(32);
 const LOGIN: SeatStep = ['login'];
 const LOGGED_IN = { type: 'login', authCode: SEAT_AUTH_CODE };
 const LISTS = { type: 'videoList' };
-const IDLE: SeatState = { loggedIn: true, cid: null, monitor: [], calls: [], talking: null, mic: false };
+const IDLE: SeatState = { loggedIn: true, cid: null, monitor: [], calls: [], emergency: [], talking: null, mic: false };
+/** An emergency call offered to the seat (an SOS), and a plain private call pushed to it. */
+const EMERGENCY = FIRST_CALL + 8;
+const OFFERED: SeatStep = ['push', { type: 'callStart', cid: EMERGENCY, from: 9, name: 'Patrol 9', emergency: true }];
+const PLAIN: SeatStep = ['push', { type: 'callStart', cid: FIRST_CALL + 4, from: 9, name: 'Patrol 9' }];
 const ENDED: SeatState = { ...IDLE, loggedIn: false };
 
 export const SEAT_RULES: readonly SeatRule[] = [
@@ -228,6 +234,89 @@ export const SEAT_RULES: readonly SeatRule[] = [
     sent: [],
     events: [{ event: 'callStart', cid: FIRST_CALL + 4, from: 9, name: 'Patrol 9' }],
     state: { ...IDLE, cid: 42, monitor: [42], calls: [FIRST_CALL + 4] },
+  },
+
+  // Emergency calls (an SOS or ManDown): offered to the seat, answered by answerCall.
+  {
+    rule: 'an emergency callStart lists the call as an emergency and leaves the current channel as it is',
+    given: [LOGIN, ['groupCall', 42]],
+    when: OFFERED,
+    sent: [],
+    events: [{ event: 'callStart', cid: EMERGENCY, from: 9, name: 'Patrol 9', emergency: true }],
+    state: { ...IDLE, cid: 42, monitor: [42], calls: [EMERGENCY], emergency: [EMERGENCY] },
+  },
+  {
+    rule: 'answer call makes the offered emergency call current; the server needs no word',
+    given: [LOGIN, ['groupCall', 42], OFFERED],
+    when: ['answerCall', EMERGENCY],
+    sent: [],
+    state: { ...IDLE, cid: EMERGENCY, monitor: [42], calls: [EMERGENCY], emergency: [EMERGENCY] },
+  },
+  {
+    rule: 'apply mic after answering talks in the emergency call',
+    given: [LOGIN, ['groupCall', 42], OFFERED, ['answerCall', EMERGENCY]],
+    when: ['applyMic', EMERGENCY],
+    sent: [{ type: 'floorRequest', cid: EMERGENCY }],
+    frames: [
+      { cid: EMERGENCY, seq: 0 },
+      { cid: EMERGENCY, seq: 1 },
+    ],
+    state: {
+      ...IDLE,
+      cid: EMERGENCY,
+      monitor: [42],
+      calls: [EMERGENCY],
+      emergency: [EMERGENCY],
+      talking: EMERGENCY,
+      mic: true,
+    },
+  },
+  {
+    rule: 'answer call of an unknown cid: not_found, nothing sent, the current channel stays',
+    given: [LOGIN, ['groupCall', 42], OFFERED],
+    when: ['answerCall', EMERGENCY + 1],
+    sent: [],
+    error: 'not_found',
+    state: { ...IDLE, cid: 42, monitor: [42], calls: [EMERGENCY], emergency: [EMERGENCY] },
+  },
+  {
+    rule: 'answer call of a call that is not an emergency: bad_request, the current channel stays',
+    given: [LOGIN, ['groupCall', 42], PLAIN],
+    when: ['answerCall', FIRST_CALL + 4],
+    sent: [],
+    error: 'bad_request',
+    state: { ...IDLE, cid: 42, monitor: [42], calls: [FIRST_CALL + 4], emergency: [] },
+  },
+  {
+    rule: 'answer call of a channel: not_found',
+    given: [LOGIN, ['groupCall', 42]],
+    when: ['answerCall', 42],
+    sent: [],
+    error: 'not_found',
+    state: { ...IDLE, cid: 42, monitor: [42] },
+  },
+  {
+    rule: 'answer call before login: not_logged_in',
+    given: [],
+    when: ['answerCall', EMERGENCY],
+    sent: [],
+    error: 'not_logged_in',
+    state: ENDED,
+  },
+  {
+    rule: 'callEnd of the answered emergency call stops the mic and clears the current one',
+    given: [LOGIN, OFFERED, ['answerCall', EMERGENCY], ['applyMic', EMERGENCY]],
+    when: ['push', { type: 'callEnd', cid: EMERGENCY }],
+    sent: [],
+    events: [{ event: 'callEnd', cid: EMERGENCY }],
+    state: IDLE,
+  },
+  {
+    rule: 'end call on an answered emergency call hangs it up',
+    given: [LOGIN, OFFERED, ['answerCall', EMERGENCY]],
+    when: ['endCall', EMERGENCY],
+    sent: [{ type: 'hangup', cid: EMERGENCY }],
+    state: IDLE,
   },
 
   // The microphone and the floor.

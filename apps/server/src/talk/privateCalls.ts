@@ -3,7 +3,7 @@ import type { AppDeps } from '../appDeps.js';
 import type { FloorLimits } from './floorMachine.js';
 import { RemoteCalls, reaches, type CallSettings } from './remoteCalls.js';
 import type { RoomFloors } from './roomFloors.js';
-import type { CallSignal, SharedFloors } from './sharedFloors.js';
+import type { PrivateCallSignal, SharedFloors } from './sharedFloors.js';
 import { talkSettings } from './talkRepository.js';
 import type { TalkPeer } from './talkPeer.js';
 import type { TalkRegistry } from './talkRegistry.js';
@@ -15,6 +15,8 @@ import { floorLimits, TalkRoom } from './talkRoom.js';
  */
 export class PrivateCalls {
   private nextCall = 0;
+  /** Told of every call that ends (the emergency calls forget theirs). */
+  ended: (room: TalkRoom) => void = () => undefined;
   /** With REDIS_URL: private calls to users connected to other instances. */
   private remote: RemoteCalls | null = null;
 
@@ -45,8 +47,7 @@ export class PrivateCalls {
     if (!callee && this.remote) return this.remote.offer(peer, uid, seq, settings);
     const reachable = callee && callee !== peer && reaches(peer.seat?.scope ?? null, peer.E_ID, callee.E_ID);
     if (!callee || !reachable) return peer.error(seq, TalkErrors.unavailable, 'that user is not reachable');
-    const shared = this.registry.shared;
-    const cid = shared ? await shared.floors.nextCallId() : this.callId();
+    const cid = await this.newCallId();
     if (!this.registry.peers.has(callee) || !this.registry.peers.has(peer)) {
       return peer.error(seq, TalkErrors.unavailable, 'that user is not reachable');
     }
@@ -59,7 +60,7 @@ export class PrivateCalls {
   }
 
   /** A call signal from another instance (see RemoteCalls). */
-  receive(signal: CallSignal): void {
+  receive(signal: PrivateCallSignal): void {
     this.remote?.receive(signal);
   }
 
@@ -83,9 +84,17 @@ export class PrivateCalls {
     room.listeners.clear();
     this.registry.rooms.delete(room.cid);
     this.registry.active.delete(room);
+    this.ended(room);
   }
 
-  private open(cid: number, E_ID: number, settings: CallSettings, parties: [TalkPeer, number][]): TalkRoom {
+  /** A call id no call here (with REDIS_URL: on any instance) has. */
+  newCallId(): Promise<number> | number {
+    const shared = this.registry.shared;
+    return shared ? shared.floors.nextCallId() : this.callId();
+  }
+
+  /** A call room with these parties and their floor priorities. */
+  open(cid: number, E_ID: number, settings: CallSettings, parties: [TalkPeer, number][]): TalkRoom {
     const limits = floorLimits(settings.maxTalkMs, this.limits);
     const room = new TalkRoom(cid, E_ID, 'private', limits, settings.recordEnable, '');
     room.parties = parties.map(([peer]) => peer);

@@ -1,6 +1,6 @@
 import { TalkErrors } from '@intercom/contract';
 import { inScope, type Scope } from '../tenancy/scope.js';
-import type { CallSignal, SharedFloors } from './sharedFloors.js';
+import type { PrivateCallSignal, SharedFloors } from './sharedFloors.js';
 import type { TalkPeer } from './talkPeer.js';
 import type { TalkRoom } from './talkRoom.js';
 
@@ -68,7 +68,7 @@ export class RemoteCalls {
   }
 
   /** A call signal from another instance: an offer to a user connected here, its answer, or its end. */
-  receive(signal: CallSignal): void {
+  receive(signal: PrivateCallSignal): void {
     if (signal.kind === 'answer') return this.answers.get(signal.cid)?.(signal.ok);
     const room = this.host.room(signal.cid);
     if (signal.kind === 'end') {

@@ -43,7 +43,15 @@ export type CallSignal =
       maxTalkMs: number;
     }
   | { kind: 'answer'; cid: number; ok: boolean }
-  | { kind: 'end'; cid: number };
+  | { kind: 'end'; cid: number }
+  /**
+   * An emergency call the terminal's instance opened (emergencyCalls.ts): every instance offers it
+   * to its seats whose scope holds E_ID. Ended like a call, by `end`.
+   */
+  | { kind: 'emergency'; cid: number; from: Talker; E_ID: number; record: boolean; maxTalkMs: number };
+
+/** The signals of private calls between two parties (RemoteCalls). */
+export type PrivateCallSignal = Exclude<CallSignal, { kind: 'emergency' }>;
 
 export interface SharedFloorsOptions {
   /** A floor held by an instance that stops renewing it is idle after this long. */

@@ -57,6 +57,10 @@ export const talkPlugin = fp(
     const unsubscribe = app.deps.realtime.bus.subscribe((event) => {
       if (event.kind === 'membersRemoved') service.membersRemoved(event.CID, event.UserIDs);
       if (event.kind === 'incident') service.regroups.heard(event);
+      // An SOS or ManDown: the instance holding the terminal opens the emergency call (docs/safety.md).
+      if (event.kind === 'notification') {
+        service.alarm(event.notification).catch((error: unknown) => app.log.error({ err: error }, 'emergency call'));
+      }
     });
     app.addHook('onClose', async () => {
       unsubscribe();

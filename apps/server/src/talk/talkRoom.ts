@@ -28,6 +28,8 @@ export class TalkRoom {
   remoteParty: Talker | null = null;
   /** The floor lives in Redis (sharedFloors.ts): every channel with REDIS_URL, and calls across instances. */
   shared = false;
+  /** An emergency call (emergencyCalls.ts): the terminal that raised it; its seats come and go, it stays. */
+  emergency: { uid: number; name: string } | null = null;
 
   constructor(
     readonly cid: number,

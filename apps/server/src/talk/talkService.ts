@@ -1,10 +1,11 @@
-import { CALL_ID_BASE, TalkErrors, TalkLimits, TerminalErrors } from '@intercom/contract';
+import { CALL_ID_BASE, TalkErrors, TalkLimits, TerminalErrors, type Notification } from '@intercom/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps } from '../appDeps.js';
 import type { RefusingPeer } from '../core/refusalEpisodes.js';
 import { TokenBucket } from '../core/tokenBucket.js';
 import { inScope } from '../tenancy/scope.js';
 import { AudioRelay, type TalkCounters } from './audioRelay.js';
+import { EmergencyCalls } from './emergencyCalls.js';
 import type { FloorLimits } from './floorMachine.js';
 import { PrivateCalls } from './privateCalls.js';
 import { Regroups } from './regroups.js';
@@ -53,6 +54,7 @@ export class TalkService {
   private readonly registry = new TalkRegistry();
   private readonly floors: RoomFloors;
   private readonly calls: PrivateCalls;
+  private readonly emergency: EmergencyCalls;
   private readonly relay: AudioRelay;
   private readonly timer: NodeJS.Timeout;
   /** Incident zones move terminals in and out of channels (regroups.ts). */
@@ -72,6 +74,7 @@ export class TalkService {
   ) {
     this.floors = new RoomFloors(this.registry, deps, (room, talker, now) => this.recorder(room, talker, now));
     this.calls = new PrivateCalls(this.registry, this.floors, deps, options.floor);
+    this.emergency = new EmergencyCalls(this.registry, this.floors, this.calls, deps);
     this.relay = new AudioRelay(this.registry, this.floors, options.floodCutAfter);
     this.regroups = new Regroups(
       this.registry,
@@ -123,8 +126,8 @@ export class TalkService {
     const state = peers.get(peer);
     if (!state) return;
     for (const room of [...state.rooms]) {
-      if (room.kind === 'private') this.calls.end(room);
-      else this.leaveRoom(peer, room);
+      if (room.kind === 'group') this.leaveRoom(peer, room);
+      else if (!this.emergency.leave(peer, room)) this.calls.end(room);
     }
     peers.delete(peer);
     if (peer.user && users.get(peer.user.U_ID) === peer) users.delete(peer.user.U_ID);
@@ -197,9 +200,20 @@ export class TalkService {
     return this.calls.call(peer, uid, seq);
   }
 
-  /** A call signal from another instance (see RemoteCalls). */
+  /** A call signal from another instance (see RemoteCalls, EmergencyCalls). */
   remoteCall(signal: CallSignal): void {
-    this.calls.receive(signal);
+    if (signal.kind === 'emergency') this.emergency.receive(signal);
+    else this.calls.receive(signal);
+  }
+
+  /** An alarm on the bus: an SOS or ManDown of a terminal connected here opens its emergency call. */
+  alarm(alarm: Notification): Promise<void> {
+    return this.emergency.raised(alarm);
+  }
+
+  /** Emergency calls open on this instance. */
+  get emergencyCalls(): number {
+    return this.emergency.count;
   }
 
   hangup(peer: TalkPeer, cid: number, seq: number): void {
@@ -247,6 +261,11 @@ export class TalkService {
         if (inScope(seat.scope, room.E_ID)) continue;
         this.leaveRoom(peer, room);
         peer.notify({ type: 'channelLeft', cid: room.cid, reason: 'removed' });
+      } else if (room.emergency) {
+        // Out of the scope, the seat leaves the emergency call; the others stay in it.
+        if (!inScope(seat.scope, room.E_ID) && this.emergency.leave(peer, room)) {
+          peer.notify({ type: 'callEnd', cid: room.cid });
+        }
       } else {
         const outside = (room.parties ?? []).some((party) => party !== peer && !inScope(seat.scope, party.E_ID));
         if (outside) this.calls.end(room);
