@@ -193,6 +193,10 @@ export class AgentTransport implements TalkTransport {
     await this.talk.command('EndCall', { cid });
   }
 
+  async answerCall(cid: number): Promise<void> {
+    await this.talk.command('AnswerCall', { cid });
+  }
+
   async applyMic(cid: number): Promise<void> {
     await this.talk.command('ApplyMic', { cid });
   }

@@ -232,6 +232,12 @@ export class BrowserTransport implements TalkTransport {
     await this.seat.endCall(cid).catch(talkError);
   }
 
+  async answerCall(cid: number): Promise<void> {
+    await Promise.resolve()
+      .then(() => this.seat.answerCall(cid))
+      .catch(talkError);
+  }
+
   async applyMic(cid: number): Promise<void> {
     await this.seat.applyMic(cid).catch(talkError);
   }

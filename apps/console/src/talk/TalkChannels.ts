@@ -57,8 +57,11 @@ export class TalkChannels {
         return;
       case 'callStart': {
         const calls = new Map(this.state.calls);
-        calls.set(event.cid, { cid: event.cid, peerUid: event.from, peerName: event.name, incoming: true });
-        this.store.set({ calls, current: this.state.current ?? event.cid, names: this.named(event.cid, event.name) });
+        const emergency = event.emergency === true;
+        calls.set(event.cid, { cid: event.cid, peerUid: event.from, peerName: event.name, incoming: true, emergency });
+        // An emergency call is offered to every seat: it becomes the current one only when answered.
+        const current = emergency ? this.state.current : (this.state.current ?? event.cid);
+        this.store.set({ calls, current, names: this.named(event.cid, event.name) });
         return;
       }
       case 'callEnd': {
@@ -120,6 +123,18 @@ export class TalkChannels {
     calls.set(cid, { cid, peerUid: uid, peerName: name, incoming: false });
     this.store.set({ calls, current: cid, floors: this.floor(cid, {}), names: this.named(cid, name) });
     return cid;
+  }
+
+  /** Takes an offered emergency call as the current one: push-to-talk then talks in it. */
+  async answerCall(cid: number): Promise<void> {
+    await this.link.run(
+      async (transport) => {
+        this.link.needSeat();
+        await transport.answerCall(cid);
+      },
+      { key: 'command_sent', level: 'success' },
+    );
+    this.store.set({ current: cid, floors: this.state.floors.has(cid) ? this.state.floors : this.floor(cid, {}) });
   }
 
   /** Leaves the channel or hangs up the call (default: the current one). */

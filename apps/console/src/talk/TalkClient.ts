@@ -199,6 +199,11 @@ export class TalkClient {
     return this.channels.endCall(cid);
   }
 
+  /** Takes an emergency call offered by an SOS or ManDown as the current one (push-to-talk talks in it). */
+  answerCall(cid: number): Promise<void> {
+    return this.channels.answerCall(cid);
+  }
+
   /** Push-to-talk pressed: ask for the floor of the current channel or call. */
   applyMic(): Promise<void> {
     return this.channels.applyMic();

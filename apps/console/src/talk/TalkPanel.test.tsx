@@ -30,6 +30,7 @@ class FakeTransport implements TalkTransport {
   groupCall = (cid: number) => this.record(`groupCall ${cid}`);
   privateCall = (uid: number) => this.record(`privateCall ${uid}`).then(() => 0x8000_0001);
   endCall = (cid: number) => this.record(`endCall ${cid}`);
+  answerCall = (cid: number) => this.record(`answerCall ${cid}`);
   applyMic = (cid: number) => this.record(`applyMic ${cid}`);
   freeMic = (cid: number) => this.record(`freeMic ${cid}`);
   monitor = (cids: readonly number[]) => this.record(`monitor ${cids.join(',')}`);

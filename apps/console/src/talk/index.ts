@@ -4,7 +4,7 @@
  *
  * - `useTalk(select?)`: the state (connection, seat, floors per channel, calls, mic, videos).
  * - `talk.groupCall(cid)`, `talk.endCall(cid?)`, `talk.privateCall(uid, name?)`, `talk.applyMic()`,
- *   `talk.freeMic()`, `talk.monitor(cids)`, `talk.applyVideo(uid)`, `talk.freeVideo(uid)`: each
+ *   `talk.freeMic()`, `talk.answerCall(cid)` (an emergency call), `talk.monitor(cids)`, `talk.applyVideo(uid)`, `talk.freeVideo(uid)`: each
  *   resolves when the agent or server accepted it and rejects with a `TalkError` (its status text
  *   is already shown).
  * - `talk.onVideoFrame(listener)`: kind-2 video frames (`TalkVideoFrame`: uid, codec, timestamp,

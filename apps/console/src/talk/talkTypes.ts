@@ -32,6 +32,8 @@ export interface TalkCall {
   peerUid: number;
   peerName: string;
   incoming: boolean;
+  /** Opened by the peer's SOS or ManDown (docs/safety.md): answered with answerCall. */
+  emergency?: boolean;
 }
 
 /** The seat lost a floor it held: shown plainly until the next talk. */
@@ -154,6 +156,8 @@ export interface TalkTransport {
   /** Returns the call's cid. */
   privateCall(uid: number): Promise<number>;
   endCall(cid: number): Promise<void>;
+  /** Takes an offered emergency call as the current one (talk-agent `AnswerCall`). */
+  answerCall(cid: number): Promise<void>;
   applyMic(cid: number): Promise<void>;
   freeMic(cid: number): Promise<void>;
   /** Resolves with the channels that could not be joined, where the transport reports them (the agent). */

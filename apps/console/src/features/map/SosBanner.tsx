@@ -1,25 +1,76 @@
-import type { Notification } from '@intercom/contract';
-import { Alert, Button } from 'antd';
+import { SafetyAlarmTypes, type Notification } from '@intercom/contract';
+import { Alert, Button, Flex } from 'antd';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { talk, useTalk, type TalkCall } from '../../talk';
 
-/** Offers to jump to the newest SOS; the bell of the top bar counts them all. */
+/**
+ * The newest SOS or ManDown alarm (the bell of the top bar counts them all) and what the dispatcher
+ * does about it: Answer its emergency call (then push-to-talk, Space, talks in it), Listen to it
+ * without talking, Locate the user on this map, Track them in the replay.
+ */
 export function SosBanner({ sos, onJump }: { sos: readonly Notification[]; onJump: (userId: number) => void }) {
   const { t } = useTranslation();
+  const navigate = useNavigate();
   const newest = sos[0];
-  if (!newest || newest.U_ID === null) return null;
-  const userId = newest.U_ID;
+  const userId = newest?.U_ID ?? null;
+  const call = useTalk((state) => emergencyCallOf(state.calls, userId));
+  const answered = useTalk((state) => call !== undefined && state.current === call.cid);
+  const [listening, setListening] = useState<number | null>(null);
+  if (!newest || userId === null) return null;
+  const manDown = newest.NType === SafetyAlarmTypes.manDown;
+  const title = t(manDown ? 'sos.title_man_down' : 'sos.title_sos', { count: sos.length, phone: newest.Phone });
+  const state = !call
+    ? t('sos.no_call')
+    : answered
+      ? t('sos.answered')
+      : listening === call.cid
+        ? t('sos.listening')
+        : t('sos.offered');
   return (
     <Alert
       type="error"
       showIcon
       role="alert"
       data-testid="map-sos-banner"
-      title={t('map.sos_banner', { count: sos.length, phone: newest.Phone })}
-      action={
-        <Button size="small" danger onClick={() => onJump(userId)}>
-          {t('map.sos_jump')}
-        </Button>
+      title={title}
+      description={
+        <Flex vertical gap={8}>
+          <span data-testid="sos-call-state">{state}</span>
+          <Flex gap={8} wrap>
+            {call && !answered && (
+              <Button
+                size="small"
+                type="primary"
+                danger
+                data-testid="sos-answer"
+                onClick={() => void talk.answerCall(call.cid).catch(() => undefined)}
+              >
+                {t('sos.answer')}
+              </Button>
+            )}
+            {call && !answered && listening !== call.cid && (
+              <Button size="small" data-testid="sos-listen" onClick={() => setListening(call.cid)}>
+                {t('sos.listen')}
+              </Button>
+            )}
+            <Button size="small" data-testid="sos-locate" onClick={() => onJump(userId)}>
+              {t('sos.locate')}
+            </Button>
+            <Button size="small" data-testid="sos-track" onClick={() => void navigate(`/main/trace?uid=${userId}`)}>
+              {t('sos.track')}
+            </Button>
+          </Flex>
+        </Flex>
       }
     />
   );
+}
+
+/** The emergency call the seat was offered for this user, if any. */
+function emergencyCallOf(calls: ReadonlyMap<number, TalkCall>, userId: number | null): TalkCall | undefined {
+  if (userId === null) return undefined;
+  for (const call of calls.values()) if (call.emergency && call.peerUid === userId) return call;
+  return undefined;
 }

@@ -1,10 +1,12 @@
-import { NotificationTypes, type Notification } from '@intercom/contract';
+import { URGENT_ALARM_TYPES, type Notification } from '@intercom/contract';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { readPreference, writePreference } from '../../shared/storage/localPreference';
 import { useHubSnapshot } from '../../shared/hub/useHubSnapshot';
 
 const PREFERENCE = 'mapSosAlerts';
+/** SOS and ManDown: sound, banner and its emergency call alike. */
+const URGENT: ReadonlySet<string> = new Set(URGENT_ALARM_TYPES);
 
 /** A short two-tone alarm drawn by Web Audio: no sound file to ship or fetch. */
 function playAlarm(): void {
@@ -27,7 +29,7 @@ function playAlarm(): void {
 }
 
 /**
- * Unhandled SOS alarms, newest first, and the dispatcher's choice to also hear them and get a
+ * Unhandled SOS and ManDown alarms, newest first, and the dispatcher's choice to also hear them and get a
  * browser notification. Only an SOS that arrives while the page is open sounds; those already
  * open when it loads are listed without noise.
  */
@@ -38,7 +40,7 @@ export function useSosAlerts() {
   const [enabled, setEnabled] = useState(() => readPreference(PREFERENCE) === 'on');
   const seen = useRef<Set<number> | null>(null);
   const sos = [...alarms.values()]
-    .filter((alarm) => alarm.NType === NotificationTypes.sos && alarm.U_ID !== null)
+    .filter((alarm) => URGENT.has(alarm.NType) && alarm.U_ID !== null)
     .sort((a, b) => b.CreatedAt - a.CreatedAt);
 
   useEffect(() => {
