@@ -41,6 +41,9 @@ async function refusedCreate(body: unknown, status: number, code: number, key?: 
   return refused;
 }
 
+/** The geofence helper gives crossing edges a key of their own; until it lands, `validation.invalid`. */
+const selfIntersecting = (MessageKeys as Record<string, string>).selfIntersecting ?? MessageKeys.invalid;
+
 const fieldOf = (body: { Data?: unknown[] }) => (body.Data as { field: string; key: string }[])[0];
 
 describe('incident API', () => {
@@ -54,7 +57,7 @@ describe('incident API', () => {
     const cases: [unknown, string, string][] = [
       [{ Name: 'R', Kind: 'polygon', Points: ring(501) }, 'Points', MessageKeys.tooManyItems],
       [zone({ Radius: 0 }), 'Radius', MessageKeys.outOfRange],
-      [{ Name: 'Bow', Kind: 'polygon', Points: bowTie }, 'Points', MessageKeys.invalid],
+      [{ Name: 'Bow', Kind: 'polygon', Points: bowTie }, 'Points', selfIntersecting],
       [{ Kind: 'circle', Center: [30, 60], Radius: 100 }, 'Name', MessageKeys.required],
       [zone({ Center: undefined }), 'Center', MessageKeys.required],
       [zone({ Kind: 'square' }), 'Kind', MessageKeys.invalid],

@@ -39,9 +39,15 @@ export async function settled(t: TerminalTestApp): Promise<void> {
   await t.app.talk.service.regroups.settle();
 }
 
-export async function walker(t: TerminalTestApp, o: { E_ID: number }, name?: string): Promise<Walker> {
+/** A logged-in terminal of a new user (connected to `on`, another instance on the same database). */
+export async function walker(
+  t: TerminalTestApp,
+  o: { E_ID: number },
+  name?: string,
+  on: TerminalTestApp = t,
+): Promise<Walker> {
   const { U_ID, phone } = await createTerminalUser(t, { E_ID: o.E_ID, ...(name ? { name } : {}) });
-  const terminal = await loggedIn(t, phone);
+  const terminal = await loggedIn(on, phone);
   return {
     U_ID,
     phone,
@@ -56,7 +62,7 @@ export async function walker(t: TerminalTestApp, o: { E_ID: number }, name?: str
         accuracy,
       });
       expect(reply.type).toBe('ack');
-      await settled(t);
+      await settled(on);
     },
   };
 }

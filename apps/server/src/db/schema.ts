@@ -1,4 +1,5 @@
 import type { Generated, Selectable } from 'kysely';
+import type { IncidentEventTable, IncidentMemberTable, IncidentTable } from './incidentTables.js';
 
 /**
  * Tables of SPEC.md section 3. Column names follow the spec's field names, so API fields and
@@ -372,41 +373,6 @@ export interface GeofenceStateTable {
   E_ID: number;
   EnteredAt: number;
   DwellAt: number | null;
-}
-
-/** Issue 32: an incident zone and its temporary channel CID; ClosedAt null while open. */
-export interface IncidentTable {
-  IN_ID: Generated<number>;
-  E_ID: number;
-  CID: number;
-  Name: string;
-  Kind: string;
-  CenterLat: number | null;
-  CenterLon: number | null;
-  Radius: number | null;
-  Points: string;
-  Sticky: number;
-  CreatedBy: number | null;
-  CreatedAt: number;
-  ClosedAt: number | null;
-}
-
-/** A user in an incident's zone now (or at its close), since JoinedAt. */
-export interface IncidentMemberTable {
-  IN_ID: number;
-  U_ID: number;
-  E_ID: number;
-  JoinedAt: number;
-}
-
-/** One entry of an incident's member timeline: `joined` or `left` at At. */
-export interface IncidentEventTable {
-  IE_ID: Generated<number>;
-  IN_ID: number;
-  U_ID: number;
-  UserName: string;
-  At: number;
-  Change: string;
 }
 
 export type Enterprise = Selectable<EnterpriseTable>;

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { DB, IncidentTable } from '../../db/schema.js';
+import type { IncidentTable } from '../../db/incidentTables.js';
+import type { DB } from '../../db/schema.js';
 import type { Scope } from '../../tenancy/scope.js';
 
 export type IncidentRecord = Selectable<IncidentTable>;
