@@ -126,6 +126,8 @@ describe('talking from the browser alone', () => {
 
     // Hold Space for 2.5 s: the terminal hears the seat take the floor, then the speech, then idle.
     const levelShown = panel.getByTestId('talk-level').waitFor();
+    const stats = panel.getByTestId('talk-audio-stats');
+    const sentBefore = Number(await stats.getAttribute('data-sent'));
     const { pressed, takenAt, released } = await holdSpace(page, terminal, cid, 2500);
     await levelShown;
     await page.getByText(text('en', 'talk.status.mic_release_success')).first().waitFor();
@@ -138,6 +140,8 @@ describe('talking from the browser alone', () => {
       frames.length,
       `${frames.length} frames for ${heldFrames} held; Space to floor granted at the terminal: ${takenAt - pressed} ms`,
     ).toBeGreaterThanOrEqual(Math.floor(heldFrames * 0.6));
+    // Every frame the browser encoded reached the terminal, the last ones before the release too.
+    await expect.poll(async () => Number(await stats.getAttribute('data-sent')) - sentBefore).toBe(frames.length);
     for (const frame of frames) expect(decodeAudioDown(frame)).toMatchObject({ cid, speaker: 0 });
     const heard = decodeFrames(frames, work, 'seat');
     expect(heard.info).not.toMatch(/WARNING|ERROR/i);
@@ -147,7 +151,6 @@ describe('talking from the browser alone', () => {
     await shot(page, 'talk-panel-en');
 
     // The terminal talks: the panel names it and the browser decodes what it sent.
-    const stats = panel.getByTestId('talk-audio-stats');
     const decodedBefore = Number(await stats.getAttribute('data-decoded'));
     const packets = speechPackets('unit-three');
     expect((await terminal.send({ type: 'floorRequest', cid })).type).toBe('ack');
@@ -162,8 +165,9 @@ describe('talking from the browser alone', () => {
       .toBeGreaterThanOrEqual(packets.length - 2);
 
     // The seat talks, the member (priority 5 over the seats' 2) cuts in: the panel says so plainly.
+    const pressedAgain = Date.now();
     await page.keyboard.down('Space');
-    await terminal.push((m) => m.type === 'floorTaken' && m.uid === 0, Date.now() - 50);
+    await terminal.push((m) => m.type === 'floorTaken' && m.uid === 0, pressedAgain);
     expect((await terminal.send({ type: 'floorRequest', cid })).type).toBe('ack');
     await panel
       .getByTestId('talk-preempted')

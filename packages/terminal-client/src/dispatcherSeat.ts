@@ -194,7 +194,7 @@ export class DispatcherSeat extends Emitter<DispatcherSeatEvents> {
   /** Stops the microphone and releases the floor (default: the one the seat talks in). */
   async freeMic(cid?: number): Promise<number> {
     const target = this.target(cid ?? this.talking?.cid);
-    if (this.talking?.cid === target) this.stopMic();
+    if (this.talking?.cid === target) await this.finishMic();
     await this.request({ type: 'floorRelease', cid: target });
     return target;
   }
@@ -337,6 +337,17 @@ export class DispatcherSeat extends Emitter<DispatcherSeatEvents> {
     if (heard) return this.audio.play(heard);
     const video = decodeVideoDown(bytes);
     if (video) this.audio.video(video, bytes);
+  }
+
+  /**
+   * The end of a talk the dispatcher chose: what the microphone captured up to now still goes out
+   * (the last word is not cut), then the seat stops sending. A revoked floor stops at once instead.
+   */
+  private async finishMic(): Promise<void> {
+    const talk = this.talking;
+    if (!talk) return;
+    await this.audio.stopSending();
+    if (this.talking === talk) this.stopMic();
   }
 
   private stopMic(): void {

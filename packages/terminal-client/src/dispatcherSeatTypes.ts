@@ -21,7 +21,12 @@ export interface SeatAudio {
   openMic(): Promise<void> | void;
   /** The floor of `cid` is granted: hand each packet to `mic` until stopSending. */
   startSending(cid: number, mic: SeatMic): Promise<void> | void;
-  stopSending(): void;
+  /**
+   * Stops the microphone. Packets it captured before still go to the talk's `mic` until the
+   * returned promise settles (a browser's encoder lags behind its capture); the seat then stops
+   * sending and releases the floor.
+   */
+  stopSending(): Promise<void> | void;
   /** A heard frame; `opus` is a view into the received bytes. */
   play(heard: AudioDown): void;
   /** A video frame, decoded, and the bytes as they came (the agent forwards them unchanged). */

@@ -23,7 +23,7 @@ class RecordingAudio implements SeatAudio {
   startSending(_cid: number, mic: SeatMic): void {
     this.mic = mic;
   }
-  stopSending(): void {
+  stopSending(): Promise<void> | void {
     this.mic = undefined;
   }
   play(heard: AudioDown): void {
@@ -75,6 +75,31 @@ describe('DispatcherSeat audio and video', () => {
     expect(await release).toBe(42);
     late.packet(opus);
     expect(fake.sent.filter((d) => typeof d !== 'string')).toHaveLength(0x10001);
+  });
+
+  it('sends what the microphone captured before the release, then releases the floor', async () => {
+    const { fake, audio, seat, answer } = await loggedIn();
+    const talk = seat.applyMic(42);
+    await answer('floorRequest');
+    await talk;
+    const mic = audio.mic!;
+    const opus = new Uint8Array([0xf8, 0xff, 0xfe]);
+    mic.packet(opus);
+    // A browser's encoder lags behind its capture: stopSending settles once the last frames are out.
+    let drained!: () => void;
+    audio.stopSending = () => new Promise<void>((resolve) => (drained = resolve));
+    const release = seat.freeMic();
+    await vi.waitFor(() => expect(drained).toBeTypeOf('function'));
+    mic.packet(opus);
+    mic.packet(opus);
+    expect(fake.messages().some((m) => m.type === 'floorRelease')).toBe(false);
+    drained();
+    await answer('floorRelease');
+    expect(await release).toBe(42);
+    mic.packet(opus);
+    const frames = fake.sent.filter((d) => typeof d !== 'string').map((d) => decodeAudioUp(d)!);
+    expect(frames.map((f) => f.seq)).toEqual([0, 1, 2]);
+    expect(seat.info().talking).toBeNull();
   });
 
   it('hands heard audio to play and video to video with the bytes as they came', async () => {

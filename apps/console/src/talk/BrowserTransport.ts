@@ -21,10 +21,9 @@ import {
 } from './talkTypes';
 
 /** What the seat uses of browserAudio.ts (tests pass a fake). */
-export type BrowserAudioEngine = Pick<
-  BrowserAudio,
-  'openMic' | 'startSending' | 'stopSending' | 'play' | 'close' | 'stats'
->;
+export type BrowserAudioEngine = Pick<BrowserAudio, 'openMic' | 'startSending' | 'play' | 'close' | 'stats'> & {
+  stopSending(): Promise<void> | void;
+};
 
 export interface BrowserTransportOptions {
   /** ws(s)://host/terminal; default: this page's origin. */
@@ -87,9 +86,9 @@ class TabAudio implements SeatAudio {
     );
   }
 
-  stopSending(): void {
+  async stopSending(): Promise<void> {
     this.sending = null;
-    this.ready?.stopSending();
+    await this.ready?.stopSending();
   }
 
   play(heard: AudioDown): void {

@@ -11,6 +11,13 @@ const OPUS_CONFIG: AudioEncoderConfig = {
   // 20 ms packets, one per frame (DESIGN.md 7).
   opus: { frameDuration: FRAME_US },
 };
+/**
+ * The longest a released talk waits for the frames captured before the release. An encoder further
+ * behind than that (a starved machine) drops the rest: stale speech is worse than a cut word.
+ */
+const DRAIN_MS = 1000;
+/** The meter moves 10 times a second (as the talk agent's `micLevel`), not on every 20 ms frame. */
+const LEVEL_EVERY_FRAMES = 5;
 /** Heard streams kept decoding; one decoder per (channel, speaker) because Opus keeps state. */
 const MAX_STREAMS = 16;
 
@@ -33,6 +40,8 @@ export class BrowserAudio {
   private readonly decoders = new Map<string, AudioDecoder>();
   private timestamp = 0;
   private counters = { sent: 0, decoded: 0 };
+  /** The stop that waits for the worklet's last frames, by its number. */
+  private drain = { stop: 0, done: (): void => undefined };
 
   private constructor(
     private readonly context: AudioContext,
@@ -67,13 +76,18 @@ export class BrowserAudio {
       output: (chunk) => {
         const packet = new Uint8Array(chunk.byteLength);
         chunk.copyTo(packet);
+        if (!this.onPacket) return;
         this.counters.sent += 1;
-        this.onPacket?.(packet);
+        this.onPacket(packet);
       },
-      error: () => this.stopSending(),
+      error: () => void this.stopSending(),
     });
     encoder.configure(OPUS_CONFIG);
-    node.port.onmessage = (message: MessageEvent<{ samples: Float32Array; rms: number }>) => {
+    node.port.onmessage = (message: MessageEvent<{ samples: Float32Array; rms: number } | { drained: number }>) => {
+      if ('drained' in message.data) {
+        if (message.data.drained === this.drain.stop) this.drain.done();
+        return;
+      }
       if (!this.onPacket || encoder.state !== 'configured') return;
       const data = new AudioData({
         format: 'f32',
@@ -86,6 +100,7 @@ export class BrowserAudio {
       this.timestamp += FRAME_US;
       encoder.encode(data);
       data.close();
+      if (this.timestamp % (FRAME_US * LEVEL_EVERY_FRAMES) !== FRAME_US) return;
       // A meter in decibels, as people hear loudness: -50 dBFS and below is empty, 0 dBFS full.
       const db = 20 * Math.log10(Math.max(message.data.rms, 1e-5));
       this.onLevel?.(Math.min(1, Math.max(0, (db + 50) / 50)));
@@ -99,7 +114,26 @@ export class BrowserAudio {
     this.mic?.node.port.postMessage({ sending: true });
   }
 
-  stopSending(): void {
+  /**
+   * Stops the capture. The frames captured before it (still in the worklet's queue or the encoder on
+   * a busy machine) are encoded and handed over first: a released talk keeps its last word.
+   */
+  async stopSending(): Promise<void> {
+    const onPacket = this.onPacket;
+    const mic = this.mic;
+    if (onPacket && mic) {
+      const stop = this.drain.stop + 1;
+      const drained = new Promise<void>((resolve) => (this.drain = { stop, done: resolve }));
+      mic.node.port.postMessage({ sending: false, stop });
+      const flushed = drained.then(() => (mic.encoder.state === 'configured' ? mic.encoder.flush() : undefined));
+      await Promise.race([flushed.catch(() => undefined), new Promise((resolve) => setTimeout(resolve, DRAIN_MS))]);
+    }
+    // A new talk that started meanwhile keeps its own sink.
+    if (this.onPacket !== onPacket) return;
+    if (mic && mic.encoder.state === 'configured' && mic.encoder.encodeQueueSize > 0) {
+      mic.encoder.reset();
+      mic.encoder.configure(OPUS_CONFIG);
+    }
     this.onPacket = null;
     this.onLevel?.(0);
     this.onLevel = null;
@@ -137,7 +171,10 @@ export class BrowserAudio {
   }
 
   close(): void {
-    this.stopSending();
+    this.onPacket = null;
+    this.onLevel?.(0);
+    this.onLevel = null;
+    this.drain.done();
     if (this.mic) {
       for (const track of this.mic.stream.getTracks()) track.stop();
       if (this.mic.encoder.state !== 'closed') this.mic.encoder.close();

@@ -26,9 +26,11 @@ class CaptureProcessor extends AudioWorkletProcessor {
 
   constructor() {
     super();
-    this.port.onmessage = (message: MessageEvent<{ sending: boolean }>) => {
+    this.port.onmessage = (message: MessageEvent<{ sending: boolean; stop?: number }>) => {
       this.sending = message.data.sending;
       this.filled = 0;
+      // Posted after every frame of the talk: the main thread knows it has them all.
+      if (message.data.stop !== undefined) this.port.postMessage({ drained: message.data.stop });
     };
   }
 
