@@ -164,7 +164,7 @@ describe('live map', () => {
       .poll(async () => Number((await bell.getAttribute('aria-label'))?.match(/\d+/)?.[0] ?? 0))
       .toBe(before + 1);
     const banner = page.getByTestId('map-sos-banner');
-    await banner.getByRole('button', { name: en('map.sos_jump') }).click();
+    await banner.getByRole('button', { name: en('sos.locate') }).click();
     await expect.poll(() => card.innerText()).toContain(users[0]!.name);
     expect(await card.innerText()).toContain(en('map.state_sos'));
     await waitForMapIdle(page);
