@@ -33,6 +33,7 @@ import { incidentModule } from './modules/incident/index.js';
 import { gisTypeModule } from './modules/gisType/index.js';
 import { mediaModule } from './modules/media/index.js';
 import { notifyModule } from './modules/notify/index.js';
+import { safetyModule } from './modules/safety/index.js';
 import { organModule } from './modules/organ/index.js';
 import { pluginModule } from './modules/plugin/index.js';
 import { syslogModule } from './modules/syslog/index.js';
@@ -59,6 +60,7 @@ const modules = [
   gisLocationModule,
   mapModule,
   talkModule,
+  safetyModule,
   geofenceModule,
   incidentModule,
 ];

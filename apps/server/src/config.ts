@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { SAFETY_ESCALATE_MINUTES } from '@intercom/contract';
 import { parseTrustProxy, type TrustProxy } from './http/trustProxy.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -68,6 +69,7 @@ const envSchema = z
       .min(1, 'must be at least 1 day')
       .max(36_500, 'must be at most 36500 days (100 years)')
       .default(180),
+    SAFETY_ESCALATE_MINUTES: minutes(SAFETY_ESCALATE_MINUTES),
   })
   .refine((env) => Boolean(env.TLS_CERT) === Boolean(env.TLS_KEY), {
     message: 'TLS_CERT and TLS_KEY must be set together',
@@ -117,6 +119,8 @@ export interface Config {
   metricsToken: string | undefined;
   /** Location history older than this many days is removed (PostgreSQL: whole day partitions). */
   historyRetentionDays: number;
+  /** A safety alarm (SOS, ManDown, LoneWorker, NoMovement) still unacknowledged this long is raised again, escalated. */
+  safetyEscalateMs: number;
   /** Directory of the built console; absent in API-only test runs. */
   consoleDir: string | undefined;
 }
@@ -158,6 +162,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, consoleDir?: st
     geocoder: { url: e.GEOCODER_URL, timeoutMs: e.GEOCODER_TIMEOUT_MS, ratePerSecond: e.GEOCODER_RATE_PER_SECOND },
     metricsToken: e.METRICS_TOKEN,
     historyRetentionDays: e.HISTORY_RETENTION_DAYS,
+    safetyEscalateMs: e.SAFETY_ESCALATE_MINUTES * 60_000,
     consoleDir,
   };
 }

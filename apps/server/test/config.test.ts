@@ -37,6 +37,7 @@ describe('loadConfig', () => {
       basemapPmtiles: undefined,
       geocoder: { url: undefined, timeoutMs: 5000, ratePerSecond: 1 },
       historyRetentionDays: 180,
+      safetyEscalateMs: 5 * 60_000,
       consoleDir: undefined,
     });
   });
@@ -69,6 +70,7 @@ describe('loadConfig', () => {
         GEOCODER_RATE_PER_SECOND: '5',
         METRICS_TOKEN: 'a-metrics-token-of-32-characters',
         HISTORY_RETENTION_DAYS: '365',
+        SAFETY_ESCALATE_MINUTES: '2',
         TALK_MAX_SEATS_PER_ACCOUNT: '3',
       },
       '/srv/console',
@@ -96,6 +98,7 @@ describe('loadConfig', () => {
       geocoder: { url: 'http://nominatim.lan:8080', timeoutMs: 2000, ratePerSecond: 5 },
       metricsToken: 'a-metrics-token-of-32-characters',
       historyRetentionDays: 365,
+      safetyEscalateMs: 2 * 60_000,
       consoleDir: '/srv/console',
     });
   });

@@ -126,6 +126,8 @@ export const notificationSchema = z.object({
   Longitude: z.number().nullable(),
   State: z.string().max(16),
   CreatedAt: epochMs,
+  /** True when raised again because nobody acknowledged it in time (docs/safety.md "Escalation"). */
+  Escalated: z.boolean().optional(),
 });
 export type Notification = z.infer<typeof notificationSchema>;
 

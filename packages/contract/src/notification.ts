@@ -45,6 +45,8 @@ export const notifyRowSchema = z.object({
   HandledAt: z.number().int().nullable(),
   Comment: z.string(),
   CreatedAt: z.number().int(),
+  /** 1 once the alarm was raised again, escalated, because nobody acknowledged it (docs/safety.md). */
+  Escalated: z.number().int(),
 });
 export type NotifyRow = z.infer<typeof notifyRowSchema>;
 

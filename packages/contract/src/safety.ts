@@ -12,6 +12,8 @@ export const SafetyLimits = {
   checkInMax: 720,
   graceMin: 1,
   graceMax: 60,
+  /** The grace of a user with nothing set (every check off). */
+  graceDefault: 5,
   noMovementMax: 720,
   noMovementMetersMin: 5,
   noMovementMetersMax: 500,
@@ -47,6 +49,13 @@ const minutes = (min: number, max: number) =>
 
 /** `POST /api/Safety/Settings` (JSON). CheckInMinutes 0 and NoMovementMinutes 0 switch the checks off. */
 export const safetySettingsSaveSchema = z.object({
+  /** The enterprise whose users, departments or whole staff these are (default: the caller's). */
+  E_ID: z
+    .number()
+    .int()
+    .min(1)
+    .max(2 ** 31 - 1)
+    .optional(),
   UserIds: idList(SafetyLimits.targetsMax).optional(),
   DepartmentIds: idList(SafetyLimits.targetsMax).optional(),
   CheckInMinutes: minutes(0, SafetyLimits.checkInMax),

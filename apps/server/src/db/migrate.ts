@@ -7,6 +7,7 @@ import * as userSearch from './migrations/2026112400_user_search.js';
 import * as historyPartitions from './migrations/2026112500_history_partitions.js';
 import * as seatSpeaker from './migrations/2026112700_seat_speaker.js';
 import * as geofences from './migrations/2026112800_geofences.js';
+import * as safety from './migrations/2026112801_safety.js';
 import * as incidents from './migrations/2026112802_incidents.js';
 
 /** Migrations are listed here (not read from disk) so the built server carries them. */
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   '2026112500_history_partitions': historyPartitions,
   '2026112700_seat_speaker': seatSpeaker,
   '2026112800_geofences': geofences,
+  '2026112801_safety': safety,
   '2026112802_incidents': incidents,
 };
 

@@ -1,5 +1,6 @@
 import type { Generated, Selectable } from 'kysely';
 import type { IncidentEventTable, IncidentMemberTable, IncidentTable } from './incidentTables.js';
+import type { SafetySettingTable, SafetyStateTable } from './safetyTables.js';
 
 /**
  * Tables of SPEC.md section 3. Column names follow the spec's field names, so API fields and
@@ -156,6 +157,8 @@ export interface NotificationTable {
   AckAt: Generated<number | null>;
   AckComment: Generated<string>;
   HandledName: Generated<string>;
+  /** Issue 32: 1 once the alarm was raised again because nobody acknowledged it (safety alarms). */
+  Escalated: Generated<number>;
 }
 
 export interface HeartRateTable {
@@ -307,6 +310,7 @@ export interface NotificationViewTable {
   HandledAt: number | null;
   Comment: string;
   CreatedAt: number;
+  Escalated: number;
 }
 
 export interface DB {
@@ -323,6 +327,8 @@ export interface DB {
   location_history: LocationHistoryTable;
   notification: NotificationTable;
   heart_rate: HeartRateTable;
+  safety_setting: SafetySettingTable;
+  safety_state: SafetyStateTable;
   sys_log: SysLogTable;
   recording: RecordingTable;
   gis_type: GisTypeTable;

@@ -203,11 +203,13 @@ export class LiveState {
     const rows = await db
       .selectFrom('notification')
       .select(['N_ID', 'E_ID', 'U_ID', 'Phone', 'NType', 'Content', 'Latitude', 'Longitude', 'State', 'CreatedAt'])
+      .select('Escalated')
       .where('State', '=', NotificationStates.new)
       .orderBy('CreatedAt', 'desc')
       .limit(limit)
       .execute();
-    for (const row of rows.reverse()) this.applyNotification(row);
+    for (const { Escalated, ...row } of rows.reverse())
+      this.applyNotification(Escalated ? { ...row, Escalated: true } : row);
     return rows.length;
   }
 

@@ -1,4 +1,4 @@
-import { LOW_BATTERY_PERCENT, NotificationTypes, type Notification } from '@intercom/contract';
+import { LOW_BATTERY_PERCENT, NotificationTypes, SafetyAlarmTypes, type Notification } from '@intercom/contract';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
 import { insertNotification, type NewNotification } from '../modules/notify/index.js';
@@ -68,6 +68,11 @@ export class AlarmRaiser {
 
   sos(subject: AlarmSubject, text: string | undefined, at?: { lat: number; lon: number }): Promise<Notification> {
     return this.raise(subject, NotificationTypes.sos, text?.trim() || 'SOS', at);
+  }
+
+  /** A fall the terminal detected: treated like SOS by the consoles (URGENT_ALARM_TYPES). */
+  manDown(subject: AlarmSubject, at?: { lat: number; lon: number }): Promise<Notification> {
+    return this.raise(subject, SafetyAlarmTypes.manDown, 'Man down', at);
   }
 
   /** A battery report: an alarm when the level falls to 15 % or below (once until it is back at 20 %). */

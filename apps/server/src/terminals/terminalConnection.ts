@@ -21,7 +21,8 @@ import { RefusalEpisodes, type RefusalEpisode, type RefusalKind } from '../core/
 import { TokenBucket } from '../core/tokenBucket.js';
 import type { TalkService } from '../talk/talkService.js';
 import type { VideoPeer, VideoService } from '../talk/videoService.js';
-import type { IngestResult, ReportingUser, TerminalService } from './terminalService.js';
+import { handleReport } from './terminalReports.js';
+import type { ReportingUser, TerminalService } from './terminalService.js';
 import type { TerminalOptions } from './terminalOptions.js';
 
 /** What a connection asks of its gateway. */
@@ -109,6 +110,7 @@ export class TerminalConnection implements VideoPeer {
       this.refusals.end();
       if (this.state !== 'closing') this.state = 'closing';
       host.closed(this);
+      host.service.safety.detach(this);
     });
     // ws reports protocol errors (a frame above 1 MiB, bad UTF-8) here and closes the socket itself.
     socket.on('error', () => undefined);
@@ -256,10 +258,14 @@ export class TerminalConnection implements VideoPeer {
     if (message.type === 'login') {
       if (this.state !== 'new') return this.error(seq, TerminalErrors.alreadyLoggedIn, 'already logged in');
       this.state = 'loggingIn';
-      this.host.login(this, message).catch(() => {
-        if (this.state === 'loggingIn') this.state = 'new';
-        this.error(seq, TerminalErrors.internal, 'login failed');
-      });
+      this.host.login(this, message).then(
+        // A terminal user's check-ins and standing still are watched from now (docs/safety.md).
+        () => this.state === 'online' && this.user && this.host.service.safety.attach(this),
+        () => {
+          if (this.state === 'loggingIn') this.state = 'new';
+          this.error(seq, TerminalErrors.internal, 'login failed');
+        },
+      );
       return;
     }
     if (this.state !== 'online') return this.error(seq, TerminalErrors.notLoggedIn, 'log in first');
@@ -270,29 +276,7 @@ export class TerminalConnection implements VideoPeer {
     if (this.talkMessage(message)) return;
     const user = this.user;
     if (!user) return this.error(seq, TerminalErrors.notSupported, `a dispatcher seat sends no ${message.type}`);
-    const service = this.host.service;
-    switch (message.type) {
-      case 'position': {
-        const { seq: _seq, type: _type, ...fix } = message;
-        return this.ingested(seq, service.recordFixes(user, [fix]));
-      }
-      case 'positions':
-        return this.ingested(seq, service.recordFixes(user, message.fixes), { stored: message.fixes.length });
-      case 'status':
-        service.recordStatus(user, message);
-        return this.ack(seq);
-      case 'heartRate':
-        return this.ingested(seq, service.recordHeartRate(user, message.value, message.time ?? now));
-      case 'sos': {
-        const at =
-          message.lat !== undefined && message.lon !== undefined ? { lat: message.lat, lon: message.lon } : undefined;
-        service.sos(user, message.text, at).then(
-          (alarm) => this.ack(seq, { N_ID: alarm.N_ID }),
-          () => this.error(seq, TerminalErrors.internal, 'the alarm could not be stored; send it again'),
-        );
-        return;
-      }
-    }
+    handleReport(this, this.host.service, user, message, now);
   }
 
   /**
@@ -342,16 +326,6 @@ export class TerminalConnection implements VideoPeer {
       .then(run)
       .catch(() => this.error(seq, TerminalErrors.internal, 'internal error; send it again'));
     return true;
-  }
-
-  /** Acknowledges once the rows are committed (an ack means stored), or says why not. */
-  private ingested(seq: number, stored: Promise<IngestResult>, extra: Result = {}): void {
-    void stored.then((result) => {
-      if (result === 'ok') return this.ack(seq, extra);
-      if (result === 'busy') return this.error(seq, TerminalErrors.busy, 'not stored; send it again', undefined, 1000);
-      if (result === 'failed') return this.error(seq, TerminalErrors.internal, 'not stored; send it again');
-      this.error(seq, TerminalErrors.shuttingDown, 'not stored; the server is restarting');
-    });
   }
 
   /**

@@ -4,6 +4,7 @@ import type { LocationValue } from '@intercom/contract';
 import type { AppDeps } from '../appDeps.js';
 import { GeofenceWatcher } from '../modules/geofence/index.js';
 import { IncidentWatcher } from '../modules/incident/index.js';
+import { AlarmEscalation, SafetyWatch } from '../modules/safety/index.js';
 import { AlarmRaiser } from './alarms.js';
 import { HistoryWriter } from './historyWriter.js';
 import type { TerminalOptions } from './terminalOptions.js';
@@ -39,6 +40,8 @@ export class TerminalService {
   readonly writer: HistoryWriter;
   readonly alarms: AlarmRaiser;
   readonly geofences: GeofenceWatcher;
+  /** Lone worker, no movement and escalation (docs/safety.md). */
+  readonly safety: SafetyWatch;
   readonly incidents: IncidentWatcher;
   private readonly deviceCache = new Map<string, { user: TerminalUser | undefined; at: number }>();
   private readonly profiles = new Map<number, Promise<LocationValue>>();
@@ -69,6 +72,8 @@ export class TerminalService {
       onError,
       onStateChanged: (E_ID, U_ID) => deps.realtime.bus.publish({ kind: 'geofencesChanged', E_ID, U_ID }),
     });
+    this.safety = safetyWatch(deps, this.alarms, onError);
+    this.safety.start(options.sweepMs);
     this.incidents = new IncidentWatcher(deps.db, deps.realtime.live, deps.realtime.bus, { onError });
   }
 
@@ -100,6 +105,7 @@ export class TerminalService {
     const { lat, lon, time, speed, course } = latest;
     this.live.reportPosition({ ...identity(user), lat, lon, time, speed, course, interval: user.interval });
     this.geofences.check(user, fixes);
+    this.safety.fixes(user, fixes);
     this.incidents.check(user, latest);
     return committed(commit);
   }
@@ -124,6 +130,10 @@ export class TerminalService {
 
   sos(user: ReportingUser, text: string | undefined, at?: { lat: number; lon: number }): Promise<Notification> {
     return this.alarms.sos(user, text, at);
+  }
+
+  manDown(user: ReportingUser, at?: { lat: number; lon: number }): Promise<Notification> {
+    return this.alarms.manDown(user, at);
   }
 
   /** A user by phone or device code (OsmAnd), cached for `userCacheMs`. */
@@ -163,6 +173,7 @@ export class TerminalService {
   /** Writes every queued row and waits for alarms being stored. */
   async close(): Promise<void> {
     await this.writer.close();
+    await this.safety.close();
     await this.geofences.settle();
     await this.incidents.settle();
     this.incidents.close();
@@ -172,4 +183,17 @@ export class TerminalService {
 
 function identity(user: ReportingUser) {
   return { E_ID: user.E_ID, U_ID: user.U_ID, Phone: user.Phone, UserName: user.UserName };
+}
+
+function safetyWatch(deps: AppDeps, alarms: AlarmRaiser, onError: (error: unknown, context: string) => void) {
+  const live = deps.realtime.live;
+  const escalation = new AlarmEscalation(deps.db, {
+    afterMs: deps.config.safetyEscalateMs,
+    push: (notification) => live.raiseNotification(notification),
+  });
+  return new SafetyWatch(deps.db, (...alarm) => alarms.raise(...alarm), {
+    onError,
+    escalation,
+    position: (E_ID, U_ID) => live.user(E_ID, U_ID)?.position ?? null,
+  });
 }

@@ -23,6 +23,7 @@ const ROW = [
   'HandledAt',
   'Comment',
   'CreatedAt',
+  'Escalated',
 ] as const;
 
 /** What raising an alarm needs; the real-time side (terminal gateway) calls `insertNotification`. */
@@ -95,5 +96,6 @@ export async function updateNotifications(
 /** The hub's Notification shape of a row. */
 export function hubNotification(row: NotifyRow): Notification {
   const { N_ID, E_ID, U_ID, Phone, NType, Content, Latitude, Longitude, State, CreatedAt } = row;
-  return { N_ID, E_ID, U_ID, Phone, NType, Content, Latitude, Longitude, State, CreatedAt };
+  const shown = { N_ID, E_ID, U_ID, Phone, NType, Content, Latitude, Longitude, State, CreatedAt };
+  return row.Escalated ? { ...shown, Escalated: true } : shown;
 }

@@ -44,6 +44,7 @@ export const notifyEntity: EntityDefinition = {
     HandledAt: 'time',
     Comment: 'string',
     CreatedAt: 'time',
+    Escalated: 'int',
   },
   virtualFields: { Search: textSearchField(['UserName', 'Phone', 'Content']) },
   defaultOrder: { field: 'CreatedAt', desc: true },

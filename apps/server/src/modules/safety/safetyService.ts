@@ -1,0 +1,70 @@
+import { MessageKeys, SafetyLogActions, type SafetySettings, type SafetySettingsSave } from '@intercom/contract';
+import { AppError } from '../../http/AppError.js';
+import { inScope } from '../../tenancy/scope.js';
+import { logChange, type ServiceContext } from '../../core/serviceContext.js';
+import { findOrgan, organsOf } from '../organ/index.js';
+import { findUsers } from '../userinfo/index.js';
+import { enterpriseRules, upsertRules } from './safetyRepository.js';
+import { resolveSafety, type SafetyTargetKind } from './safetyRules.js';
+
+interface Targets {
+  UserIds: number[];
+  DepartmentIds: number[];
+}
+
+/**
+ * As for geofences: users and departments must be of the settings' enterprise. One outside the
+ * caller's scope is 4004, as if it did not exist; one of another enterprise in the scope is a 4000.
+ */
+async function checkTargets(ctx: ServiceContext, E_ID: number, targets: Targets): Promise<void> {
+  const users = await findUsers(ctx.db, ctx.scope, targets.UserIds);
+  if (users.length < targets.UserIds.length) throw AppError.notFound();
+  if (users.some((u) => u.E_ID !== E_ID)) throw AppError.field('UserIds', MessageKeys.channelMemberEnterprise);
+  if (targets.DepartmentIds.length === 0) return;
+  const own = new Set((await organsOf(ctx.db, E_ID)).map((o) => o.OSID));
+  for (const id of targets.DepartmentIds) {
+    if (own.has(id)) continue;
+    if (await findOrgan(ctx.db, ctx.scope, id)) throw AppError.field('DepartmentIds', MessageKeys.departmentEnterprise);
+    throw AppError.notFound();
+  }
+}
+
+/**
+ * `POST /api/Safety/Settings`: the same settings for each named user and department, or (neither)
+ * for the whole enterprise, with one system-log row. Nothing is written unless every check passed.
+ * Returns the enterprise, whose cached rules the caller drops.
+ */
+export async function saveSafetySettings(ctx: ServiceContext, input: SafetySettingsSave): Promise<number> {
+  const E_ID = input.E_ID ?? ctx.scope.rootId;
+  if (!inScope(ctx.scope, E_ID)) throw AppError.notFound();
+  const targets: Targets = {
+    UserIds: [...new Set(input.UserIds ?? [])],
+    DepartmentIds: [...new Set(input.DepartmentIds ?? [])],
+  };
+  await checkTargets(ctx, E_ID, targets);
+  const rows: { kind: SafetyTargetKind; id: number }[] = [
+    ...targets.UserIds.map((id) => ({ kind: 'user' as const, id })),
+    ...targets.DepartmentIds.map((id) => ({ kind: 'department' as const, id })),
+  ];
+  if (rows.length === 0) rows.push({ kind: 'enterprise', id: E_ID });
+  const { CheckInMinutes, GraceMinutes, NoMovementMinutes, NoMovementMeters } = input;
+  const values = { CheckInMinutes, GraceMinutes, NoMovementMinutes, NoMovementMeters };
+  await ctx.db.transaction().execute(async (trx) => {
+    await upsertRules(trx, E_ID, rows, values, Date.now());
+    const whole = rows[0]?.kind === 'enterprise';
+    await logChange(trx, ctx, {
+      E_ID,
+      Action: SafetyLogActions.settings,
+      Target: whole ? 'enterprise' : `${targets.UserIds.length} users, ${targets.DepartmentIds.length} departments`,
+      Summary: { ...targets, ...values },
+    });
+  });
+  return E_ID;
+}
+
+/** `GET /api/Safety/Settings?U_ID=`: the settings in force for a user of the scope (else 4004). */
+export async function safetySettingsOf(ctx: ServiceContext, U_ID: number): Promise<SafetySettings> {
+  const [user] = await findUsers(ctx.db, ctx.scope, [U_ID]);
+  if (!user) throw AppError.notFound();
+  return resolveSafety(await enterpriseRules(ctx.db, user.E_ID), { U_ID, OS_ID: user.OS_ID });
+}
