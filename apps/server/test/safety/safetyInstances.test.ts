@@ -1,0 +1,76 @@
+import { SafetyAlarmTypes, type Notification } from '@intercom/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SafetyPeer } from '../../src/modules/safety/index.js';
+import { loggedIn, FAST_TERMINALS } from '../terminals/terminalTestApp.js';
+import { startScaleOut, type ScaleOut } from '../terminals/scaleOutApps.js';
+import { MINUTE, alarmsOf } from './safetyFixtures.js';
+
+// Two instances on one PostgreSQL database and one Redis (production's scale-out): a check-in is
+// announced by the instance holding the terminal, judged once, and its alarm escalated once.
+const shared = Boolean(process.env.TEST_DATABASE_URL);
+let s: ScaleOut;
+let clock = Date.now();
+
+beforeAll(async () => {
+  if (!shared) return;
+  s = await startScaleOut(FAST_TERMINALS);
+  for (const app of [s.a, s.b]) app.terminals.service.safety.clock = () => clock;
+});
+afterAll(async () => {
+  await s?.close();
+});
+
+describe.runIf(shared)('safety across two instances (PostgreSQL + Redis)', () => {
+  it('the holder announces the due check-in; a missed one alarms once though both judge it; escalated once', async () => {
+    const { U_ID, phone, E_ID } = await s.user();
+    await s.a.db
+      .insertInto('safety_setting')
+      .values({
+        TargetKind: 'user',
+        TargetID: U_ID,
+        E_ID,
+        CheckInMinutes: 5,
+        GraceMinutes: 1,
+        NoMovementMinutes: 0,
+        NoMovementMeters: 10,
+        UpdatedAt: Date.now(),
+      })
+      .execute();
+    const onA = await loggedIn(s.a, phone);
+    const start = (clock = Date.now());
+    await s.a.terminals.service.safety.tick(start);
+    // The terminal moves to instance b (a reconnect through the balancer): b holds it now.
+    const onB = await loggedIn(s.b, phone);
+    await onA.closed;
+    clock = start + 5 * MINUTE;
+    await Promise.all([s.a.terminals.service.safety.tick(), s.b.terminals.service.safety.tick()]);
+    expect(await onB.next((m) => m.type === 'checkInDue')).toEqual({ type: 'checkInDue', dueAt: start + 5 * MINUTE });
+    expect(onA.received.some((m) => m.type === 'checkInDue')).toBe(false);
+
+    // A stale holder on a (it has not heard of the move yet) judges the same deadline as b.
+    const stale: SafetyPeer = { user: { U_ID, E_ID, Phone: phone }, closeReason: null, send: () => undefined };
+    s.a.terminals.service.safety.attach(stale);
+    const pushed: Notification[] = [];
+    const stop = s.a.deps.realtime.bus.subscribe((event) => {
+      if (event.kind === 'notification' && event.notification.U_ID === U_ID) pushed.push(event.notification);
+    });
+    await s.a.terminals.service.safety.tick(start); // a reads the stored schedule
+    clock = start + 6 * MINUTE;
+    await Promise.all([s.a.terminals.service.safety.tick(), s.b.terminals.service.safety.tick()]);
+    const alarms = await alarmsOf(s.b, U_ID, SafetyAlarmTypes.loneWorker);
+    expect(alarms).toHaveLength(1);
+
+    // Nobody acknowledges it: both instances sweep, one escalates.
+    clock = start + 20 * MINUTE;
+    await Promise.all([s.a.terminals.service.safety.tick(), s.b.terminals.service.safety.tick()]);
+    await Promise.all([s.a.terminals.service.safety.tick(), s.b.terminals.service.safety.tick()]);
+    const deadline = Date.now() + 5000;
+    while (pushed.filter((n) => n.Escalated).length === 0 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setTimeout(resolve, 300)); // a second push would have come by now
+    stop();
+    expect(pushed.filter((n) => n.N_ID === alarms[0]?.N_ID).map((n) => n.Escalated ?? false)).toEqual([false, true]);
+    s.a.terminals.service.safety.detach(stale);
+    onB.close();
+  });
+});
