@@ -72,7 +72,7 @@ export function refineFenceShape(
     if (v.Radius === undefined) missing('Radius');
   } else if (!v.Points) missing('Points');
   else if (ringSelfIntersects(v.Points)) {
-    ctx.addIssue({ code: 'custom', path: ['Points'], message: MessageKeys.invalid });
+    ctx.addIssue({ code: 'custom', path: ['Points'], message: MessageKeys.selfIntersecting });
   }
 }
 

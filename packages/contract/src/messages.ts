@@ -101,6 +101,8 @@ export const MessageKeys = {
   traceTimeRequired: 'trace.time_required',
   traceTimeOrder: 'trace.time_order',
   traceRangeTooLong: 'trace.range_too_long',
+  // Geofences and incident zones (issue 32): a polygon whose edges cross or touch.
+  selfIntersecting: 'geofence.self_intersecting',
 } as const;
 
 export type MessageKey = (typeof MessageKeys)[keyof typeof MessageKeys];

@@ -4,6 +4,7 @@ import { channelRoutes } from '../features/channels';
 import { dashboardRoute } from '../features/dashboard';
 import { deviceRoute } from '../features/devices';
 import { enterpriseRoute } from '../features/enterprises';
+import { geofenceRoutes } from '../features/geofences';
 import { mapRoutes } from '../features/map';
 import { notifyRoute } from '../features/notify';
 import { pluginRoute } from '../features/plugin';
@@ -50,7 +51,7 @@ export const routeTable: AppRoute[] = [
     title: tk('route.location'),
     hidden: true,
     redirect: '/main/map',
-    children: [...mapRoutes, traceRoute, videoRoute],
+    children: [...mapRoutes, ...geofenceRoutes, traceRoute, videoRoute],
   },
   profileRoute,
 ];

@@ -18,7 +18,7 @@ export const emptyCollection = (): FeatureCollection => ({ type: 'FeatureCollect
 type Project = MapHandle['project'];
 
 /** `[lat, lon]` points to map positions; longitudes continuous from the first (across 180 too). */
-function positions(points: readonly LatLonPair[], project: Project): [number, number][] {
+export function positions(points: readonly LatLonPair[], project: Project): [number, number][] {
   const ring = unwrapLongitudes(points);
   return ring.map(([lat, lon]) => {
     // The projection works on plain longitudes; the 360-degree turn is put back after it.

@@ -154,7 +154,7 @@ describe('Geofence Save', () => {
       400,
       Code.Validation,
     );
-    expect(fieldOf(body)).toEqual({ field: 'Points', key: MessageKeys.invalid });
+    expect(fieldOf(body)).toEqual({ field: 'Points', key: MessageKeys.selfIntersecting });
   });
 
   it('refuses 501 points, 2 points, radius 0, radius 100001, dwell 1441 and a circle without a centre', async () => {

@@ -9,6 +9,7 @@ import { MapView } from '../../map/MapView';
 import { useBasemap } from '../../map/useBasemap';
 import type { UserMapState } from '../../map/userMapState';
 import { projectionOf } from '../../map/projectionOf';
+import { GeofenceLayer } from '../geofences';
 
 export interface LiveUsersMapProps {
   globe?: boolean;
@@ -34,6 +35,7 @@ export function LiveUsersMap({ globe = false, selected, target, follow, onSelect
   };
   return (
     <MapView basemap={basemap.data} project={project} globe={globe}>
+      <GeofenceLayer />
       <MapUsers onSelect={onSelect} selectedId={user?.id} />
       <MapSelectedUser user={user} />
       <MapCamera target={target} follow={follow} cover={cover} />

@@ -1,16 +1,28 @@
-import { NotificationTypes, NotifyStates, type NotifyRow, type NotifyState } from '@intercom/contract';
+import {
+  GeofenceAlarmTypes,
+  NotificationTypes,
+  NotifyStates,
+  type NotifyRow,
+  type NotifyState,
+} from '@intercom/contract';
 import type { i18n as I18n } from 'i18next';
 import { tk } from '../../i18n/tk';
 import type { NotifyStep } from './api';
 
 /** The alarm types the platform raises today; a type a newer server added shows as it is. */
-export const NOTIFY_TYPES: readonly string[] = Object.values(NotificationTypes);
+export const NOTIFY_TYPES: readonly string[] = [
+  ...Object.values(NotificationTypes),
+  ...Object.values(GeofenceAlarmTypes),
+];
 
 const TYPE_LABELS: Record<string, string> = {
   [NotificationTypes.sos]: tk('alarms.type_sos'),
   [NotificationTypes.lowBattery]: tk('alarms.type_low_battery'),
   [NotificationTypes.offline]: tk('alarms.type_offline'),
   [NotificationTypes.heartRate]: tk('alarms.type_heart_rate'),
+  [GeofenceAlarmTypes.enter]: tk('geofence.alarm_enter'),
+  [GeofenceAlarmTypes.exit]: tk('geofence.alarm_exit'),
+  [GeofenceAlarmTypes.dwell]: tk('geofence.alarm_dwell'),
 };
 
 export const TYPE_COLORS: Record<string, string> = {
@@ -18,6 +30,9 @@ export const TYPE_COLORS: Record<string, string> = {
   [NotificationTypes.lowBattery]: 'orange',
   [NotificationTypes.offline]: 'default',
   [NotificationTypes.heartRate]: 'magenta',
+  [GeofenceAlarmTypes.enter]: 'cyan',
+  [GeofenceAlarmTypes.exit]: 'volcano',
+  [GeofenceAlarmTypes.dwell]: 'gold',
 };
 
 export function typeLabel(i18n: I18n, type: string): string {

@@ -7,6 +7,7 @@ import { MapTrackMarker } from '../../map/MapTrackMarker';
 import { MapView } from '../../map/MapView';
 import { projectionOf } from '../../map/projectionOf';
 import { useBasemap } from '../../map/useBasemap';
+import { GeofenceLayer } from '../geofences';
 import type { PlaybackClock } from './PlaybackClock';
 
 export interface TraceMapProps {
@@ -33,6 +34,7 @@ export function TraceMap(props: TraceMapProps) {
   if (!basemap.data) return <Spin delay={LOADING_DELAY_MS} style={{ display: 'block', margin: '96px auto' }} />;
   return (
     <MapView basemap={basemap.data} project={project}>
+      <GeofenceLayer />
       <MapTrack track={props.track} onStopClick={props.onStopClick} />
       <ReplayMarker track={props.track} clock={props.clock} follow={props.follow} onDrag={props.onDrag} />
     </MapView>

@@ -1,0 +1,124 @@
+import { ClearOutlined, UndoOutlined } from '@ant-design/icons';
+import { GeofenceLimits } from '@intercom/contract';
+import { Button, Flex, InputNumber, Spin, Typography } from 'antd';
+import { LngLatBounds } from 'maplibre-gl';
+import { useEffect, useMemo, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useMapHandle } from '../../map/mapContext';
+import { MapFences, type MapFence } from '../../map/MapFences';
+import { MapView } from '../../map/MapView';
+import { projectionOf } from '../../map/projectionOf';
+import { ShapeDraw, type FenceKind, type FenceShape } from '../../map/ShapeDraw';
+import { circleRing } from '../../map/shapeGeometry';
+import { useBasemap } from '../../map/useBasemap';
+import { useIsMobile } from '../../shared/ui/useIsMobile';
+import { LOADING_DELAY_MS } from '../../shared/ui/useShownAfter';
+import { useMapGeofences } from './api';
+
+/** With nothing drawn yet, the camera shows the other fences of the scope (where the work is). */
+function FitFences({ fences, skip }: { fences: readonly MapFence[]; skip: boolean }) {
+  const { map, project } = useMapHandle();
+  const done = useRef(false);
+  useEffect(() => {
+    if (done.current || skip || fences.length === 0) return;
+    done.current = true;
+    const bounds = new LngLatBounds();
+    for (const fence of fences) {
+      const points =
+        fence.Kind === 'circle' && fence.Center ? circleRing(fence.Center, fence.Radius ?? 0, 8) : (fence.Points ?? []);
+      for (const [lat, lon] of points) bounds.extend(project(lon, lat));
+    }
+    if (!bounds.isEmpty()) map.fitBounds(bounds, { padding: 48, maxZoom: 15, duration: 0 });
+  }, [map, project, fences, skip]);
+  return null;
+}
+
+export interface GeofenceShapeFieldProps {
+  kind: FenceKind;
+  /** The fence being edited: left out of the other fences drawn beside it. */
+  editingId?: number;
+  value?: FenceShape;
+  onChange?: (value: FenceShape) => void;
+  id?: string;
+}
+
+/** The form field of a fence's shape: a map to draw it on, with its radius or points below. */
+export function GeofenceShapeField({ kind, editingId, value = {}, onChange, id }: GeofenceShapeFieldProps) {
+  const { t } = useTranslation();
+  const mobile = useIsMobile();
+  const basemap = useBasemap();
+  const project = useMemo(() => projectionOf(basemap.data), [basemap.data]);
+  const fences = useMapGeofences(true);
+  const others = useMemo(() => (fences.data ?? []).filter((f) => f.GF_ID !== editingId), [fences.data, editingId]);
+  const change = (next: FenceShape) => onChange?.(next);
+  const points = value.Points ?? [];
+  const drawn = kind === 'circle' ? value.Center !== undefined : points.length > 0;
+
+  return (
+    <Flex vertical gap={8} id={id}>
+      <div
+        style={{ height: mobile ? 320 : 440, borderRadius: 8, overflow: 'hidden', border: '1px solid rgba(5,5,5,0.1)' }}
+        data-testid="fence-map"
+      >
+        {basemap.data ? (
+          <MapView basemap={basemap.data} project={project}>
+            <MapFences fences={others} />
+            <FitFences fences={others} skip={drawn} />
+            <ShapeDraw kind={kind} value={value} onChange={change} fit />
+          </MapView>
+        ) : (
+          <Spin delay={LOADING_DELAY_MS} style={{ display: 'block', margin: '96px auto' }} />
+        )}
+      </div>
+      <Typography.Text type="secondary" data-testid="fence-draw-hint">
+        {kind === 'circle'
+          ? drawn
+            ? t('geofence.hint_circle_edit')
+            : t('geofence.hint_circle')
+          : points.length < GeofenceLimits.pointsMin
+            ? t('geofence.hint_polygon', { count: GeofenceLimits.pointsMin - points.length })
+            : t('geofence.hint_polygon_edit')}
+      </Typography.Text>
+      <Flex gap={8} align="center" wrap>
+        {kind === 'circle' ? (
+          <label style={{ display: 'flex', gap: 8, alignItems: 'center' }}>
+            {t('geofence.radius')}
+            <InputNumber<number>
+              suffix={t('geofence.meters')}
+              min={GeofenceLimits.radiusMin}
+              max={GeofenceLimits.radiusMax}
+              precision={0}
+              value={value.Radius ?? null}
+              disabled={!value.Center}
+              onChange={(radius) => change({ ...value, Radius: radius ?? undefined })}
+              style={{ width: 160 }}
+              data-testid="fence-radius"
+            />
+          </label>
+        ) : (
+          <>
+            <Typography.Text data-testid="fence-point-count">
+              {t('geofence.points_count', { count: points.length })}
+            </Typography.Text>
+            <Button
+              icon={<UndoOutlined />}
+              disabled={points.length === 0}
+              onClick={() => change({ ...value, Points: points.slice(0, -1) })}
+            >
+              {t('geofence.undo_point')}
+            </Button>
+          </>
+        )}
+        <Button
+          icon={<ClearOutlined />}
+          disabled={!drawn}
+          onClick={() =>
+            change(kind === 'circle' ? { ...value, Center: undefined, Radius: undefined } : { ...value, Points: [] })
+          }
+        >
+          {t('geofence.clear_shape')}
+        </Button>
+      </Flex>
+    </Flex>
+  );
+}
