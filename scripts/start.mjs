@@ -67,6 +67,8 @@ if (demo) {
       '--talk-every',
       '30',
       '--record',
+      '--check-in',
+      '2',
       '--account',
       'admin',
       '--password',

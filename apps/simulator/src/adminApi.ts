@@ -191,3 +191,13 @@ export async function ensureVideoChannel(url: string, token: string, userIds: re
   const created = await call<{ CID: number }>(url, token, '/api/Channel/CreateWebChannel', form(fields));
   return created.BaseData?.CID ?? 0;
 }
+
+/** Lone worker for the whole enterprise: a check-in every `minutes`, one minute of grace, no movement check. */
+export async function saveCheckIns(url: string, token: string, minutes: number): Promise<void> {
+  const body = JSON.stringify({ CheckInMinutes: minutes, GraceMinutes: 1, NoMovementMinutes: 0 });
+  await call(url, token, '/api/Safety/Settings', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+  });
+}

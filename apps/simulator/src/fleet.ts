@@ -1,5 +1,12 @@
 import { speechPackets } from '@intercom/media';
-import { SIM_VIDEO_CHANNEL, adminLogin, ensureTalkChannels, ensureUsers, ensureVideoChannel } from './adminApi.js';
+import {
+  SIM_VIDEO_CHANNEL,
+  adminLogin,
+  ensureTalkChannels,
+  ensureUsers,
+  ensureVideoChannel,
+  saveCheckIns,
+} from './adminApi.js';
 import { SimDevice } from './device.js';
 import { seededRandom } from './movement.js';
 import type { SimulatorOptions } from './options.js';
@@ -33,6 +40,11 @@ export async function startFleet(options: SimulatorOptions, log: (line: string) 
       users.map((u) => u.UserID),
     );
     log(`video: VideoEnable on, ${users.length} users in channel "${SIM_VIDEO_CHANNEL}"`);
+  }
+  const checkInMinutes = options.checkInMinutes ?? 0;
+  if (checkInMinutes > 0) {
+    await saveCheckIns(options.url, token, checkInMinutes);
+    log(`lone worker: a check-in every ${checkInMinutes} min; ${users[0]?.phone} lets some pass`);
   }
   const talking = options.talkEvery > 0 && !options.osmand;
   const channels = talking
@@ -69,6 +81,12 @@ export async function startFleet(options: SimulatorOptions, log: (line: string) 
         interval: options.interval,
         ...(options.video ? { video: options.video } : {}),
         log,
+        checkIns: {
+          // One worker of the fleet lets check-ins pass now and then: the LoneWorker alarm to see.
+          missRate: i === 0 ? (options.missCheckIns ?? 0) : 0,
+          maxDelayMs: Math.min(5, options.interval ?? 5) * 1000,
+          random: seededRandom(Number(BigInt(user.phone) % 2_147_483_645n) + 2),
+        },
         ...(talking
           ? {
               talk: {

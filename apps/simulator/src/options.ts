@@ -20,6 +20,10 @@ export interface SimulatorOptions {
   duration: number;
   /** Chance of an SOS per report. */
   sosRate: number;
+  /** Lone worker: the enterprise's check-in period set at start (minutes; 0 leaves the settings alone). */
+  checkInMinutes?: number;
+  /** Chance that the fleet's first terminal lets a check-in pass unanswered (the others always answer). */
+  missCheckIns?: number;
   /** Every terminal publishes a JPEG test stream (VideoEnable and a video channel are set up for them). */
   video?: VideoSetup | undefined;
   /** Push-to-talk: mean seconds between one terminal's bursts; 0: the terminals never talk. */
@@ -46,6 +50,10 @@ export const USAGE = `Usage: npm run simulate -- [options]
   --phone-start DIGITS   phone of the first user; the others count up (default 19900000000)
   --duration S           stop after S seconds (default 0: run until Ctrl-C)
   --sos-rate P           chance of an SOS per report (default 0.0005)
+  --check-in M           lone worker: set the enterprise's check-in period to M minutes (grace 1)
+                         at start; every terminal answers checkInDue (default 0: leave it alone)
+  --miss-check-ins P     chance that the first terminal lets a check-in pass unanswered, raising a
+                         LoneWorker alarm (default 0.3)
   --video                every terminal can be watched: a JPEG test stream with a clock, sent
                          only while a dispatcher watches (turns the enterprise's VideoEnable on
                          and puts the users in the channel "Simulated video")
@@ -92,6 +100,8 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
       'phone-start': { type: 'string' },
       duration: { type: 'string' },
       'sos-rate': { type: 'string' },
+      'check-in': { type: 'string' },
+      'miss-check-ins': { type: 'string' },
       video: { type: 'boolean' },
       'video-codec': { type: 'string' },
       'video-fps': { type: 'string' },
@@ -136,6 +146,8 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
     phoneStart,
     duration: number('duration', values.duration, 0, 0, 365 * 86_400),
     sosRate: number('sos-rate', values['sos-rate'], 0.0005, 0, 1),
+    checkInMinutes: Math.round(number('check-in', values['check-in'], 0, 0, 720)),
+    missCheckIns: number('miss-check-ins', values['miss-check-ins'], 0.3, 0, 1),
     video,
     talkEvery: number('talk-every', values['talk-every'], 60, 0, 86_400),
     talkGroup: Math.round(number('talk-group', values['talk-group'], 10, 1, 5_000)),

@@ -12,6 +12,10 @@ export class FleetStats {
   framesSent = 0;
   framesHeard = 0;
   busy = 0;
+  /** Lone worker: checkInDue received, check-ins acknowledged, check-ins let pass on purpose. */
+  checkInsDue = 0;
+  checkIns = 0;
+  checkInsMissed = 0;
   readonly errorCodes = new Map<string, number>();
 
   error(code: string): void {
@@ -21,7 +25,12 @@ export class FleetStats {
 
   line(): string {
     const codes = [...this.errorCodes].map(([code, n]) => `${code}:${n}`).join(' ');
-    return `online ${this.loggedIn}/${this.connected} sockets, fixes ${this.acked}/${this.fixes} acked, SOS ${this.sos}, errors ${this.errors}${codes ? ` (${codes})` : ''}, reconnects ${this.reconnects}${this.talkLine()}`;
+    return `online ${this.loggedIn}/${this.connected} sockets, fixes ${this.acked}/${this.fixes} acked, SOS ${this.sos}, errors ${this.errors}${codes ? ` (${codes})` : ''}, reconnects ${this.reconnects}${this.checkInLine()}${this.talkLine()}`;
+  }
+
+  private checkInLine(): string {
+    if (this.checkInsDue === 0) return '';
+    return `, check-ins ${this.checkIns}/${this.checkInsDue} (missed on purpose ${this.checkInsMissed})`;
   }
 
   private talkLine(): string {

@@ -32,6 +32,15 @@ export interface TerminalSetup {
   log: (line: string) => void;
   /** Push-to-talk in its channel; absent: it never talks. */
   talk?: TalkSetup;
+  /** Lone worker: how it answers `checkInDue` (absent: at once, always). */
+  checkIns?: CheckInHabit;
+}
+
+/** A simulated worker's habit: answers after up to `maxDelayMs`, lets a check-in pass with chance `missRate`. */
+export interface CheckInHabit {
+  missRate: number;
+  maxDelayMs: number;
+  random: () => number;
 }
 
 /** A camera frame is skipped while the socket holds more than this unsent. */
@@ -156,7 +165,24 @@ export class SimTerminal {
     if (message.type === 'videoStart') this.camera?.start();
     else if (message.type === 'videoStop') this.camera?.stop();
     else if (message.type === 'config') this.configure(message.config);
+    else if (message.type === 'checkInDue') this.checkInDue();
     else if (message.type === 'error') this.setup.stats.error(message.code);
+  }
+
+  /** A check-in fell due: answered a moment later, as a person pressing a button, unless let pass. */
+  private checkInDue(): void {
+    const { stats, checkIns: habit } = this.setup;
+    stats.checkInsDue += 1;
+    const random = habit?.random ?? Math.random;
+    if (habit && random() < habit.missRate) {
+      stats.checkInsMissed += 1;
+      return;
+    }
+    const answer = () =>
+      void this.fire({ type: 'checkIn' }).then((ack) => {
+        if (ack) stats.checkIns += 1;
+      });
+    setTimeout(answer, random() * (habit?.maxDelayMs ?? 0)).unref();
   }
 
   private configure(config: TerminalConfig): void {
