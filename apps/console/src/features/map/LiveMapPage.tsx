@@ -4,6 +4,7 @@ import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useIsMobile } from '../../shared/ui/useIsMobile';
+import { IncidentPanel, IncidentZoneLayer } from '../incidents';
 import { LiveCounts } from './LiveCounts';
 import { LiveUsersMap } from './LiveUsersMap';
 import { MapSidePanel } from './MapSidePanel';
@@ -58,6 +59,7 @@ export default function LiveMapPage() {
               <span>{t('map.sos_alerts')}</span>
             </Flex>
           </Tooltip>
+          <IncidentPanel selected={selection.selected?.record} />
           <Button icon={<GlobalOutlined />} onClick={() => void navigate('/main/3dmap')}>
             {t('route.map3d')}
           </Button>
@@ -76,7 +78,9 @@ export default function LiveMapPage() {
             follow={selection.follow}
             onSelect={selection.select}
             cover={cardRef}
-          />
+          >
+            <IncidentZoneLayer />
+          </LiveUsersMap>
           <div style={{ position: 'absolute', top: 12, left: 12, right: 56, pointerEvents: 'none' }}>
             <div style={{ pointerEvents: 'auto', display: 'inline-block', maxWidth: '100%' }}>
               <SosBanner sos={sos} onJump={pick} />

@@ -1,7 +1,7 @@
 import type { GpsRecord } from '@intercom/contract';
 import { Spin } from 'antd';
 import { LOADING_DELAY_MS } from '../../shared/ui/useShownAfter';
-import { useMemo, type RefObject } from 'react';
+import { useMemo, type ReactNode, type RefObject } from 'react';
 import { MapCamera, type CameraTarget } from '../../map/MapCamera';
 import { MapSelectedUser } from '../../map/MapSelectedUser';
 import { MapUsers } from '../../map/MapUsers';
@@ -12,6 +12,8 @@ import { projectionOf } from '../../map/projectionOf';
 import { GeofenceLayer } from '../geofences';
 
 export interface LiveUsersMapProps {
+  /** More layers on the map (the incident zones). */
+  children?: ReactNode;
   globe?: boolean;
   selected: { record: GpsRecord; state: UserMapState } | undefined;
   target: CameraTarget | undefined;
@@ -22,7 +24,15 @@ export interface LiveUsersMapProps {
 }
 
 /** The live users over the configured basemap: the layers of the 2D map and of the 3D globe. */
-export function LiveUsersMap({ globe = false, selected, target, follow, onSelect, cover }: LiveUsersMapProps) {
+export function LiveUsersMap({
+  globe = false,
+  selected,
+  target,
+  follow,
+  onSelect,
+  cover,
+  children,
+}: LiveUsersMapProps) {
   const basemap = useBasemap();
   const project = useMemo(() => projectionOf(basemap.data), [basemap.data]);
   if (!basemap.data) return <Spin delay={LOADING_DELAY_MS} style={{ display: 'block', margin: '96px auto' }} />;
@@ -39,6 +49,7 @@ export function LiveUsersMap({ globe = false, selected, target, follow, onSelect
       <MapUsers onSelect={onSelect} selectedId={user?.id} />
       <MapSelectedUser user={user} />
       <MapCamera target={target} follow={follow} cover={cover} />
+      {children}
     </MapView>
   );
 }

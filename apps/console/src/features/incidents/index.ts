@@ -1,0 +1,2 @@
+export { IncidentPanel } from './IncidentPanel';
+export { IncidentZoneLayer } from './IncidentZoneLayer';
