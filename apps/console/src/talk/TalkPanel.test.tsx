@@ -165,6 +165,20 @@ describe('talk panel', () => {
     expect(screen.getByTestId('talk-current').textContent).toContain(english('talk.call_with', { name: 'Patrol 9' }));
   });
 
+  test('an emergency call stays offered until answered, then is the current call, named as one', async () => {
+    renderWithProviders(<TalkPanel />);
+    await loggedInOnChannel(harness.transport);
+    const cid = 0x8000_0009;
+    harness.transport.emit({ event: 'callStart', cid, from: 9, name: 'Patrol 9', emergency: true });
+    // Offered, not taken: push-to-talk still talks in the channel.
+    expect(screen.getByTestId('talk-current').textContent).toContain('North gate');
+    await act(() => talk.answerCall(cid));
+    expect(harness.transport.calls).toContain(`answerCall ${cid}`);
+    const current = screen.getByTestId('talk-current').textContent;
+    expect(current).toContain(english('talk.current_emergency'));
+    expect(current).toContain(english('talk.emergency_call_with', { name: 'Patrol 9' }));
+  });
+
   test('a command without a seat gives the SPEC text and nothing is sent', async () => {
     const statuses: string[] = [];
     const off = talk.onStatus((status) => statuses.push(status.key));

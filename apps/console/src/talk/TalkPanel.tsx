@@ -61,7 +61,7 @@ function BrowserTalkOffer({ state }: { state: TalkState }) {
 
 function nameOf(state: TalkState, cid: number, t: TFunction): string {
   const call = state.calls.get(cid);
-  if (call) return t('talk.call_with', { name: call.peerName });
+  if (call) return t(call.emergency ? 'talk.emergency_call_with' : 'talk.call_with', { name: call.peerName });
   return state.names.get(cid) ?? t('talk.channel_number', { cid });
 }
 
@@ -107,7 +107,11 @@ export function TalkPanel({ heading = true }: { heading?: boolean }) {
       {current !== null && currentFloor ? (
         <Flex vertical gap={8} data-testid="talk-current">
           <Typography.Text type="secondary">
-            {current >= CALL_ID_BASE ? t('talk.current_call') : t('talk.current_channel')}
+            {state.calls.get(current)?.emergency
+              ? t('talk.current_emergency')
+              : current >= CALL_ID_BASE
+                ? t('talk.current_call')
+                : t('talk.current_channel')}
           </Typography.Text>
           <FloorLine floor={currentFloor} name={nameOf(state, current, t)} current />
           <Button
