@@ -33,7 +33,7 @@ export interface ShapeDrawProps {
   onChange: (value: FenceShape) => void;
   /** Shown only: no handles, no clicks. */
   readOnly?: boolean;
-  /** Moves the camera to the shape when it first shows. */
+  /** Moves the camera to the shape it is given when it first shows (not to one drawn later). */
   fit?: boolean;
   /** Outline and fill colour. */
   colour?: string;
@@ -239,13 +239,13 @@ export function ShapeDraw({
     map.getCanvas().style.cursor = idleCursor({ kind, value, readOnly });
   }, [map, project, kind, value, readOnly, areaSource, handleSource]);
 
-  // The camera goes to the shape once, when it first has one.
+  // The camera goes to the shape it was given when it first shows; not to a shape being drawn.
   const fitted = useRef(false);
   useEffect(() => {
-    if (!fit || fitted.current) return;
-    const outline = shapeOutline(kind, value);
-    if (outline.length === 0) return;
+    if (fitted.current) return;
     fitted.current = true;
+    const outline = fit ? shapeOutline(kind, value) : [];
+    if (outline.length === 0) return;
     const bounds = new LngLatBounds();
     for (const [lat, lon] of outline) bounds.extend(project(lon, lat));
     map.fitBounds(bounds, { padding: 48, maxZoom: 17, duration: 0 });

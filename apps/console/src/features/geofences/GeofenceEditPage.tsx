@@ -60,7 +60,8 @@ export default function GeofenceEditPage() {
           ]}
         />
       </Form.Item>
-      <Form.Item name="shape" label={t('geofence.shape')} required>
+      {/* A rule that always passes: each change of the shape clears the error shown for the old one. */}
+      <Form.Item name="shape" label={t('geofence.shape')} required rules={[{ validator: () => Promise.resolve() }]}>
         <GeofenceShapeField kind={kind} editingId={id} />
       </Form.Item>
       <Form.Item label={t('geofence.alarms')} extra={t('geofence.alarms_hint')}>

@@ -1,0 +1,205 @@
+import type { Page } from 'playwright-core';
+import { afterAll, describe, expect, inject, test } from 'vitest';
+import { adminCredentials } from '../support/accounts.js';
+import { callApi, tokenOf } from '../support/apiLogin.js';
+import { shot, useBrowserPerFile } from '../support/browser.js';
+import { nameEndingWith, openSignedIn, toast, waitForPath } from '../support/console.js';
+import { waitForMap, waitForMapIdle } from '../support/mapPage.js';
+import { createTerminalUser, deleteUsers, Terminal } from '../support/terminal.js';
+import { en, text, type Language } from '../support/texts.js';
+
+const browser = useBrowserPerFile({ webgl: true });
+
+/** Phones and names carry a stamp so they cannot meet what other files of the run create. */
+const stamp = String(Date.now()).slice(-6);
+const phone = `135${stamp}31`;
+const fenceName = `Yard ${stamp}`;
+/** The yard: a square of about 330 m round this point ([lat, lon]). */
+const YARD: [number, number] = [22.5431, 114.0579];
+const HALF = 0.0015;
+const users: number[] = [];
+const fences: number[] = [];
+let adminToken = '';
+
+afterAll(async () => {
+  if (fences.length > 0) {
+    await fetch(new URL('/api/Geofence/Delete', inject('baseUrl')), {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${adminToken}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ ids: fences }),
+    });
+  }
+  await deleteUsers(adminToken, users);
+});
+
+type Canvas = HTMLElement & {
+  maplibre: {
+    jumpTo(options: { center: [number, number]; zoom: number }): void;
+    project(lngLat: [number, number]): { x: number; y: number };
+    queryRenderedFeatures(options: { layers: string[] }): { properties: Record<string, unknown> }[];
+    getLayoutProperty(layer: string, name: string): unknown;
+  };
+};
+
+/** Moves the page's map to `[lat, lon]` at `zoom` and waits until it is drawn. */
+async function lookAt(page: Page, [lat, lon]: [number, number], zoom: number): Promise<void> {
+  await page.evaluate(
+    ({ center, zoom }) =>
+      (document.querySelector('[data-testid="map-canvas"]') as Canvas).maplibre.jumpTo({ center, zoom }),
+    { center: [lon, lat] as [number, number], zoom },
+  );
+  await waitForMapIdle(page);
+}
+
+/** Clicks the map canvas where `[lat, lon]` is drawn, as a person drawing a fence does. */
+async function clickMapAt(page: Page, [lat, lon]: [number, number]): Promise<void> {
+  const at = await page.evaluate(
+    (lngLat) => (document.querySelector('[data-testid="map-canvas"]') as Canvas).maplibre.project(lngLat),
+    [lon, lat] as [number, number],
+  );
+  await page.locator('[data-testid="map-canvas"] canvas').click({ position: at });
+}
+
+/** Names of the fences the live map draws now. */
+function fencesDrawn(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    (document.querySelector('[data-testid="map-canvas"]') as Canvas).maplibre
+      .queryRenderedFeatures({ layers: ['fences-fill'] })
+      .map((feature) => String(feature.properties.name)),
+  );
+}
+
+const corners = {
+  nw: [YARD[0] + HALF, YARD[1] - HALF] as [number, number],
+  ne: [YARD[0] + HALF, YARD[1] + HALF] as [number, number],
+  se: [YARD[0] - HALF, YARD[1] + HALF] as [number, number],
+  sw: [YARD[0] - HALF, YARD[1] - HALF] as [number, number],
+};
+
+describe('geofences', () => {
+  test('an admin draws a fence on the map; a terminal that walks into it raises GeofenceEnter', async () => {
+    const page = await browser.newPage();
+    await openSignedIn(page, adminCredentials(), '/main/geofence');
+    adminToken = await tokenOf(page);
+    users.push(await createTerminalUser(adminToken, `Fence walker ${stamp}`, phone));
+
+    // The list, then a new fence.
+    await page.getByTestId('geofence-list').waitFor();
+    await page.getByRole('button', { name: nameEndingWith(en('geofence.create')) }).click();
+    await waitForPath(page, '/main/geofence/edit');
+    await waitForMap(page);
+    await page.locator('input#Name').fill(fenceName);
+    await lookAt(page, YARD, 15);
+
+    // A bow tie is refused in words, before anything is sent.
+    for (const corner of [corners.nw, corners.se, corners.ne, corners.sw]) await clickMapAt(page, corner);
+    await expect
+      .poll(() => page.getByTestId('fence-point-count').innerText())
+      .toBe(en('geofence.points_count', { count: 4 }));
+    await page.getByRole('button', { name: nameEndingWith(en('common.save')) }).click();
+    await page.getByText(en('geofence.self_intersecting'), { exact: true }).waitFor();
+
+    // Cleared and drawn again as a square; the last corner is moved out and back by its handle.
+    await page.getByRole('button', { name: nameEndingWith(en('geofence.clear_shape')) }).click();
+    await expect
+      .poll(() => page.getByTestId('fence-point-count').innerText())
+      .toBe(en('geofence.points_count', { count: 0 }));
+    for (const corner of [corners.nw, corners.ne, corners.se, corners.sw]) await clickMapAt(page, corner);
+    await expect
+      .poll(() => page.getByTestId('fence-point-count').innerText())
+      .toBe(en('geofence.points_count', { count: 4 }));
+    await page.getByText(en('geofence.self_intersecting'), { exact: true }).waitFor({ state: 'hidden' });
+
+    // The fence applies to the walker alone (other files' terminals cross no fence of this test).
+    const usersField = page.locator('input#UserIds');
+    await usersField.fill(phone);
+    await page.locator('.ant-select-item-option').filter({ hasText: phone }).click();
+    await page.keyboard.press('Escape');
+    await waitForMapIdle(page);
+    await shot(page, 'geofence-edit-polygon-en');
+
+    await page.getByRole('button', { name: nameEndingWith(en('common.save')) }).click();
+    await toast(page, en('common.oper_success')).waitFor();
+    await waitForPath(page, '/main/geofence');
+    const row = page.getByTestId('geofence-list').locator('tr.ant-table-row').filter({ hasText: fenceName });
+    await row.getByText(en('geofence.polygon_of', { count: 4 })).waitFor();
+    await row.getByText(en('geofence.targets_of', { users: 1, departments: 0 })).waitFor();
+    await shot(page, 'geofence-list-en');
+
+    // What the server stored is what was drawn.
+    const { body } = await callApi(adminToken, 'GET', '/api/Geofence/QueryData', {
+      jsonCondition: JSON.stringify({ Name: fenceName }),
+    });
+    const stored = (body.Data as { GF_ID: number; Points: [number, number][]; UserIds: number[] }[])[0]!;
+    fences.push(stored.GF_ID);
+    expect(stored.UserIds).toEqual(users);
+    expect(stored.Points).toHaveLength(4);
+    stored.Points.forEach((point, i) => {
+      const corner = [corners.nw, corners.ne, corners.se, corners.sw][i]!;
+      // A click lands on a pixel: within a few metres of the corner at zoom 15.
+      expect(Math.abs(point[0] - corner[0])).toBeLessThan(0.0001);
+      expect(Math.abs(point[1] - corner[1])).toBeLessThan(0.0001);
+    });
+
+    // The walker reports a fix outside, then one inside.
+    const terminal = await Terminal.login(phone, 'geofence.e2e');
+    const time = Date.now();
+    const outside = { type: 'position', lat: YARD[0] + 3 * HALF, lon: YARD[1], accuracy: 5 };
+    expect((await terminal.send({ ...outside, time: time - 2000 })).type).toBe('ack');
+    expect((await terminal.send({ type: 'position', lat: YARD[0], lon: YARD[1], accuracy: 5, time })).type).toBe('ack');
+
+    // The alarm records name the crossing and the fence.
+    await page.goto(new URL('/System/notify', page.url()).href);
+    const alarm = page
+      .getByTestId('alarm-list')
+      .locator('tbody tr.ant-table-row')
+      .filter({ hasText: fenceName })
+      .filter({ hasText: en('geofence.alarm_enter') });
+    await alarm.waitFor();
+    await shot(page, 'geofence-alarm-en');
+    await terminal.logout();
+
+    // The live map draws the fence; its map button hides it.
+    await page.goto(new URL('/main/map', page.url()).href);
+    await waitForMap(page);
+    await lookAt(page, YARD, 15);
+    await expect.poll(() => fencesDrawn(page)).toContain(fenceName);
+    await shot(page, 'geofence-live-map-en');
+    const toggle = page.getByTestId('fence-layer-toggle');
+    expect(await toggle.getAttribute('aria-label')).toBe(en('geofence.layer_hide'));
+    await toggle.click();
+    await expect
+      .poll(() =>
+        page.evaluate(() =>
+          (document.querySelector('[data-testid="map-canvas"]') as Canvas).maplibre.getLayoutProperty(
+            'fences-fill',
+            'visibility',
+          ),
+        ),
+      )
+      .toBe('none');
+    expect(await toggle.getAttribute('aria-label')).toBe(en('geofence.layer_show'));
+    // Drawing, saving, a terminal, the alarm list and the live map: more than one page's minute here.
+  }, 150_000);
+
+  for (const language of ['zh', 'en'] as Language[]) {
+    test(`the fence pages in ${language} on a phone's width`, async () => {
+      const page = await browser.newPage({ locale: language, width: 390, height: 844 });
+      await openSignedIn(page, adminCredentials(), '/main/geofence', language);
+      await page.getByTestId('geofence-list').waitFor();
+      await page.getByText(text(language, 'geofence.title')).first().waitFor();
+      await shot(page, `geofence-list-${language}-390`);
+      await page.goto(new URL('/main/geofence/edit', page.url()).href);
+      await waitForMap(page);
+      await lookAt(page, YARD, 15);
+      for (const corner of [corners.nw, corners.ne, corners.se]) await clickMapAt(page, corner);
+      await page.getByText(text(language, 'geofence.hint_polygon_edit')).waitFor();
+      await waitForMapIdle(page);
+      await shot(page, `geofence-edit-${language}-390`);
+      await page.goto(new URL('/main/map', page.url()).href);
+      await waitForMap(page);
+      await lookAt(page, YARD, 15);
+      await shot(page, `geofence-live-map-${language}-390`);
+    }, 120_000);
+  }
+});
