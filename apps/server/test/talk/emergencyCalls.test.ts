@@ -105,6 +105,14 @@ describe('emergency calls', () => {
     close();
   });
 
+  it("a terminal's manDown message opens the call too", async () => {
+    const { user, seats, terminal, close } = await scene();
+    expect(await terminal.request({ type: 'manDown', lat: 22.5, lon: 114.1 })).toMatchObject({ type: 'ack' });
+    const start = await terminal.next(isType('callStart', { emergency: true }));
+    await seats[1].next(isType('callStart', { cid: start.cid, from: user.U_ID, emergency: true }));
+    close();
+  });
+
   it('the terminal takes the floor over a talking seat; both sides hear each other in the call', async () => {
     const { seats, terminal, close } = await scene();
     const cid = await sos(terminal);
