@@ -1,9 +1,11 @@
 import { AlertOutlined } from '@ant-design/icons';
 import type { GpsRecord } from '@intercom/contract';
-import { App, Button, Drawer, Empty, Flex, Form, Input, InputNumber, Radio, Switch, Typography } from 'antd';
+import { Button, Drawer, Empty, Flex, Form, Input, InputNumber, Radio, Switch, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { wasShown } from '../../shared/api/ApiError';
 import { useErrorMessage } from '../../shared/api/useErrorMessage';
+import { useToast } from '../../shared/ui/ToastContext';
 import { useCreateIncident, useOpenIncidents } from './api';
 import { resetIncidentDraft, setIncidentDraft, useIncidentDraft } from './incidentDraft';
 import { OpenIncidentCard } from './OpenIncidentCard';
@@ -27,7 +29,7 @@ const PANEL_WIDTH = 340;
  */
 export function IncidentPanel({ selected }: { selected: GpsRecord | undefined }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const message = useToast();
   const errorText = useErrorMessage();
   const [open, setOpen] = useState(false);
   const [form] = Form.useForm<IncidentForm>();
@@ -60,7 +62,7 @@ export function IncidentPanel({ selected }: { selected: GpsRecord | undefined })
       form.resetFields(['Name']);
       setIncidentDraft({ shape: {} });
     } catch (error) {
-      void message.error(errorText(error));
+      if (!wasShown(error)) void message.error(errorText(error));
     }
   };
 

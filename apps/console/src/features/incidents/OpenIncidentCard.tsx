@@ -1,13 +1,15 @@
 import type { IncidentRow } from '@intercom/contract';
-import { App, Button, Card, Flex, Popconfirm, Tag, Typography } from 'antd';
+import { Button, Card, Flex, Popconfirm, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { wasShown } from '../../shared/api/ApiError';
 import { useErrorMessage } from '../../shared/api/useErrorMessage';
+import { useToast } from '../../shared/ui/ToastContext';
 import { memberNames, useCloseIncident } from './api';
 
 /** One open incident: its name, its members now, and Close. */
 export function OpenIncidentCard({ row }: { row: IncidentRow }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const message = useToast();
   const errorText = useErrorMessage();
   const close = useCloseIncident();
   const members = memberNames(row);
@@ -17,7 +19,7 @@ export function OpenIncidentCard({ row }: { row: IncidentRow }) {
       await close.mutateAsync(row.IN_ID);
       void message.success(t('incident.closed', { name: row.Name }));
     } catch (error) {
-      void message.error(errorText(error));
+      if (!wasShown(error)) void message.error(errorText(error));
     }
   };
 
