@@ -35,3 +35,4 @@ export * from './geofenceGeometry.js';
 export * from './geofence.js';
 export * from './safety.js';
 export * from './incident.js';
+export * from './userImport.js';

@@ -3,6 +3,7 @@ import { registerEntityRoutes } from '../../generic/entityRoutes.js';
 import { deviceEntity } from './deviceEntity.js';
 import { deviceRoutes } from './deviceRoutes.js';
 import { iccidImportRoutes } from './iccidImportRoutes.js';
+import { importRoutes } from './importRoutes.js';
 import { userEntity } from './userEntity.js';
 import { userRoutes } from './userRoutes.js';
 
@@ -15,6 +16,7 @@ export { findUser, findUserByPhone, findUsers } from './userRepository.js';
 export const userinfoModule: FastifyPluginAsyncZod = async (app) => {
   await app.register(userRoutes, { prefix: '/api/UserInfo' });
   await app.register(iccidImportRoutes, { prefix: '/api/UserInfo' });
+  await app.register(importRoutes, { prefix: '/api/UserInfo' });
   await app.register(deviceRoutes, { prefix: '/api' });
   registerEntityRoutes(app, userEntity);
   registerEntityRoutes(app, deviceEntity);

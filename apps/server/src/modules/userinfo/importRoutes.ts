@@ -1,0 +1,68 @@
+import {
+  MessageKeys,
+  objectEnvelope,
+  userImportQuerySchema,
+  userImportReportSchema,
+  userImportTemplateQuerySchema,
+} from '@intercom/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Readable } from 'node:stream';
+import { z } from 'zod';
+import { serviceContext } from '../../core/serviceContext.js';
+import { ok } from '../../http/envelope.js';
+import { syncPlugin } from '../../http/syncPlugin.js';
+import { importLang } from './importMessages.js';
+import { multipartFile, readBody } from './importMultipart.js';
+import { importTemplate } from './importTemplate.js';
+import { importUsers } from './userImport.js';
+
+const tags = ['UserInfo'];
+const security = [{ bearerAuth: [] }];
+const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/**
+ * `GET /api/UserInfo/ImportTemplate` and `POST /api/UserInfo/Import` (issue 33), in a plugin of
+ * their own: its multipart parser keeps the file's raw bytes under the import's size limit.
+ */
+export const importRoutes: FastifyPluginAsyncZod = syncPlugin((app) => {
+  app.addContentTypeParser('multipart/form-data', async (_request: unknown, payload: Readable) => readBody(payload));
+
+  app.get(
+    '/ImportTemplate',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Template of a user import: the header row in the language asked and one example row',
+        querystring: userImportTemplateQuerySchema,
+      },
+    },
+    async (request, reply) => {
+      const { format, lang } = request.query;
+      return reply
+        .header('Content-Type', format === 'xlsx' ? XLSX_TYPE : 'text/csv; charset=utf-8')
+        .header('Content-Disposition', `attachment; filename="users-import-${lang}.${format}"`)
+        .send(await importTemplate(format, lang));
+    },
+  );
+
+  app.post(
+    '/Import',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Create or update users (and SIMs, departments, channel memberships) from a CSV or XLSX file',
+        consumes: ['multipart/form-data'],
+        querystring: userImportQuerySchema,
+        body: z.instanceof(Buffer, { error: MessageKeys.required }),
+        response: { 200: objectEnvelope(userImportReportSchema) },
+      },
+    },
+    async (request) => {
+      const file = multipartFile(request.headers['content-type'], request.body);
+      const lang = importLang(request.query.lang, request.headers['accept-language']);
+      return ok(await importUsers(serviceContext(request), request.query, lang, file));
+    },
+  );
+});

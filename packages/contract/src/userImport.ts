@@ -1,0 +1,152 @@
+import { z } from 'zod';
+import { optionalFormBool } from './formFields.js';
+
+/**
+ * Bulk provisioning (issue 33): `GET /api/UserInfo/ImportTemplate` and `POST /api/UserInfo/Import`
+ * (docs/api.md, "User import").
+ */
+export const UserImportLimits = {
+  /** Data rows of one file (the header row not counted). */
+  maxRows: 20_000,
+  /** Bytes of the uploaded file. */
+  maxBytes: 10 * 1024 * 1024,
+  /** Bytes an XLSX may expand to (all its zip entries together): more is refused as a zip bomb. */
+  maxUncompressedBytes: 100 * 1024 * 1024,
+  /** Rows written per transaction. */
+  chunkRows: 1000,
+  /** Separator of the Channels cell. */
+  channelSeparator: ';',
+  /** Separator of a department path (`Sales/North`). */
+  departmentSeparator: '/',
+} as const;
+
+/** The columns of an import file, in the template's order. */
+export const USER_IMPORT_COLUMNS = [
+  'UserName',
+  'MobilePhone',
+  'Password',
+  'ICCID',
+  'Department',
+  'UserType',
+  'Channels',
+  'Priority',
+  'Remark',
+] as const;
+export type UserImportColumn = (typeof USER_IMPORT_COLUMNS)[number];
+
+export const USER_IMPORT_LANGS = ['en', 'zh', 'es', 'ja'] as const;
+export type UserImportLang = (typeof USER_IMPORT_LANGS)[number];
+
+/** Header names per language; a header in any of them, or the field name itself, is accepted. */
+export const userImportHeaders: Record<UserImportLang, Record<UserImportColumn, string>> = {
+  en: {
+    UserName: 'User name',
+    MobilePhone: 'Mobile phone',
+    Password: 'Password',
+    ICCID: 'ICCID',
+    Department: 'Department',
+    UserType: 'User type',
+    Channels: 'Channels',
+    Priority: 'Priority',
+    Remark: 'Remark',
+  },
+  zh: {
+    UserName: '用户名',
+    MobilePhone: '手机号',
+    Password: '密码',
+    ICCID: 'ICCID',
+    Department: '部门',
+    UserType: '用户类型',
+    Channels: '频道',
+    Priority: '优先级',
+    Remark: '备注',
+  },
+  es: {
+    UserName: 'Nombre de usuario',
+    MobilePhone: 'Teléfono móvil',
+    Password: 'Contraseña',
+    ICCID: 'ICCID',
+    Department: 'Departamento',
+    UserType: 'Tipo de usuario',
+    Channels: 'Canales',
+    Priority: 'Prioridad',
+    Remark: 'Observaciones',
+  },
+  ja: {
+    UserName: 'ユーザー名',
+    MobilePhone: '携帯電話番号',
+    Password: 'パスワード',
+    ICCID: 'ICCID',
+    Department: '部署',
+    UserType: 'ユーザータイプ',
+    Channels: 'チャンネル',
+    Priority: '優先度',
+    Remark: '備考',
+  },
+};
+
+/** Error codes of the import beyond the user form's (`user.*`, `validation.*`); i18n keys. */
+export const UserImportKeys = {
+  fileMissing: 'userImport.file_missing',
+  fileType: 'userImport.file_type',
+  fileTooLarge: 'userImport.file_too_large',
+  fileUnreadable: 'userImport.file_unreadable',
+  zipBomb: 'userImport.zip_bomb',
+  tooManyRows: 'userImport.too_many_rows',
+  empty: 'userImport.empty',
+  headerMissing: 'userImport.header_missing',
+  duplicateInFile: 'userImport.duplicate_in_file',
+  departmentUnknown: 'userImport.department_unknown',
+  channelUnknown: 'userImport.channel_unknown',
+  userTypeUnknown: 'userImport.user_type_unknown',
+  quota: 'userImport.quota',
+} as const;
+
+/** System-log action of an import (one row per import, Summary: the counts). */
+export const UserImportLogAction = 'user_import';
+
+export const userImportTemplateQuerySchema = z.object({
+  format: z.enum(['csv', 'xlsx'], { error: 'validation.invalid' }).default('csv'),
+  lang: z.enum(USER_IMPORT_LANGS, { error: 'validation.invalid' }).default('en'),
+});
+
+export const userImportQuerySchema = z.object({
+  dryRun: optionalFormBool().default(false),
+  skipInvalid: optionalFormBool().default(false),
+  createDepartments: optionalFormBool().default(false),
+  /** Language of the error messages (default: the Accept-Language header, else en). */
+  lang: z.enum(USER_IMPORT_LANGS, { error: 'validation.invalid' }).optional(),
+});
+export type UserImportQuery = z.infer<typeof userImportQuerySchema>;
+
+export const userImportErrorSchema = z.object({
+  /** Line of the file (the header is row 1, the first data row 2); 0 for the whole file. */
+  row: z.number().int(),
+  /** Column (a field name of USER_IMPORT_COLUMNS), or `file`. */
+  field: z.string(),
+  /** i18n key. */
+  code: z.string(),
+  /** The code in the request's language. */
+  message: z.string(),
+});
+export type UserImportError = z.infer<typeof userImportErrorSchema>;
+
+export const userImportReportSchema = z.object({
+  total: z.number().int(),
+  valid: z.number().int(),
+  created: z.number().int(),
+  updated: z.number().int(),
+  unchanged: z.number().int(),
+  skipped: z.number().int(),
+  /** Departments the import created (or would create on a dry run). */
+  departmentsCreated: z.number().int(),
+  /** Whether anything was written (false on a dry run and when an invalid row stopped the import). */
+  written: z.boolean(),
+  errors: z.array(userImportErrorSchema),
+  /**
+   * `MobilePhone,Password` of the users created with a generated password (their Password cell was
+   * empty), as CSV text; null when there are none. Returned once, never stored or logged.
+   */
+  PasswordsCsv: z.string().nullable(),
+});
+export type UserImportReport = z.infer<typeof userImportReportSchema>;
