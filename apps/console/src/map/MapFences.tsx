@@ -41,7 +41,14 @@ export function MapFences({ fences, visible = true }: { fences: readonly MapFenc
       type: 'symbol',
       source: LABEL_SOURCE,
       minzoom: 9,
-      layout: { 'text-field': ['get', 'name'], 'text-font': [FONT_STACK], 'text-size': 12, 'text-max-width': 10 },
+      layout: {
+        'text-field': ['get', 'name'],
+        'text-font': [FONT_STACK],
+        'text-size': 12,
+        'text-max-width': 10,
+        'text-anchor': 'bottom',
+        'text-offset': [0, -0.3],
+      },
       paint: { 'text-color': '#391085', 'text-halo-color': '#ffffff', 'text-halo-width': 1.5 },
     });
     return () => {

@@ -19,11 +19,12 @@ function outline(fence: MapFence): LatLonPair[] {
   return fence.Points && fence.Points.length >= 3 ? fence.Points : [];
 }
 
-/** Where a fence's name goes: the centre of a circle, the mean of a polygon's (unwrapped) vertices. */
-function labelAt(ring: [number, number][], fence: MapFence, project: MapHandle['project']): [number, number] {
-  if (fence.Kind === 'circle' && fence.Center) return project(fence.Center[1], fence.Center[0]);
-  const sum = ring.reduce(([x, y], [px, py]) => [x + px, y + py], [0, 0]);
-  return [sum[0] / ring.length, sum[1] / ring.length];
+/**
+ * Where a fence's name goes: its northernmost point, the name drawn above it, so it stays clear of
+ * the users inside the fence.
+ */
+function labelAt(ring: [number, number][]): [number, number] {
+  return ring.reduce((top, point) => (point[1] > top[1] ? point : top));
 }
 
 /** The fences as areas (outlined, translucent) and as name labels, in the basemap's datum. */
@@ -42,7 +43,7 @@ export function fenceFeatures(
     labels.push({
       type: 'Feature',
       properties,
-      geometry: { type: 'Point', coordinates: labelAt(ring, fence, project) },
+      geometry: { type: 'Point', coordinates: labelAt(ring) },
     });
   }
   return {
