@@ -1,9 +1,9 @@
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, inject, test } from 'vitest';
 import { adminCredentials } from '../support/accounts.js';
-import { callApi, tokenOf } from '../support/apiLogin.js';
+import { callApi, signInByApi, tokenOf } from '../support/apiLogin.js';
 import { shot, useBrowserPerFile } from '../support/browser.js';
-import { nameEndingWith, openSignedIn, toast } from '../support/console.js';
+import { nameEndingWith, open, openSignedIn, toast } from '../support/console.js';
 import { pickUserOnMap, waitForMap, waitForMapIdle } from '../support/mapPage.js';
 import { RawTerminal } from '../support/rawTerminal.js';
 import { createTerminalUser, deleteUsers } from '../support/terminal.js';
@@ -63,7 +63,10 @@ describe('incident zones', () => {
 
   test('a circle around the selected user: members follow the terminals, which are regrouped; Close ends it', async () => {
     const page = await browser.newPage();
-    await openSignedIn(page, adminCredentials(), '/main/map');
+    // Signed in and straight to the map: the page is ready when its map is.
+    await signInByApi(page, adminCredentials());
+    await open(page, '/main/map');
+    await waitForMap(page);
     adminToken = await tokenOf(page);
     const [alphaName, bravoName] = [`Alpha ${stamp}`, `Bravo ${stamp}`];
     const alpha = await walker(alphaName, `137${stamp}41`, 0);
