@@ -68,8 +68,8 @@ describe('escalation', () => {
 
   it('two sweepers on one database (two instances) escalate each alarm once', async () => {
     const o = await org(t);
+    const start = (clock = Date.now());
     const { U_ID, terminal } = await guarded(t, { CheckInMinutes: 1, GraceMinutes: 1 }, o);
-    const start = Date.now();
     await tickAt(start);
     await tickAt(start + 2 * MINUTE); // missed: LoneWorker
     expect(await alarmsOf(t, U_ID, SafetyAlarmTypes.loneWorker)).toHaveLength(1);

@@ -36,8 +36,9 @@ describe.runIf(shared)('safety across two instances (PostgreSQL + Redis)', () =>
         UpdatedAt: Date.now(),
       })
       .execute();
-    const onA = await loggedIn(s.a, phone);
+    // The clock stands still at `start` until moved: every tick, the periodic ones too, reads it.
     const start = (clock = Date.now());
+    const onA = await loggedIn(s.a, phone);
     await s.a.terminals.service.safety.tick(start);
     // The terminal moves to instance b (a reconnect through the balancer): b holds it now.
     const onB = await loggedIn(s.b, phone);

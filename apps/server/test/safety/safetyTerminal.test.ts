@@ -77,8 +77,8 @@ describe('lone worker', () => {
   it('a checkIn with nothing due is acknowledged: null without check-ins, else the next due time', async () => {
     const off = await guarded(t, {});
     expect(await off.terminal.request({ type: 'checkIn' })).toMatchObject({ type: 'ack', nextDueAt: null });
-    const on = await guarded(t, { CheckInMinutes: 30, GraceMinutes: 5 });
     const now = clockAt(Date.now());
+    const on = await guarded(t, { CheckInMinutes: 30, GraceMinutes: 5 });
     const reply = await on.terminal.request({ type: 'checkIn' });
     expect(reply).toMatchObject({ type: 'ack', nextDueAt: now + 30 * MINUTE });
     expect(await stateOf(on.U_ID)).toMatchObject({ DueAt: now + 30 * MINUTE, DeadlineAt: now + 35 * MINUTE });
@@ -90,8 +90,8 @@ describe('lone worker', () => {
   });
 
   it('sends checkInDue when the check-in falls due; answered, no alarm; missed by the grace, one LoneWorker alarm', async () => {
-    const { U_ID, terminal } = await guarded(t, { CheckInMinutes: 10, GraceMinutes: 2 });
     const start = clockAt(Date.now());
+    const { U_ID, terminal } = await guarded(t, { CheckInMinutes: 10, GraceMinutes: 2 });
     await tickAt(start);
     const first = await stateOf(U_ID);
     const dueAt = start + 10 * MINUTE;
@@ -126,8 +126,8 @@ describe('lone worker', () => {
   });
 
   it('a due check-in survives a reconnect (as after a restart): missed, it alarms once', async () => {
-    const { U_ID, phone, terminal } = await guarded(t, { CheckInMinutes: 5, GraceMinutes: 1 });
     const start = clockAt(Date.now());
+    const { U_ID, phone, terminal } = await guarded(t, { CheckInMinutes: 5, GraceMinutes: 1 });
     await tickAt(start);
     const dueAt = start + 5 * MINUTE;
     expect(Number((await stateOf(U_ID))?.DueAt)).toBe(dueAt);
@@ -148,8 +148,8 @@ describe('no movement', () => {
   const north = (lat: number, metres: number) => lat + metres / 111_195;
 
   it('one NoMovement alarm per episode of standing still; moving beyond the distance starts a new one', async () => {
-    const { U_ID, terminal } = await guarded(t, { NoMovementMinutes: 3, NoMovementMeters: 20 });
     const start = clockAt(Date.now());
+    const { U_ID, terminal } = await guarded(t, { NoMovementMinutes: 3, NoMovementMeters: 20 });
     await tickAt(start);
     const at = async (lat: number) =>
       expect((await terminal.request({ type: 'position', lat, lon: 114.05, time: Date.now() })).type).toBe('ack');
@@ -172,8 +172,8 @@ describe('no movement', () => {
   });
 
   it('a user that keeps moving raises nothing until it stops', async () => {
-    const { U_ID, terminal } = await guarded(t, { NoMovementMinutes: 1, NoMovementMeters: 10 });
     const start = clockAt(Date.now());
+    const { U_ID, terminal } = await guarded(t, { NoMovementMinutes: 1, NoMovementMeters: 10 });
     await tickAt(start);
     for (let i = 0; i < 4; i++) {
       await terminal.request({ type: 'position', lat: north(22.54, i * 50), lon: 114.05, time: Date.now() + i });
