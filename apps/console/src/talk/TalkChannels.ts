@@ -7,7 +7,10 @@ import { TalkError, type FloorState, type MicState, type TalkState } from './tal
 /** The events about the seat's channels, calls, floors and microphone. */
 export type ChannelEvent = Extract<
   TalkAgentEvent,
-  { event: 'floorTaken' | 'floorIdle' | 'floorRevoked' | 'callStart' | 'callEnd' | 'micLevel' }
+  {
+    event:
+      'floorTaken' | 'floorIdle' | 'floorRevoked' | 'callStart' | 'callEnd' | 'micLevel' | 'regrouped' | 'channelLeft';
+  }
 >;
 
 /**
@@ -75,6 +78,23 @@ export class TalkChannels {
       case 'micLevel':
         if (this.state.mic === 'on') this.store.set({ micLevel: event.level });
         return;
+      case 'regrouped':
+        // Put in an incident's channel: heard like a monitored one, under the incident's name.
+        this.store.set({ floors: this.floor(event.cid, {}), names: this.named(event.cid, event.name) });
+        return;
+      case 'channelLeft': {
+        // Removed from the channel (or its incident ended): it is heard no more.
+        const floors = new Map(this.state.floors);
+        floors.delete(event.cid);
+        const wasCurrent = this.state.current === event.cid;
+        const monitored = this.state.monitored.filter((cid) => cid !== event.cid);
+        this.store.set({
+          floors,
+          monitored,
+          ...(wasCurrent ? { current: null, mic: 'off' as const, micLevel: 0 } : {}),
+        });
+        return;
+      }
     }
   }
 

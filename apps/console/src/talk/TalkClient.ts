@@ -147,6 +147,8 @@ export class TalkClient {
       case 'callStart':
       case 'callEnd':
       case 'micLevel':
+      case 'regrouped':
+      case 'channelLeft':
         return this.channels.onEvent(event);
       case 'videoOnline':
         return this.videos.online(event.video);

@@ -179,6 +179,17 @@ describe('talk panel', () => {
     expect(current).toContain(english('talk.emergency_call_with', { name: 'Patrol 9' }));
   });
 
+  test('a channel the seat was removed from leaves the panel; an incident channel shows under its name', async () => {
+    renderWithProviders(<TalkPanel />);
+    await loggedInOnChannel(harness.transport);
+    harness.transport.emit({ event: 'regrouped', cid: 77, name: 'Fire at pier 4', incident: 5 });
+    expect(await screen.findByText('Fire at pier 4')).toBeTruthy();
+    harness.transport.emit({ event: 'channelLeft', cid: 42, reason: 'removed' });
+    expect(talk.getState().current).toBeNull();
+    expect(talk.getState().floors.has(42)).toBe(false);
+    expect(screen.queryByText('North gate')).toBeNull();
+  });
+
   test('a command without a seat gives the SPEC text and nothing is sent', async () => {
     const statuses: string[] = [];
     const off = talk.onStatus((status) => statuses.push(status.key));
