@@ -183,11 +183,14 @@ async function write(ctx: ServiceContext, E_ID: number, checked: Validation, pla
   return passwordsCsv(planned, generated);
 }
 
-/** One hash per distinct password (a shared initial password costs one scrypt run), four at a time. */
+/**
+ * One hash per distinct password (a shared initial password costs one scrypt run), two at a time:
+ * each run holds 128 MiB at the production cost (N 2^17, r 8) while it works.
+ */
 async function hashEach(ctx: ServiceContext, passwords: string[]): Promise<Map<string, string>> {
   const hashes = new Map<string, string>();
-  for (let i = 0; i < passwords.length; i += 4) {
-    const part = passwords.slice(i, i + 4);
+  for (let i = 0; i < passwords.length; i += 2) {
+    const part = passwords.slice(i, i + 2);
     const done = await Promise.all(part.map((p) => hashPassword(p, ctx.passwordLogN)));
     part.forEach((p, j) => hashes.set(p, done[j] as string));
   }
