@@ -60,6 +60,27 @@ async function clickMapAt(page: Page, [lat, lon]: [number, number]): Promise<voi
   await page.locator('[data-testid="map-canvas"] canvas').click({ position: at });
 }
 
+/** Where `[lat, lon]` is drawn, in page pixels. */
+async function pagePointOf(page: Page, [lat, lon]: [number, number]): Promise<{ x: number; y: number }> {
+  const at = await page.evaluate(
+    (lngLat) => (document.querySelector('[data-testid="map-canvas"]') as Canvas).maplibre.project(lngLat),
+    [lon, lat] as [number, number],
+  );
+  const box = (await page.locator('[data-testid="map-canvas"] canvas').boundingBox())!;
+  return { x: box.x + at.x, y: box.y + at.y };
+}
+
+/** Drags the handle drawn at `from` to `to` with the mouse. */
+async function dragOnMap(page: Page, from: [number, number], to: [number, number]): Promise<void> {
+  const start = await pagePointOf(page, from);
+  const end = await pagePointOf(page, to);
+  await page.mouse.move(start.x, start.y);
+  await page.mouse.down();
+  await page.mouse.move((start.x + end.x) / 2, (start.y + end.y) / 2, { steps: 4 });
+  await page.mouse.move(end.x, end.y, { steps: 4 });
+  await page.mouse.up();
+}
+
 /** Names of the fences the live map draws now. */
 function fencesDrawn(page: Page): Promise<string[]> {
   return page.evaluate(() =>
@@ -75,6 +96,9 @@ const corners = {
   se: [YARD[0] - HALF, YARD[1] + HALF] as [number, number],
   sw: [YARD[0] - HALF, YARD[1] - HALF] as [number, number],
 };
+
+/** Where the south-east corner is dragged to. */
+const southEast: [number, number] = [YARD[0] - 2 * HALF, YARD[1] + 2 * HALF];
 
 describe('geofences', () => {
   test('an admin draws a fence on the map; a terminal that walks into it raises GeofenceEnter', async () => {
@@ -99,7 +123,7 @@ describe('geofences', () => {
     await page.getByRole('button', { name: nameEndingWith(en('common.save')) }).click();
     await page.getByText(en('geofence.self_intersecting'), { exact: true }).waitFor();
 
-    // Cleared and drawn again as a square; the last corner is moved out and back by its handle.
+    // Cleared and drawn again as a square.
     await page.getByRole('button', { name: nameEndingWith(en('geofence.clear_shape')) }).click();
     await expect
       .poll(() => page.getByTestId('fence-point-count').innerText())
@@ -109,6 +133,11 @@ describe('geofences', () => {
       .poll(() => page.getByTestId('fence-point-count').innerText())
       .toBe(en('geofence.points_count', { count: 4 }));
     await page.getByText(en('geofence.self_intersecting'), { exact: true }).waitFor({ state: 'hidden' });
+    // The south-east corner dragged by its handle further out: still four corners.
+    await dragOnMap(page, corners.se, southEast);
+    await expect
+      .poll(() => page.getByTestId('fence-point-count').innerText())
+      .toBe(en('geofence.points_count', { count: 4 }));
 
     // The fence applies to the walker alone (other files' terminals cross no fence of this test).
     const usersField = page.locator('input#UserIds');
@@ -135,7 +164,7 @@ describe('geofences', () => {
     expect(stored.UserIds).toEqual(users);
     expect(stored.Points).toHaveLength(4);
     stored.Points.forEach((point, i) => {
-      const corner = [corners.nw, corners.ne, corners.se, corners.sw][i]!;
+      const corner = [corners.nw, corners.ne, southEast, corners.sw][i]!;
       // A click lands on a pixel: within a few metres of the corner at zoom 15.
       expect(Math.abs(point[0] - corner[0])).toBeLessThan(0.0001);
       expect(Math.abs(point[1] - corner[1])).toBeLessThan(0.0001);
