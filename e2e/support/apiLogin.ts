@@ -84,6 +84,16 @@ export interface ApiAnswer {
   body: { BaseResult: { Code: number; Message: string }; BaseData?: unknown; Data?: unknown };
 }
 
+/** POSTs a JSON body with a given bearer token (the calls whose fields are arrays or objects). */
+export async function postJson(token: string, path: string, body: unknown): Promise<ApiAnswer> {
+  const response = await fetch(new URL(path, inject('baseUrl')), {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as ApiAnswer['body'] };
+}
+
 /** Calls the API with a given bearer token (for setup and for checks the screen cannot show). */
 export async function callApi(
   token: string,

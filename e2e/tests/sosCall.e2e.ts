@@ -5,7 +5,7 @@ import { decodeAudioDown } from '@intercom/terminal-client';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, test } from 'vitest';
 import { adminCredentials } from '../support/accounts.js';
-import { callApi, tokenOf } from '../support/apiLogin.js';
+import { postJson, tokenOf } from '../support/apiLogin.js';
 import { shot, useBrowserPerFile } from '../support/browser.js';
 import { openSignedIn } from '../support/console.js';
 import { waitForMap } from '../support/mapPage.js';
@@ -41,7 +41,7 @@ let token = '';
 afterAll(async () => {
   await Promise.all(terminals.map((terminal) => terminal.logout().catch(() => undefined)));
   if (token && alarms.length > 0) {
-    await callApi(token, 'POST', '/api/Notification/Resolve', { ids: alarms, comment: 'sosCall.e2e' });
+    await postJson(token, '/api/Notification/Resolve', { ids: alarms, comment: 'sosCall.e2e' });
   }
   if (token) await deleteUsers(token, users);
   fs.rmSync(work, { recursive: true, force: true });

@@ -58,8 +58,9 @@ describe('simplifyLine', () => {
     const started = performance.now();
     const zigzag = Array.from({ length: 100_000 }, (_, i): [number, number] => [(i % 2) * 5 * M, i * M]);
     expect(simplifyLine(zigzag, 1)).toHaveLength(100_000);
-    // Plain Douglas-Peucker is quadratic on a zigzag: over a minute here.
-    expect(performance.now() - started).toBeLessThan(2000);
+    // Plain Douglas-Peucker is quadratic on a zigzag: over a minute here. The bound leaves room for a
+    // loaded 2-core machine (2.6 s seen with five test runs at once) and still tells the two apart.
+    expect(performance.now() - started).toBeLessThan(10_000);
     const back: [number, number][] = [
       [0, 0],
       [0, 100 * M],
