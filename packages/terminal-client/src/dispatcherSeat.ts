@@ -353,6 +353,7 @@ export class DispatcherSeat extends Emitter<DispatcherSeatEvents> {
   private stopMic(): void {
     if (!this.talking) return;
     this.talking = undefined;
-    this.audio.stopSending();
+    // At once: what the back-end still hands over is not sent (the callback checks `talking`).
+    void Promise.resolve(this.audio.stopSending()).catch(() => undefined);
   }
 }
