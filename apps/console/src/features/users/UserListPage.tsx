@@ -1,4 +1,10 @@
-import { EditOutlined, PlusOutlined, SafetyCertificateOutlined, UsergroupAddOutlined } from '@ant-design/icons';
+import {
+  EditOutlined,
+  ImportOutlined,
+  PlusOutlined,
+  SafetyCertificateOutlined,
+  UsergroupAddOutlined,
+} from '@ant-design/icons';
 import type { UserRow } from '@intercom/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Badge, Button, Flex } from 'antd';
@@ -18,6 +24,7 @@ import { BatchChangeDialog } from './BatchChangeDialog';
 import { UserCapsDialog } from './UserCapsDialog';
 import { UserDrawer, type UserTarget } from './UserDrawer';
 import { UserFilters, userCondition, type UserFilterValues } from './UserFilters';
+import { UserImportWizard } from './import/UserImportWizard';
 import { UserLocationDialog } from './UserLocationDialog';
 import { useUserColumns } from './useUserColumns';
 
@@ -54,6 +61,7 @@ export default function UserListPage() {
   const [locationUser, setLocationUser] = useState<UserRow | null>(null);
   const [channelsUser, setChannelsUser] = useState<UserRow | null>(null);
   const [changing, setChanging] = useState(false);
+  const [importing, setImporting] = useState(false);
 
   const actions = useMemo(
     () => ({
@@ -98,6 +106,9 @@ export default function UserListPage() {
       </Button>
       <Button icon={<UsergroupAddOutlined />} onClick={() => void navigate('/Managent/BatchUser')}>
         {t('batch.title')}
+      </Button>
+      <Button icon={<ImportOutlined />} onClick={() => setImporting(true)} data-testid="user-import-open">
+        {t('userImport.open')}
       </Button>
       <Badge count={selected.length} size="small">
         <Button icon={<EditOutlined />} disabled={selected.length === 0} onClick={() => setChanging(true)}>
@@ -153,6 +164,7 @@ export default function UserListPage() {
       <UserCapsDialog user={capsUser} onClose={() => setCapsUser(null)} />
       <UserLocationDialog user={locationUser} onClose={() => setLocationUser(null)} />
       <UserChannelsDialog user={channelsUser} onClose={() => setChannelsUser(null)} />
+      <UserImportWizard open={importing} onClose={() => setImporting(false)} />
       <BatchChangeDialog
         open={changing}
         userIds={selected.map(Number)}

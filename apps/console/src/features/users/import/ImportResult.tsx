@@ -1,0 +1,52 @@
+import { DownloadOutlined } from '@ant-design/icons';
+import type { UserImportReport } from '@intercom/contract';
+import { Alert, Button, Flex } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { savePasswords } from './api';
+import { ImportCounts } from './ImportCounts';
+import { ImportErrorTable } from './ImportErrorTable';
+
+interface Props {
+  report: UserImportReport;
+  passwordsSaved: boolean;
+  onPasswordsSaved: () => void;
+}
+
+/** The last step: what the import did, the rows it skipped, and the generated passwords (offered once). */
+export function ImportResult({ report, passwordsSaved, onPasswordsSaved }: Props) {
+  const { t } = useTranslation();
+  return (
+    <Flex vertical gap={16} data-testid="user-import-result">
+      <Alert
+        type={report.written ? 'success' : 'error'}
+        showIcon
+        title={report.written ? t('userImport.done') : t('userImport.not_written')}
+      />
+      <ImportCounts report={report} dryRun={false} />
+      {report.PasswordsCsv && (
+        <Alert
+          type="warning"
+          showIcon
+          title={t('userImport.passwords_title')}
+          description={
+            <Flex vertical gap={8} align="flex-start">
+              {t('userImport.passwords_once')}
+              <Button
+                type="primary"
+                icon={<DownloadOutlined />}
+                onClick={() => {
+                  savePasswords(report.PasswordsCsv as string);
+                  onPasswordsSaved();
+                }}
+                data-testid="user-import-passwords"
+              >
+                {passwordsSaved ? t('userImport.passwords_again') : t('userImport.passwords_download')}
+              </Button>
+            </Flex>
+          }
+        />
+      )}
+      {report.errors.length > 0 && <ImportErrorTable errors={report.errors} />}
+    </Flex>
+  );
+}

@@ -1,0 +1,64 @@
+import type { UserImportReport } from '@intercom/contract';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiDownload, apiRequest } from '../../../shared/api/apiClient';
+import { invalidateResources } from '../../../shared/api/invalidate';
+import { saveFile } from '../../../shared/api/saveFile';
+import { pickLanguage } from '../../../i18n/languages';
+
+/** A 15,000-row file with new passwords to hash takes minutes on the server, not the usual 10 s. */
+const IMPORT_TIMEOUT_MS = 30 * 60_000;
+const BOUNDARY = '----intercomUserImport';
+
+export interface ImportOptions {
+  dryRun: boolean;
+  skipInvalid: boolean;
+  createDepartments: boolean;
+}
+
+/** The language the server names columns and errors in: the console's own. */
+export function importLanguage(language: string): string {
+  return pickLanguage(language, []);
+}
+
+/** `GET /api/UserInfo/ImportTemplate`: the template in the console's language, saved by the browser. */
+export async function downloadTemplate(format: 'csv' | 'xlsx', language: string): Promise<void> {
+  const lang = importLanguage(language);
+  const file = await apiDownload('/api/UserInfo/ImportTemplate', `users-import-${lang}.${format}`, {
+    query: { format, lang },
+  });
+  saveFile(file.blob, file.fileName);
+}
+
+/** The file as the multipart body the server reads (field `file`), built around the File without copying it. */
+function multipartBody(file: File): Blob {
+  const name = file.name.replace(/["\r\n]/g, '_');
+  const head = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: ${file.type || 'application/octet-stream'}\r\n\r\n`;
+  return new Blob([head, file, `\r\n--${BOUNDARY}--\r\n`]);
+}
+
+/**
+ * `POST /api/UserInfo/Import` (dry run or for real). A real import changes the user list, the
+ * department tree, devices (SIMs) and the licences left.
+ */
+export function useImportUsers() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: { file: File; options: ImportOptions; language: string }) => {
+      const answer = await apiRequest<never, UserImportReport>('POST', '/api/UserInfo/Import', {
+        query: { ...input.options, lang: importLanguage(input.language) },
+        raw: { body: multipartBody(input.file), contentType: `multipart/form-data; boundary=${BOUNDARY}` },
+        timeoutMs: IMPORT_TIMEOUT_MS,
+      });
+      return answer.BaseData as UserImportReport;
+    },
+    onSuccess: (report) => {
+      if (report.written) void invalidateResources(queryClient, 'UserInfo', 'Organ', 'Device', 'Enterprise');
+    },
+  });
+}
+
+/** The generated passwords (CSV text from the server) as a file; the server will not send them again. */
+export function savePasswords(csv: string): void {
+  const stamp = new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-');
+  saveFile(new Blob(['\uFEFF', csv], { type: 'text/csv;charset=utf-8' }), `user-passwords-${stamp}.csv`);
+}
