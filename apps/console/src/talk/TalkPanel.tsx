@@ -40,22 +40,20 @@ function BrowserTalkOffer({ state }: { state: TalkState }) {
   }
   if (!state.secureContext) return <Alert type="warning" showIcon title={t('talk.status.insecure_context')} />;
   if (!state.webCodecs) return <Alert type="warning" showIcon title={t('talk.status.no_webcodecs')} />;
+  // The hint and the button stack (the hint over the whole width): an Alert's `action` beside the
+  // text left the text a few pixels in the narrow panel, one word per line.
   return (
-    <Alert
-      type={state.agent === 'absent' ? 'info' : undefined}
-      showIcon={state.agent === 'absent'}
-      title={state.agent === 'absent' ? t('talk.no_agent') : undefined}
-      action={
-        <Button
-          size="small"
-          icon={<GlobalOutlined />}
-          onClick={() => void talkClient.useBrowserTalk().catch(ignore)}
-          data-testid="talk-use-browser"
-        >
-          {t('talk.use_browser')}
-        </Button>
-      }
-    />
+    <Flex vertical gap={8} data-testid="talk-browser-offer">
+      {state.agent === 'absent' && <Alert type="info" showIcon title={t('talk.no_agent')} />}
+      <Button
+        block
+        icon={<GlobalOutlined />}
+        onClick={() => void talkClient.useBrowserTalk().catch(ignore)}
+        data-testid="talk-use-browser"
+      >
+        {t('talk.use_browser')}
+      </Button>
+    </Flex>
   );
 }
 
