@@ -1,5 +1,8 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, call, expectFailure, loginRaw } from './helper.js';
+import { ADMIN_PASSWORD, buildTestApp, call, expectFailure, loginRaw } from './helper.js';
 import { hubClient } from './hub/hubTestApp.js';
 import {
   FAST_TERMINALS,
@@ -106,5 +109,31 @@ describe('/metrics', () => {
   it('refuses a METRICS_TOKEN too short to be a secret at start', async () => {
     const { loadConfig } = await import('../src/config.js');
     expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN: must be at least 16 characters/);
+  });
+});
+
+describe('/metrics route labels of the console build', () => {
+  it('gives every static file one route series, so hashed assets add no series at a deploy', async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'intercom-metrics-console-'));
+    const consoleDir = path.join(root, 'dist');
+    fs.mkdirSync(path.join(consoleDir, 'assets'), { recursive: true });
+    fs.writeFileSync(path.join(consoleDir, 'index.html'), '<!doctype html><title>console</title>');
+    fs.writeFileSync(path.join(consoleDir, 'assets', 'index-3f9a1c.js'), 'console.log(1)');
+    fs.writeFileSync(path.join(consoleDir, 'assets', 'map-8b2d07.css'), 'body{}');
+    const app = await buildTestApp({ consoleDir });
+    try {
+      for (const url of ['/assets/index-3f9a1c.js', '/assets/map-8b2d07.css']) {
+        expect((await call(app.app, { method: 'GET', url })).statusCode).toBe(200);
+      }
+      const text = (await call(app.app, { method: 'GET', url: '/metrics' })).body;
+      const counts = text.split('\n').filter((l) => l.startsWith('intercom_http_request_duration_seconds_count{'));
+      expect(counts.filter((l) => l.includes('/assets/'))).toEqual([]);
+      expect(counts).toContain(
+        'intercom_http_request_duration_seconds_count{method="GET",route="static",status="200"} 2',
+      );
+    } finally {
+      await app.close();
+      fs.rmSync(root, { recursive: true, force: true });
+    }
   });
 });

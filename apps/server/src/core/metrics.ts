@@ -3,6 +3,9 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 /** A number read when Prometheus scrapes, from the part that owns it (hub, gateway, writer). */
 export type Reading = () => number;
 
+/** Numbers per value of one label (a few fixed values, never ids), read when Prometheus scrapes. */
+export type LabelledReading = () => Record<string, number>;
+
 /**
  * The Prometheus metrics of one server instance (one registry per app, so tests that build several
  * apps in one process count separately). Counters and histograms are updated where things happen;
@@ -51,6 +54,53 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /** Talk events (not per frame: the relay counts frames itself, read at scrape through `readCounter`). */
+  readonly talk = {
+    floorsGranted: new Counter({
+      name: 'intercom_talk_floors_granted_total',
+      help: 'Floors granted to a talker connected here (a grant across instances counts once, where the talker is)',
+      registers: [this.registry],
+    }),
+    floorGrant: new Histogram({
+      name: 'intercom_talk_floor_grant_seconds',
+      help: 'From the floor event that granted (usually the floorRequest) to the grant; a shared floor includes Redis',
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers: [this.registry],
+    }),
+    floorsRefused: new Counter({
+      name: 'intercom_talk_floors_refused_total',
+      help: 'Floor requests refused, by reason (busy: taken at equal or higher priority; unavailable: Redis failed)',
+      labelNames: ['reason'] as const,
+      registers: [this.registry],
+    }),
+    floorsRevoked: new Counter({
+      name: 'intercom_talk_floors_revoked_total',
+      help: 'Floors taken from a talker connected here, by reason (preempted, timeout, silence, flooding)',
+      labelNames: ['reason'] as const,
+      registers: [this.registry],
+    }),
+    callsStarted: new Counter({
+      name: 'intercom_talk_calls_started_total',
+      help: 'Private calls connected, counted on the caller instance',
+      registers: [this.registry],
+    }),
+    recordingsWritten: new Counter({
+      name: 'intercom_talk_recordings_written_total',
+      help: 'Burst recordings stored (file and row)',
+      registers: [this.registry],
+    }),
+    recordingBytes: new Counter({
+      name: 'intercom_talk_recording_bytes_total',
+      help: 'Bytes of the Ogg Opus files of stored recordings',
+      registers: [this.registry],
+    }),
+    recordingsFailed: new Counter({
+      name: 'intercom_talk_recordings_failed_total',
+      help: 'Burst recordings that could not be stored (disk, database); the log has each',
+      registers: [this.registry],
+    }),
+  };
+
   constructor(options: { defaults?: boolean } = {}) {
     // Process CPU, memory, event-loop lag, GC: what to look at first when latency grows.
     if (options.defaults !== false) collectDefaultMetrics({ register: this.registry, prefix: 'intercom_' });
@@ -66,6 +116,53 @@ export class Metrics {
       registers: [this.registry],
       collect() {
         this.set(reading());
+      },
+    });
+  }
+
+  /** Gauges with one label whose values come from `reading` at scrape time. */
+  readLabelled(name: string, help: string, label: string, reading: LabelledReading): void {
+    this.registry.removeSingleMetric(name);
+    new Gauge({
+      name,
+      help,
+      labelNames: [label],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const [value, n] of Object.entries(reading())) this.set({ [label]: value }, n);
+      },
+    });
+  }
+
+  /**
+   * A counter kept by the part that counts (a plain number on a hot path: a frame relayed costs one
+   * addition), read at scrape time.
+   */
+  readCounter(name: string, help: string, reading: Reading): void {
+    this.registry.removeSingleMetric(name);
+    new Counter({
+      name,
+      help,
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        this.inc(reading());
+      },
+    });
+  }
+
+  /** Counters with one label (a few fixed values), kept by the part that counts, read at scrape time. */
+  readCounters(name: string, help: string, label: string, reading: LabelledReading): void {
+    this.registry.removeSingleMetric(name);
+    new Counter({
+      name,
+      help,
+      labelNames: [label],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const [value, n] of Object.entries(reading())) this.inc({ [label]: value }, n);
       },
     });
   }

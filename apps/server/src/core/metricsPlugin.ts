@@ -26,6 +26,17 @@ function loopbackDirect(request: FastifyRequest): boolean {
 }
 
 /**
+ * The `route` label: the route pattern, `unmatched` for 404s, and `static` for every file of the
+ * console build. @fastify/static (wildcard off) registers one route per file, so hashed assets
+ * would add series at each deploy; its routes carry `config.file`.
+ */
+export function routeLabel(request: FastifyRequest): string {
+  const { url, config } = request.routeOptions;
+  if (url === undefined) return 'unmatched';
+  return typeof (config as { file?: unknown } | undefined)?.file === 'string' ? 'static' : url;
+}
+
+/**
  * `GET /metrics` (Prometheus text format) and the HTTP latency histogram per route. Protected so it
  * leaks nothing: with METRICS_TOKEN a matching bearer token, without it loopback callers only;
  * anyone else gets 403 (the envelope) and not one figure.
@@ -35,7 +46,7 @@ export const metricsPlugin = fp(
     const { metrics, config } = app.deps;
     app.addHook('onResponse', (request, reply, done) => {
       // The route pattern, not the URL: ids and queries would make a series per request.
-      const route = request.routeOptions.url ?? 'unmatched';
+      const route = routeLabel(request);
       metrics.httpDuration.observe(
         { method: request.method, route, status: String(reply.statusCode) },
         reply.elapsedTime / 1000,

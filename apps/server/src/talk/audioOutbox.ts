@@ -20,6 +20,8 @@ export class AudioOutbox {
   private inFlight = 0;
   /** Frames this listener lost to its full queue. */
   dropped = 0;
+  /** The instance's count of frames lost by every listener (the talk service sets it; metrics). */
+  totals: { dropped: number } | null = null;
   private closed = false;
   private readonly written = (error?: Error) => {
     this.inFlight -= 1;
@@ -47,7 +49,10 @@ export class AudioOutbox {
     if (this.size === capacity) {
       const oldest = this.shift();
       if (typeof oldest === 'string') this.write(oldest);
-      else this.dropped += 1;
+      else {
+        this.dropped += 1;
+        if (this.totals) this.totals.dropped += 1;
+      }
     }
     this.queue[(this.head + this.size) % capacity] = entry;
     this.size += 1;

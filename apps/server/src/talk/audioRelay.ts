@@ -17,6 +17,12 @@ export interface TalkCounters {
   rateLimited: number;
   /** Frames from other instances refused because a newer holder has the floor (fencing token). */
   fenced: number;
+  /** Frames published for listeners on other instances (REDIS_URL). */
+  published: number;
+  /** Frames from other instances relayed to listeners here. */
+  remote: number;
+  /** Frames lost by listeners' full queues (AudioOutbox), every listener of this instance together. */
+  dropped: number;
 }
 
 /**
@@ -25,7 +31,16 @@ export interface TalkCounters {
  * listeners here.
  */
 export class AudioRelay {
-  readonly counters: TalkCounters = { relayed: 0, notHolder: 0, badFrames: 0, rateLimited: 0, fenced: 0 };
+  readonly counters: TalkCounters = {
+    relayed: 0,
+    notHolder: 0,
+    badFrames: 0,
+    rateLimited: 0,
+    fenced: 0,
+    published: 0,
+    remote: 0,
+    dropped: 0,
+  };
 
   constructor(
     private readonly registry: TalkRegistry,
@@ -57,7 +72,10 @@ export class AudioRelay {
     const out = encodeAudioDown({ ...frame, cid: room.cid, speaker: peer.talker.uid }, allocUnsafe);
     for (const listener of room.listeners.keys()) if (listener !== peer) listener.outbox.push(out);
     const shared = this.registry.shared;
-    if (shared && room.shared) shared.floors.publishAudio(room.token, out);
+    if (shared && room.shared) {
+      shared.floors.publishAudio(room.token, out);
+      this.counters.published += 1;
+    }
     room.burst?.write(frame.opus);
     this.counters.relayed += 1;
   }
@@ -72,6 +90,7 @@ export class AudioRelay {
       return;
     }
     for (const listener of room.listeners.keys()) listener.outbox.push(frame);
+    this.counters.remote += 1;
   }
 
   /** Audio rate: `framesPerSecond` on average, `framesBurst` at once. */

@@ -51,12 +51,21 @@ class FileBurst implements Burst {
   end(): void {
     if (this.packets === 0) return;
     this.pages.push(this.writer.end());
-    this.save().catch((error: unknown) =>
-      this.log.error({ err: error, cid: this.room.cid }, 'recording could not be stored'),
+    const { talk } = this.deps.metrics;
+    this.save().then(
+      (bytes) => {
+        talk.recordingsWritten.inc();
+        talk.recordingBytes.inc(bytes);
+      },
+      (error: unknown) => {
+        talk.recordingsFailed.inc();
+        this.log.error({ err: error, cid: this.room.cid }, 'recording could not be stored');
+      },
     );
   }
 
-  private async save(): Promise<void> {
+  /** Writes the file and its row; the file's size. */
+  private async save(): Promise<number> {
     const { room, talker, start } = this;
     const relative = burstPath(room.E_ID, room.cid, start, talker.key);
     const file = path.join(recordingsDir(this.deps.config.dataDir), relative);
@@ -83,5 +92,6 @@ class FileBurst implements Burst {
         Size: data.length,
       })
       .execute();
+    return data.length;
   }
 }

@@ -32,6 +32,7 @@ export class PrivateCalls {
   share(floors: SharedFloors, answerMs: number): void {
     const { registry } = this;
     this.remote = new RemoteCalls(floors, answerMs, {
+      started: () => this.deps.metrics.talk.callsStarted.inc(),
       user: (uid) => registry.users.get(uid),
       connected: (peer) => registry.peers.has(peer),
       room: (cid) => registry.rooms.get(cid),
@@ -56,6 +57,7 @@ export class PrivateCalls {
       [callee, 0],
     ]);
     peer.ack(seq, { cid });
+    this.deps.metrics.talk.callsStarted.inc();
     callee.send({ type: 'callStart', cid: room.cid, from: peer.talker.uid, name: peer.talker.name });
   }
 

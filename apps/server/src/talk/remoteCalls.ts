@@ -19,6 +19,8 @@ export interface CallHost {
   openCall(cid: number, E_ID: number, settings: CallSettings, parties: [TalkPeer, number][]): TalkRoom;
   /** Ends a call here because the other side ended it. */
   endCall(room: TalkRoom): void;
+  /** A call placed from here was answered (metrics). */
+  started(): void;
 }
 
 /** Whether a caller reaches a callee: a seat within its scope, a terminal within its enterprise. */
@@ -65,6 +67,7 @@ export class RemoteCalls {
     room.shared = true;
     room.remoteParty = { key: `U${uid}`, uid, name: '', priority: 0 };
     peer.ack(seq, { cid });
+    this.host.started();
   }
 
   /** A call signal from another instance: an offer to a user connected here, its answer, or its end. */

@@ -79,16 +79,27 @@ export class RoomFloors {
         peer?.ack(seq, { granted: true, cid: room.cid });
         if (effect.again) return;
         room.tell({ type: 'floorTaken', cid: room.cid, uid: talker.uid, name: talker.name, priority: talker.priority });
-        // The talker's own instance marks it talking and records what it sends.
+        // The talker's own instance marks it talking, records what it sends and counts the grant.
         if (!peer) return;
+        const { talk } = this.deps.metrics;
+        talk.floorsGranted.inc();
+        talk.floorGrant.observe(Math.max(0, Date.now() - now) / 1000);
         this.setHolding(peer, 1);
         room.burst = this.record(room, talker, now);
         return;
       }
-      case 'busy':
-        return room.peerOf(effect.request.talker.key)?.error(effect.request.seq, TalkErrors.busy, 'the floor is taken');
-      case 'revoked':
-        return room.peerOf(effect.talker.key)?.notify({ type: 'floorRevoked', cid: room.cid, reason: effect.reason });
+      case 'busy': {
+        const peer = room.peerOf(effect.request.talker.key);
+        if (!peer) return;
+        this.deps.metrics.talk.floorsRefused.inc({ reason: 'busy' });
+        return peer.error(effect.request.seq, TalkErrors.busy, 'the floor is taken');
+      }
+      case 'revoked': {
+        const peer = room.peerOf(effect.talker.key);
+        if (!peer) return;
+        this.deps.metrics.talk.floorsRevoked.inc({ reason: effect.reason });
+        return peer.notify({ type: 'floorRevoked', cid: room.cid, reason: effect.reason });
+      }
       case 'ended':
         return this.endBurst(room, room.peerOf(effect.talker.key), now);
       case 'idle':

@@ -1,5 +1,6 @@
 import { TerminalErrors } from '@intercom/contract';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Metrics } from '../core/metrics.js';
 import type { FloorEffect, FloorEvent, FloorState } from './floorMachine.js';
 import type { FloorNote, SharedFloor, SharedFloors } from './sharedFloors.js';
 import type { TalkRoom } from './talkRoom.js';
@@ -17,6 +18,7 @@ export class SharedRooms {
     readonly floors: SharedFloors,
     private readonly settle: Settle,
     private readonly log: FastifyBaseLogger,
+    private readonly metrics: Metrics,
   ) {}
 
   /** Loads the floor of a room opened on this instance (someone elsewhere may be talking). */
@@ -32,6 +34,7 @@ export class SharedRooms {
     } catch (error) {
       this.log.error({ err: error, cid: room.cid }, 'shared floor unavailable');
       if (event.kind !== 'request') return;
+      this.metrics.talk.floorsRefused.inc({ reason: 'unavailable' });
       room.peerOf(event.request.talker.key)?.error(event.request.seq, TerminalErrors.internal, 'floor unavailable');
     }
   }

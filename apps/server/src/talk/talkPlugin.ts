@@ -4,6 +4,7 @@ import { Redis } from 'ioredis';
 import { AuthCodes, RedisAuthCodes, type AuthCodeStore } from './authCodes.js';
 import { fileRecorder } from './fileRecorder.js';
 import { SharedFloors } from './sharedFloors.js';
+import { registerTalkMetrics } from './talkMetrics.js';
 import { DEFAULT_TALK_OPTIONS, TalkService, type TalkOptions } from './talkService.js';
 import { DEFAULT_VIDEO_OPTIONS, VideoService, type VideoOptions } from './videoService.js';
 
@@ -53,6 +54,7 @@ export const talkPlugin = fp(
     }
     const video = new VideoService(app.deps, { ...DEFAULT_VIDEO_OPTIONS, ...opts.video }, app.log);
     app.decorate('talk', { service, authCodes, video });
+    registerTalkMetrics(app.deps.metrics, service, video);
     // Removed on any instance: the bus carries the change to every instance's listeners.
     const unsubscribe = app.deps.realtime.bus.subscribe((event) => {
       if (event.kind === 'membersRemoved') service.membersRemoved(event.CID, event.UserIDs);

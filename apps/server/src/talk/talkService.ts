@@ -100,6 +100,7 @@ export class TalkService {
       floors,
       (room, state, effects, now) => this.floors.settle(room, state, effects, now),
       this.log,
+      this.deps.metrics,
     );
     this.calls.share(floors, this.options.callAnswerMs);
   }
@@ -110,6 +111,7 @@ export class TalkService {
 
   attach(peer: TalkPeer): void {
     const now = Date.now();
+    peer.outbox.totals = this.relay.counters;
     this.registry.peers.set(peer, {
       rooms: new Set(),
       channel: null,
@@ -136,6 +138,21 @@ export class TalkService {
 
   get roomCount(): number {
     return this.registry.rooms.size;
+  }
+
+  /** What is open on this instance now (metrics): channels heard here, calls, seats, floors held. */
+  census(): { channels: number; calls: number; emergencyCalls: number; seats: number; floorsTaken: number } {
+    let channels = 0;
+    let calls = 0;
+    let emergencyCalls = 0;
+    let seats = 0;
+    for (const room of this.registry.rooms.values()) {
+      if (room.kind === 'group') channels += 1;
+      else if (room.emergency) emergencyCalls += 1;
+      else calls += 1;
+    }
+    for (const peer of this.registry.peers.keys()) if (peer.seat) seats += 1;
+    return { channels, calls, emergencyCalls, seats, floorsTaken: this.registry.active.size };
   }
 
   async join(peer: TalkPeer, cid: number, seq: number): Promise<void> {

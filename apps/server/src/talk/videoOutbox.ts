@@ -10,6 +10,16 @@ export interface VideoOutboxLimits {
 
 export const DEFAULT_VIDEO_OUTBOX: VideoOutboxLimits = { maxInFlightBytes: 256 * 1024, maxQueued: 30 };
 
+/** Frames lost by every viewer of an instance together (metrics). */
+export interface VideoDrops {
+  /** Frames thrown away because a viewer's queue was full. */
+  queueFull: number;
+  /** Frames skipped while a viewer waited for a key frame (a new viewer, or after a full queue). */
+  awaitingKey: number;
+  /** Times a viewer fell behind, lost its queue and started again from the next key frame. */
+  keyFrameRestarts: number;
+}
+
 /**
  * One viewer's video queue. Frames go to the socket while less than `maxInFlightBytes` are unwritten;
  * behind that at most `maxQueued` frames wait. A frame that finds the queue full drops EVERY waiting
@@ -29,6 +39,8 @@ export class VideoOutbox {
   constructor(
     private readonly sink: BinarySink,
     private readonly limits: VideoOutboxLimits = DEFAULT_VIDEO_OUTBOX,
+    /** The instance's totals, counted alongside `dropped`. */
+    private readonly totals: VideoDrops | null = null,
   ) {}
 
   get queued(): number {
@@ -39,12 +51,17 @@ export class VideoOutbox {
     if (this.closed) return;
     if (this.waitForKey && !key) {
       this.dropped += 1;
+      if (this.totals) this.totals.awaitingKey += 1;
       return;
     }
     this.waitForKey = false;
     if (this.queue.length === 0 && this.inFlightBytes < this.limits.maxInFlightBytes) return this.write(frame);
     if (this.queue.length >= this.limits.maxQueued) {
       this.dropped += this.queue.length + 1;
+      if (this.totals) {
+        this.totals.queueFull += this.queue.length + 1;
+        this.totals.keyFrameRestarts += 1;
+      }
       this.queue.length = 0;
       // Even a key frame that finds the queue full is dropped: the next one restarts the picture.
       this.waitForKey = true;

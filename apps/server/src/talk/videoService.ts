@@ -17,7 +17,7 @@ import type { BinarySink } from './audioOutbox.js';
 import type { TalkPeer } from './talkPeer.js';
 import { TokenBucket } from '../core/tokenBucket.js';
 import { hasVideoRights, terminalUserEnterprise } from './videoRepository.js';
-import { DEFAULT_VIDEO_OUTBOX, VideoOutbox, type VideoOutboxLimits } from './videoOutbox.js';
+import { DEFAULT_VIDEO_OUTBOX, VideoOutbox, type VideoDrops, type VideoOutboxLimits } from './videoOutbox.js';
 
 /** Down frames are built once per terminal frame and written over at once: no zero fill, a Buffer for ws. */
 const allocUnsafe = (bytes: number) => Buffer.allocUnsafe(bytes);
@@ -54,9 +54,11 @@ export const DEFAULT_VIDEO_OPTIONS: VideoOptions = {
 };
 
 /** Counters for tests, metrics and the benchmark. */
-export interface VideoCounters {
+export interface VideoCounters extends VideoDrops {
   received: number;
+  /** Frames relayed to the viewers (once each, however many watch), and their bytes as received. */
   relayed: number;
+  bytesRelayed: number;
   /** Frames of a terminal nobody watches (it should not send them). */
   unwatched: number;
   badFrames: number;
@@ -80,10 +82,14 @@ export class VideoService {
   readonly counters: VideoCounters = {
     received: 0,
     relayed: 0,
+    bytesRelayed: 0,
     unwatched: 0,
     badFrames: 0,
     refused: 0,
     rateLimited: 0,
+    queueFull: 0,
+    awaitingKey: 0,
+    keyFrameRestarts: 0,
   };
 
   constructor(
@@ -157,7 +163,7 @@ export class VideoService {
       if (watching.size >= VideoLimits.seatStreams) {
         return peer.error(seq, TerminalErrors.invalid, `a seat watches at most ${VideoLimits.seatStreams} streams`);
       }
-      source.viewers.set(peer, new VideoOutbox(peer.binary, this.options.outbox));
+      source.viewers.set(peer, new VideoOutbox(peer.binary, this.options.outbox, this.counters));
       watching.add(source);
     }
     if (source.streaming === null) {
@@ -222,6 +228,18 @@ export class VideoService {
     const key = isVideoKeyFrame(up.codec, up.payload);
     for (const outbox of source.viewers.values()) outbox.push(out, key);
     this.counters.relayed += 1;
+    this.counters.bytesRelayed += data.length;
+  }
+
+  /** What is open on this instance now (metrics). */
+  census(): { sources: number; streams: number; viewers: number } {
+    let streams = 0;
+    let viewers = 0;
+    for (const source of this.sources.values()) {
+      if (source.streaming !== null) streams += 1;
+      viewers += source.viewers.size;
+    }
+    return { sources: this.sources.size, streams, viewers };
   }
 
   /** Viewers of a terminal's stream now (tests, bench). */
