@@ -51,7 +51,7 @@ export const routeTable: AppRoute[] = [
     title: tk('route.location'),
     hidden: true,
     redirect: '/main/map',
-    children: [...mapRoutes, ...geofenceRoutes, traceRoute, videoRoute],
+    children: [...mapRoutes, traceRoute, ...geofenceRoutes, videoRoute],
   },
   profileRoute,
 ];

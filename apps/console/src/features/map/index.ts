@@ -36,7 +36,8 @@ export const mapRoutes: AppRoute[] = [
     path: '/main/3dmap',
     title: tk('route.map3d'),
     icon: GlobalOutlined,
-    hidden: true,
+    // A menu entry of its own, so the menu lights it while it shows (issue 36).
+    hidden: (context) => mapHidden(context.defaultMap),
     page: map3dPage,
     preload: preloadMap(map3dPage),
   },
