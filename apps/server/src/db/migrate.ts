@@ -9,6 +9,7 @@ import * as seatSpeaker from './migrations/2026112700_seat_speaker.js';
 import * as geofences from './migrations/2026112800_geofences.js';
 import * as safety from './migrations/2026112801_safety.js';
 import * as incidents from './migrations/2026112802_incidents.js';
+import * as safetyTimers from './migrations/2026112803_safety_timers.js';
 
 /** Migrations are listed here (not read from disk) so the built server carries them. */
 const migrations: Record<string, Migration> = {
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   '2026112800_geofences': geofences,
   '2026112801_safety': safety,
   '2026112802_incidents': incidents,
+  '2026112803_safety_timers': safetyTimers,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

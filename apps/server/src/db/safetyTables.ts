@@ -23,3 +23,15 @@ export interface SafetyStateTable {
   StillSince: number | null;
   StillAlarmedAt: number | null;
 }
+
+/** Issue 32: an emergency call (CID) an SOS or ManDown opened; EndedAt null while open (talk/emergencyCalls.ts). */
+export interface EmergencyCallTable {
+  CID: number;
+  E_ID: number;
+  U_ID: number;
+  UserName: string;
+  Record: number;
+  MaxTalkMs: number;
+  OpenedAt: number;
+  EndedAt: number | null;
+}

@@ -1,6 +1,6 @@
 import type { Generated, Selectable } from 'kysely';
 import type { IncidentEventTable, IncidentMemberTable, IncidentTable } from './incidentTables.js';
-import type { SafetySettingTable, SafetyStateTable } from './safetyTables.js';
+import type { EmergencyCallTable, SafetySettingTable, SafetyStateTable } from './safetyTables.js';
 
 /**
  * Tables of SPEC.md section 3. Column names follow the spec's field names, so API fields and
@@ -159,6 +159,8 @@ export interface NotificationTable {
   HandledName: Generated<string>;
   /** Issue 32: 1 once the alarm was raised again because nobody acknowledged it (safety alarms). */
   Escalated: Generated<number>;
+  /** Issue 32: the emergency call this SOS or ManDown opened or joined (claimed once, across instances). */
+  CallID: Generated<number | null>;
 }
 
 export interface HeartRateTable {
@@ -329,6 +331,7 @@ export interface DB {
   heart_rate: HeartRateTable;
   safety_setting: SafetySettingTable;
   safety_state: SafetyStateTable;
+  emergency_call: EmergencyCallTable;
   sys_log: SysLogTable;
   recording: RecordingTable;
   gis_type: GisTypeTable;

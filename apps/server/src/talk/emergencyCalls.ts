@@ -1,6 +1,15 @@
 import { EMERGENCY_PRIORITY, NotificationStates, URGENT_ALARM_TYPES, type Notification } from '@intercom/contract';
 import type { AppDeps } from '../appDeps.js';
 import { inScope } from '../tenancy/scope.js';
+import {
+  claimAlarm,
+  openCallsIn,
+  openCallsOf,
+  recordEnded,
+  recordOpened,
+  unclaimAlarm,
+  type OpenEmergencyCall,
+} from './emergencyCallRows.js';
 import type { PrivateCalls } from './privateCalls.js';
 import type { RoomFloors } from './roomFloors.js';
 import type { CallSignal } from './sharedFloors.js';
@@ -10,9 +19,6 @@ import type { TalkRegistry } from './talkRegistry.js';
 import type { TalkRoom } from './talkRoom.js';
 
 type EmergencySignal = Extract<CallSignal, { kind: 'emergency' }>;
-
-/** Alarms remembered so that one pushed again (acknowledged, escalated) never opens a second call. */
-const SEEN_ALARMS = 10_000;
 
 /** The highest priority a seat has in an emergency call: always below the terminal's. */
 const SEAT_CEILING = EMERGENCY_PRIORITY - 1;
@@ -24,17 +30,24 @@ const SEAT_CEILING = EMERGENCY_PRIORITY - 1;
  * (one shared floor, as a private call across instances). The terminal talks at
  * EMERGENCY_PRIORITY, over anyone. A seat that leaves only leaves; the call ends when the terminal
  * hangs up or goes, or a dispatcher ends it (PrivateCalls.end, callEnd to every party).
+ *
+ * What survives a restart and holds across instances lives in the database: an alarm is claimed for
+ * a call (`notification.CallID`, a conditional update) before the call opens, so the same alarm
+ * pushed again (escalated, after a restart, on another instance) opens nothing; open calls are
+ * listed in `emergency_call`, so a seat that logs in later, on any instance, is offered them.
  */
 export class EmergencyCalls {
-  /** The open emergency call of each terminal user connected here (opening: null). */
-  private readonly byUser = new Map<number, TalkRoom | null>();
-  private readonly seen = new Set<number>();
+  /** The open emergency call of each terminal user connected here (opening: the promise of it). */
+  private readonly byUser = new Map<number, TalkRoom | Promise<TalkRoom | undefined>>();
+  /** Database writes under way (tests and shutdown wait for them). */
+  private readonly pending = new Set<Promise<unknown>>();
 
   constructor(
     private readonly registry: TalkRegistry,
     private readonly floors: RoomFloors,
     private readonly calls: PrivateCalls,
     private readonly deps: AppDeps,
+    private readonly onError: (error: unknown, context: string) => void = () => undefined,
   ) {
     calls.ended = (room) => this.ended(room);
   }
@@ -44,21 +57,64 @@ export class EmergencyCalls {
     return [...this.registry.rooms.values()].filter((room) => room.emergency).length;
   }
 
-  /** An alarm on the bus: a new SOS or ManDown of a terminal connected here opens its call. */
+  /** An alarm on the bus: a new SOS or ManDown of a terminal connected here opens its call, once. */
   async raised(alarm: Notification): Promise<void> {
     const { U_ID, N_ID, E_ID } = alarm;
     if (U_ID === null || alarm.State !== NotificationStates.new) return;
     if (!(URGENT_ALARM_TYPES as readonly string[]).includes(alarm.NType)) return;
     const terminal = this.registry.users.get(U_ID);
-    if (!terminal || terminal.E_ID !== E_ID || this.seen.has(N_ID)) return;
-    this.remember(N_ID);
-    if (this.byUser.has(U_ID)) return; // a second alarm while the call is open joins it
-    this.byUser.set(U_ID, null);
-    try {
-      await this.open(terminal);
-    } finally {
-      if (this.byUser.get(U_ID) === null) this.byUser.delete(U_ID);
+    if (!terminal || terminal.E_ID !== E_ID) return;
+    const current = this.byUser.get(U_ID);
+    if (current) {
+      // A second alarm while the call is open joins it (claimed for it, so it never opens one later).
+      const room = await current;
+      if (room) await claimAlarm(this.deps.db, N_ID, room.cid);
+      return;
     }
+    const opening = this.open(terminal, N_ID);
+    this.byUser.set(U_ID, opening);
+    try {
+      const room = await opening;
+      if (room && this.byUser.get(U_ID) === opening) this.byUser.set(U_ID, room);
+    } finally {
+      if (this.byUser.get(U_ID) === opening) this.byUser.delete(U_ID);
+    }
+  }
+
+  /**
+   * A dispatcher seat logged in here: it is offered every open emergency call of its scope, as the
+   * seats logged in at the call's start were (`callStart` with `emergency`, hearing it at once).
+   */
+  async seatArrived(seat: TalkPeer): Promise<void> {
+    const scope = seat.seat?.scope;
+    if (!scope) return;
+    const stale: number[] = [];
+    for (const call of await openCallsIn(this.deps.db, scope.enterpriseIds)) {
+      if (!this.registry.peers.has(seat) || !inScope(seat.seat?.scope ?? scope, call.E_ID)) return;
+      const room = this.registry.rooms.get(call.CID);
+      if (room?.emergency) this.admit(room, seat);
+      else if (room) continue;
+      else if (this.registry.shared && this.deps.realtime.live.user(call.E_ID, call.U_ID)?.online)
+        this.adopt(call, seat);
+      else stale.push(call.CID); // its terminal is gone (one instance, or an instance that stopped)
+    }
+    await recordEnded(this.deps.db, stale, Date.now());
+  }
+
+  /**
+   * A terminal logged in here: calls still stored open for it are stale (its previous connection,
+   * on an instance that stopped without ending them); they end everywhere.
+   */
+  async terminalArrived(terminal: TalkPeer): Promise<void> {
+    if (!terminal.user) return;
+    const stale = (await openCallsOf(this.deps.db, terminal.user.U_ID)).filter((cid) => !this.registry.rooms.has(cid));
+    await recordEnded(this.deps.db, stale, Date.now());
+    for (const cid of stale) this.registry.shared?.floors.publishCall({ kind: 'end', cid });
+  }
+
+  /** Waits for the database writes under way (tests, shutdown). */
+  async settle(): Promise<void> {
+    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
   }
 
   /** An emergency call opened on another instance: offered to the seats here whose scope holds it. */
@@ -90,24 +146,56 @@ export class EmergencyCalls {
     return true;
   }
 
-  private async open(terminal: TalkPeer): Promise<void> {
+  private async open(terminal: TalkPeer, N_ID: number): Promise<TalkRoom | undefined> {
     const settings = await talkSettings(this.deps.db, terminal.E_ID);
     const cid = await this.calls.newCallId();
-    if (!this.registry.peers.has(terminal)) return; // gone meanwhile
+    if (!(await claimAlarm(this.deps.db, N_ID, cid))) return undefined; // opened before (restart, escalation)
+    if (!this.registry.peers.has(terminal)) {
+      await unclaimAlarm(this.deps.db, N_ID, cid); // gone meanwhile: its next connection may still open it
+      return undefined;
+    }
     const seats = this.seatsFor(terminal.E_ID);
     const parties: [TalkPeer, number][] = [[terminal, EMERGENCY_PRIORITY], ...seats.map(seatParty)];
     const room = this.calls.open(cid, terminal.E_ID, settings, parties);
     const { uid, name } = terminal.talker;
+    const { maxTalkMs, recordEnable: record } = settings;
     const shared = this.registry.shared;
     if (shared) {
       room.shared = true;
       const from = { ...terminal.talker, priority: EMERGENCY_PRIORITY };
-      const { maxTalkMs, recordEnable: record } = settings;
       shared.floors.publishCall({ kind: 'emergency', cid, from, E_ID: terminal.E_ID, record, maxTalkMs });
     }
-    this.byUser.set(uid, room);
     terminal.send({ type: 'callStart', cid, emergency: true });
     this.offer(room, { uid, name }, seats);
+    const row = { CID: cid, E_ID: terminal.E_ID, U_ID: uid, UserName: name, Record: record, MaxTalkMs: maxTalkMs };
+    this.track(recordOpened(this.deps.db, row, Date.now()));
+    return room;
+  }
+
+  /** A late seat joins a call held here: a party from now on, told `callStart`, and who talks. */
+  private admit(room: TalkRoom, seat: TalkPeer): void {
+    const from = room.emergency;
+    if (!from || room.listeners.has(seat)) return;
+    const [, priority] = seatParty(seat);
+    room.parties = [...(room.parties ?? []), seat];
+    room.listeners.set(seat, priority);
+    this.registry.peers.get(seat)?.rooms.add(room);
+    seat.send({ type: 'callStart', cid: room.cid, from: from.uid, name: from.name, emergency: true });
+    const floor = room.floor;
+    if (floor.name !== 'idle') {
+      const { uid, name, priority: held } = floor.holder;
+      seat.notify({ type: 'floorTaken', cid: room.cid, uid, name, priority: held });
+    }
+  }
+
+  /** A late seat here joins a call whose terminal is on another instance (as `receive` does). */
+  private adopt(call: OpenEmergencyCall, seat: TalkPeer): void {
+    const from = { key: `U${call.U_ID}`, uid: call.U_ID, name: call.UserName, priority: EMERGENCY_PRIORITY };
+    const settings = { maxTalkMs: call.MaxTalkMs, recordEnable: call.Record };
+    const room = this.calls.open(call.CID, call.E_ID, settings, [seatParty(seat)]);
+    room.shared = true;
+    room.remoteParty = from;
+    this.offer(room, { uid: from.uid, name: from.name }, [seat]);
   }
 
   private offer(room: TalkRoom, from: { uid: number; name: string }, seats: TalkPeer[]): void {
@@ -125,12 +213,15 @@ export class EmergencyCalls {
 
   private ended(room: TalkRoom): void {
     const uid = room.emergency?.uid;
-    if (uid !== undefined && this.byUser.get(uid) === room) this.byUser.delete(uid);
+    if (uid === undefined || this.byUser.get(uid) !== room) return;
+    this.byUser.delete(uid);
+    this.track(recordEnded(this.deps.db, [room.cid], Date.now()));
   }
 
-  private remember(N_ID: number): void {
-    this.seen.add(N_ID);
-    if (this.seen.size > SEEN_ALARMS) this.seen.delete(this.seen.values().next().value as number);
+  private track(write: Promise<unknown>): void {
+    const tracked = write.catch((error: unknown) => this.onError(error, 'emergency call row'));
+    this.pending.add(tracked);
+    void tracked.finally(() => this.pending.delete(tracked));
   }
 }
 

@@ -13,6 +13,8 @@ export interface RegroupHooks {
   leave(peer: TalkPeer, room: TalkRoom): void;
   /** The user's member priority in the channel, or undefined when it is no member (any more). */
   priority(cid: number, user: { U_ID: number; E_ID: number }): Promise<number | undefined>;
+  /** The open incidents the user is a member of, the latest joined first. */
+  memberships(U_ID: number): Promise<{ IN_ID: number; CID: number; E_ID: number; Name: string }[]>;
 }
 
 /**
@@ -36,6 +38,34 @@ export class Regroups {
   /** An incident event of the bus (from this instance or another). */
   heard(event: IncidentEvent): void {
     this.chain = this.chain.then(() => this.apply(event)).catch(this.onError);
+  }
+
+  /**
+   * A terminal logged in (again: a reconnect, or a restart of its instance) while a member of an open
+   * incident: it is regrouped into the incident's channel as at its joining (the latest joined, when
+   * several: a terminal hears one channel). Queued behind the events heard so far.
+   */
+  rejoin(peer: TalkPeer): Promise<void> {
+    const user = peer.user;
+    if (!user) return Promise.resolve();
+    const work = async () => {
+      const [latest] = (await this.hooks.memberships(user.U_ID)).filter((m) => m.E_ID === user.E_ID);
+      if (!latest) return;
+      const { IN_ID, CID, E_ID, Name: name } = latest;
+      await this.join(peer, user, {
+        kind: 'incident',
+        E_ID,
+        IN_ID,
+        CID,
+        name,
+        change: 'members',
+        joined: [user.U_ID],
+        left: [],
+        reason: null,
+      });
+    };
+    this.chain = this.chain.then(work).catch(this.onError);
+    return this.chain;
   }
 
   /** Resolves once every event heard so far is applied (tests, the benchmark). */

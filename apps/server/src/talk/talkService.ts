@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps } from '../appDeps.js';
 import type { RefusingPeer } from '../core/refusalEpisodes.js';
 import { TokenBucket } from '../core/tokenBucket.js';
+import { openMembershipsOf } from '../modules/incident/index.js';
 import { inScope } from '../tenancy/scope.js';
 import { AudioRelay, type TalkCounters } from './audioRelay.js';
 import { EmergencyCalls } from './emergencyCalls.js';
@@ -74,7 +75,9 @@ export class TalkService {
   ) {
     this.floors = new RoomFloors(this.registry, deps, (room, talker, now) => this.recorder(room, talker, now));
     this.calls = new PrivateCalls(this.registry, this.floors, deps, options.floor);
-    this.emergency = new EmergencyCalls(this.registry, this.floors, this.calls, deps);
+    this.emergency = new EmergencyCalls(this.registry, this.floors, this.calls, deps, (error, context) =>
+      log.error({ err: error }, context),
+    );
     this.relay = new AudioRelay(this.registry, this.floors, options.floodCutAfter);
     this.regroups = new Regroups(
       this.registry,
@@ -82,6 +85,7 @@ export class TalkService {
         open: async (cid) => this.registry.rooms.get(cid) ?? this.openRoom(cid),
         leave: (peer, room) => this.leaveRoom(peer, room),
         priority: (cid, user) => memberPriority(deps.db, cid, user),
+        memberships: (U_ID) => openMembershipsOf(deps.db, U_ID),
       },
       (error) => log.error({ err: error }, 'incident regroup failed'),
     );
@@ -120,6 +124,12 @@ export class TalkService {
       holding: 0,
     });
     if (peer.user) this.registry.users.set(peer.user.U_ID, peer);
+    // A seat is offered the open emergency calls of its scope; a terminal is put back into its
+    // open incidents and its stale emergency calls end (docs/safety.md "Across restarts").
+    const arrived = peer.seat
+      ? this.emergency.seatArrived(peer)
+      : Promise.all([this.emergency.terminalArrived(peer), this.regroups.rejoin(peer)]);
+    arrived.catch((error: unknown) => this.log.error({ err: error }, 'talk attach'));
   }
 
   /** Disconnect (or freeze, or replacement): releases its floors, ends its calls, leaves its channels. */
@@ -226,6 +236,11 @@ export class TalkService {
   /** An alarm on the bus: an SOS or ManDown of a terminal connected here opens its emergency call. */
   alarm(alarm: Notification): Promise<void> {
     return this.emergency.raised(alarm);
+  }
+
+  /** Waits for the emergency calls' database writes (tests, shutdown). */
+  settleEmergency(): Promise<void> {
+    return this.emergency.settle();
   }
 
   /** Emergency calls open on this instance. */

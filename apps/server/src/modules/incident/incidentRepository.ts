@@ -232,3 +232,18 @@ export async function recordClosed(
   await db.deleteFrom('channel').where('CID', '=', CID).execute();
   return members.map((m) => m.U_ID);
 }
+
+/** The open incidents user `U_ID` is a member of (a terminal that logs in again is regrouped into them). */
+export function openMembershipsOf(
+  db: Kysely<DB>,
+  U_ID: number,
+): Promise<{ IN_ID: number; CID: number; E_ID: number; Name: string }[]> {
+  return db
+    .selectFrom('incident_member as m')
+    .innerJoin('incident as i', 'i.IN_ID', 'm.IN_ID')
+    .select(['i.IN_ID', 'i.CID', 'i.E_ID', 'i.Name'])
+    .where('m.U_ID', '=', U_ID)
+    .where('i.ClosedAt', 'is', null)
+    .orderBy('m.JoinedAt', 'desc')
+    .execute();
+}

@@ -3,6 +3,7 @@ import { registerEntityRoutes } from '../../generic/entityRoutes.js';
 import { incidentEntity } from './incidentEntity.js';
 import { incidentRoutes } from './incidentRoutes.js';
 
+export { openMembershipsOf } from './incidentRepository.js';
 export { IncidentWatcher, type IncidentFix, type IncidentSubject } from './incidentWatcher.js';
 
 /** `/api/Incident/*`: zones whose online users are regrouped into a temporary channel (issue 32). */

@@ -11,12 +11,12 @@ import {
   departmentsOf,
   enterpriseRules,
   markStill,
-  passCheckIn,
   statesOf,
   writeState,
   type SafetyStateRow,
 } from './safetyRepository.js';
 import { resolveSafety, type EnterpriseRules } from './safetyRules.js';
+import { sweepMissedCheckIns } from './missedCheckIns.js';
 import type { AlarmEscalation } from './alarmEscalation.js';
 
 /** A logged-in terminal as the watch sees it (a TerminalConnection). */
@@ -199,6 +199,12 @@ export class SafetyWatch {
   }
 
   private async run(now: number): Promise<void> {
+    // Missed check-ins of every user, watched here or not (a database sweep: a restart loses none).
+    const hooks = { settings: (user: Subject, at: number) => this.settingsOf(user, at), raise: this.raise };
+    for (const U_ID of await sweepMissedCheckIns(this.db, hooks, now)) {
+      const w = this.watched.get(U_ID);
+      if (w) w.loaded = false; // read the moved schedule again
+    }
     const list = [...this.watched.values()];
     await this.refresh(list, now);
     for (const w of list) {
@@ -286,16 +292,9 @@ export class SafetyWatch {
       Object.assign(w, { dueAt, deadlineAt: dueAt + grace, sentDue: null });
       return writeState(this.db, U_ID, E_ID, { DueAt: dueAt, DeadlineAt: dueAt + grace });
     }
+    // Past the deadline: the sweep (sweepMissedCheckIns) judges it, here or on another instance.
     if (w.deadlineAt <= now) {
-      const missed = w.dueAt;
-      const next = { DueAt: now + period, DeadlineAt: now + period + grace };
-      if (!(await passCheckIn(this.db, U_ID, missed, next))) {
-        w.loaded = false; // a check-in or another instance moved it: read it again
-        return;
-      }
-      Object.assign(w, { dueAt: next.DueAt, deadlineAt: next.DeadlineAt, sentDue: null });
-      const late = Math.round((now - missed) / MINUTE);
-      await this.raise(w.user, SafetyAlarmTypes.loneWorker, `Check-in missed (due ${late} min ago)`);
+      w.loaded = false;
       return;
     }
     if (w.dueAt <= now && w.sentDue !== w.dueAt) {
