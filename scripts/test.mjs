@@ -25,6 +25,34 @@ function step(label, command, args, env = {}) {
   return ok;
 }
 
+/**
+ * A step run beside others: its output is held and printed whole when it ends, so two steps'
+ * lines never interleave. Resolves true when it exits 0.
+ */
+function stepAsync(label, command, args) {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const output = [];
+    child.stdout.on('data', (chunk) => output.push(chunk));
+    child.stderr.on('data', (chunk) => output.push(chunk));
+    let done = false;
+    const finish = (ok) => {
+      if (done) return;
+      done = true;
+      process.stdout.write(`\n=== ${label}\n`);
+      process.stdout.write(Buffer.concat(output));
+      results.push({ label, ok, seconds: Math.round((Date.now() - started) / 1000) });
+      resolve(ok);
+    };
+    child.on('error', (error) => {
+      output.push(Buffer.from(`${error.message}\n`));
+      finish(false);
+    });
+    child.on('close', (code) => finish(code === 0));
+  });
+}
+
 /** Adds the counts of a Vitest JSON report (or of the e2e runner's report) to the totals. */
 function count(file) {
   if (!fs.existsSync(file)) return;
@@ -124,6 +152,33 @@ async function ensureRedis() {
   return { url: undefined };
 }
 
+/**
+ * The server's test files that never reach its database code (apps/server/src/db), following
+ * relative imports: pure units the SQLite pass has run already, left out of the PostgreSQL pass.
+ */
+function serverFilesWithoutDatabase() {
+  const server = path.join(root, 'apps/server');
+  const reaches = (file, seen) => {
+    if (seen.has(file)) return false;
+    seen.add(file);
+    if (file.startsWith(path.join(server, 'src/db/'))) return true;
+    if (!fs.existsSync(file)) return false;
+    const source = fs.readFileSync(file, 'utf8');
+    for (const [, specifier] of source.matchAll(/(?:from|import)\s*\(?\s*'(\.[^']+)'/g)) {
+      const target = path.resolve(path.dirname(file), specifier).replace(/\.js$/, '.ts');
+      const index = target.replace(/\.ts$/, '/index.ts');
+      if (reaches(fs.existsSync(target) ? target : index, seen)) return true;
+    }
+    return false;
+  };
+  return fs
+    .readdirSync(path.join(server, 'test'), { recursive: true })
+    .filter((file) => file.endsWith('.test.ts'))
+    .map((file) => path.join(server, 'test', file))
+    .filter((file) => !reaches(file, new Set()))
+    .map((file) => path.relative(root, file));
+}
+
 const redis = await ensureRedis();
 const redisEnv = redis.url ? { REDIS_URL_TEST: redis.url } : {};
 // Vitest matches --exclude inside each project's root, hence `**/` and the path below apps/server/.
@@ -141,9 +196,12 @@ if (!redis.url) {
   );
 }
 
-step('typecheck', 'npm', ['run', '--silent', 'typecheck']);
-step('lint', bin('eslint'), ['.', '--max-warnings', '0']);
-step('format', bin('prettier'), ['--check', '.', '--log-level', 'warn']);
+// Type checking and lint each keep one core busy for minutes: side by side on CI's two cores.
+await Promise.all([
+  stepAsync('typecheck', 'npm', ['run', '--silent', 'typecheck']),
+  stepAsync('lint', bin('eslint'), ['.', '--max-warnings', '0']),
+  stepAsync('format', bin('prettier'), ['--check', '.', '--log-level', 'warn']),
+]);
 // TEST_DATABASE_URL left out: this pass is SQLite even where CI exports it for the next one.
 vitest('unit and API tests (SQLite)', 'sqlite', [...redisExclude, ...exclude([ROLLING_RESTART])], {
   ...redisEnv,
@@ -154,7 +212,10 @@ if (rollingMissing) {
 }
 if (process.env.TEST_DATABASE_URL) {
   const rollingExclude = rollingMissing ? exclude([ROLLING_RESTART]) : [];
-  vitest('API tests (PostgreSQL)', 'postgres', ['--project', 'server', ...redisExclude, ...rollingExclude], {
+  // Two files at a time: the server's tests mostly wait on sockets, timers and the database.
+  const pure = exclude(serverFilesWithoutDatabase());
+  const args = ['--project', 'server', '--maxWorkers', '2', ...pure, ...redisExclude, ...rollingExclude];
+  vitest('API tests (PostgreSQL)', 'postgres', args, {
     ...redisEnv,
     TEST_DATABASE_URL: process.env.TEST_DATABASE_URL,
   });
