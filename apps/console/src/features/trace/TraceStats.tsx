@@ -1,9 +1,12 @@
 import type { Track } from '@intercom/contract';
-import { Flex, Statistic } from 'antd';
+import { QuestionCircleOutlined } from '@ant-design/icons';
+import { Flex, Statistic, Tooltip } from 'antd';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { TRACK_END_COLOUR, TRACK_START_COLOUR, TRACK_STOP_COLOUR } from '../../map/MapTrack';
 import { SPEED_CLASSES } from '../../map/trackFeatures';
 import { formatDistance, formatSpan, formatSpeed } from './formatTrack';
+import { trackSpeeds } from './trackSpeeds';
 
 function Swatch({ colour, label, round = false }: { colour: string; label: string; round?: boolean }) {
   return (
@@ -17,15 +20,27 @@ function Swatch({ colour, label, round = false }: { colour: string; label: strin
   );
 }
 
-/** Distance, moving and stopped time, maximum and average speed; and what the colours mean. */
+/**
+ * Distance, moving and stopped time, maximum and average speed (one definition, trackSpeeds, told in
+ * their tooltip); and what the colours mean.
+ */
 export function TraceStats({ track }: { track: Track }) {
   const { t } = useTranslation();
+  const speeds = useMemo(() => trackSpeeds(track), [track]);
+  const definition = t('trace.speed_definition');
+  const withHelp = (title: string) => (
+    <Tooltip title={definition}>
+      <span data-testid="trace-speed-help">
+        {title} <QuestionCircleOutlined aria-label={definition} />
+      </span>
+    </Tooltip>
+  );
   const items = [
     { key: 'distance', title: t('trace.distance'), value: formatDistance(t, track.distance) },
     { key: 'moving', title: t('trace.moving_time'), value: formatSpan(t, track.movingMs) },
     { key: 'stopped', title: t('trace.stopped_time'), value: formatSpan(t, track.stoppedMs) },
-    { key: 'max', title: t('trace.max_speed'), value: formatSpeed(t, track.maxSpeed) },
-    { key: 'avg', title: t('trace.avg_speed'), value: formatSpeed(t, track.avgSpeed) },
+    { key: 'max', title: withHelp(t('trace.max_speed')), value: formatSpeed(t, speeds.maxSpeed) },
+    { key: 'avg', title: withHelp(t('trace.avg_speed')), value: formatSpeed(t, speeds.avgSpeed) },
   ];
   const classes = SPEED_CLASSES.map((c, i) => {
     const low = i === 0 ? 0 : (SPEED_CLASSES[i - 1]?.below ?? 0);
