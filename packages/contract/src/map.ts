@@ -15,13 +15,8 @@ export const OFFLINE_TILE_LAYERS = {
   /** One point per country, where its name is drawn (the pole of inaccessibility of its largest part). */
   countryLabels: 'country_labels',
 } as const;
-/**
- * The console's interface languages (DESIGN.md section 9); English is the source and the fallback.
- * The offline tiles' countries are named in each besides Natural Earth's own `name`: a property
- * `name_<language>` (CLDR's common name, e.g. `name_zh` 中国), absent for the few areas without an
- * ISO 3166 code.
- */
-export const INTERFACE_LANGUAGES = ['en', 'zh', 'es', 'ja'] as const;
+/** The interface languages, in a zod-free module of their own (the login page reads them). */
+export { INTERFACE_LANGUAGES } from './interfaceLanguages.js';
 /** The font stack the server serves glyphs for (`/basemap/fonts/{fontstack}/{start}-{end}.pbf`). */
 export const BASEMAP_FONT = 'Noto Sans Regular';
 

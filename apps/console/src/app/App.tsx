@@ -4,6 +4,7 @@ import { prefetchLoginInfo } from '../shared/api/loginInfoQuery';
 import { loadAllMessages } from '../i18n/i18n';
 import { FullPageSpin } from '../shared/ui/FullPageSpin';
 import { LoadedComponent } from '../shared/ui/LoadedComponent';
+import { preloadToasts } from '../shared/ui/ToastContext';
 import { ApiEventBridge } from './ApiEventBridge';
 import { AppProviders } from './AppProviders';
 import { LoginRoute } from './LoginRoute';
@@ -21,6 +22,8 @@ function loadAuthenticatedApp(): Promise<ComponentType> {
     // Rendered behind RequireToken only, so there is a token to ask about; the answer is the first
     // thing these screens wait for, so it no longer waits for their code.
     prefetchLoginInfo();
+    // The signed-in screens toast often: antd's toasts load beside their code, not at the first toast.
+    preloadToasts();
     return Promise.all([import('./AuthenticatedApp'), loadAllMessages()]).then(
       ([module]) => module.default,
       (error: unknown) => {

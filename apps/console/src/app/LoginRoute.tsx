@@ -1,9 +1,13 @@
-import { Suspense } from 'react';
+import { Suspense, useEffect } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { LoginPage } from '../features/auth';
 import { FullPageSpin } from '../shared/ui/FullPageSpin';
 import { clearTokens, hasAccessToken } from '../shared/storage/tokenStore';
 import { holdLoginLink } from '../shared/routing/loginLink';
+import { preloadToasts } from '../shared/ui/ToastContext';
+
+/** After the login page shows, antd's toasts load (a failed connection is told in one). */
+const TOASTS_AFTER_MS = 2000;
 
 /**
  * /login. A login link first clears the stored token, keeps its credentials in memory and drops
@@ -13,6 +17,10 @@ export function LoginRoute() {
   const location = useLocation();
   const params = new URLSearchParams(location.search);
   const psd = params.get('psd');
+  useEffect(() => {
+    const timer = setTimeout(preloadToasts, TOASTS_AFTER_MS);
+    return () => clearTimeout(timer);
+  }, []);
   if (psd !== null) {
     clearTokens();
     holdLoginLink({ user: params.get('user') ?? '', psd, code: params.get('code') ?? '' });
