@@ -33,13 +33,16 @@ export async function startFleet(options: SimulatorOptions, log: (line: string) 
     password: options.terminalPassword,
     log,
   });
+  const cameras = options.video ? users.slice(0, options.videoTerminals ?? users.length) : [];
   if (options.video) {
     await ensureVideoChannel(
       options.url,
       token,
-      users.map((u) => u.UserID),
+      cameras.map((u) => u.UserID),
     );
-    log(`video: VideoEnable on, ${users.length} users in channel "${SIM_VIDEO_CHANNEL}"`);
+    const { codec, h264 } = options.video;
+    const source = codec === 'h264' ? `H.264 (${h264 === 'ffmpeg' ? 'ffmpeg, live' : 'the looped clip'})` : 'JPEG';
+    log(`video: VideoEnable on, ${cameras.length} users with a ${source} camera in channel "${SIM_VIDEO_CHANNEL}"`);
   }
   const checkInMinutes = options.checkInMinutes ?? 0;
   if (checkInMinutes > 0) {
@@ -79,7 +82,7 @@ export async function startFleet(options: SimulatorOptions, log: (line: string) 
         device,
         stats,
         interval: options.interval,
-        ...(options.video ? { video: options.video } : {}),
+        ...(options.video && i < cameras.length ? { video: options.video } : {}),
         log,
         checkIns: {
           // One worker of the fleet lets check-ins pass now and then: the LoneWorker alarm to see.

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { VIDEO_CODEC_NAMES, type VideoCodecName } from '@intercom/contract';
-import { DEFAULT_VIDEO, type VideoSetup } from './videoPublisher.js';
+import { ffmpegH264Available } from './ffmpegH264.js';
+import { DEFAULT_VIDEO, type H264Source, type VideoSetup } from './videoPublisher.js';
 
 export interface SimulatorOptions {
   url: string;
@@ -26,6 +27,8 @@ export interface SimulatorOptions {
   missCheckIns?: number;
   /** Every terminal publishes a JPEG test stream (VideoEnable and a video channel are set up for them). */
   video?: VideoSetup | undefined;
+  /** With `video`, only the first this many terminals have a camera (absent: all of them). */
+  videoTerminals?: number | undefined;
   /** Push-to-talk: mean seconds between one terminal's bursts; 0: the terminals never talk. */
   talkEvery: number;
   /** Terminals per simulated channel. */
@@ -57,10 +60,13 @@ export const USAGE = `Usage: npm run simulate -- [options]
   --video                every terminal can be watched: a JPEG test stream with a clock, sent
                          only while a dispatcher watches (turns the enterprise's VideoEnable on
                          and puts the users in the channel "Simulated video")
-  --video-codec C        jpeg (the drawn picture with a clock, default) or h264 (a 320x240 clip
-                         of ffmpeg's test source with a frame counter, looped)
+  --video-codec C        jpeg (the drawn picture with a clock, default) or h264 (see --video-encoder)
+  --video-encoder E      for h264: ffmpeg (the drawn picture encoded live by ffmpeg's libx264 with
+                         zero-latency settings, a key frame every second) or clip (a 320x240 clip
+                         of ffmpeg's test source, looped); default ffmpeg when it is installed
+  --video-terminals N    with --video, only the first N terminals have a camera (default all)
   --video-fps N          frames a second of that stream (default 10)
-  --video-size WxH       the JPEG picture's size (default 320x240)
+  --video-size WxH       the drawn picture's size (default 320x240)
   --talk-every S         push-to-talk: each terminal speaks a burst of real Opus speech (about 2 s)
                          every S seconds on average (default 60; 0: never talk)
   --talk-group N         terminals per channel; the simulator makes channels "Sim <phone>" of N
@@ -106,6 +112,8 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
       'video-codec': { type: 'string' },
       'video-fps': { type: 'string' },
       'video-size': { type: 'string' },
+      'video-encoder': { type: 'string' },
+      'video-terminals': { type: 'string' },
       'talk-every': { type: 'string' },
       'talk-group': { type: 'string' },
       record: { type: 'boolean' },
@@ -127,8 +135,23 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
   }
   const codec = values['video-codec'] ?? DEFAULT_VIDEO.codec;
   if (!isVideoCodecName(codec)) throw new Error('--video-codec must be jpeg or h264');
+  const encoder = values['video-encoder'];
+  if (encoder !== undefined && encoder !== 'ffmpeg' && encoder !== 'clip') {
+    throw new Error('--video-encoder must be ffmpeg or clip');
+  }
+  if (encoder === 'ffmpeg' && !ffmpegH264Available()) {
+    throw new Error('--video-encoder ffmpeg needs ffmpeg with libx264 on the PATH (Debian: apt-get install ffmpeg)');
+  }
+  const h264: H264Source | undefined =
+    codec !== 'h264' ? undefined : (encoder ?? (ffmpegH264Available() ? 'ffmpeg' : 'clip'));
   const video = values.video
-    ? { codec, fps: number('video-fps', values['video-fps'], DEFAULT_VIDEO.fps, 1, 30), width, height }
+    ? {
+        codec,
+        ...(h264 ? { h264 } : {}),
+        fps: number('video-fps', values['video-fps'], DEFAULT_VIDEO.fps, 1, 30),
+        width,
+        height,
+      }
     : undefined;
   const url = (values.url ?? 'http://localhost:8080').replace(/\/+$/, '');
   if (!/^https?:\/\//.test(url)) throw new Error('--url must start with http:// or https://');
@@ -149,6 +172,10 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
     checkInMinutes: Math.round(number('check-in', values['check-in'], 0, 0, 720)),
     missCheckIns: number('miss-check-ins', values['miss-check-ins'], 0.3, 0, 1),
     video,
+    videoTerminals:
+      values['video-terminals'] === undefined
+        ? undefined
+        : Math.round(number('video-terminals', values['video-terminals'], 1, 1, 100_000)),
     talkEvery: number('talk-every', values['talk-every'], 60, 0, 86_400),
     talkGroup: Math.round(number('talk-group', values['talk-group'], 10, 1, 5_000)),
     record: values.record ?? false,

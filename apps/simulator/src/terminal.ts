@@ -70,11 +70,16 @@ export class SimTerminal {
 
   constructor(private readonly setup: TerminalSetup) {
     if (setup.video) {
-      this.camera = new VideoPublisher(setup.video, setup.phone, (frame) => {
-        const client = this.client;
-        if (!client?.isOpen || client.bufferedAmount > VIDEO_BUSY_BYTES) return false;
-        return client.sendFrame(frame);
-      });
+      this.camera = new VideoPublisher(
+        setup.video,
+        setup.phone,
+        (frame) => {
+          const client = this.client;
+          if (!client?.isOpen || client.bufferedAmount > VIDEO_BUSY_BYTES) return false;
+          return client.sendFrame(frame);
+        },
+        setup.log,
+      );
     }
     this.talker =
       setup.talk &&

@@ -53,6 +53,15 @@ export class TestPattern {
 
   /** The JPEG of frame number `index`, showing `time`. */
   frame(index: number, time: number, label = ''): Buffer {
+    return jpeg.encode({ data: this.draw(index, time, label), width: this.width, height: this.height }, this.quality)
+      .data;
+  }
+
+  /**
+   * The raw picture of frame number `index`, showing `time`: RGBA, `width * height * 4` bytes (one
+   * buffer, drawn over at every call), for an encoder of its own such as ffmpeg's.
+   */
+  draw(index: number, time: number, label = ''): Buffer {
     this.background();
     const bar = Math.floor((index * 4) % this.width);
     this.rect(bar, 0, 6, this.height, [255, 255, 255]);
@@ -64,7 +73,7 @@ export class TestPattern {
     this.text(text, Math.floor((this.width - textWidth) / 2), y, scale);
     const small = Math.max(1, Math.floor(scale / 2));
     if (label) this.text(label.slice(0, Math.floor(this.width / (6 * small))), 2 * small, 2 * small, small);
-    return jpeg.encode({ data: this.rgba, width: this.width, height: this.height }, this.quality).data;
+    return this.rgba;
   }
 
   private background(): void {

@@ -4,6 +4,7 @@ import jpeg from 'jpeg-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminLogin, runsOf } from '../src/adminApi.js';
 import { SimDevice } from '../src/device.js';
+import { ffmpegH264Available } from '../src/ffmpegH264.js';
 import { startFleet } from '../src/fleet.js';
 import { accessUnits, h264ClipUnits } from '../src/h264Clip.js';
 import { distanceMetres, seededRandom } from '../src/movement.js';
@@ -70,11 +71,26 @@ describe('options', () => {
     [['--video', '--video-size', '100x100']],
     [['--video', '--video-fps', '0']],
     [['--video', '--video-codec', 'vp8']],
+    [['--video', '--video-codec', 'h264', '--video-encoder', 'x264']],
+    [['--video', '--video-terminals', '0']],
     [['--talk-every', '-1']],
     [['--talk-group', '0']],
     [['--talk-every', 'often']],
   ])('refuses %j', (argv) => {
     expect(() => parseOptions(argv, {})).toThrow();
+  });
+
+  it('takes the H.264 source and the number of cameras', () => {
+    const clip = parseOptions(['--video', '--video-codec', 'h264', '--video-encoder', 'clip'], {});
+    expect(clip.video).toMatchObject({ codec: 'h264', h264: 'clip' });
+    expect(clip.videoTerminals).toBeUndefined();
+    // Without --video-encoder: live through ffmpeg where it is installed, else the clip.
+    expect(parseOptions(['--video', '--video-codec', 'h264'], {}).video?.h264).toBe(
+      ffmpegH264Available() ? 'ffmpeg' : 'clip',
+    );
+    const jpegCameras = parseOptions(['--video', '--video-terminals', '2'], {});
+    expect(jpegCameras.videoTerminals).toBe(2);
+    expect(jpegCameras.video?.h264).toBeUndefined();
   });
 
   it('counts phones up from the start, keeping leading zeros', () => {
@@ -302,4 +318,61 @@ describe('fleet against a server', () => {
     await fleet.stop();
     expect(fleet.stats.errors).toBe(0);
   });
+
+  it.skipIf(!ffmpegH264Available())(
+    'with --video-terminals 1 only the first terminal is a camera, and it sends live H.264 from ffmpeg',
+    async () => {
+      const options = {
+        ...base,
+        url: t.origin,
+        password: t.demo.password,
+        terminals: 2,
+        interval: 5,
+        osmand: false,
+        phoneStart: '19710000000',
+        video: { codec: 'h264' as const, h264: 'ffmpeg' as const, fps: 10, width: 160, height: 120 },
+        videoTerminals: 1,
+      };
+      const fleet = await startFleet(options, () => undefined);
+      await until(() => fleet.stats.loggedIn === 2, 'logins', 10_000);
+      const users = await t.db
+        .selectFrom('terminal_user')
+        .select(['UserID', 'MobilePhone'])
+        .where('MobilePhone', 'in', ['19710000000', '19710000001'])
+        .orderBy('MobilePhone')
+        .execute();
+      const [camera, other] = users.map((u) => u.UserID) as [number, number];
+      const seat = await seatOf(t);
+      const listed = async () => {
+        const reply = await seat.request({ type: 'videoList' });
+        return (reply.videos as { uid: number; codecs: string[] }[]).filter((v) => v.uid === camera || v.uid === other);
+      };
+      let videos = await listed();
+      for (let tries = 0; videos.length === 0; tries += 1) {
+        if (tries > 50) throw new Error(`not in the video list; fleet errors ${JSON.stringify(fleet.stats)}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        videos = await listed();
+      }
+      expect(videos).toEqual([expect.objectContaining({ uid: camera, codecs: ['h264'] })]);
+      const applied = await seat.request({ type: 'videoApply', uid: camera });
+      expect(applied).toMatchObject({ type: 'ack', codec: 'h264' });
+      await until(() => seat.frames.length >= 12, 'twelve pictures', 20_000);
+      const frames = seat.frames.map((f) => decodeVideoDown(f));
+      // The viewer starts at a key frame (SPS first); a key frame again within a second (10 pictures).
+      expect(isVideoKeyFrame(VideoCodec.h264, frames[0]?.payload ?? new Uint8Array())).toBe(true);
+      expect([...(frames[0]?.payload ?? new Uint8Array()).subarray(0, 5)]).toEqual([0, 0, 0, 1, 0x67]);
+      const keys = frames.filter((f) => f && isVideoKeyFrame(VideoCodec.h264, f.payload)).length;
+      expect(keys).toBeGreaterThanOrEqual(2);
+      expect((Date.now() % 2 ** 32) - (frames.at(-1)?.timestamp ?? 0)).toBeLessThan(5_000);
+      expect(await seat.request({ type: 'videoFree', uid: camera })).toMatchObject({ type: 'ack' });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const after = t.app.talk.video.counters.received;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(t.app.talk.video.counters.received).toBe(after);
+      seat.close();
+      await fleet.stop();
+      expect(fleet.stats.errors).toBe(0);
+    },
+    40_000,
+  );
 });
