@@ -1,6 +1,9 @@
+import { dispatchNoOf, type DispatchNo } from '@intercom/contract';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../shared/session/SessionContext';
+import { getList } from '../shared/api/apiClient';
 import { useSessionEnded } from '../shared/api/sessionState';
 import { useToast } from '../shared/ui/ToastContext';
 import { talk as talkClient } from './talk';
@@ -15,14 +18,24 @@ export function TalkConnection() {
   const toast = useToast();
   const ended = useSessionEnded();
   const { info } = useSession();
+  // The seat's number as the server lists it (`GET /api/THCustDevice/DispatchNo`, the caller's own
+  // row); until it answers, or should it fail, the same rule computed here.
+  const seats = useQuery({
+    enabled: !ended,
+    queryKey: ['THCustDevice', 'DispatchNo', info.E_ID],
+    queryFn: ({ signal }) => getList<DispatchNo>('/api/THCustDevice/DispatchNo', { signal }),
+    staleTime: 10 * 60_000,
+    meta: { errorToast: false },
+  });
+  const dispatchNo = seats.data?.rows.find((seat) => seat.Self)?.DispatchNo ?? dispatchNoOf(info.A_ID);
   useEffect(() => {
     talkClient.setAccount({
       proxy: window.location.origin,
       partyId: info.E_ID,
       name: info.account,
-      dispatchNo: `D${info.A_ID}`,
+      dispatchNo,
     });
-  }, [info.E_ID, info.account, info.A_ID]);
+  }, [info.E_ID, info.account, dispatchNo]);
   useEffect(() => {
     if (ended) return;
     talkClient.start();

@@ -8,6 +8,7 @@ import type { UserMapState } from '../../map/userMapState';
 import { CallButton } from '../../talk';
 import { useUser } from '../users';
 import { useReverseGeocode } from './api';
+import { HeartRateSparkline } from './HeartRateSparkline';
 import { relativeTime } from './relativeTime';
 import { SignalBars } from './SignalBars';
 import { UserStateTag } from './UserStateTag';
@@ -92,7 +93,7 @@ export function UserCard({ record, heartRate, state, following, onFollow, onClos
           <Address record={record} />
         </Descriptions.Item>
         <Descriptions.Item label={t('map.card_heart_rate')}>
-          {heartRate ? t('map.heart_rate_value', { value: heartRate.Value }) : dash}
+          <HeartRateSparkline phone={record.Phone} live={heartRate} />
         </Descriptions.Item>
       </Descriptions>
       <Flex justify="end" style={{ marginTop: 8 }}>
