@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, call, type TestApp } from './helper.js';
 
-// deploy/grafana-dashboard.json: valid JSON whose every query names a metric this server exports.
+// deploy/grafana-dashboard.json: valid JSON whose every query names a metric this server exports; so do
+// the alert rules docs/operations.md suggests.
 const FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../deploy/grafana-dashboard.json');
 
 interface Panel {
@@ -32,25 +33,41 @@ async function exported(): Promise<Map<string, string>> {
   return families;
 }
 
+/** Every metric each query names is exported, with the kind the query treats it as. */
+function checkExported(families: Map<string, string>, queries: { panel: string; expr: string }[]): void {
+  for (const { panel, expr } of queries) {
+    const names = [...expr.matchAll(/\bintercom_[a-z0-9_]+/g)].map((m) => m[0]);
+    expect(names.length, `${panel}: ${expr}`).toBeGreaterThan(0);
+    for (const name of names) {
+      const histogram = /_(bucket|sum|count)$/.exec(name) ? name.replace(/_(bucket|sum|count)$/, '') : null;
+      const kind = families.get(name) ?? (histogram ? families.get(histogram) : undefined);
+      expect(kind, `${panel}: ${name} is not exported`).toBeDefined();
+      if (histogram && !families.has(name)) expect(kind, `${panel}: ${name}`).toBe('histogram');
+      // rate() over a counter or histogram series only; a gauge is read as it is.
+      if (expr.includes(`rate(${name}`)) expect(['counter', 'histogram'], `${panel}: rate(${name})`).toContain(kind);
+    }
+  }
+}
+
 describe('the Grafana dashboard', () => {
   const dashboard = JSON.parse(fs.readFileSync(FILE, 'utf8')) as { panels: Panel[] };
   const queries = dashboard.panels.flatMap((p) => (p.targets ?? []).map((target) => ({ panel: p.title, ...target })));
 
   it('queries only metrics the server exports, histograms through their buckets', async () => {
-    const families = await exported();
     expect(queries.length).toBeGreaterThan(20);
-    for (const { panel, expr } of queries) {
-      const names = [...expr.matchAll(/\bintercom_[a-z0-9_]+/g)].map((m) => m[0]);
-      expect(names.length, `${panel}: ${expr}`).toBeGreaterThan(0);
-      for (const name of names) {
-        const histogram = /_(bucket|sum|count)$/.exec(name) ? name.replace(/_(bucket|sum|count)$/, '') : null;
-        const kind = families.get(name) ?? (histogram ? families.get(histogram) : undefined);
-        expect(kind, `${panel}: ${name} is not exported`).toBeDefined();
-        if (histogram && !families.has(name)) expect(kind, `${panel}: ${name}`).toBe('histogram');
-        // rate() over a counter or histogram series only; a gauge is read as it is.
-        if (expr.includes(`rate(${name}`)) expect(['counter', 'histogram'], `${panel}: rate(${name})`).toContain(kind);
-      }
-    }
+    checkExported(await exported(), queries);
+  });
+
+  it('the alerts docs/operations.md suggests query exported metrics too', async () => {
+    const docs = fs.readFileSync(path.join(path.dirname(FILE), '../docs/operations.md'), 'utf8');
+    const rules = [...docs.matchAll(/^ +- alert: (\w+).*\n +expr: (.+)$/gm)].map((m) => ({
+      panel: m[1] ?? '',
+      expr: m[2] ?? '',
+    }));
+    expect(rules.map((r) => r.panel)).toEqual(
+      expect.arrayContaining(['FloorGrantSlow', 'AudioFramesDropped', 'HistoryQueueGrowing', 'HubClientsBehind']),
+    );
+    checkExported(await exported(), rules);
   });
 
   it('has talk and video rows, unique panel ids and no overlapping panels', () => {
