@@ -94,6 +94,14 @@ beforeEach(() => {
 afterEach(() => act(() => talk.stop()));
 
 describe('SOS banner', () => {
+  test('an escalated alarm is marked as such; one not escalated is not', () => {
+    const view = renderWithProviders(<SosBanner sos={[alarm('ManDown')]} onJump={() => undefined} />);
+    expect(screen.queryByTestId('sos-escalated')).toBeNull();
+    view.unmount();
+    renderWithProviders(<SosBanner sos={[{ ...alarm('ManDown'), Escalated: true }]} onJump={() => undefined} />);
+    expect(screen.getByTestId('sos-escalated').textContent).toBe(english('alarms.escalated'));
+  });
+
   test('Answer takes the emergency call, and Space then talks in it', async () => {
     const jumps: number[] = [];
     renderWithProviders(

@@ -1,5 +1,5 @@
 import { SafetyAlarmTypes, type Notification } from '@intercom/contract';
-import { Alert, Button, Flex } from 'antd';
+import { Alert, Button, Flex, Tag, Tooltip } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -34,7 +34,18 @@ export function SosBanner({ sos, onJump }: { sos: readonly Notification[]; onJum
       showIcon
       role="alert"
       data-testid="map-sos-banner"
-      title={title}
+      title={
+        <Flex gap={8} align="center" wrap>
+          <span>{title}</span>
+          {newest.Escalated && (
+            <Tooltip title={t('alarms.escalated_hint')}>
+              <Tag color="volcano" data-testid="sos-escalated">
+                {t('alarms.escalated')}
+              </Tag>
+            </Tooltip>
+          )}
+        </Flex>
+      }
       description={
         <Flex vertical gap={8}>
           <span data-testid="sos-call-state">{state}</span>

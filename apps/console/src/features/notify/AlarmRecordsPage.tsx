@@ -1,6 +1,6 @@
 import { CheckCircleOutlined, EyeOutlined } from '@ant-design/icons';
 import type { NotifyRow, NotifyState } from '@intercom/contract';
-import { Badge, Button, Flex, Tag, Typography } from 'antd';
+import { Badge, Button, Flex, Tag, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table/interface';
 import { useMemo, useState, type Key } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -32,7 +32,18 @@ export default function AlarmRecordsPage() {
         title: t('alarms.type'),
         sorter: true,
         width: 120,
-        render: (value: string) => <Tag color={TYPE_COLORS[value] ?? 'purple'}>{typeLabel(i18n, value)}</Tag>,
+        render: (value: string, row) => (
+          <Flex gap={4} wrap>
+            <Tag color={TYPE_COLORS[value] ?? 'purple'}>{typeLabel(i18n, value)}</Tag>
+            {row.Escalated === 1 && (
+              <Tooltip title={t('alarms.escalated_hint')}>
+                <Tag color="volcano" data-testid="alarm-escalated">
+                  {t('alarms.escalated')}
+                </Tag>
+              </Tooltip>
+            )}
+          </Flex>
+        ),
       },
       {
         key: 'State',

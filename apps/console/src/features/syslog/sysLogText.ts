@@ -1,10 +1,14 @@
 import {
   ChannelLogActions,
+  GeofenceLogActions,
   GisLogActions,
+  IncidentLogActions,
   LocationLogActions,
   MediaLogActions,
   NotifyLogActions,
+  SafetyLogActions,
   SysLogActions,
+  UserImportLogAction,
 } from '@intercom/contract';
 import type { i18n as I18n } from 'i18next';
 
@@ -16,6 +20,10 @@ export const LOG_ACTIONS: readonly string[] = [
   LocationLogActions,
   MediaLogActions,
   GisLogActions,
+  GeofenceLogActions,
+  SafetyLogActions,
+  IncidentLogActions,
+  { userImport: UserImportLogAction },
 ].flatMap((group) => Object.values(group));
 
 /** An action's translated name (`syslog.action.<name>`); an action a newer server added shows as is. */
