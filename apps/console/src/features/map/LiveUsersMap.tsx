@@ -23,7 +23,7 @@ export interface LiveUsersMapProps {
   cover?: RefObject<HTMLElement | null>;
 }
 
-/** The live users over the configured basemap: the layers of the 2D map and of the 3D globe. */
+/** The live users over the configured basemap: the layers of the 2D map and of the 3D globe (users as columns). */
 export function LiveUsersMap({
   globe = false,
   selected,
@@ -44,9 +44,10 @@ export function LiveUsersMap({
     state: selected.state,
   };
   return (
-    <MapView basemap={basemap.data} project={project} globe={globe}>
+    // Both live maps keep their camera in the URL's hash: a dispatcher shares or bookmarks a view.
+    <MapView basemap={basemap.data} project={project} globe={globe} hash>
       <GeofenceLayer />
-      <MapUsers onSelect={onSelect} selectedId={user?.id} />
+      <MapUsers onSelect={onSelect} selectedId={user?.id} columns={globe} />
       <MapSelectedUser user={user} />
       <MapCamera target={target} follow={follow} cover={cover} />
       {children}
