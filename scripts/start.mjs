@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm start`: build what is missing or stale, then run the server (Ctrl-C stops it cleanly).
 // `npm start -- --demo` (or `npm run demo`): the same on a separate demo database, plus a simulated
-// fleet of 20 terminals moving around, so the console shows live data at once.
+// fleet of 20 terminals moving around, two of them cameras (H.264 encoded live by ffmpeg where it is
+// installed, else JPEG), so the console shows live data and video at once.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -23,6 +24,15 @@ if (demo) {
   env.DATA_DIR ??= path.join(root, 'data', 'demo');
   env.HOST ??= '127.0.0.1';
   env.ADMIN_PASSWORD ??= demoPassword(env.DATA_DIR);
+  // The demo prints one block of its own (below); the server's request log would bury it.
+  env.LOG_LEVEL ??= 'warn';
+  env.INTERCOM_DEMO = '1';
+}
+
+/** True when ffmpeg with libx264 is on the PATH: the demo's cameras then send live H.264. */
+function hasFfmpegH264() {
+  const probe = spawnSync('ffmpeg', ['-hide_banner', '-encoders'], { encoding: 'utf8', timeout: 10_000 });
+  return probe.status === 0 && /\blibx264\b/.test(probe.stdout);
 }
 
 /** A random admin password made once per demo directory and kept there (no default password exists). */
@@ -49,10 +59,19 @@ server.on('exit', (code, signal) => {
 
 if (demo) {
   const url = `http://127.0.0.1:${env.PORT || 8080}`;
-  await waitForReady(url);
-  process.stdout.write(
-    `Demo: company code DEMO, account admin, password ${process.env.ADMIN_PASSWORD ? '(your ADMIN_PASSWORD)' : env.ADMIN_PASSWORD}; data in ${env.DATA_DIR}\n`,
-  );
+  const ready = await waitForReady(url);
+  const codec = hasFfmpegH264() ? 'h264' : 'jpeg';
+  const camera = codec === 'h264' ? 'H.264, encoded live by ffmpeg' : 'JPEG; install ffmpeg for H.264';
+  const block = [
+    ready ? `Intercom Management Platform demo is ready at ${url}` : `Intercom Management Platform demo: ${url}`,
+    '  Company code: DEMO',
+    '  Account:      admin',
+    `  Password:     ${process.env.ADMIN_PASSWORD ? 'the one you set in ADMIN_PASSWORD' : env.ADMIN_PASSWORD}`,
+    `  Data:         ${env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : env.DATA_DIR}`,
+    `  20 simulated terminals move and talk around Shenzhen; 2 are cameras (${camera}): open Video.`,
+    '  Ctrl-C stops the demo.',
+  ];
+  process.stdout.write(`\n${block.join('\n')}\n\n`);
   const simulator = spawn(
     path.join(root, 'node_modules/.bin/tsx'),
     [
@@ -69,6 +88,12 @@ if (demo) {
       '--record',
       '--check-in',
       '2',
+      '--video',
+      '--video-terminals',
+      '2',
+      '--video-codec',
+      codec,
+      '--quiet',
       '--account',
       'admin',
       '--password',
@@ -82,14 +107,16 @@ if (demo) {
   });
 }
 
+/** True once the server answers /readyz (within a minute). */
 async function waitForReady(url) {
   for (let i = 0; i < 600; i++) {
-    if (server.exitCode !== null) return;
+    if (server.exitCode !== null) return false;
     try {
-      if ((await fetch(`${url}/readyz`)).ok) return;
+      if ((await fetch(`${url}/readyz`)).ok) return true;
     } catch {
       // not listening yet
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+  return false;
 }

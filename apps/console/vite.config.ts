@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
-import { LOGIN_MESSAGES_PREFIX, LOGIN_NAMESPACES } from './src/i18n/loginNamespaces';
+import { LOGIN_MESSAGES_PREFIX, LOGIN_NAMESPACES } from './src/i18n/loginNamespaces.ts';
 
 const contractSource = fileURLToPath(new URL('../../packages/contract/src/', import.meta.url));
 const terminalClientSource = fileURLToPath(new URL('../../packages/terminal-client/src/index.ts', import.meta.url));
@@ -69,7 +69,9 @@ export default defineConfig({
     sourcemap: false,
     // CONSOLE_MINIFY=0 keeps function names, for the CPU profiles of bench/map.ts (MAP_BENCH_PROFILE).
     minify: process.env.CONSOLE_MINIFY !== '0',
-    chunkSizeWarningLimit: 800,
+    // MapLibre GL is one chunk of about 1,060 kB, loaded by the map pages only; it cannot be split
+    // further. Every other chunk stays under 800 kB; the login page has its own budget (bench/bundle.ts).
+    chunkSizeWarningLimit: 1100,
     rolldownOptions: { treeshake: contractTreeshake },
   },
 });

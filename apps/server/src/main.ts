@@ -35,17 +35,19 @@ async function main(): Promise<void> {
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `${config.tls ? 'https' : 'http'}://localhost:${port}`;
   const lines = [`Intercom Management Platform is ready at ${url}`];
-  if (config.osmandPort) lines.push(`OsmAnd / Traccar Client: port ${config.osmandPort} (?id=<phone>)`);
+  if (config.osmandPort) lines.push(`  OsmAnd / Traccar Client: port ${config.osmandPort} (?id=<phone>)`);
   if (firstRun.created) {
-    lines.push(`First run: enterprise code ${DEMO_CODE}, account ${DEMO_ADMIN}`);
+    lines.push(`  Company code: ${DEMO_CODE}`, `  Account:      ${DEMO_ADMIN}`);
     lines.push(
       firstRun.generatedPassword
-        ? `Generated password (shown only now): ${firstRun.generatedPassword}`
-        : 'Password: the value of ADMIN_PASSWORD',
+        ? `  Password:     ${firstRun.generatedPassword} (generated, shown only now)`
+        : '  Password:     the one you set in ADMIN_PASSWORD',
     );
   }
+  lines.push(`  Data:         ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : config.dataDir}`);
   if (!fs.existsSync(path.join(consoleDir, 'index.html'))) lines.push('Console not built: run npm run build');
-  process.stdout.write(`\n${lines.join('\n')}\n\n`);
+  // `npm run demo` prints its own block with the demo's password (scripts/start.mjs): one block, not two.
+  if (process.env.INTERCOM_DEMO !== '1') process.stdout.write(`\n${lines.join('\n')}\n\n`);
 
   let closing = false;
   const shutdown = async (signal: string) => {
