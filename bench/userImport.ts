@@ -15,11 +15,13 @@ import { BENCH_PASSWORD, rssMiB, startServer } from './support/startServer.js';
  * RSS growth <= 200 MB.
  *
  *   node scripts/build.mjs && npx tsx bench/userImport.ts
- *   BENCH_IMPORT_ROWS (15000); BENCH_PG_URL (postgres://postgres@127.0.0.1:5432/postgres; "none" skips PostgreSQL)
+ *   BENCH_IMPORT_ROWS (15000); BENCH_GENERATED=1 (empty Password cells); BENCH_PG_URL (postgres://postgres@127.0.0.1:5432/postgres; "none" skips PostgreSQL)
  */
 const ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 15_000);
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const CHANNELS = ['Ops A', 'Ops B'];
+/** BENCH_GENERATED=1: every Password cell empty, so every new user gets a generated password (one full-cost hash each). */
+const GENERATED = process.env.BENCH_GENERATED === '1';
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
 function importCsv(): string {
@@ -27,7 +29,7 @@ function importCsv(): string {
   for (let i = 0; i < ROWS; i++) {
     const department = `Region ${i % 10}/Team ${i % 10}-${i % 7}`;
     lines.push(
-      `Staff ${i},137${String(i).padStart(8, '0')},bench-pass-1,,${department},0,${CHANNELS.join(';')},${i % 8},`,
+      `Staff ${i},137${String(i).padStart(8, '0')},${GENERATED ? '' : 'bench-pass-1'},,${department},0,${CHANNELS.join(';')},${i % 8},`,
     );
   }
   return `\uFEFF${lines.join('\r\n')}\r\n`;
@@ -126,7 +128,13 @@ async function run(dialect: 'sqlite' | 'postgres') {
 
 const cpu = os.cpus()[0]?.model ?? 'unknown';
 const uptime = execFileSync('uptime', { encoding: 'utf8' }).trim();
-const figures: Record<string, unknown> = { rows: ROWS, cpu, cores: os.cpus().length, uptime_before: uptime };
+const figures: Record<string, unknown> = {
+  rows: ROWS,
+  generated_passwords: GENERATED,
+  cpu,
+  cores: os.cpus().length,
+  uptime_before: uptime,
+};
 figures.sqlite = await run('sqlite');
 if (PG_URL !== 'none') figures.postgres = await run('postgres');
 figures.uptime_after = execFileSync('uptime', { encoding: 'utf8' }).trim();
