@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useSession } from '../../shared/session/SessionContext';
 import { ROLE_LABELS } from '../account';
 import { useLiveStatistics } from './api';
+import { FirstRunChecklist } from './FirstRunChecklist';
 import { StatisticCards } from './StatisticCards';
 import { LoadingSkeleton } from '../../shared/ui/LoadingSkeleton';
 
@@ -43,6 +44,7 @@ export default function DashboardPage() {
           </Flex>
         </Flex>
       </Card>
+      {data && <FirstRunChecklist stats={data} />}
       <StatisticCards data={data} loading={statistics.isPending} live={live} />
       {data && (
         <Suspense fallback={<LoadingSkeleton rows={8} />}>
