@@ -1,2 +1,3 @@
 export { IncidentPanel } from './IncidentPanel';
 export { IncidentZoneLayer } from './IncidentZoneLayer';
+export { ReplayIncidentLayer } from './ReplayIncidentLayer';

@@ -8,6 +8,7 @@ import { MapView } from '../../map/MapView';
 import { projectionOf } from '../../map/projectionOf';
 import { useBasemap } from '../../map/useBasemap';
 import { GeofenceLayer } from '../geofences';
+import { ReplayIncidentLayer } from '../incidents';
 import type { PlaybackClock } from './PlaybackClock';
 
 export interface TraceMapProps {
@@ -35,6 +36,7 @@ export function TraceMap(props: TraceMapProps) {
   return (
     <MapView basemap={basemap.data} project={project}>
       <GeofenceLayer />
+      <ReplayIncidentLayer from={props.track?.t[0]} to={props.track?.t.at(-1)} />
       <MapTrack track={props.track} onStopClick={props.onStopClick} />
       <ReplayMarker track={props.track} clock={props.clock} follow={props.follow} onDrag={props.onDrag} />
     </MapView>
