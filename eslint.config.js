@@ -41,7 +41,9 @@ export default tseslint.config(
     files: ['**/*.{ts,tsx,mts}'],
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ['*.ts', 'scripts/eslint/*.ts', 'scripts/*.d.mts'] },
+        projectService: {
+          allowDefaultProject: ['*.ts', 'scripts/eslint/*.ts', 'scripts/*.d.mts', 'scripts/*.test.ts'],
+        },
         tsconfigRootDir: import.meta.dirname,
       },
     },

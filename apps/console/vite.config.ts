@@ -67,6 +67,9 @@ export default defineConfig({
     outDir: 'dist',
     assetsDir: 'assets',
     sourcemap: false,
+    // dist/.vite/manifest.json: which chunk each module landed in, for the login page's JavaScript
+    // budget (scripts/bundleSize.mjs, run by npm test and bench/bundle.ts).
+    manifest: true,
     // CONSOLE_MINIFY=0 keeps function names, for the CPU profiles of bench/map.ts (MAP_BENCH_PROFILE).
     minify: process.env.CONSOLE_MINIFY !== '0',
     // MapLibre GL is one chunk of about 1,060 kB, loaded by the map pages only; it cannot be split

@@ -9,6 +9,15 @@ import { preloadToasts } from '../shared/ui/ToastContext';
 /** After the login page shows, antd's toasts load (a failed connection is told in one). */
 const TOASTS_AFTER_MS = 2000;
 
+/** Rendered beside the login page inside its Suspense: its effect runs once the page is shown. */
+function ToastsAfterShown() {
+  useEffect(() => {
+    const timer = setTimeout(preloadToasts, TOASTS_AFTER_MS);
+    return () => clearTimeout(timer);
+  }, []);
+  return null;
+}
+
 /**
  * /login. A login link first clears the stored token, keeps its credentials in memory and drops
  * the password from the address bar; with a token (and no link) the visitor goes to the root.
@@ -17,10 +26,6 @@ export function LoginRoute() {
   const location = useLocation();
   const params = new URLSearchParams(location.search);
   const psd = params.get('psd');
-  useEffect(() => {
-    const timer = setTimeout(preloadToasts, TOASTS_AFTER_MS);
-    return () => clearTimeout(timer);
-  }, []);
   if (psd !== null) {
     clearTokens();
     holdLoginLink({ user: params.get('user') ?? '', psd, code: params.get('code') ?? '' });
@@ -32,6 +37,7 @@ export function LoginRoute() {
   return (
     <Suspense fallback={<FullPageSpin />}>
       <LoginPage />
+      <ToastsAfterShown />
     </Suspense>
   );
 }
