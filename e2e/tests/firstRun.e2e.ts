@@ -1,0 +1,44 @@
+import { describe, expect, test } from 'vitest';
+import { seedAccount, seedEnterprise } from '../support/accounts.js';
+import { postJson, tokenOf } from '../support/apiLogin.js';
+import { shot, useBrowserPerFile } from '../support/browser.js';
+import { DASHBOARD_PATH, openSignedIn, waitForDashboard, waitForPath } from '../support/console.js';
+import { en } from '../support/texts.js';
+
+const browser = useBrowserPerFile();
+const CODE = 'E2EFIRSTRUN';
+const STEPS = ['departments', 'users', 'channel', 'download', 'map'];
+
+describe('first-run checklist', () => {
+  test('a fresh enterprise sees every step open; a department ticks its step; dismissed it stays so after reload', async () => {
+    seedEnterprise(CODE, 'First run e2e');
+    const credentials = await seedAccount({ login: 'e2e_first_run', password: 'First-Run-2026' }, CODE);
+    const page = await browser.newPage();
+    await openSignedIn(page, credentials);
+    await waitForPath(page, DASHBOARD_PATH);
+    await waitForDashboard(page);
+    const list = page.getByTestId('first-run');
+    await list.getByText(en('dashboard.first_run.title')).waitFor();
+    for (const step of STEPS)
+      expect(await list.getByTestId(`first-run-${step}`).getAttribute('data-done')).toBe('false');
+    await list.getByText(en('dashboard.first_run.progress', { done: 0, total: 5 })).waitFor();
+    await shot(page, 'first-run-fresh-en');
+
+    const saved = await postJson(await tokenOf(page), '/api/Organ/Save', { OSID: 0, OSName: 'Dispatch' });
+    expect(saved.body.BaseResult.Code).toBe(8888);
+    await page.reload();
+    await waitForDashboard(page);
+    await expect
+      .poll(() => list.getByTestId('first-run-departments').getAttribute('data-done'), { timeout: 10_000 })
+      .toBe('true');
+    expect(await list.getByTestId('first-run-users').getAttribute('data-done')).toBe('false');
+    await list.getByText(en('dashboard.first_run.progress', { done: 1, total: 5 })).waitFor();
+
+    await page.getByTestId('first-run-dismiss').click();
+    await list.waitFor({ state: 'detached' });
+    await page.reload();
+    await waitForDashboard(page);
+    await page.getByText(en('dashboard.overview'), { exact: true }).waitFor();
+    expect(await page.getByTestId('first-run').count()).toBe(0);
+  }, 90_000);
+});
