@@ -24,12 +24,11 @@ export function ImportCounts({ report, dryRun }: { report: UserImportReport; dry
   return (
     <Row gutter={[16, 16]} data-testid="user-import-counts">
       {items.map((item) => (
-        <Col key={item.key} xs={8} sm={8} md={4}>
+        <Col key={item.key} xs={8} sm={8} md={4} data-testid={`user-import-count-${item.key}`}>
           <Statistic
             title={t(`userImport.count.${item.key}`)}
             value={item.value}
             styles={{ content: { color: item.color } }}
-            data-testid={`user-import-count-${item.key}`}
           />
         </Col>
       ))}

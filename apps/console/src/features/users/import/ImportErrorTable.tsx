@@ -27,7 +27,6 @@ export function ImportErrorTable({ errors }: { errors: UserImportError[] }) {
       size="small"
       rowKey={(error) => `${error.row}:${error.field}:${error.code}`}
       dataSource={errors}
-      scroll={{ x: 'max-content' }}
       pagination={{ pageSize: 10, size: 'small', showSizeChanger: false, hideOnSinglePage: true }}
       locale={{ emptyText: t('userImport.no_errors') }}
       columns={[
@@ -35,7 +34,7 @@ export function ImportErrorTable({ errors }: { errors: UserImportError[] }) {
           key: 'row',
           dataIndex: 'row',
           title: t('userImport.row'),
-          width: 80,
+          width: 64,
           sorter: (a, b) => a.row - b.row,
           defaultSortOrder: 'ascend',
           render: (row: number) => (row === 0 ? t('userImport.whole_file') : row),
@@ -44,7 +43,7 @@ export function ImportErrorTable({ errors }: { errors: UserImportError[] }) {
           key: 'field',
           dataIndex: 'field',
           title: t('userImport.field'),
-          width: 140,
+          width: 120,
           sorter: (a, b) => fieldName(a.field).localeCompare(fieldName(b.field)),
           render: (field: string) => fieldName(field),
         },

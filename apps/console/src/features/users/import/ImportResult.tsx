@@ -30,7 +30,7 @@ export function ImportResult({ report, passwordsSaved, onPasswordsSaved }: Props
           title={t('userImport.passwords_title')}
           description={
             <Flex vertical gap={8} align="flex-start">
-              {t('userImport.passwords_once')}
+              <span>{t('userImport.passwords_once')}</span>
               <Button
                 type="primary"
                 icon={<DownloadOutlined />}

@@ -190,7 +190,9 @@ export function UserImportWizard({ open, onClose }: { open: boolean; onClose: ()
                   ? t('userImport.check_errors', { count: check.errors.length })
                   : t('userImport.check_clean')
               }
-              description={blocked ? t('userImport.check_blocked') : undefined}
+              description={
+                nothingToDo ? t('userImport.nothing_to_do') : blocked ? t('userImport.check_blocked') : undefined
+              }
             />
             <ImportCounts report={check} dryRun />
             {check.errors.length > 0 && (
