@@ -3,6 +3,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, inject, test } from 'vitest';
 import { SIM_VIDEO_CHANNEL, ensureVideoChannel } from '../../apps/simulator/src/adminApi.js';
 import { SimDevice } from '../../apps/simulator/src/device.js';
+import { ffmpegH264Available } from '../../apps/simulator/src/ffmpegH264.js';
 import { seededRandom } from '../../apps/simulator/src/movement.js';
 import { FleetStats } from '../../apps/simulator/src/stats.js';
 import { SimTerminal } from '../../apps/simulator/src/terminal.js';
@@ -26,7 +27,7 @@ let camera: SimTerminal | undefined;
 /** A simulated `--video` terminal (the simulator's own code), its user given video rights. */
 async function startCamera(
   token: string,
-  user: { name: string; phone: string; codec: VideoCodecName },
+  user: { name: string; phone: string; codec: VideoCodecName; h264?: 'ffmpeg' | 'clip' },
 ): Promise<{ terminal: SimTerminal; uid: number }> {
   const uid = await createTerminalUser(token, user.name, user.phone);
   users.push(uid);
@@ -39,7 +40,7 @@ async function startCamera(
     device: new SimDevice({ lat: 22.54, lon: 114.05 }, 1, seededRandom(7), 0),
     stats: new FleetStats(),
     interval: 60,
-    video: { codec: user.codec, fps: 10, width: 320, height: 240 },
+    video: { codec: user.codec, ...(user.h264 ? { h264: user.h264 } : {}), fps: 10, width: 320, height: 240 },
     log: () => undefined,
   });
   terminal.start();
@@ -142,6 +143,39 @@ describe('video', () => {
     await item.getByRole('button', { name: text('en', 'video.stop') }).click();
     await expect.poll(() => terminal.camera?.running).toBe(false);
   });
+
+  // The demo's cameras (npm run demo): the drawn picture encoded live by ffmpeg. CI installs ffmpeg.
+  test.skipIf(!ffmpegH264Available())(
+    'a live H.264 camera (ffmpeg, as in the demo) is listed and decoded picture after picture (skipped only without ffmpeg/libx264)',
+    async () => {
+      const page = await browser.newPage();
+      await openSignedIn(page, adminCredentials(), '/main/video');
+      await logInSeat(page, 'en');
+      const liveName = `Live ${stamp}`;
+      const { terminal, uid } = await startCamera(await tokenOf(page), {
+        name: liveName,
+        phone: `136${stamp}03`,
+        codec: 'h264',
+        h264: 'ffmpeg',
+      });
+      const item = page.locator('.ant-list-item', { hasText: liveName });
+      await item.waitFor();
+      expect(await item.getByText('H264', { exact: true }).count()).toBe(1);
+      await item.getByRole('button', { name: text('en', 'video.watch') }).click();
+      await expect.poll(() => decoded(page, uid), { timeout: 20_000 }).toBeGreaterThanOrEqual(5);
+      expect(terminal.camera?.live).toBe(true);
+      const before = await decoded(page, uid);
+      await expect.poll(() => decoded(page, uid)).toBeGreaterThan(before + 5);
+      const stats = page.getByTestId(`video-stats-${uid}`);
+      await expect.poll(() => stats.innerText()).toMatch(/^320 × 240 · \d+ fps · delay \d+ ms$/);
+      const delay = Number(/delay (\d+)/.exec(await stats.innerText())?.[1]);
+      expect(delay).toBeLessThan(1000);
+      await shot(page, 'video-live-h264-en');
+      await item.getByRole('button', { name: text('en', 'video.stop') }).click();
+      await expect.poll(() => terminal.camera?.running).toBe(false);
+      expect(terminal.camera?.live).toBe(false);
+    },
+  );
 
   for (const [language, width] of [
     ['zh', 1280],

@@ -42,7 +42,7 @@ export async function startFleet(options: SimulatorOptions, log: (line: string) 
     );
     const { codec, h264 } = options.video;
     const source = codec === 'h264' ? `H.264 (${h264 === 'ffmpeg' ? 'ffmpeg, live' : 'the looped clip'})` : 'JPEG';
-    log(`video: VideoEnable on, ${cameras.length} users with a ${source} camera in channel "${SIM_VIDEO_CHANNEL}"`);
+    log(`video: VideoEnable on, ${cameras.length} users with a camera (${source}) in channel "${SIM_VIDEO_CHANNEL}"`);
   }
   const checkInMinutes = options.checkInMinutes ?? 0;
   if (checkInMinutes > 0) {
