@@ -41,4 +41,22 @@ describe('first-run checklist', () => {
     await page.getByText(en('dashboard.overview'), { exact: true }).waitFor();
     expect(await page.getByTestId('first-run').count()).toBe(0);
   }, 90_000);
+
+  test('screens: the checklist and the talk panel (no local service here) in en and zh at 1440 and 390 px', async () => {
+    seedEnterprise(CODE, 'First run e2e');
+    const credentials = await seedAccount({ login: 'e2e_first_run_shots', password: 'First-Run-2026' }, CODE);
+    for (const language of ['en', 'zh'] as const) {
+      for (const width of [1440, 390]) {
+        const page = await browser.newPage({ width, height: 900, locale: language === 'zh' ? 'zh-CN' : 'en-US' });
+        await openSignedIn(page, credentials, '/', language);
+        await waitForDashboard(page, language);
+        await page.getByTestId('first-run').waitFor();
+        await shot(page, `first-run-${language}-${width}`);
+        await page.getByTestId('talk-toggle').click();
+        await page.getByTestId('talk-use-browser').waitFor();
+        await shot(page, `talk-panel-no-agent-${language}-${width}`);
+        await page.close();
+      }
+    }
+  }, 120_000);
 });
