@@ -17,7 +17,7 @@ export const firstRunKey = (eid: number, aid: number) => `firstRun.${eid}.${aid}
 export function readFirstRun(eid: number, aid: number): FirstRunMarks {
   try {
     const parsed: unknown = JSON.parse(readPreference(firstRunKey(eid, aid)) ?? '{}');
-    return parsed && typeof parsed === 'object' ? (parsed) : {};
+    return parsed && typeof parsed === 'object' ? parsed : {};
   } catch {
     return {};
   }
