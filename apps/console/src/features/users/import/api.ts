@@ -7,7 +7,6 @@ import { pickLanguage } from '../../../i18n/languages';
 
 /** A 15,000-row file with new passwords to hash takes minutes on the server, not the usual 10 s. */
 const IMPORT_TIMEOUT_MS = 30 * 60_000;
-const BOUNDARY = '----intercomUserImport';
 
 export interface ImportOptions {
   dryRun: boolean;
@@ -29,11 +28,14 @@ export async function downloadTemplate(format: 'csv' | 'xlsx', language: string)
   saveFile(file.blob, file.fileName);
 }
 
-/** The file as the multipart body the server reads (field `file`), built around the File without copying it. */
-function multipartBody(file: File): Blob {
+/**
+ * The file as the multipart body the server reads (field `file`), built around the File without
+ * copying it. The boundary is random per request, so no file's content can end the part early.
+ */
+function multipartBody(file: File, boundary: string): Blob {
   const name = file.name.replace(/["\r\n]/g, '_');
-  const head = `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: ${file.type || 'application/octet-stream'}\r\n\r\n`;
-  return new Blob([head, file, `\r\n--${BOUNDARY}--\r\n`]);
+  const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: ${file.type || 'application/octet-stream'}\r\n\r\n`;
+  return new Blob([head, file, `\r\n--${boundary}--\r\n`]);
 }
 
 /**
@@ -44,9 +46,14 @@ export function useImportUsers() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (input: { file: File; options: ImportOptions; language: string }) => {
+      // getRandomValues, not randomUUID: the console may be served over plain HTTP on a LAN.
+      const random = Array.from(crypto.getRandomValues(new Uint8Array(12)), (byte) =>
+        byte.toString(16).padStart(2, '0'),
+      );
+      const boundary = `----intercomUserImport${random.join('')}`;
       const answer = await apiRequest<never, UserImportReport>('POST', '/api/UserInfo/Import', {
         query: { ...input.options, lang: importLanguage(input.language) },
-        raw: { body: multipartBody(input.file), contentType: `multipart/form-data; boundary=${BOUNDARY}` },
+        raw: { body: multipartBody(input.file, boundary), contentType: `multipart/form-data; boundary=${boundary}` },
         timeoutMs: IMPORT_TIMEOUT_MS,
       });
       return answer.BaseData as UserImportReport;
