@@ -9,7 +9,6 @@ import { stateColourExpression } from './stateColourExpression';
 import { sourceTilesSettled } from './sourceTilesSettled';
 import { USERS_TILE_LAYER, USERS_TILE_MAX_ZOOM } from './UserTileIndex';
 import { takeUsersTileWorker, type FedBatch } from './UsersTileWorker';
-import { addUserColumnLayers, pulseSos, USERS_COLUMNS, USERS_SOS_PULSE } from './userColumnLayers';
 
 export const USERS_SOURCE = 'users';
 const CIRCLES = 'users-circles';
@@ -22,8 +21,6 @@ export interface MapUsersProps {
   onSelect: (userId: number) => void;
   /** The selected user, whose name MapSelectedUser draws: the users' labels leave it out. */
   selectedId?: number | undefined;
-  /** The 3D map: users and clusters stand as columns (userColumnLayers) instead of circles. */
-  columns?: boolean;
 }
 
 /** The users' labels: every user on its own, but the selected one (labelled above, larger). */
@@ -45,7 +42,7 @@ export interface MapUsersProbe {
 }
 
 /** The users' vector source (tiles of the tile worker at `tiles`) and its three layers. */
-function addUsersLayers(map: MapLibreMap, tiles: string, selectedId: number | undefined, columns: boolean): void {
+function addUsersLayers(map: MapLibreMap, tiles: string, selectedId: number | undefined): void {
   map.addSource(USERS_SOURCE, { type: 'vector', tiles: [tiles], maxzoom: USERS_TILE_MAX_ZOOM });
   // Clusters and users are one circle layer: one shader program and one draw per tile instead of
   // two (on a software renderer the opening waits for each program to compile).
@@ -54,8 +51,6 @@ function addUsersLayers(map: MapLibreMap, tiles: string, selectedId: number | un
     type: 'circle',
     source: USERS_SOURCE,
     'source-layer': USERS_TILE_LAYER,
-    // In 3D the columns stand in their place.
-    layout: { visibility: columns ? 'none' : 'visible' },
     paint: {
       'circle-color': ['case', CLUSTER, '#1677ff', stateColourExpression()],
       'circle-radius': [
@@ -102,8 +97,6 @@ function addUsersLayers(map: MapLibreMap, tiles: string, selectedId: number | un
     },
     paint: { 'text-color': '#262626', 'text-halo-color': '#ffffff', 'text-halo-width': 1.5 },
   });
-  // Under the counts and names, which then read over the columns.
-  if (columns) addUserColumnLayers(map, USERS_SOURCE, CLUSTER_COUNT);
 }
 
 /**
@@ -114,9 +107,9 @@ function addUsersLayers(map: MapLibreMap, tiles: string, selectedId: number | un
  * the 50,000 users one by one (docs/decisions.md). Renders nothing, or a warning
  * when its tile worker cannot run.
  */
-export function MapUsers({ onSelect, selectedId, columns = false }: MapUsersProps) {
+export function MapUsers({ onSelect, selectedId }: MapUsersProps) {
   const { t } = useTranslation();
-  const { map, gcj02, cameraFromUrl } = useMapHandle();
+  const { map, gcj02 } = useMapHandle();
   const [broken, setBroken] = useState(false);
   const select = useRef(onSelect);
   const selected = useRef(selectedId);
@@ -134,7 +127,7 @@ export function MapUsers({ onSelect, selectedId, columns = false }: MapUsersProp
     // The source goes in once the tile worker listens for MapLibre's workers (a tile asked before
     // that would go unanswered).
     void tiles.ready.then(() => {
-      if (!stopped) addUsersLayers(map, tiles.tiles, selected.current, columns);
+      if (!stopped) addUsersLayers(map, tiles.tiles, selected.current);
     });
     void tiles.broken.then(() => {
       if (!stopped) setBroken(true);
@@ -152,8 +145,7 @@ export function MapUsers({ onSelect, selectedId, columns = false }: MapUsersProp
     const container = map.getContainer() as HTMLElement & { mapUsers?: MapUsersProbe };
     container.mapUsers = probe;
 
-    // A camera the URL gave (a shared or bookmarked view) stays where it is.
-    let framed = cameraFromUrl;
+    let framed = false;
     // The hub worker posts the users that changed as batches straight to the tile worker (never
     // through this thread), each once the map said the last was drawn.
     const channel = new MessageChannel();
@@ -166,13 +158,13 @@ export function MapUsers({ onSelect, selectedId, columns = false }: MapUsersProp
       // The first users to arrive frame the view (a dispatcher's fleet, not the whole world).
       if (!framed && bounds) {
         framed = true;
-        map.fitBounds(bounds, { padding: 64, maxZoom: 12, duration: 0, bearing: map.getBearing() });
+        map.fitBounds(bounds, { padding: 64, maxZoom: 12, duration: 0 });
       }
       await sourceTilesSettled(map, USERS_SOURCE);
       // A map gone under its batch says nothing: its feed is closed.
       if (!stopped) feed.drawn(batch);
     };
-    tiles.feed(channel.port2, (fed) => void draw(fed), columns);
+    tiles.feed(channel.port2, (fed) => void draw(fed));
 
     const zoomIntoCluster = async (clusterId: number, center: [number, number]) => {
       const zoom = await tiles.expansionZoom(clusterId);
@@ -187,36 +179,28 @@ export function MapUsers({ onSelect, selectedId, columns = false }: MapUsersProp
         if (typeof feature.id === 'number') select.current(feature.id);
         return;
       }
+      if (feature.geometry.type !== 'Point') return;
       // A cluster can dissolve under the click (a diff arrived first): then there is nothing to zoom to.
-      // A column is a square: its cluster is zoomed into where it was clicked.
-      const center: [number, number] =
-        feature.geometry.type === 'Point'
-          ? (feature.geometry.coordinates as [number, number])
-          : [event.lngLat.lng, event.lngLat.lat];
-      void zoomIntoCluster(clusterId, center).catch(() => undefined);
+      void zoomIntoCluster(clusterId, feature.geometry.coordinates as [number, number]).catch(() => undefined);
     };
     const pointer = () => (map.getCanvas().style.cursor = 'pointer');
     const plain = () => (map.getCanvas().style.cursor = '');
-    const drawn = columns ? USERS_COLUMNS : CIRCLES;
-    map.on('click', drawn, onClick);
-    map.on('mouseenter', drawn, pointer);
-    map.on('mouseleave', drawn, plain);
-    const stopPulse = columns ? pulseSos(map) : () => undefined;
+    map.on('click', CIRCLES, onClick);
+    map.on('mouseenter', CIRCLES, pointer);
+    map.on('mouseleave', CIRCLES, plain);
 
     return () => {
       stopped = true;
       feed.close();
       if (container.mapUsers === probe) delete container.mapUsers;
-      stopPulse();
-      map.off('click', drawn, onClick);
-      map.off('mouseenter', drawn, pointer);
-      map.off('mouseleave', drawn, plain);
-      for (const layer of [LABELS, CLUSTER_COUNT, USERS_COLUMNS, USERS_SOS_PULSE, CIRCLES])
-        if (map.getLayer(layer)) map.removeLayer(layer);
+      map.off('click', CIRCLES, onClick);
+      map.off('mouseenter', CIRCLES, pointer);
+      map.off('mouseleave', CIRCLES, plain);
+      for (const layer of [LABELS, CLUSTER_COUNT, CIRCLES]) if (map.getLayer(layer)) map.removeLayer(layer);
       if (map.getSource(USERS_SOURCE)) map.removeSource(USERS_SOURCE);
       tiles.terminate();
     };
-  }, [map, gcj02, columns, cameraFromUrl]);
+  }, [map, gcj02]);
 
   if (!broken) return null;
   return (

@@ -3,7 +3,6 @@ import Supercluster from 'supercluster';
 import { fromGeojsonVt } from 'vt-pbf';
 import { batchNames, type UserBatch } from '../shared/hub/userBatch';
 import { USER_MAP_STATES, type UserMapState } from '../shared/hub/userMapState';
-import { columnFootprints, USERS_COLUMNS_LAYER, type VtFeature } from './userColumns';
 
 /** The one layer of the users' tiles (the map's layers name it as their `source-layer`). */
 export const USERS_TILE_LAYER = 'users';
@@ -72,16 +71,11 @@ export class UserTileIndex {
     this.index();
   }
 
-  /**
-   * The tile at z/x/y as Mapbox Vector Tile bytes; empty where no user is. With `columns` (the 3D
-   * map) it also holds the footprint of each point in USERS_COLUMNS_LAYER.
-   */
-  tile(z: number, x: number, y: number, columns = false): Uint8Array {
+  /** The tile at z/x/y as Mapbox Vector Tile bytes; empty where no user is. */
+  tile(z: number, x: number, y: number): Uint8Array {
     const tile = this.index().getTile(z, x, y);
     if (!tile || tile.features.length === 0) return new Uint8Array(0);
-    const layers: Record<string, unknown> = { [USERS_TILE_LAYER]: tile };
-    if (columns) layers[USERS_COLUMNS_LAYER] = { features: columnFootprints(tile.features as unknown as VtFeature[]) };
-    const bytes = fromGeojsonVt(layers, { version: 2, extent: TILE_EXTENT });
+    const bytes = fromGeojsonVt({ [USERS_TILE_LAYER]: tile as never }, { version: 2, extent: TILE_EXTENT });
     // The encoder's buffer is larger than the tile: hand over exactly the tile's bytes.
     return bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
   }

@@ -113,12 +113,12 @@ export class UsersTileWorker {
 
   /**
    * Has the worker take the batches posted on `port` (the hub worker's feed of this map) and call
-   * `onFed` as each is clustered. With `columns` (the 3D map) its tiles carry the users' column footprints.
+   * `onFed` as each is clustered.
    */
-  feed(port: MessagePort, onFed: (fed: FedBatch) => void, columns = false): void {
+  feed(port: MessagePort, onFed: (fed: FedBatch) => void): void {
     this.onFed = onFed;
     if (this.failed) return;
-    const message: UsersTileRequest = { id: this.nextId++, type: 'feed', port, columns };
+    const message: UsersTileRequest = { id: this.nextId++, type: 'feed', port };
     this.worker.postMessage(message, [port]);
   }
 

@@ -3,11 +3,10 @@ import type { TileUser } from './UserTileIndex';
 
 /**
  * What the page asks the users' tile worker (usersTiles.worker.ts); `id` pairs a reply with its
- * request. `feed` hands it the port on which the hub worker posts the map's batches (FeedBatch), and says
- * whether its tiles carry the columns of the 3D map.
+ * request. `feed` hands it the port on which the hub worker posts the map's batches (FeedBatch).
  */
 export type UsersTileRequest =
-  | { id: number; type: 'feed'; port: MessagePort; columns: boolean }
+  | { id: number; type: 'feed'; port: MessagePort }
   | { id: number; type: 'tile'; z: number; x: number; y: number }
   | { id: number; type: 'expansionZoom'; clusterId: number }
   | { id: number; type: 'user'; userId: number };

@@ -6,8 +6,6 @@ import type { UsersTileReply, UsersTileRequest } from './usersTileMessages';
 import { isTile, usersTileChannel, type TileAnswer, type TileAsk } from './usersTileUrl';
 
 const index = new UserTileIndex();
-/** The map of this worker is the 3D one: its tiles carry the users' column footprints too (the feed says). */
-let columns = false;
 /** The parts of a dedicated worker's global scope used here (the console compiles against the DOM's types). */
 interface WorkerScope {
   name: string;
@@ -40,11 +38,10 @@ scope.onmessage = (event: MessageEvent<UsersTileRequest>) => {
   try {
     switch (request.type) {
       case 'feed':
-        columns = request.columns;
         request.port.onmessage = (event: MessageEvent<FeedBatch>) => take(event.data);
         return;
       case 'tile': {
-        const bytes = index.tile(request.z, request.x, request.y, columns);
+        const bytes = index.tile(request.z, request.x, request.y);
         reply({ id: request.id, type: 'tile', bytes }, [bytes.buffer]);
         return;
       }
@@ -65,7 +62,7 @@ const channel = new BroadcastChannel(usersTileChannel(scope.name));
 channel.onmessage = (event: MessageEvent<TileAsk>) => {
   const ask = event.data;
   if (typeof ask?.id !== 'string' || !isTile(ask.z, ask.x, ask.y)) return;
-  const bytes = index.tile(ask.z, ask.x, ask.y, columns);
+  const bytes = index.tile(ask.z, ask.x, ask.y);
   const answer: TileAnswer = { id: ask.id, bytes: bytes.buffer as ArrayBuffer };
   channel.postMessage(answer);
 };

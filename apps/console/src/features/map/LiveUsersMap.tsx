@@ -23,7 +23,7 @@ export interface LiveUsersMapProps {
   cover?: RefObject<HTMLElement | null>;
 }
 
-/** The live users over the configured basemap: the layers of the 2D map and of the 3D globe (users as columns). */
+/** The live users over the configured basemap: the layers of the 2D map and of the 3D globe. */
 export function LiveUsersMap({
   globe = false,
   selected,
@@ -44,10 +44,9 @@ export function LiveUsersMap({
     state: selected.state,
   };
   return (
-    // Both live maps keep their camera in the URL's hash: a dispatcher shares or bookmarks a view.
-    <MapView basemap={basemap.data} project={project} globe={globe} hash>
+    <MapView basemap={basemap.data} project={project} globe={globe}>
       <GeofenceLayer />
-      <MapUsers onSelect={onSelect} selectedId={user?.id} columns={globe} />
+      <MapUsers onSelect={onSelect} selectedId={user?.id} />
       <MapSelectedUser user={user} />
       <MapCamera target={target} follow={follow} cover={cover} />
       {children}
