@@ -6,6 +6,7 @@ import { fileRecorder } from './fileRecorder.js';
 import { SharedFloors } from './sharedFloors.js';
 import { registerTalkMetrics } from './talkMetrics.js';
 import { DEFAULT_TALK_OPTIONS, TalkService, type TalkOptions } from './talkService.js';
+import { VideoBackplane } from './videoBackplane.js';
 import { DEFAULT_VIDEO_OPTIONS, VideoService, type VideoOptions } from './videoService.js';
 
 /** The talk server of this instance: floors and relay, and the dispatcher seats' one-time codes. */
@@ -32,7 +33,7 @@ export interface TalkPluginOptions {
  * audio messages to, the VideoService it hands video messages and frames to, and the AuthCodes
  * `POST /api/Talk/AuthCode` issues. Registered after the hub (talking users show on the map) and before
  * the terminals plugin. With REDIS_URL, channel floors, their audio and the AuthCodes are shared by all
- * instances (sharedFloors.ts); video stays with the instance the terminal is connected to.
+ * instances (sharedFloors.ts), and video crosses instances while seats elsewhere watch (videoInstances.ts).
  */
 export const talkPlugin = fp(
   async (app: FastifyInstance, opts: TalkPluginOptions) => {
@@ -40,6 +41,11 @@ export const talkPlugin = fp(
     const service = new TalkService(app.deps, options, app.log);
     service.recorder = fileRecorder(app.deps, app.log);
     let authCodes: AuthCodeStore = new AuthCodes();
+    const video = new VideoService(
+      app.deps,
+      { ...DEFAULT_VIDEO_OPTIONS, leaseMs: options.leaseMs, ...opts.video },
+      app.log,
+    );
     const redisConfig = app.deps.realtime.redis;
     if (redisConfig) {
       const redis = new Redis(redisConfig.url, { maxRetriesPerRequest: null });
@@ -51,8 +57,14 @@ export const talkPlugin = fp(
       });
       service.share(floors);
       authCodes = new RedisAuthCodes(redis, `${redisConfig.prefix}:talk:authcode`);
+      const backplane = await VideoBackplane.connect(redis, redisConfig.prefix, video.options.leaseMs, {
+        signal: (origin, signal) => video.instances.signal(origin, signal),
+        frame: (origin, frame) => video.instances.frame(origin, frame),
+        refused: (error) => video.instances.refused(error),
+        error: (error, context) => app.log.error({ err: error }, context),
+      });
+      video.instances.share(backplane);
     }
-    const video = new VideoService(app.deps, { ...DEFAULT_VIDEO_OPTIONS, ...opts.video }, app.log);
     app.decorate('talk', { service, authCodes, video });
     registerTalkMetrics(app.deps.metrics, service, video);
     // Removed on any instance: the bus carries the change to every instance's listeners.
@@ -68,7 +80,7 @@ export const talkPlugin = fp(
       unsubscribe();
       service.close();
       video.close();
-      await service.sharedFloors?.close();
+      await Promise.all([service.sharedFloors?.close(), video.instances.shared?.close()]);
     });
   },
   { name: 'talk' },

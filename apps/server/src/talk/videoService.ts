@@ -15,8 +15,9 @@ import type { RefusingPeer } from '../core/refusalEpisodes.js';
 import { inScope } from '../tenancy/scope.js';
 import type { BinarySink } from './audioOutbox.js';
 import type { TalkPeer } from './talkPeer.js';
-import { TokenBucket } from '../core/tokenBucket.js';
+import type { TokenBucket } from '../core/tokenBucket.js';
 import { hasVideoRights, terminalUserEnterprise } from './videoRepository.js';
+import { VideoInstances, newSource } from './videoInstances.js';
 import { DEFAULT_VIDEO_OUTBOX, VideoOutbox, type VideoDrops, type VideoOutboxLimits } from './videoOutbox.js';
 
 /** Down frames are built once per terminal frame and written over at once: no zero fill, a Buffer for ws. */
@@ -30,13 +31,20 @@ export interface VideoPeer extends TalkPeer, RefusingPeer {
   readonly binary: BinarySink;
 }
 
-/** A terminal that announced codecs and has video rights. */
-interface Source {
-  peer: VideoPeer;
+/**
+ * A terminal that announced codecs and has video rights: connected here (`peer`), or to the
+ * instance `origin` (REDIS_URL; `peer` null), whose frames arrive on the backplane.
+ */
+export interface Source {
+  peer: VideoPeer | null;
+  /** The instance of a remote source; 0 for one connected here. */
+  origin: number;
   info: VideoSource;
-  /** Seats watching it, each with its own queue. */
+  /** Seats here watching it, each with its own queue. */
   viewers: Map<VideoPeer, VideoOutbox>;
-  /** The codec asked for in `videoStart`, while someone watches. */
+  /** Instances with seats watching this local source, each a viewer with a queue to its channel. */
+  remote: Map<number, VideoOutbox>;
+  /** While someone watches: the codec asked for in `videoStart` (here) or announced first (remote). */
   streaming: VideoCodecName | null;
   frames: TokenBucket;
 }
@@ -45,12 +53,15 @@ export interface VideoOptions {
   outbox: VideoOutboxLimits;
   framesPerSecond: number;
   framesBurst: number;
+  /** How long a silent instance's viewers and sources last (REDIS_URL); renewed each third of it. */
+  leaseMs: number;
 }
 
 export const DEFAULT_VIDEO_OPTIONS: VideoOptions = {
   outbox: DEFAULT_VIDEO_OUTBOX,
   framesPerSecond: VideoLimits.framesPerSecond,
   framesBurst: VideoLimits.framesBurst,
+  leaseMs: 3_000,
 };
 
 /** Counters for tests, metrics and the benchmark. */
@@ -64,6 +75,10 @@ export interface VideoCounters extends VideoDrops {
   badFrames: number;
   refused: number;
   rateLimited: number;
+  /** Frames across instances: published for seats elsewhere, received for seats here; refused frames and signals. */
+  remoteSent: number;
+  remoteReceived: number;
+  remoteRefused: number;
 }
 
 /**
@@ -90,13 +105,30 @@ export class VideoService {
     queueFull: 0,
     awaitingKey: 0,
     keyFrameRestarts: 0,
+    remoteSent: 0,
+    remoteReceived: 0,
+    remoteRefused: 0,
   };
+  /** Video of the other instances (REDIS_URL): remote sources, their frames, remote viewers. */
+  readonly instances: VideoInstances;
 
   constructor(
     private readonly deps: AppDeps,
     readonly options: VideoOptions,
     private readonly log: FastifyBaseLogger,
-  ) {}
+  ) {
+    this.instances = new VideoInstances(
+      {
+        sources: this.sources,
+        options,
+        counters: this.counters,
+        offline: (source) => this.offline(source),
+        watch: (source) => this.watch(source),
+        announce: (source, online) => this.announce(source, online),
+      },
+      log,
+    );
+  }
 
   /** Reads a seat's session again before it applies (talk/talkService.ts `seatScope`). */
   seatScope: (peer: VideoPeer) => Promise<boolean> = () => Promise.resolve(true);
@@ -134,20 +166,14 @@ export class VideoService {
     if (current?.peer === peer) {
       current.info.codecs = [...codecs];
       peer.ack(seq, { codecs });
-      return this.announce(current.info, true);
+      return this.announce(current, true);
     }
     if (current) this.offline(current);
     const info: VideoSource = { uid: user.U_ID, E_ID: user.E_ID, name: user.UserName, codecs: [...codecs] };
-    const source: Source = {
-      peer,
-      info,
-      viewers: new Map(),
-      streaming: null,
-      frames: new TokenBucket(this.options.framesPerSecond, this.options.framesBurst, Date.now()),
-    };
+    const source = newSource(info, peer, 0, this.options);
     this.sources.set(user.U_ID, source);
     peer.ack(seq, { codecs });
-    this.announce(info, true);
+    this.announce(source, true);
   }
 
   /** A seat's `videoApply`: acked with the codec the terminal was asked for. */
@@ -166,10 +192,7 @@ export class VideoService {
       source.viewers.set(peer, new VideoOutbox(peer.binary, this.options.outbox, this.counters));
       watching.add(source);
     }
-    if (source.streaming === null) {
-      source.streaming = source.info.codecs[0] as VideoCodecName;
-      source.peer.send({ type: 'videoStart', codec: source.streaming });
-    }
+    this.watch(source);
     peer.ack(seq, { uid, codec: source.streaming, name: source.info.name });
   }
 
@@ -181,7 +204,7 @@ export class VideoService {
     peer.ack(seq, { uid });
   }
 
-  /** A seat's `videoList`: the terminals of its scope it can watch now (on this instance). */
+  /** A seat's `videoList`: the terminals of its scope it can watch now (on any instance). */
   list(peer: VideoPeer, seq: number): void {
     const seat = peer.seat;
     if (!seat) return peer.error(seq, TerminalErrors.notSupported, 'only a dispatcher seat watches video');
@@ -219,7 +242,7 @@ export class VideoService {
         'a video frame is kind 2 · codec u8 (one the terminal announced) · timestamp u32 · payload',
       );
     }
-    if (source.viewers.size === 0) {
+    if (source.viewers.size + source.remote.size === 0) {
       // No reply: frames still in flight after videoStop are normal; the episode's count covers them.
       this.counters.unwatched += 1;
       return peer.refused('videoUnwatched', now);
@@ -227,19 +250,21 @@ export class VideoService {
     const out = encodeVideoDown({ ...up, uid: source.info.uid }, allocUnsafe);
     const key = isVideoKeyFrame(up.codec, up.payload);
     for (const outbox of source.viewers.values()) outbox.push(out, key);
+    for (const outbox of source.remote.values()) outbox.push(out, key);
     this.counters.relayed += 1;
     this.counters.bytesRelayed += data.length;
   }
 
-  /** What is open on this instance now (metrics). */
+  /** What is open on this instance now (metrics): its own terminals' streams, the seats here watching any. */
   census(): { sources: number; streams: number; viewers: number } {
-    let streams = 0;
-    let viewers = 0;
+    let [sources, streams, viewers] = [0, 0, 0];
     for (const source of this.sources.values()) {
-      if (source.streaming !== null) streams += 1;
       viewers += source.viewers.size;
+      if (!source.peer) continue;
+      sources += 1;
+      if (source.streaming !== null) streams += 1;
     }
-    return { sources: this.sources.size, streams, viewers };
+    return { sources, streams, viewers };
   }
 
   /** Viewers of a terminal's stream now (tests, bench). */
@@ -260,6 +285,7 @@ export class VideoService {
   }
 
   close(): void {
+    this.instances.close();
     for (const source of [...this.sources.values()]) this.offline(source);
     this.seats.clear();
     this.attached.clear();
@@ -281,10 +307,17 @@ export class VideoService {
     outbox.close();
     source.viewers.delete(viewer);
     this.seats.get(viewer)?.delete(source);
-    if (source.viewers.size === 0 && source.streaming !== null) {
-      source.streaming = null;
-      source.peer.send({ type: 'videoStop' });
-    }
+    this.watch(source);
+  }
+
+  /** Viewers came or went: the terminal (or the remote source's instance) starts or stops, once. */
+  private watch(source: Source): void {
+    const watched = source.viewers.size + source.remote.size > 0;
+    if (watched === (source.streaming !== null)) return;
+    const codec = watched ? (source.info.codecs[0] as VideoCodecName) : null;
+    source.streaming = codec;
+    if (!source.peer) return this.instances.watching(source, watched);
+    source.peer.send(codec ? { type: 'videoStart', codec } : { type: 'videoStop' });
   }
 
   private offline(source: Source): void {
@@ -295,16 +328,24 @@ export class VideoService {
       this.seats.get(viewer)?.delete(source);
     }
     source.viewers.clear();
-    this.announce(source.info, false);
+    for (const outbox of source.remote.values()) outbox.close();
+    source.remote.clear();
+    this.announce(source, false);
   }
 
-  /** Seats here of the source's scope hear it at once; consoles through LiveState on every instance. */
-  private announce(info: VideoSource, online: boolean): void {
+  /**
+   * Seats here of the source's scope hear it at once; seats elsewhere through the backplane, consoles
+   * through LiveState on every instance (both told by the instance the terminal is connected to).
+   */
+  private announce(source: Source, online: boolean): void {
+    const { info } = source;
     const { uid, name, codecs } = info;
     for (const seat of this.seats.keys()) {
       if (!seat.seat || !inScope(seat.seat.scope, info.E_ID)) continue;
       seat.send(online ? { type: 'videoOnline', uid, name, codecs } : { type: 'videoOffline', uid });
     }
+    if (!source.peer) return;
+    this.instances.announced(source, online);
     this.deps.realtime.live.setVideo(info, online);
     this.log.info({ U_ID: uid, E_ID: info.E_ID, codecs, online }, 'terminal video');
   }
