@@ -89,6 +89,12 @@ export function registerTalkMetrics(metrics: Metrics, talk: TalkService, video: 
     'reason',
     () => ({ queue_full: frames.queueFull, awaiting_key: frames.awaitingKey }),
   );
+  metrics.readCounters(
+    'intercom_video_remote_frames_total',
+    'Video frames across instances (REDIS_URL): sent for seats elsewhere, received for seats here, refused',
+    'direction',
+    () => ({ sent: frames.remoteSent, received: frames.remoteReceived, refused: frames.remoteRefused }),
+  );
   metrics.readCounter(
     'intercom_video_key_frame_restarts_total',
     'Times a viewer fell behind, lost its queue and started again at the next key frame',

@@ -4,6 +4,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountSession, authed } from '../helper.js';
 import { sleep } from '../hub/hubTestApp.js';
+import { readSeries } from '../metricsScrape.js';
 import { createChannel, isType, waitFor } from '../talk/talkFixtures.js';
 import { REDIS_URL, startScaleOut, type ScaleOut } from '../terminals/scaleOutApps.js';
 import { FAST_TERMINALS, TestTerminal, loggedIn, type TerminalTestApp } from '../terminals/terminalTestApp.js';
@@ -28,6 +29,12 @@ const P_FRAME = Buffer.from([0, 0, 0, 1, 0x41, 7, 7, 7]);
 const up = (codec: number, timestamp: number, payload: Buffer) => encodeVideoUp({ codec, timestamp, payload });
 const timestamps = (seat: TestTerminal) => seat.frames.map((f) => decodeVideoDown(f)?.timestamp);
 const count = (t: TestTerminal, type: string) => t.received.filter((m) => m.type === type).length;
+
+/** intercom_video_remote_frames_total of an instance, as /metrics shows it. */
+async function remoteFrames(t: TerminalTestApp, direction: 'sent' | 'received' | 'refused'): Promise<number> {
+  const series = `intercom_video_remote_frames_total{direction="${direction}"}`;
+  return (await readSeries(t.origin, [series]))[series] ?? 0;
+}
 
 async function enableVideo(t: TerminalTestApp): Promise<void> {
   if (t === s.b && s.shared) return;
@@ -84,7 +91,7 @@ describe('a seat on B watches a terminal on A', () => {
       codec: 'h264',
     });
     await terminal.next(isType('videoStart', { codec: 'h264' }));
-    const [sent, received] = [s.a.app.talk.video.counters.remoteSent, s.b.app.talk.video.counters.remoteReceived];
+    const [sent, received] = await Promise.all([remoteFrames(s.a, 'sent'), remoteFrames(s.b, 'received')]);
     terminal.socket.send(up(VideoCodec.h264, 1, P_FRAME));
     terminal.socket.send(up(VideoCodec.h264, 2, IDR));
     terminal.socket.send(up(VideoCodec.h264, 3, P_FRAME));
@@ -94,8 +101,8 @@ describe('a seat on B watches a terminal on A', () => {
     expect(frame).toMatchObject({ uid: U_ID, codec: VideoCodec.h264 });
     expect(Buffer.from(frame?.payload ?? [])).toEqual(IDR);
     // The P frame before the key frame never crossed: A starts a new remote viewer at a key frame too.
-    expect(s.a.app.talk.video.counters.remoteSent - sent).toBe(2);
-    expect(s.b.app.talk.video.counters.remoteReceived - received).toBe(2);
+    expect((await remoteFrames(s.a, 'sent')) - sent).toBe(2);
+    expect((await remoteFrames(s.b, 'received')) - received).toBe(2);
 
     terminal.close();
     await onB.next(isType('videoOffline', { uid: U_ID }));
@@ -184,6 +191,7 @@ describe('what other instances say', () => {
     await redis.publish(frameChannel, Buffer.concat([header, forged]));
     await waitFor(() => video.counters.remoteRefused === refused + signals.length + 3);
     redis.disconnect();
+    expect(await remoteFrames(s.b, 'refused')).toBe(refused + signals.length + 3);
 
     expect((await onB.request({ type: 'videoList' })).videos).toContainEqual(expect.objectContaining({ uid: U_ID }));
     expect(onB.received.filter(isType('videoOffline'))).toHaveLength(0);
