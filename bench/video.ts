@@ -6,23 +6,32 @@
 //   node scripts/build.mjs && npx tsx bench/video.ts
 // VIDEO_BENCH_SECONDS (8) per step; VIDEO_BENCH_SIZE (640x480); VIDEO_BENCH_FPS (25). The camera and
 // the viewers run in this process beside the server, on a shared machine: figures are upper bounds.
+// VIDEO_BENCH_ACROSS=1: the camera on one instance, 1 then VIDEO_BENCH_VIEWERS viewers on another,
+// both on PostgreSQL (DATABASE_URL, an admin URL; default postgres://postgres@127.0.0.1:5432/postgres)
+// and Redis (REDIS_URL, default redis://127.0.0.1:6379): relay delay across the backplane and the CPU
+// of both instances per megabit relayed to the viewers.
 import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import jpeg from 'jpeg-js';
+import pg from 'pg';
 import { TestPattern } from '../apps/simulator/src/testPattern.js';
 import { VideoCodec } from '../packages/contract/src/index.js';
 import { decodeVideoDown, encodeVideoUp } from '../packages/terminal-client/src/index.js';
 import { login } from './support/login.js';
 import { TerminalPeer, cpuSeconds } from './support/terminalPeer.js';
 import { SEED_PASSWORD, seedTerminals, terminalPhone } from './support/seedTerminals.js';
-import { BENCH_PASSWORD, percentile, startServer } from './support/startServer.js';
+import { createDatabase } from './support/seedUsers.js';
+import { percentile, startServer, type RunningServer } from './support/startServer.js';
 
 const SECONDS = Number(process.env.VIDEO_BENCH_SECONDS ?? 8);
 const FPS = Number(process.env.VIDEO_BENCH_FPS ?? 25);
 const [WIDTH, HEIGHT] = (process.env.VIDEO_BENCH_SIZE ?? '640x480').split('x').map(Number) as [number, number];
 const CPU_VIEWERS = Number(process.env.VIDEO_BENCH_VIEWERS ?? 10);
 const VIEWER_STEPS = [1, 10, 25, 50, 100, 200, 400];
+const ACROSS = process.env.VIDEO_BENCH_ACROSS === '1';
+const ADMIN_DB = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const REDIS = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 /** Pictures the camera cycles through (pre-encoded, so the camera's own encoding does not limit the rate). */
 const LOOP = 50;
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
@@ -56,7 +65,38 @@ function grantVideo(dataDir: string): number {
   return user.UserID;
 }
 
-async function seat(serverUrl: string, wsUrl: string, token: string): Promise<TerminalPeer> {
+/** grantVideo on a PostgreSQL database (the instances share it). */
+async function grantVideoPostgres(databaseUrl: string): Promise<number> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const user = await client.query<{ UserID: number }>(`select "UserID" from terminal_user where "MobilePhone" = $1`, [
+      terminalPhone(0),
+    ]);
+    const uid = user.rows[0]?.UserID as number;
+    await client.query(
+      `insert into sys_config ("E_ID","Code","Value") values (1,'VideoEnable','TRUE') on conflict ("E_ID","Code") do update set "Value"='TRUE'`,
+    );
+    const channel = await client.query<{ CID: number }>(
+      `insert into channel ("E_ID","CName","CTypeID","Note","Priority","VideoEnable","Record","CreatedAt") values (1,'BenchVideo',106,'',0,1,0,$1) returning "CID"`,
+      [Date.now()],
+    );
+    await client.query(`insert into channel_member ("CID","UserID","E_ID","Priority") values ($1,$2,1,0)`, [
+      channel.rows[0]?.CID,
+      uid,
+    ]);
+    return uid;
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Viewer `n`: a seat of the seeded console account `bench<n>`, each its own session (a session
+ * carries one seat: a second seat of one session replaces the first). Logged in at `serverUrl`.
+ */
+async function seat(serverUrl: string, wsUrl: string, n: number): Promise<TerminalPeer> {
+  const token = await login(serverUrl, `bench${n}`, SEED_PASSWORD, 'DEMO');
   const res = await fetch(`${serverUrl}/api/Talk/AuthCode`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}` },
@@ -80,38 +120,129 @@ async function stream(camera: TerminalPeer, pictures: Uint8Array[], seconds: num
   return frames;
 }
 
+/** One step: the camera streams for SECONDS to `viewers`; what they got and what it cost the servers `pids`. */
+async function measure(
+  camera: TerminalPeer,
+  pictures: Uint8Array[],
+  viewers: TerminalPeer[],
+  pids: number[],
+  frameBytes: number,
+) {
+  const received = viewers.map(() => 0);
+  const late: number[] = [];
+  viewers.forEach((viewer, i) => {
+    viewer.onFrame = (frame, at) => {
+      received[i] = (received[i] as number) + 1;
+      const timestamp = decodeVideoDown(frame)?.timestamp;
+      if (timestamp !== undefined) late.push(age(at, timestamp));
+    };
+  });
+  // Each step starts at a fresh key frame for everyone: every JPEG is one.
+  const cpuBefore = pids.map(cpuSeconds);
+  const sent = await stream(camera, pictures, SECONDS);
+  await sleep(1_000);
+  const cpuEach = pids.map((pid, i) => cpuSeconds(pid) - (cpuBefore[i] as number));
+  const cpu = cpuEach.reduce((a, b) => a + b, 0);
+  const delivered = received.reduce((a, b) => a + b, 0);
+  const megabits = (delivered * (frameBytes + 10) * 8) / 1e6;
+  return {
+    viewers: viewers.length,
+    framesSent: sent,
+    framesDelivered: delivered,
+    framesLost: sent * viewers.length - delivered,
+    viewersLosing: received.filter((n) => n < sent).length,
+    relayedMbitPerSecond: Math.round((megabits / SECONDS) * 10) / 10,
+    serverCpuPercent: Math.round((cpu / (SECONDS + 1)) * 100),
+    serverCpuPercentEach: cpuEach.map((c) => Math.round((c / (SECONDS + 1)) * 100)),
+    serverCpuMsPerMbit: Math.round(((cpu * 1000) / Math.max(1, megabits)) * 100) / 100,
+    relayMs: summary(late),
+  };
+}
+
+/** The camera's pictures: the simulator's test pattern encoded with jpeg-js, with the time each took. */
+function cameraPictures() {
+  const pattern = new TestPattern(WIDTH, HEIGHT, 70);
+  const encodeMs: number[] = [];
+  const pictures: Uint8Array[] = [];
+  for (let i = 0; i < LOOP; i += 1) {
+    const t0 = performance.now();
+    pictures.push(pattern.frame(i, Date.now(), 'bench'));
+    encodeMs.push(performance.now() - t0);
+  }
+  const frameBytes = Math.round(pictures.reduce((n, p) => n + p.length, 0) / pictures.length);
+  log(`${WIDTH}x${HEIGHT} JPEG, ${frameBytes} bytes a frame, ${FPS} fps`);
+  return { pictures, encodeMs, frameBytes };
+}
+
+const wsOf = (server: RunningServer) => `${server.url.replace('http', 'ws')}/terminal`;
+
+/** The camera on instance A, the viewers on instance B: frames cross the Redis backplane. */
+async function across(): Promise<void> {
+  const database = await createDatabase(ADMIN_DB);
+  const env = { DATABASE_URL: database.url, REDIS_URL: REDIS };
+  const [a, b] = [await startServer(env), await startServer(env)];
+  const peers: TerminalPeer[] = [];
+  try {
+    await seedTerminals({ databaseUrl: database.url }, 1, CPU_VIEWERS);
+    const uid = await grantVideoPostgres(database.url);
+    const camera = await TerminalPeer.open(wsOf(a), { phone: terminalPhone(0), password: SEED_PASSWORD });
+    peers.push(camera);
+    const caps = await camera.request({ type: 'videoCaps', codecs: ['jpeg'] });
+    if (caps.type !== 'ack') throw new Error(`videoCaps refused: ${JSON.stringify(caps)}`);
+    const { pictures, frameBytes } = cameraPictures();
+    const pids = [a.process.pid as number, b.process.pid as number];
+    const steps = [];
+    for (const count of [1, CPU_VIEWERS]) {
+      while (peers.length - 1 < count) {
+        const viewer = await seat(a.url, wsOf(b), peers.length);
+        const applied = await viewer.request({ type: 'videoApply', uid });
+        if (applied.type !== 'ack') throw new Error(`videoApply refused: ${JSON.stringify(applied)}`);
+        peers.push(viewer);
+      }
+      const step = await measure(camera, pictures, peers.slice(1), pids, frameBytes);
+      log(JSON.stringify(step));
+      steps.push(step);
+    }
+    const result = {
+      bench: 'video',
+      mode: 'camera on instance A, viewers on instance B (PostgreSQL + Redis); serverCpu of A and B',
+      picture: `${WIDTH}x${HEIGHT} JPEG q70, ${frameBytes} bytes, ${FPS} fps`,
+      seconds: SECONDS,
+      loadAverage: os.loadavg().map((n) => Math.round(n * 10) / 10),
+      relayMs: steps[0]?.relayMs,
+      serverCpuMsPerRelayedMbit: steps[steps.length - 1]?.serverCpuMsPerMbit,
+      steps,
+    };
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  } finally {
+    for (const peer of peers) peer.socket.terminate();
+    await Promise.all([a.stop(), b.stop()]);
+    await database.drop();
+  }
+}
+
 async function main(): Promise<void> {
   const server = await startServer();
   const pid = server.process.pid as number;
   try {
-    await seedTerminals({ dataDir: server.dataDir }, 1, 0);
+    await seedTerminals({ dataDir: server.dataDir }, 1, VIEWER_STEPS[VIEWER_STEPS.length - 1] as number);
     const uid = grantVideo(server.dataDir);
     const wsUrl = `${server.url.replace('http', 'ws')}/terminal`;
-    const token = await login(server.url, 'admin', BENCH_PASSWORD, 'DEMO');
     const camera = await TerminalPeer.open(wsUrl, { phone: terminalPhone(0), password: SEED_PASSWORD });
     const caps = await camera.request({ type: 'videoCaps', codecs: ['jpeg'] });
     if (caps.type !== 'ack') throw new Error(`videoCaps refused: ${JSON.stringify(caps)}`);
 
     // The camera's cost: the simulator's test pattern encoded with jpeg-js, and decoding it again.
-    const pattern = new TestPattern(WIDTH, HEIGHT, 70);
-    const encodeMs: number[] = [];
-    const pictures: Uint8Array[] = [];
-    for (let i = 0; i < LOOP; i += 1) {
-      const t0 = performance.now();
-      pictures.push(pattern.frame(i, Date.now(), 'bench'));
-      encodeMs.push(performance.now() - t0);
-    }
+    const { pictures, encodeMs, frameBytes } = cameraPictures();
     const decodeMs: number[] = [];
     for (const picture of pictures.slice(0, 20)) {
       const t0 = performance.now();
       jpeg.decode(picture);
       decodeMs.push(performance.now() - t0);
     }
-    const frameBytes = Math.round(pictures.reduce((n, p) => n + p.length, 0) / pictures.length);
-    log(`${WIDTH}x${HEIGHT} JPEG, ${frameBytes} bytes a frame, ${FPS} fps`);
 
     // Delay: one viewer.
-    const viewers: TerminalPeer[] = [await seat(server.url, wsUrl, token)];
+    const viewers: TerminalPeer[] = [await seat(server.url, wsUrl, 1)];
     const relayMs: number[] = [];
     (viewers[0] as TerminalPeer).onFrame = (frame, at) => {
       const decoded = decodeVideoDown(frame);
@@ -129,42 +260,15 @@ async function main(): Promise<void> {
     let cpuPerMbit: number | null = null;
     for (const count of VIEWER_STEPS) {
       while (viewers.length < count) {
-        const viewer = await seat(server.url, wsUrl, token);
+        const viewer = await seat(server.url, wsUrl, viewers.length + 1);
         await viewer.request({ type: 'videoApply', uid });
         viewers.push(viewer);
       }
-      const received = viewers.map(() => 0);
-      const late: number[] = [];
-      viewers.forEach((viewer, i) => {
-        viewer.onFrame = (frame, at) => {
-          received[i] = (received[i] as number) + 1;
-          const timestamp = decodeVideoDown(frame)?.timestamp;
-          if (timestamp !== undefined) late.push(age(at, timestamp));
-        };
-      });
-      // Each step starts at a fresh key frame for everyone: every JPEG is one.
-      const cpuBefore = cpuSeconds(pid);
-      const sent = await stream(camera, pictures, SECONDS);
-      await sleep(1_000);
-      const cpu = cpuSeconds(pid) - cpuBefore;
-      const delivered = received.reduce((a, b) => a + b, 0);
-      const lost = sent * count - delivered;
-      const megabits = (delivered * (frameBytes + 10) * 8) / 1e6;
-      const step = {
-        viewers: count,
-        framesSent: sent,
-        framesDelivered: delivered,
-        framesLost: lost,
-        viewersLosing: received.filter((n) => n < sent).length,
-        relayedMbitPerSecond: Math.round((megabits / SECONDS) * 10) / 10,
-        serverCpuPercent: Math.round((cpu / (SECONDS + 1)) * 100),
-        serverCpuMsPerMbit: Math.round(((cpu * 1000) / Math.max(1, megabits)) * 100) / 100,
-        relayMs: summary(late),
-      };
+      const step = await measure(camera, pictures, viewers, [pid], frameBytes);
       log(JSON.stringify(step));
       steps.push(step);
       if (count === CPU_VIEWERS) cpuPerMbit = step.serverCpuMsPerMbit;
-      if (lost > sent * count * 0.01) break;
+      if (step.framesLost > step.framesSent * count * 0.01) break;
     }
     const lastClean = [...steps].reverse().find((s) => (s.framesLost as number) === 0);
     const result = {
@@ -187,4 +291,4 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+await (ACROSS ? across() : main());
