@@ -202,6 +202,33 @@ describe('what other instances say', () => {
   });
 });
 
+describe('an instance started later', () => {
+  it('lists the terminals already offering video elsewhere and watches them', async () => {
+    const { U_ID, terminal } = await camera(s.a, ['jpeg']);
+    const c = await s.another();
+    try {
+      const onC = await seat(c);
+      // C asked the others for their video when it joined: no videoOnline came, the list has it.
+      const deadline = Date.now() + 5_000;
+      let listed = await onC.request({ type: 'videoList' });
+      while (!JSON.stringify(listed.videos).includes(`"uid":${U_ID},`) && Date.now() < deadline) {
+        await sleep(50);
+        listed = await onC.request({ type: 'videoList' });
+      }
+      expect(listed.videos).toContainEqual(expect.objectContaining({ uid: U_ID, codecs: ['jpeg'] }));
+      expect(await onC.request({ type: 'videoApply', uid: U_ID })).toMatchObject({ type: 'ack', codec: 'jpeg' });
+      await terminal.next(isType('videoStart'));
+      terminal.socket.send(up(VideoCodec.jpeg, 7, JPEG));
+      await waitFor(() => onC.frames.length === 1);
+      onC.close();
+      await terminal.next(isType('videoStop'));
+    } finally {
+      await c.close();
+      terminal.close();
+    }
+  });
+});
+
 // Last: instance B drops its Redis connections as if it had crashed.
 describe('an instance that dies', () => {
   it('stops the terminals its seats watched once its lease runs out, and its terminals go offline', async () => {
