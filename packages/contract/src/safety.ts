@@ -37,7 +37,7 @@ export const ESCALATING_ALARM_TYPES = ['SOS', 'LoneWorker', 'NoMovement', 'ManDo
 /** Alarm types treated like SOS: sound, banner, top of the list. */
 export const URGENT_ALARM_TYPES = ['SOS', 'ManDown'] as const;
 
-export const SafetyLogActions = { settings: 'safety_settings' } as const;
+export const SafetyLogActions = { settings: 'safety_settings', delete: 'safety_settings_delete' } as const;
 
 const keyed = (key: string) => ({ error: key });
 const minutes = (min: number, max: number) =>
@@ -86,3 +86,40 @@ export const safetySettingsSchema = z.object({
   Source: z.enum(['user', 'department', 'enterprise', 'none']),
 });
 export type SafetySettings = z.infer<typeof safetySettingsSchema>;
+
+/** What a settings row applies to: one user, one department (with its sub-departments), or a whole enterprise. */
+export const SafetyTargetKinds = ['user', 'department', 'enterprise'] as const;
+export type SafetyTargetKind = (typeof SafetyTargetKinds)[number];
+
+/** A settings row's key, as `GET /api/Safety/QueryData` lists it and `POST /api/Safety/Delete` takes it. */
+export const safetyKey = (kind: SafetyTargetKind, id: number) => `${kind}:${id}`;
+const SAFETY_KEY = /^(user|department|enterprise):[1-9][0-9]{0,9}$/;
+
+/** `GET /api/Safety/QueryData`: one stored settings row (not what is in force: see `GET /api/Safety/Settings`). */
+export const safetySettingRowSchema = z.object({
+  /** `user:<U_ID>`, `department:<OSID>` or `enterprise:<E_ID>`. */
+  Key: z.string(),
+  TargetKind: z.enum(SafetyTargetKinds),
+  TargetID: z.number().int(),
+  E_ID: z.number().int(),
+  /** The user's, department's or enterprise's name ('' when it is gone). */
+  Name: z.string(),
+  CheckInMinutes: z.number().int(),
+  GraceMinutes: z.number().int(),
+  NoMovementMinutes: z.number().int(),
+  NoMovementMeters: z.number().int(),
+  UpdatedAt: z.number(),
+});
+export type SafetySettingRow = z.infer<typeof safetySettingRowSchema>;
+
+/** `POST /api/Safety/Delete` `{ ids }`: settings rows by key, all of the caller's scope, or nothing is removed. */
+export const safetyDeleteSchema = z.object({
+  ids: z
+    .array(
+      z.string(keyed(MessageKeys.invalid)).regex(SAFETY_KEY, keyed(MessageKeys.invalid)),
+      keyed(MessageKeys.required),
+    )
+    .min(1, keyed(MessageKeys.required))
+    .max(SafetyLimits.targetsMax, keyed(MessageKeys.tooManyItems)),
+});
+export type SafetyDelete = z.infer<typeof safetyDeleteSchema>;

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { safetyKey } from '@intercom/contract';
 import type { DB } from '../../db/schema.js';
 import type { EnterpriseRules, SafetyTargetKind, SafetyValues } from './safetyRules.js';
 
@@ -45,6 +46,63 @@ export async function upsertRules(
       .onConflict((oc) => oc.columns(['TargetKind', 'TargetID']).doUpdateSet(row))
       .execute();
   }
+}
+
+/** The names of users, departments and enterprises, by `safetyKey` (those gone are absent). */
+export async function targetNames(
+  db: Kysely<DB>,
+  targets: readonly { kind: SafetyTargetKind; id: number }[],
+): Promise<Map<string, string>> {
+  const idsOf = (kind: SafetyTargetKind) => [...new Set(targets.filter((t) => t.kind === kind).map((t) => t.id))];
+  const [users, departments, enterprises] = [idsOf('user'), idsOf('department'), idsOf('enterprise')];
+  const names = new Map<string, string>();
+  const rows = await Promise.all([
+    users.length === 0
+      ? []
+      : db
+          .selectFrom('terminal_user')
+          .select(['UserID as id', 'UserName as name'])
+          .where('UserID', 'in', users)
+          .execute(),
+    departments.length === 0
+      ? []
+      : db.selectFrom('organ').select(['OSID as id', 'OSName as name']).where('OSID', 'in', departments).execute(),
+    enterprises.length === 0
+      ? []
+      : db.selectFrom('enterprise').select(['E_ID as id', 'E_Name as name']).where('E_ID', 'in', enterprises).execute(),
+  ]);
+  rows.forEach((found, i) => {
+    for (const row of found) names.set(safetyKey(SAFETY_KINDS[i]!, row.id), row.name);
+  });
+  return names;
+}
+
+const SAFETY_KINDS: SafetyTargetKind[] = ['user', 'department', 'enterprise'];
+
+/** Stored settings rows by target, of the enterprises `enterpriseIds` only. */
+export async function findRules(
+  db: Kysely<DB>,
+  enterpriseIds: readonly number[],
+  targets: readonly { kind: SafetyTargetKind; id: number }[],
+): Promise<{ TargetKind: string; TargetID: number; E_ID: number }[]> {
+  const found: { TargetKind: string; TargetID: number; E_ID: number }[] = [];
+  for (const kind of SAFETY_KINDS) {
+    const ids = targets.filter((t) => t.kind === kind).map((t) => t.id);
+    if (ids.length === 0) continue;
+    const rows = await db
+      .selectFrom('safety_setting')
+      .select(['TargetKind', 'TargetID', 'E_ID'])
+      .where('TargetKind', '=', kind)
+      .where('TargetID', 'in', ids)
+      .where('E_ID', 'in', [...enterpriseIds])
+      .execute();
+    found.push(...rows);
+  }
+  return found;
+}
+
+export async function deleteRule(db: Kysely<DB>, kind: string, id: number): Promise<void> {
+  await db.deleteFrom('safety_setting').where('TargetKind', '=', kind).where('TargetID', '=', id).execute();
 }
 
 /** A user's next check-in and standing-still state, as stored. */

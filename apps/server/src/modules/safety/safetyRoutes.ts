@@ -1,6 +1,7 @@
 import {
   emptyEnvelopeSchema,
   objectEnvelope,
+  safetyDeleteSchema,
   safetySettingsQuerySchema,
   safetySettingsSaveSchema,
   safetySettingsSchema,
@@ -9,12 +10,15 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { done, ok } from '../../http/envelope.js';
 import { serviceContext } from '../../core/serviceContext.js';
 import { syncPlugin } from '../../http/syncPlugin.js';
-import { safetySettingsOf, saveSafetySettings } from './safetyService.js';
+import { removeSafetySettings, safetySettingsOf, saveSafetySettings } from './safetyService.js';
 
 const tags = ['Safety'];
 const security = [{ bearerAuth: [] }];
 
-/** `POST /api/Safety/Settings` and `GET /api/Safety/Settings?U_ID=` (prefix /api/Safety). */
+/**
+ * `POST /api/Safety/Settings`, `GET /api/Safety/Settings?U_ID=` and `POST /api/Safety/Delete` (prefix
+ * /api/Safety); QueryData and ExportData are generic (safetyEntity).
+ */
 export const safetyRoutes: FastifyPluginAsyncZod = syncPlugin((app) => {
   app.post(
     '/Settings',
@@ -46,5 +50,22 @@ export const safetyRoutes: FastifyPluginAsyncZod = syncPlugin((app) => {
       },
     },
     async (request) => ok(await safetySettingsOf(serviceContext(request), request.query.U_ID)),
+  );
+  app.post(
+    '/Delete',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Remove stored safety settings of your scope by key (all or none)',
+        body: safetyDeleteSchema,
+        response: { 200: emptyEnvelopeSchema },
+      },
+    },
+    async (request) => {
+      const changed = await removeSafetySettings(serviceContext(request), request.body.ids);
+      if (app.hasDecorator('terminals')) for (const E_ID of changed) app.terminals.service.safety.rulesChanged(E_ID);
+      return done();
+    },
   );
 });

@@ -4,7 +4,7 @@ import { inScope } from '../../tenancy/scope.js';
 import { logChange, type ServiceContext } from '../../core/serviceContext.js';
 import { findOrgan, organsOf } from '../organ/index.js';
 import { findUsers } from '../userinfo/index.js';
-import { enterpriseRules, upsertRules } from './safetyRepository.js';
+import { deleteRule, enterpriseRules, findRules, upsertRules } from './safetyRepository.js';
 import { resolveSafety, type SafetyTargetKind } from './safetyRules.js';
 
 interface Targets {
@@ -67,4 +67,36 @@ export async function safetySettingsOf(ctx: ServiceContext, U_ID: number): Promi
   const [user] = await findUsers(ctx.db, ctx.scope, [U_ID]);
   if (!user) throw AppError.notFound();
   return resolveSafety(await enterpriseRules(ctx.db, user.E_ID), { U_ID, OS_ID: user.OS_ID });
+}
+
+/** Parses `user:12` keys (the contract checked their form). */
+function parseKeys(ids: readonly string[]): { kind: SafetyTargetKind; id: number }[] {
+  const unique = [...new Set(ids)];
+  return unique.map((key) => {
+    const [kind, id] = key.split(':');
+    return { kind: kind as SafetyTargetKind, id: Number(id) };
+  });
+}
+
+/**
+ * `POST /api/Safety/Delete` `{ ids }`: removes stored settings rows of the scope, each with a
+ * system-log row; one key that is not a row of the scope (another enterprise's, or none) is 4004 and
+ * removes nothing. Returns the enterprises whose cached rules the caller drops.
+ */
+export async function removeSafetySettings(ctx: ServiceContext, ids: readonly string[]): Promise<number[]> {
+  const targets = parseKeys(ids);
+  const found = await findRules(ctx.db, ctx.scope.enterpriseIds, targets);
+  if (found.length < targets.length) throw AppError.notFound();
+  await ctx.db.transaction().execute(async (trx) => {
+    for (const row of found) {
+      await deleteRule(trx, row.TargetKind, row.TargetID);
+      await logChange(trx, ctx, {
+        E_ID: row.E_ID,
+        Action: SafetyLogActions.delete,
+        Target: `${row.TargetKind} ${row.TargetID}`,
+        Summary: { TargetKind: row.TargetKind, TargetID: row.TargetID },
+      });
+    }
+  });
+  return [...new Set(found.map((r) => r.E_ID))];
 }
