@@ -2,7 +2,7 @@ import { VideoCodec, VideoErrors } from '@intercom/contract';
 import { decodeVideoDown, encodeVideoDown, encodeVideoUp } from '@intercom/terminal-client';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountSession, authed } from '../helper.js';
+import { accountSession, authed, createEnterprise } from '../helper.js';
 import { sleep } from '../hub/hubTestApp.js';
 import { readSeries } from '../metricsScrape.js';
 import { createChannel, isType, waitFor } from '../talk/talkFixtures.js';
@@ -59,11 +59,24 @@ async function camera(on: TerminalTestApp, codecs: string[]): Promise<{ U_ID: nu
 }
 
 /** A dispatcher seat on `on`, of an account of its own (one session per account, one seat per session). */
-async function seat(on: TerminalTestApp): Promise<TestTerminal> {
-  const { A_ID, token } = await accountSession(s.a, { E_ID: s.a.demo.E_ID, code: s.a.demo.code });
+async function seat(on: TerminalTestApp, enterprise = { E_ID: s.a.demo.E_ID, code: s.a.demo.code }) {
+  const { A_ID, token } = await accountSession(s.a, enterprise);
   const api = authed(s.a.app, token);
   if (!s.shared && on !== s.a) {
     // Separate SQLite databases: the instance redeeming the code gets the account and its session.
+    if (enterprise.E_ID !== s.a.demo.E_ID) {
+      const row = await s.a.db
+        .selectFrom('enterprise')
+        .selectAll()
+        .where('E_ID', '=', enterprise.E_ID)
+        .executeTakeFirst();
+      if (row)
+        await on.db
+          .insertInto('enterprise')
+          .values(row)
+          .onConflict((oc) => oc.doNothing())
+          .execute();
+    }
     const account = await s.a.db.selectFrom('account').selectAll().where('A_ID', '=', A_ID).executeTakeFirstOrThrow();
     await on.db.insertInto('account').values(account).execute();
     const sessions = await s.a.db.selectFrom('session').selectAll().where('A_ID', '=', A_ID).execute();
@@ -75,6 +88,21 @@ async function seat(on: TerminalTestApp): Promise<TestTerminal> {
   expect(await seatHere.request({ type: 'login', authCode })).toMatchObject({ type: 'ack' });
   return seatHere;
 }
+
+describe('seats of another enterprise', () => {
+  it('on B hear nothing of a terminal on A, do not list it and may not watch it', async () => {
+    const foreign = await seat(s.b, await createEnterprise(s.a.db));
+    const onB = await seat(s.b);
+    const { U_ID, terminal } = await camera(s.a, ['jpeg']);
+    await onB.next(isType('videoOnline', { uid: U_ID }));
+    expect(foreign.received.some((m) => m.type === 'videoOnline')).toBe(false);
+    expect(await foreign.request({ type: 'videoList' })).toMatchObject({ type: 'ack', videos: [] });
+    expect(await foreign.request({ type: 'videoApply', uid: U_ID })).toMatchObject({ code: VideoErrors.noVideo });
+    await sleep(LEASE_MS / 2);
+    expect(count(terminal, 'videoStart')).toBe(0);
+    for (const t of [foreign, onB, terminal]) t.close();
+  });
+});
 
 describe('a seat on B watches a terminal on A', () => {
   it('hears it online, lists it, gets its frames from the first key frame, and hears it go', async () => {
