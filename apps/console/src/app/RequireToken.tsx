@@ -7,7 +7,8 @@ import { loginPathFor } from '../shared/routing/redirects';
 export function RequireToken({ children }: { children: ReactNode }) {
   const location = useLocation();
   if (!hasAccessToken()) {
-    return <Navigate to={loginPathFor(location.pathname + location.search)} replace />;
+    // The hash too: a shared map view (#zoom/lat/lon/bearing/pitch) opens once signed in.
+    return <Navigate to={loginPathFor(location.pathname + location.search + location.hash)} replace />;
   }
   return children;
 }

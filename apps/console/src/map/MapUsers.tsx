@@ -12,7 +12,7 @@ import { takeUsersTileWorker, type FedBatch } from './UsersTileWorker';
 
 export const USERS_SOURCE = 'users';
 const CIRCLES = 'users-circles';
-const CLUSTER_COUNT = 'users-cluster-count';
+export const CLUSTER_COUNT = 'users-cluster-count';
 const LABELS = 'users-labels';
 /** True for a cluster of users, false for one user. */
 const CLUSTER: ExpressionSpecification = ['has', 'point_count'];
@@ -109,7 +109,7 @@ function addUsersLayers(map: MapLibreMap, tiles: string, selectedId: number | un
  */
 export function MapUsers({ onSelect, selectedId }: MapUsersProps) {
   const { t } = useTranslation();
-  const { map, gcj02 } = useMapHandle();
+  const { map, gcj02, cameraFromUrl } = useMapHandle();
   const [broken, setBroken] = useState(false);
   const select = useRef(onSelect);
   const selected = useRef(selectedId);
@@ -145,7 +145,8 @@ export function MapUsers({ onSelect, selectedId }: MapUsersProps) {
     const container = map.getContainer() as HTMLElement & { mapUsers?: MapUsersProbe };
     container.mapUsers = probe;
 
-    let framed = false;
+    // A camera the URL gave (a shared or bookmarked view) stays where it is.
+    let framed = cameraFromUrl;
     // The hub worker posts the users that changed as batches straight to the tile worker (never
     // through this thread), each once the map said the last was drawn.
     const channel = new MessageChannel();
@@ -158,7 +159,7 @@ export function MapUsers({ onSelect, selectedId }: MapUsersProps) {
       // The first users to arrive frame the view (a dispatcher's fleet, not the whole world).
       if (!framed && bounds) {
         framed = true;
-        map.fitBounds(bounds, { padding: 64, maxZoom: 12, duration: 0 });
+        map.fitBounds(bounds, { padding: 64, maxZoom: 12, duration: 0, bearing: map.getBearing() });
       }
       await sourceTilesSettled(map, USERS_SOURCE);
       // A map gone under its batch says nothing: its feed is closed.
@@ -200,7 +201,7 @@ export function MapUsers({ onSelect, selectedId }: MapUsersProps) {
       if (map.getSource(USERS_SOURCE)) map.removeSource(USERS_SOURCE);
       tiles.terminate();
     };
-  }, [map, gcj02]);
+  }, [map, gcj02, cameraFromUrl]);
 
   if (!broken) return null;
   return (

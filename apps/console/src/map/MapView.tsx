@@ -11,6 +11,7 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Basemap } from '@intercom/contract';
 import { languageOfTag } from '../i18n/languages';
+import { cameraInHash } from './cameraHash';
 import { basemapStyle, COUNTRY_NAMES_LAYER, countryNameField, preloadFirstGlyphRange } from './basemapStyle';
 import { MapContext, type MapHandle } from './mapContext';
 import { pmtilesStyle } from './pmtilesStyle';
@@ -20,8 +21,14 @@ export interface MapViewProps {
   basemap: Basemap;
   /** WGS-84 to the basemap's datum. */
   project: MapHandle['project'];
-  /** 3D: a globe with a pitched camera. */
+  /** 3D: a globe with a pitched and turned camera. */
   globe?: boolean;
+  /**
+   * The camera lives in the URL's hash as MapLibre's `hash` option writes it
+   * (`#zoom/lat/lon/bearing/pitch`), and a URL with one opens there: a view can be shared or
+   * bookmarked. The router addresses pages by path only, so the hash is the map's.
+   */
+  hash?: boolean;
   /** Layer components; they mount once the style has loaded. */
   children?: ReactNode;
 }
@@ -33,14 +40,21 @@ startMapLibreWorkers();
 /** CJK names draw with the browser's own fonts, so no glyph ranges of ideographs are fetched. */
 const LOCAL_IDEOGRAPHS = '"Noto Sans CJK SC", "Noto Sans CJK JP", "Microsoft YaHei", "PingFang SC", sans-serif';
 
-function newMap(container: HTMLElement, style: StyleSpecification, globe: boolean): MapLibreMap {
+const MAX_PITCH = 75;
+/** The 3D map opens looking down at 60 degrees and turned, so that it reads as 3D at once. */
+export const GLOBE_PITCH = 60;
+export const GLOBE_BEARING = -25;
+
+function newMap(container: HTMLElement, style: StyleSpecification, globe: boolean, hash: boolean): MapLibreMap {
   return new MapLibreMap({
     container,
     style,
     center: [0, 20],
     zoom: globe ? 1.5 : 1,
-    pitch: globe ? 45 : 0,
-    maxPitch: 75,
+    pitch: globe ? GLOBE_PITCH : 0,
+    bearing: globe ? GLOBE_BEARING : 0,
+    hash,
+    maxPitch: MAX_PITCH,
     localIdeographFontFamily: LOCAL_IDEOGRAPHS,
     attributionControl: { compact: true },
     dragRotate: globe,
@@ -56,7 +70,7 @@ function newMap(container: HTMLElement, style: StyleSpecification, globe: boolea
  * layer components through MapContext, removed on unmount. The element keeps the map instance as
  * `maplibre` so browser tests and the benchmark can ask it what it draws.
  */
-export function MapView({ basemap, project, globe = false, children }: MapViewProps) {
+export function MapView({ basemap, project, globe = false, hash = false, children }: MapViewProps) {
   const { t, i18n } = useTranslation();
   const language = languageOfTag(i18n.language) ?? 'en';
   const container = useRef<HTMLDivElement>(null);
@@ -73,8 +87,10 @@ export function MapView({ basemap, project, globe = false, children }: MapViewPr
     const create = (style: StyleSpecification) => {
       if (gone) return;
       preloadFirstGlyphRange(style);
+      // Read before the map is made: from then on MapLibre writes its own camera into the hash.
+      const cameraFromUrl = hash && cameraInHash(window.location.hash, MAX_PITCH);
       try {
-        map = newMap(element, style, globe);
+        map = newMap(element, style, globe, hash);
       } catch (error) {
         if (!(error instanceof GPUInitializationError)) throw error;
         // What MapLibre added to the container before it failed.
@@ -84,12 +100,14 @@ export function MapView({ basemap, project, globe = false, children }: MapViewPr
       }
       const created = map;
       (element as HTMLDivElement & { maplibre?: MapLibreMap }).maplibre = created;
+      // The 2D map stays flat even when its URL came from the 3D one.
+      if (!globe && (created.getPitch() !== 0 || created.getBearing() !== 0)) created.jumpTo({ pitch: 0, bearing: 0 });
       created.addControl(new NavigationControl({ visualizePitch: globe, showCompass: true }), 'top-right');
       created.addControl(new ScaleControl({}), 'bottom-right');
       // The layers need the style only, not every tile: a basemap tile that fails must not hide the users.
       created.once('style.load', () => {
         if (globe) created.setProjection({ type: 'globe' });
-        setHandle({ map: created, project, gcj02: basemap.gcj02 === true });
+        setHandle({ map: created, project, gcj02: basemap.gcj02 === true, cameraFromUrl });
       });
     };
     const origin = window.location.origin;
@@ -103,7 +121,7 @@ export function MapView({ basemap, project, globe = false, children }: MapViewPr
     };
     // The map is made once per basemap; `project` follows the basemap, a new language the effect below.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [basemap, globe, webgl]);
+  }, [basemap, globe, hash, webgl]);
 
   // The country names follow the console's language without a new map.
   useEffect(() => {

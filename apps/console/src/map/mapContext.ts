@@ -7,6 +7,8 @@ export interface MapHandle {
   project: (lon: number, lat: number) => [number, number];
   /** The basemap is in GCJ-02 (`project` shifts): the hub worker shifts the users' points too. */
   gcj02: boolean;
+  /** The camera came from the URL's hash (MapView `hash`): the layers leave it where it is. */
+  cameraFromUrl: boolean;
 }
 
 export const MapContext = createContext<MapHandle | null>(null);

@@ -44,7 +44,8 @@ export function LiveUsersMap({
     state: selected.state,
   };
   return (
-    <MapView basemap={basemap.data} project={project} globe={globe}>
+    // Both live maps keep their camera in the URL's hash: a dispatcher shares or bookmarks a view.
+    <MapView basemap={basemap.data} project={project} globe={globe} hash>
       <GeofenceLayer />
       <MapUsers onSelect={onSelect} selectedId={user?.id} />
       <MapSelectedUser user={user} />
