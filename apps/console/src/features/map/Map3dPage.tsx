@@ -3,13 +3,19 @@ import { Button, Flex } from 'antd';
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { MapTiltRotate } from '../../map/MapTiltRotate';
+import { MapUserColumns } from '../../map/MapUserColumns';
 import { LiveCounts } from './LiveCounts';
 import { LiveUsersMap } from './LiveUsersMap';
 import { MAP_PAGE_HEIGHT } from './LiveMapPage';
 import { SelectedUserCard } from './SelectedUserCard';
 import { useMapSelection } from './useMapSelection';
 
-/** The same live users on a globe, with a pitched camera; drag with the right button (or two fingers) to turn. */
+/**
+ * The same live users on a globe, looked at pitched and turned, each user a column coloured by its
+ * state (SOS pulsing). The camera tilts and turns with the buttons under the compass, the right mouse
+ * button, two fingers or Shift with the arrow keys, and lives in the URL's hash.
+ */
 export default function Map3dPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -31,7 +37,10 @@ export default function Map3dPage() {
           follow={selection.follow}
           onSelect={selection.select}
           cover={cardRef}
-        />
+        >
+          <MapUserColumns onSelect={selection.select} />
+          <MapTiltRotate />
+        </LiveUsersMap>
         <SelectedUserCard selection={selection} ref={cardRef} />
       </div>
     </Flex>
