@@ -118,9 +118,13 @@ export class VideoInstances {
     this.log.warn({ err: error }, 'video message from another instance refused');
   }
 
+  /** Stopping: the terminals elsewhere that seats here watch are freed now, not a lease later. */
   close(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    for (const source of this.host.sources.values()) {
+      if (!source.peer && source.streaming !== null) this.watching(source, false);
+    }
   }
 
   /**

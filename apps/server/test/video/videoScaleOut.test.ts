@@ -231,9 +231,10 @@ describe('what other instances say', () => {
 });
 
 describe('an instance started later', () => {
-  it('lists the terminals already offering video elsewhere and watches them', async () => {
+  it('lists the terminals already offering video elsewhere, watches them, and frees them when it stops', async () => {
     const { U_ID, terminal } = await camera(s.a, ['jpeg']);
     const c = await s.another();
+    let closed = false;
     try {
       const onC = await seat(c);
       // C asked the others for their video when it joined: no videoOnline came, the list has it.
@@ -248,10 +249,21 @@ describe('an instance started later', () => {
       await terminal.next(isType('videoStart'));
       terminal.socket.send(up(VideoCodec.jpeg, 7, JPEG));
       await waitFor(() => onC.frames.length === 1);
-      onC.close();
-      await terminal.next(isType('videoStop'));
-    } finally {
+      // C stops while its seat watches: it frees the terminal on its way out, the lease need not run out.
+      const listener = new Redis(REDIS_URL);
+      const heard: unknown[] = [];
+      listener.on('message', (_channel: string, message: string) => heard.push(JSON.parse(message)));
+      await listener.subscribe(`${s.prefix}:video`);
+      const origin = c.app.talk.video.instances.shared?.origin;
       await c.close();
+      closed = true;
+      const none = JSON.stringify({ from: origin, signal: { kind: 'none', uid: U_ID } });
+      await waitFor(() => heard.some((m) => JSON.stringify(m) === none));
+      await terminal.next(isType('videoStop'));
+      await listener.quit();
+      onC.close();
+    } finally {
+      if (!closed) await c.close();
       terminal.close();
     }
   });
