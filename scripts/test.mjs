@@ -26,21 +26,35 @@ function step(label, command, args, env = {}) {
 }
 
 /**
- * A step run beside others: its output is held and printed whole when it ends, so two steps'
- * lines never interleave. Resolves true when it exits 0.
+ * A step run beside others. Its output is held and printed whole when it ends, so two steps' lines
+ * never interleave; or, with `prefix`, streamed a line at a time with the prefix in front (a pass that
+ * runs for many minutes shows its progress). Resolves true when it exits 0.
  */
-function stepAsync(label, command, args) {
+function stepAsync(label, command, args, env = {}, prefix = null) {
   const started = Date.now();
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...env },
+    });
     const output = [];
-    child.stdout.on('data', (chunk) => output.push(chunk));
-    child.stderr.on('data', (chunk) => output.push(chunk));
+    const partial = { stdout: '', stderr: '' };
+    const take = (stream) => (chunk) => {
+      if (!prefix) return output.push(chunk);
+      const lines = (partial[stream] + chunk.toString()).split('\n');
+      partial[stream] = lines.pop();
+      for (const line of lines) process.stdout.write(`${prefix} ${line}\n`);
+    };
+    child.stdout.on('data', take('stdout'));
+    child.stderr.on('data', take('stderr'));
+    if (prefix) process.stdout.write(`\n=== ${label}: started, its lines begin with ${prefix}\n`);
     let done = false;
     const finish = (ok) => {
       if (done) return;
       done = true;
-      process.stdout.write(`\n=== ${label}\n`);
+      for (const rest of Object.values(partial)) if (rest) process.stdout.write(`${prefix} ${rest}\n`);
+      process.stdout.write(`\n=== ${label}${prefix ? `: ${ok ? 'passed' : 'FAILED'}` : ''}\n`);
       process.stdout.write(Buffer.concat(output));
       results.push({ label, ok, seconds: Math.round((Date.now() - started) / 1000) });
       resolve(ok);
@@ -72,13 +86,15 @@ function count(file) {
   }
 }
 
-function vitest(label, reportName, args, env) {
+/** A Vitest run beside others (stepAsync): its counts join the totals when it ends. */
+async function vitest(label, reportName, args, env) {
   const file = path.join(reports, `${reportName}.json`);
-  const ok = step(
+  const ok = await stepAsync(
     label,
     bin('vitest'),
     ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`, ...args],
     env,
+    `[${reportName}]`,
   );
   count(file);
   return ok;
@@ -93,6 +109,11 @@ const REDIS_ONLY = [
   'apps/server/test/terminals/scaleOut.test.ts',
   'apps/server/test/terminals/scaleOutEvents.test.ts',
   'apps/server/test/terminals/scaleOutState.test.ts',
+  'apps/server/test/talk/scaleOutTalk.test.ts',
+  'apps/server/test/talk/emergencyCallsScaleOut.test.ts',
+  'apps/server/test/video/videoScaleOut.test.ts',
+  'apps/server/test/incidentInstances.test.ts',
+  'apps/server/test/safety/safetyInstances.test.ts',
 ];
 
 /**
@@ -202,26 +223,36 @@ await Promise.all([
   stepAsync('lint', bin('eslint'), ['.', '--max-warnings', '0']),
   stepAsync('format', bin('prettier'), ['--check', '.', '--log-level', 'warn']),
 ]);
-// TEST_DATABASE_URL left out: this pass is SQLite even where CI exports it for the next one.
-vitest('unit and API tests (SQLite)', 'sqlite', [...redisExclude, ...exclude([ROLLING_RESTART])], {
-  ...redisEnv,
-  TEST_DATABASE_URL: undefined,
-});
 if (rollingMissing) {
   process.stdout.write(`\n=== rolling restart test: SKIPPED, no ${rollingMissing} (${ROLLING_RESTART})\n`);
 }
-if (process.env.TEST_DATABASE_URL) {
-  const rollingExclude = rollingMissing ? exclude([ROLLING_RESTART]) : [];
-  // One file at a time: with two, the hub's hand-timed long-poll test failed (204 for 200) in CI.
-  const pure = exclude(serverFilesWithoutDatabase());
-  const args = ['--project', 'server', ...pure, ...redisExclude, ...rollingExclude];
-  vitest('API tests (PostgreSQL)', 'postgres', args, {
-    ...redisEnv,
-    TEST_DATABASE_URL: process.env.TEST_DATABASE_URL,
-  });
-} else {
+if (!process.env.TEST_DATABASE_URL) {
   process.stdout.write('\n=== API tests (PostgreSQL): skipped, TEST_DATABASE_URL is not set\n');
 }
+// The SQLite and PostgreSQL passes side by side, one file at a time each: alone, a pass keeps one of
+// CI's two cores busy. They share nothing but Redis (every test file has its own key prefix), and the
+// typecheck above built the server that the built-server tests start. Each pass's lines carry its name.
+await Promise.all([
+  // TEST_DATABASE_URL left out: this pass is SQLite even where CI exports it for the other one.
+  vitest('unit and API tests (SQLite)', 'sqlite', [...redisExclude, ...exclude([ROLLING_RESTART])], {
+    ...redisEnv,
+    TEST_DATABASE_URL: undefined,
+  }),
+  process.env.TEST_DATABASE_URL &&
+    vitest(
+      'API tests (PostgreSQL)',
+      'postgres',
+      // The server's files that reach its database, less what needs what is missing.
+      [
+        '--project',
+        'server',
+        ...exclude(serverFilesWithoutDatabase()),
+        ...redisExclude,
+        ...(rollingMissing ? exclude([ROLLING_RESTART]) : []),
+      ],
+      { ...redisEnv, TEST_DATABASE_URL: process.env.TEST_DATABASE_URL },
+    ),
+]);
 if (step('build', process.execPath, ['scripts/build.mjs'])) {
   // The login page's JavaScript against its budget (issue 34), from the build's manifest: seconds.
   step('login page JavaScript budget', process.execPath, ['scripts/bundleSize.mjs']);

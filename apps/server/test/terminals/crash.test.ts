@@ -38,5 +38,6 @@ describe('crash', () => {
     expect(stored).toBeGreaterThanOrEqual(acked.size);
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
-  }, 180_000);
+    // 21 starts of the built server: 180 s was too short when CI's two test passes share the cores.
+  }, 300_000);
 });

@@ -15,7 +15,8 @@ describe('shutdown', () => {
     const terminals = await seedTerminalUsers(suite.db, TERMINALS);
     const acked = new Set<string>();
     const drivers = terminals.map((terminal) => drive(`${server.url}/terminal`, terminal, acked, WINDOW));
-    await sleep(1500);
+    // Signalled mid-ingest: once over 100 fixes are acknowledged (a fixed sleep saw none on a busy CI).
+    for (let waited = 0; acked.size <= 100 && waited < 30_000; waited += 20) await sleep(20);
     const ackedBeforeSignal = acked.size;
     server.child.kill('SIGTERM');
     await Promise.all(drivers.map((d) => d.done));
