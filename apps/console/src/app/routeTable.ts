@@ -10,6 +10,7 @@ import { notifyRoute } from '../features/notify';
 import { pluginRoute } from '../features/plugin';
 import { profileRoute } from '../features/profile';
 import { recordingRoute } from '../features/recordings';
+import { safetyRoutes } from '../features/safety';
 import { subjectRoute } from '../features/settings';
 import { sysLogRoute } from '../features/syslog';
 import { traceRoute } from '../features/trace';
@@ -51,7 +52,7 @@ export const routeTable: AppRoute[] = [
     title: tk('route.location'),
     hidden: true,
     redirect: '/main/map',
-    children: [...mapRoutes, traceRoute, ...geofenceRoutes, videoRoute],
+    children: [...mapRoutes, traceRoute, ...geofenceRoutes, ...safetyRoutes, videoRoute],
   },
   profileRoute,
 ];

@@ -1,0 +1,105 @@
+import { SafetyLimits } from '@intercom/contract';
+import { Form, InputNumber, Segmented, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { EditFormShell } from '../../shared/form/EditFormShell';
+import { useSession } from '../../shared/session/SessionContext';
+import { useWorkingEnterprise } from '../enterprises';
+import { FenceDepartmentsSelect, FenceUsersSelect } from '../geofences';
+import { useSafetySetting, useSaveSafety } from './api';
+import { SAFETY_LIST_PATH } from './paths';
+import { NEW_SAFETY, parseSafetyKey, toFormValues, toSaveBody, validateSafety, type SafetyValues } from './safetyForm';
+
+function MinutesField({ name, label, hint }: { name: keyof SafetyValues; label: string; hint: string }) {
+  const { t } = useTranslation();
+  return (
+    <Form.Item name={name} label={label} extra={hint} required>
+      <InputNumber<number> precision={0} suffix={t('safety.minutes')} style={{ width: 200 }} />
+    </Form.Item>
+  );
+}
+
+/**
+ * /main/safety/edit[?key=]: check-in and no-movement settings for chosen users, departments or the
+ * whole enterprise (new), or one stored row's numbers (edit: whom it applies to stays).
+ */
+export default function SafetyEditPage() {
+  const { t } = useTranslation();
+  const [search] = useSearchParams();
+  const key = parseSafetyKey(search.get('key'));
+  const row = useSafetySetting(key);
+  const { info } = useSession();
+  const working = useWorkingEnterprise().data?.working.E_ID ?? info.E_ID;
+  const enterpriseId = key ? row.data?.E_ID : working;
+  const save = useSaveSafety();
+  const [form] = Form.useForm<SafetyValues>();
+  const scope = Form.useWatch('Scope', form) ?? NEW_SAFETY.Scope;
+
+  return (
+    <EditFormShell<SafetyValues>
+      title={key ? t('safety.edit') : t('safety.create')}
+      backTo={SAFETY_LIST_PATH}
+      form={form}
+      load={key ? row : undefined}
+      toFormValues={toFormValues}
+      initialValues={NEW_SAFETY}
+      validate={(values) => validateSafety(values, enterpriseId)}
+      save={(values) => save.mutateAsync(toSaveBody(values, enterpriseId))}
+    >
+      {key ? (
+        <Form.Item label={t('safety.applies_to')}>
+          <Typography.Text strong data-testid="safety-target">
+            {t(`safety.kind_${key.kind}`)}: {row.data?.Name || `#${key.id}`}
+          </Typography.Text>
+        </Form.Item>
+      ) : (
+        <>
+          <Form.Item name="Scope" label={t('safety.applies_to')}>
+            <Segmented
+              options={[
+                { value: 'department', label: t('safety.kind_department') },
+                { value: 'user', label: t('safety.kind_user') },
+                { value: 'enterprise', label: t('safety.kind_enterprise') },
+              ]}
+            />
+          </Form.Item>
+          <Form.Item name="DepartmentIds" label={t('safety.departments')} hidden={scope !== 'department'} required>
+            <FenceDepartmentsSelect enterpriseId={enterpriseId} />
+          </Form.Item>
+          <Form.Item name="UserIds" label={t('safety.users')} hidden={scope !== 'user'} required>
+            <FenceUsersSelect enterpriseId={enterpriseId} />
+          </Form.Item>
+          {scope === 'enterprise' && (
+            <Typography.Paragraph type="secondary">{t('safety.enterprise_hint')}</Typography.Paragraph>
+          )}
+        </>
+      )}
+      <MinutesField
+        name="CheckInMinutes"
+        label={t('safety.check_in')}
+        hint={t('safety.check_in_hint', { max: SafetyLimits.checkInMax })}
+      />
+      <MinutesField
+        name="GraceMinutes"
+        label={t('safety.grace')}
+        hint={t('safety.grace_hint', { min: SafetyLimits.graceMin, max: SafetyLimits.graceMax })}
+      />
+      <MinutesField
+        name="NoMovementMinutes"
+        label={t('safety.no_movement')}
+        hint={t('safety.no_movement_hint', { max: SafetyLimits.noMovementMax })}
+      />
+      <Form.Item
+        name="NoMovementMeters"
+        label={t('safety.no_movement_meters')}
+        extra={t('safety.meters_hint', {
+          min: SafetyLimits.noMovementMetersMin,
+          max: SafetyLimits.noMovementMetersMax,
+        })}
+        required
+      >
+        <InputNumber<number> precision={0} suffix={t('safety.meters')} style={{ width: 200 }} />
+      </Form.Item>
+    </EditFormShell>
+  );
+}
