@@ -3,6 +3,8 @@ import { afterAll, describe, expect, inject, test } from 'vitest';
 import { adminCredentials } from '../support/accounts.js';
 import { callApi, tokenOf } from '../support/apiLogin.js';
 import { shot, useBrowserPerFile } from '../support/browser.js';
+import { chromiumCpu } from '../support/chromiumCpu.js';
+import { cameraInUrl, columnOf, countMapFrames, mapCamera } from '../support/map3d.js';
 import { hamburger, openSignedIn, waitForPath } from '../support/console.js';
 import {
   clickOnMap,
@@ -19,6 +21,8 @@ import { createTerminalUser, deleteUsers, Terminal } from '../support/terminal.j
 import { en, text, type Language } from '../support/texts.js';
 
 const browser = useBrowserPerFile({ webgl: true });
+/** How long the 3D view is watched standing still (its CPU is logged). */
+const IDLE_MS = 3_000;
 
 const stamp = String(Date.now()).slice(-6);
 const created: number[] = [];
@@ -179,20 +183,30 @@ describe('live map', () => {
     expect(new URL(page.url()).searchParams.get('uid')).toBe(String(alpha));
   });
 
-  test('the 3D view draws the live users on a pitched globe', async () => {
+  test('the 3D view draws the live users as columns on a pitched, turned globe that stays still when idle', async () => {
     const page = await browser.newPage();
     await openSignedIn(page, adminCredentials(), '/main/3dmap');
     await waitForMap(page);
-    const view = await page.evaluate(() => {
-      const element = document.querySelector('[data-testid="map-canvas"]') as HTMLElement & {
-        maplibre: { getPitch(): number; getProjection(): { type: string } };
-      };
-      return { pitch: element.maplibre.getPitch(), projection: element.maplibre.getProjection().type };
-    });
-    expect(view.projection).toBe('globe');
-    expect(view.pitch).toBeGreaterThan(0);
+    const camera = await mapCamera(page);
+    expect(camera.projection).toBe('globe');
+    expect(camera.pitch).toBeCloseTo(60, 0);
+    expect(Math.abs(camera.bearing)).toBeGreaterThan(5);
     await expectMapUser(page, created[0]!, () => true, 'alpha on the globe');
+    // Alpha (in SOS) stands as a red column with a ring around its foot.
+    await expect.poll(() => columnOf(page, created[0]!)).toBe('sos');
+    await page.locator(`[data-testid="map-sos-ring"][data-user-id="${created[0]}"]`).waitFor();
     await waitForMapIdle(page);
+    // The address holds the camera, as MapLibre's hash option writes it.
+    const shown = await mapCamera(page);
+    const inUrl = cameraInUrl(page.url());
+    expect(inUrl?.zoom).toBeCloseTo(shown.zoom, 1);
+    expect(inUrl?.bearing).toBeCloseTo(shown.bearing, 0);
+    expect(inUrl?.pitch).toBeCloseTo(shown.pitch, 0);
+    // Nothing moves: the map draws no frame (the SOS ring is the browser's animation, not the map's).
+    const frames = await countMapFrames(page);
+    const cpu = await chromiumCpu(() => page.waitForTimeout(IDLE_MS));
+    console.log(`3D view idle ${IDLE_MS} ms: Chromium CPU % of a core ${JSON.stringify(cpu)}`);
+    expect(await frames()).toBeLessThanOrEqual(2);
     await shot(page, 'map-3d-en');
   });
 
