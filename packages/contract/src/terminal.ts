@@ -12,13 +12,16 @@ export const TERMINAL_PATH = '/terminal';
 export const OSMAND_PATH = '/api/osmand';
 
 export const TerminalLimits = {
-  /** Largest text frame; a larger one gets a `too_large` error (frames above 1 MiB close the socket). */
-  maxMessageBytes: 16 * 1024,
+  /**
+   * Largest text frame; a larger one gets a `too_large` error (frames above 1 MiB close the socket).
+   * 32 KiB holds a full `positions` batch even with every field at full double precision (~200 bytes a fix).
+   */
+  maxMessageBytes: 32 * 1024,
   /** Messages per second one connection may send on average, and the burst it may send at once. */
   messagesPerSecond: 50,
   messagesBurst: 100,
   /** Fixes in one `positions` message (a terminal's buffer after a tunnel). */
-  fixesPerBatch: 50,
+  fixesPerBatch: 100,
   /** Seconds between heartbeats the server asks for; a terminal silent for 3 times this is offline. */
   heartbeatSeconds: 30,
   /** A fix may be this far ahead of the server clock (terminal clocks drift). */

@@ -46,7 +46,7 @@ describe('framing and validation', () => {
 
   it('refuses an oversize frame without reading it, and closes on one above 1 MiB', async () => {
     const terminal = await TestTerminal.connect(t);
-    terminal.send({ type: 'heartbeat', pad: 'x'.repeat(20_000) });
+    terminal.send({ type: 'heartbeat', pad: 'x'.repeat(40_000) });
     await terminal.next((m) => m.type === 'error' && m.code === TerminalErrors.tooLarge);
     expect((await terminal.request({ type: 'heartbeat' })).type).toBe('ack');
     terminal.socket.send('x'.repeat(1024 * 1024 + 1));
