@@ -13,6 +13,7 @@ import type { SimulatorOptions } from './options.js';
 import { OSMAND_DEFAULT_INTERVAL, OsmandReporter } from './osmandReporter.js';
 import { FleetStats } from './stats.js';
 import { SimTerminal } from './terminal.js';
+import type { TunnelSetup } from './fixBacklog.js';
 
 export interface Fleet {
   stats: FleetStats;
@@ -82,6 +83,7 @@ export async function startFleet(options: SimulatorOptions, log: (line: string) 
         device,
         stats,
         interval: options.interval,
+        ...(options.tunnelSeconds ? { tunnel: tunnelOf(options.tunnelSeconds, seededRandom(i + 7)) } : {}),
         ...(options.video && i < cameras.length ? { video: options.video } : {}),
         log,
         checkIns: {
@@ -115,4 +117,9 @@ export async function startFleet(options: SimulatorOptions, log: (line: string) 
       await Promise.all(stops.map(async (stop) => stop()));
     },
   };
+}
+
+/** A tunnel of `seconds` every 4 times that, entered at a different moment by each terminal. */
+function tunnelOf(seconds: number, random: () => number): TunnelSetup {
+  return { seconds, everySeconds: seconds * 4, offsetMs: random() * seconds * 4000 };
 }

@@ -33,6 +33,8 @@ export interface SimulatorOptions {
   talkEvery: number;
   /** Terminals per simulated channel. */
   talkGroup: number;
+  /** Seconds each terminal spends out of coverage in every 4 times that (0: always covered). */
+  tunnelSeconds?: number;
   /** Turn recording on (enterprise RecordEnable and the channels' switch). */
   record: boolean;
   quiet: boolean;
@@ -71,6 +73,8 @@ export const USAGE = `Usage: npm run simulate -- [options]
                          every S seconds on average (default 60; 0: never talk)
   --talk-group N         terminals per channel; the simulator makes channels "Sim <phone>" of N
                          users each and every terminal joins its own (default 10)
+  --tunnel S             every S*4 seconds each terminal drives through a tunnel for S seconds: it
+                         keeps its fixes and sends them as positions batches when back (default 0)
   --record               turn recording on (the enterprise's RecordEnable and the channels'
                          switch), so every burst appears in the recording history
   --quiet                no progress lines`;
@@ -116,6 +120,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
       'video-terminals': { type: 'string' },
       'talk-every': { type: 'string' },
       'talk-group': { type: 'string' },
+      tunnel: { type: 'string' },
       record: { type: 'boolean' },
       quiet: { type: 'boolean' },
     },
@@ -178,6 +183,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
         : Math.round(number('video-terminals', values['video-terminals'], 1, 1, 100_000)),
     talkEvery: number('talk-every', values['talk-every'], 60, 0, 86_400),
     talkGroup: Math.round(number('talk-group', values['talk-group'], 10, 1, 5_000)),
+    tunnelSeconds: number('tunnel', values.tunnel, 0, 0, 86_400),
     record: values.record ?? false,
     quiet: values.quiet ?? false,
   };

@@ -4,6 +4,8 @@ export class FleetStats {
   loggedIn = 0;
   fixes = 0;
   acked = 0;
+  /** `positions` messages acknowledged: backlogs sent after a tunnel. */
+  batches = 0;
   errors = 0;
   sos = 0;
   reconnects = 0;
@@ -25,7 +27,7 @@ export class FleetStats {
 
   line(): string {
     const codes = [...this.errorCodes].map(([code, n]) => `${code}:${n}`).join(' ');
-    return `online ${this.loggedIn}/${this.connected} sockets, fixes ${this.acked}/${this.fixes} acked, SOS ${this.sos}, errors ${this.errors}${codes ? ` (${codes})` : ''}, reconnects ${this.reconnects}${this.checkInLine()}${this.talkLine()}`;
+    return `online ${this.loggedIn}/${this.connected} sockets, fixes ${this.acked}/${this.fixes} acked${this.batches ? ` (${this.batches} backlog batches)` : ''}, SOS ${this.sos}, errors ${this.errors}${codes ? ` (${codes})` : ''}, reconnects ${this.reconnects}${this.checkInLine()}${this.talkLine()}`;
   }
 
   private checkInLine(): string {

@@ -14,6 +14,7 @@ import {
 } from '@intercom/terminal-client';
 import WebSocket from 'ws';
 import type { SimDevice } from './device.js';
+import { FixBacklog, type TunnelSetup } from './fixBacklog.js';
 import type { FleetStats } from './stats.js';
 import { VideoPublisher, type VideoSetup } from './videoPublisher.js';
 import { SimTalker, type TalkSetup } from './talker.js';
@@ -34,6 +35,8 @@ export interface TerminalSetup {
   talk?: TalkSetup;
   /** Lone worker: how it answers `checkInDue` (absent: at once, always). */
   checkIns?: CheckInHabit;
+  /** Drives through tunnels: keeps its fixes while out of coverage, sends them as `positions` after. */
+  tunnel?: TunnelSetup;
 }
 
 /** A simulated worker's habit: answers after up to `maxDelayMs`, lets a check-in pass with chance `missRate`. */
@@ -67,8 +70,10 @@ export class SimTerminal {
   private lastStep = Date.now();
   readonly camera: VideoPublisher | undefined;
   private readonly talker: SimTalker | undefined;
+  private readonly backlog: FixBacklog;
 
   constructor(private readonly setup: TerminalSetup) {
+    this.backlog = new FixBacklog(setup.tunnel, Date.now());
     if (setup.video) {
       this.camera = new VideoPublisher(
         setup.video,
@@ -207,16 +212,10 @@ export class SimTerminal {
     this.lastStep = now;
     this.reports += 1;
     const { stats } = this.setup;
+    if (this.backlog.inTunnel(now)) return this.keepFix(reading, now);
+    if (this.backlog.size > 0) void this.sendBacklog();
     if (this.config?.enabled !== false) {
-      const { lat, lon } = reading.position;
-      const fix = {
-        lat,
-        lon,
-        time: now,
-        speed: round(reading.speedKmh),
-        course: Math.round(reading.course),
-        accuracy: 5,
-      };
+      const fix = fixOf(reading, now);
       void this.fire({ type: 'position', ...fix }).then((ack) => {
         if (ack) stats.acked += 1;
       });
@@ -228,6 +227,25 @@ export class SimTerminal {
       stats.sos += 1;
       void this.fire({ type: 'sos', text: 'Simulated SOS' });
     }
+  }
+
+  /** Out of coverage: the fix is kept for later and nothing else is reported. */
+  private keepFix(reading: Reading, now: number): void {
+    if (this.config?.enabled === false) return;
+    this.backlog.keep(fixOf(reading, now));
+    this.setup.stats.fixes += 1;
+  }
+
+  /** Back in coverage: the kept fixes go as `positions` batches, each acknowledged once for all. */
+  private async sendBacklog(): Promise<void> {
+    const { stats } = this.setup;
+    await this.backlog.send(async (fixes) => {
+      const ack = await this.fire({ type: 'positions', fixes });
+      if (!ack) return false;
+      stats.acked += fixes.length;
+      stats.batches += 1;
+      return true;
+    });
   }
 
   private closed(): void {
@@ -245,6 +263,13 @@ export class SimTerminal {
     clearInterval(this.timer);
     this.timer = undefined;
   }
+}
+
+type Reading = ReturnType<SimDevice['step']>;
+
+function fixOf(reading: Reading, now: number) {
+  const { lat, lon } = reading.position;
+  return { lat, lon, time: now, speed: round(reading.speedKmh), course: Math.round(reading.course), accuracy: 5 };
 }
 
 function round(value: number): number {
