@@ -10,10 +10,13 @@ import { useSafetySetting, useSaveSafety } from './api';
 import { SAFETY_LIST_PATH } from './paths';
 import { NEW_SAFETY, parseSafetyKey, toFormValues, toSaveBody, validateSafety, type SafetyValues } from './safetyForm';
 
+/** A rule that always passes: each change of a number clears the error shown for the old one. */
+const CLEARS_ERROR = [{ validator: () => Promise.resolve() }];
+
 function MinutesField({ name, label, hint }: { name: keyof SafetyValues; label: string; hint: string }) {
   const { t } = useTranslation();
   return (
-    <Form.Item name={name} label={label} extra={hint} required>
+    <Form.Item name={name} label={label} extra={hint} required rules={CLEARS_ERROR}>
       <InputNumber<number> precision={0} suffix={t('safety.minutes')} style={{ width: 200 }} />
     </Form.Item>
   );
@@ -63,10 +66,16 @@ export default function SafetyEditPage() {
               ]}
             />
           </Form.Item>
-          <Form.Item name="DepartmentIds" label={t('safety.departments')} hidden={scope !== 'department'} required>
+          <Form.Item
+            name="DepartmentIds"
+            label={t('safety.departments')}
+            hidden={scope !== 'department'}
+            required
+            rules={CLEARS_ERROR}
+          >
             <FenceDepartmentsSelect enterpriseId={enterpriseId} />
           </Form.Item>
-          <Form.Item name="UserIds" label={t('safety.users')} hidden={scope !== 'user'} required>
+          <Form.Item name="UserIds" label={t('safety.users')} hidden={scope !== 'user'} required rules={CLEARS_ERROR}>
             <FenceUsersSelect enterpriseId={enterpriseId} />
           </Form.Item>
           {scope === 'enterprise' && (
@@ -97,6 +106,7 @@ export default function SafetyEditPage() {
           max: SafetyLimits.noMovementMetersMax,
         })}
         required
+        rules={CLEARS_ERROR}
       >
         <InputNumber<number> precision={0} suffix={t('safety.meters')} style={{ width: 200 }} />
       </Form.Item>
