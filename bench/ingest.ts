@@ -2,8 +2,12 @@
 // clients subscribe, ingest-to-console latency over WebSockets and long polling, memory per 1,000
 // terminals and per 100 hub connections, and hub broadcast throughput against socket.io.
 //   npx tsc -b packages/contract apps/server && npx tsx bench/ingest.ts
-// BENCH_SECONDS (60), BENCH_LATENCY_SECONDS (30), BENCH_TERMINALS (500), BENCH_PG_URL (the admin
-// URL of a PostgreSQL server; default postgres://postgres@127.0.0.1:5432/postgres, "" skips it).
+// Each database part first runs the history writer alone (as bench/storage.ts does, BENCH_WRITER_FIXES
+// fixes) and prints ingest through /terminal as a ratio of it (issue 34: goal >= 0.5).
+// BENCH_SECONDS (60), BENCH_LATENCY_SECONDS (30), BENCH_TERMINALS (500), BENCH_WRITER_FIXES (100,000),
+// BENCH_BATCH (fixes per message: 1 sends `position`, up to 100 sends `positions` batches; default 1),
+// BENCH_CPU_PROF (a directory for the server's CPU profile), BENCH_PG_URL (the admin URL of a PostgreSQL server; default postgres://postgres@127.0.0.1:5432/postgres,
+// "" skips it).
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,12 +17,18 @@ import { Histogram, Receiver, longPollingClient, socketIoCounter, webSocketClien
 import { createDatabase } from './support/seedUsers.js';
 import { SEED_PASSWORD, historyCount, seedTerminals, type SeedTarget } from './support/seedTerminals.js';
 import { rssMiB, startServer } from './support/startServer.js';
+import { measureWriter } from './support/writerAlone.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
 const LATENCY_SECONDS = Number(process.env.BENCH_LATENCY_SECONDS ?? 30);
 const TERMINALS = Number(process.env.BENCH_TERMINALS ?? 500);
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const WINDOW = 8;
+const WRITER_FIXES = Number(process.env.BENCH_WRITER_FIXES ?? 100_000);
+const BATCH = Math.min(100, Math.max(1, Number(process.env.BENCH_BATCH ?? 1)));
+/** Unacknowledged messages per terminal: 8 fixes, or 1 batch (500 batches of 100 already fill the writer's queue). */
+const WINDOW = BATCH === 1 ? 8 : 1;
+/** Goal of issue 34: fixes acknowledged through /terminal at least half the writer's own rate. */
+const RATIO_GOAL = 0.5;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
@@ -66,15 +76,31 @@ function latencyOf(receivers: Receiver[]) {
   return { samples: all.count, p50_ms: all.percentile(50), p99_ms: all.percentile(99) };
 }
 
+/** The history writer alone on a fresh database of the same kind, just before the ingest. */
+async function writerAlone(label: string, adminUrl?: string) {
+  const database = adminUrl ? await createDatabase(adminUrl) : undefined;
+  try {
+    return await measureWriter(label, WRITER_FIXES, database?.url);
+  } finally {
+    await database?.drop();
+  }
+}
+
 async function ingest(label: string, databaseUrl?: string) {
+  log(`${label}: the history writer alone, ${WRITER_FIXES} fixes`);
+  const load_average_writer = os.loadavg().map((n) => Math.round(n * 100) / 100);
+  const writerBefore = await writerAlone(label, databaseUrl);
   const database = databaseUrl ? await createDatabase(databaseUrl) : undefined;
-  const server = await startServer(database ? { DATABASE_URL: database.url } : {});
+  // BENCH_CPU_PROF=<dir>: the server writes a V8 CPU profile there when it stops.
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const server = await startServer(database ? { DATABASE_URL: database.url } : {}, profile);
   const target: SeedTarget = database ? { databaseUrl: database.url } : { dataDir: server.dataDir };
   try {
     await seedTerminals(target, TERMINALS, 3);
     const hub = await consoles(server.url, ['bench1', 'bench2'], 25, 5);
     log(`${label}: ${TERMINALS} terminals, 50 WebSocket + 5 long-polling hub clients; saturating for ${SECONDS} s`);
     const cpuBefore = cpuSeconds(server.process.pid ?? 0);
+    const load_average_ingest = os.loadavg().map((n) => Math.round(n * 100) / 100);
     const saturated = await runLoad({
       url: server.url,
       first: 0,
@@ -82,6 +108,7 @@ async function ingest(label: string, databaseUrl?: string) {
       window: WINDOW,
       rate: 0,
       seconds: SECONDS,
+      batch: BATCH,
     });
     const cpu = cpuSeconds(server.process.pid ?? 0) - cpuBefore;
     // Rows in the table when the load stops (acknowledged ones may still wait in the queue) and 1.5 s later.
@@ -95,13 +122,27 @@ async function ingest(label: string, databaseUrl?: string) {
       url: server.url,
       first: 0,
       count: TERMINALS,
-      window: WINDOW,
+      // Live fixes go one by one (a backlog is the exception), so latency is measured with `position`.
+      window: 8,
       rate,
       seconds: LATENCY_SECONDS,
     });
     hub.stop();
+    // The writer alone again after the load: on a shared machine a short run swings with the load, so
+    // the ratio is taken against the faster of the two (the stricter ratio).
+    const writerAfter = await writerAlone(label, databaseUrl);
+    const writer = Math.max(writerBefore.writer_fixes_per_second, writerAfter.writer_fixes_per_second);
+    const ratio = Math.round((Number(saturated.ackedPerSecond) / writer) * 100) / 100;
     return {
       database: label,
+      fixes_per_message: BATCH,
+      writer_alone: {
+        fixes_per_second_before: writerBefore.writer_fixes_per_second,
+        fixes_per_second_after: writerAfter.writer_fixes_per_second,
+        load_average_before: load_average_writer,
+      },
+      ingest_to_writer_ratio: { value: ratio, goal: `>= ${RATIO_GOAL}`, met: ratio >= RATIO_GOAL },
+      load_average_ingest,
       terminals: TERMINALS,
       window_per_terminal: WINDOW,
       sustained_seconds: saturated.seconds,

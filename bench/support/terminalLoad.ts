@@ -2,7 +2,8 @@
 //   tsx bench/support/terminalLoad.ts '<json options>'
 // Logs `count` seeded terminals in over /terminal and pipelines position fixes: as fast as the
 // acks allow (rate 0, at most `window` unacknowledged per terminal) or at `rate` fixes a second in
-// total. `seconds` 0 with `idle`: log in, then only heartbeat until SIGTERM. Prints one JSON line.
+// total. `batch` > 1: each message is a `positions` of that many fixes (a backlog after a tunnel), acked
+// once for all; `window` then counts messages. `seconds` 0 with `idle`: log in, then only heartbeat until SIGTERM. Prints one JSON line.
 import WebSocket from 'ws';
 import { TerminalRequestError, TerminalSocket } from '../../packages/terminal-client/src/index.js';
 import { Histogram } from './hubClients.js';
@@ -16,9 +17,12 @@ interface LoadOptions {
   rate: number;
   seconds: number;
   idle?: boolean;
+  /** Fixes per message: 1 sends `position`, more send `positions` (at most 100). */
+  batch?: number;
 }
 
 const options = JSON.parse(process.argv[2] ?? '{}') as LoadOptions;
+const BATCH = Math.max(1, options.batch ?? 1);
 let acked = 0;
 let sent = 0;
 let loggedIn = 0;
@@ -71,26 +75,32 @@ class Terminal {
   /** Sends while the window allows (and, paced, while credit is left). */
   pump(): void {
     if (!running || !this.client.isOpen || Date.now() < this.pausedUntil) return;
-    while (this.inFlight < options.window && (options.rate === 0 || this.credit >= 1)) {
-      if (options.rate > 0) this.credit -= 1;
-      // Strictly increasing fix times; the console measures its latency against this stamp.
-      const time = Math.max(Date.now(), this.lastTime + 1);
-      this.lastTime = time;
-      this.lat += 0.00001;
+    while (this.inFlight < options.window && (options.rate === 0 || this.credit >= BATCH)) {
+      if (options.rate > 0) this.credit -= BATCH;
+      const fixes = Array.from({ length: BATCH }, () => this.nextFix());
       this.inFlight += 1;
-      sent += 1;
+      sent += BATCH;
       const sentAt = performance.now();
-      this.client.request({ type: 'position', lat: this.lat, lon: this.lon, time, speed: 30, course: 0 }).then(
+      const message = BATCH === 1 ? { type: 'position' as const, ...fixes[0]! } : { type: 'positions' as const, fixes };
+      this.client.request(message).then(
         () => this.stored(sentAt),
         (error: unknown) => this.notStored(error),
       );
     }
   }
 
+  /** Strictly increasing fix times; the console measures its latency against the newest stamp. */
+  private nextFix() {
+    const time = Math.max(Date.now(), this.lastTime + 1);
+    this.lastTime = time;
+    this.lat += 0.00001;
+    return { lat: this.lat, lon: this.lon, time, speed: 30, course: 0 };
+  }
+
   private stored(sentAt: number): void {
     this.inFlight -= 1;
     if (running) {
-      acked += 1;
+      acked += BATCH;
       ackLatency.add(performance.now() - sentAt);
     }
     this.pump();
@@ -144,7 +154,7 @@ if (options.idle) {
     ? setInterval(() => {
         const share = (options.rate * tick) / 1000 / terminals.length;
         for (const t of terminals) {
-          t.credit = Math.min(t.credit + share, options.window);
+          t.credit = Math.min(t.credit + share, options.window * BATCH);
           t.pump();
         }
       }, tick)
