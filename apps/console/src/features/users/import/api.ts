@@ -64,8 +64,18 @@ export function useImportUsers() {
   });
 }
 
+/** CSV text as a UTF-8 file with a BOM (so Excel reads Chinese and Japanese right), named `<name>-<time>.csv`. */
+function saveCsv(csv: string, name: string): void {
+  const stamp = new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-');
+  saveFile(new Blob(['\uFEFF', csv], { type: 'text/csv;charset=utf-8' }), `${name}-${stamp}.csv`);
+}
+
 /** The generated passwords (CSV text from the server) as a file; the server will not send them again. */
 export function savePasswords(csv: string): void {
-  const stamp = new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-');
-  saveFile(new Blob(['\uFEFF', csv], { type: 'text/csv;charset=utf-8' }), `user-passwords-${stamp}.csv`);
+  saveCsv(csv, 'user-passwords');
+}
+
+/** The final report (formula-safe CSV built by importReportCsv) as a file. */
+export function saveImportReport(csv: string): void {
+  saveCsv(csv, 'user-import-report');
 }
