@@ -13,18 +13,21 @@ export const CONSOLE_DIST = path.join(root, 'apps/console/dist');
 /** Issue 34's goal for the login route's JavaScript, gzip. */
 export const LOGIN_GOAL_KB = 200;
 /**
- * What `npm test` allows (gzip, the heaviest language): the figure measured when the check came in
- * (issue 34, 2026-11-28: 228 KB English, 231 KB Chinese) and a little room, so it cannot grow
- * unnoticed. Lower it to LOGIN_GOAL_KB once the login page is there; never raise it to pass.
+ * What `npm test` allows (gzip, the heaviest language): the figure measured when the login page
+ * stopped loading antd (issue 34, 2026-11-28: 129.3 KB English, 131.0 KB Japanese; it was 229.0 and
+ * 233.2 with antd) and a little room, so it cannot grow unnoticed. Never raise it to pass.
  */
-export const LOGIN_BUDGET_KB = 235;
+export const LOGIN_BUDGET_KB = 140;
 
-/** The interface languages and the language-specific modules the login route loads for each. */
+/**
+ * The interface languages and the language-specific modules the login route loads for each (its
+ * texts; antd's locales load only after sign-in, with antd).
+ */
 export const LANGUAGE_MODULES = {
   en: [],
-  zh: [/virtual:login-messages\/zh$/, /antd\/locale\/zh_CN\.js$/],
-  es: [/virtual:login-messages\/es$/, /antd\/locale\/es_ES\.js$/],
-  ja: [/virtual:login-messages\/ja$/, /antd\/locale\/ja_JP\.js$/],
+  zh: [/virtual:login-messages\/zh$/],
+  es: [/virtual:login-messages\/es$/],
+  ja: [/virtual:login-messages\/ja$/],
 };
 
 /**

@@ -14,7 +14,8 @@ import { GuardBoundary } from './session/GuardBoundary';
 let authenticatedApp: Promise<ComponentType> | undefined;
 
 /**
- * Everything behind the login: layout, route table, features, and every text of the language.
+ * Everything behind the login: layout, route table, features, antd and its theme, and every text
+ * of the language.
  * Never loaded on the login page; loaded once, again only after a failure.
  */
 function loadAuthenticatedApp(): Promise<ComponentType> {
@@ -24,8 +25,15 @@ function loadAuthenticatedApp(): Promise<ComponentType> {
     prefetchLoginInfo();
     // The signed-in screens toast often: antd's toasts load beside their code, not at the first toast.
     preloadToasts();
-    return Promise.all([import('./AuthenticatedApp'), loadAllMessages()]).then(
-      ([module]) => module.default,
+    return Promise.all([import('./AuthenticatedApp'), import('./AntdTheme'), loadAllMessages()]).then(
+      ([{ default: Screens }, { AntdTheme }]) =>
+        function ThemedScreens() {
+          return (
+            <AntdTheme>
+              <Screens />
+            </AntdTheme>
+          );
+        },
       (error: unknown) => {
         authenticatedApp = undefined;
         throw error;

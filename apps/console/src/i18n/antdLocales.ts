@@ -9,9 +9,20 @@ const loaders: Record<Exclude<Language, 'en'>, () => Promise<{ default: Locale }
 
 const loaded = new Map<Language, Locale | undefined>([['en', undefined]]);
 
-/** antd's own texts (pagination, date pickers, empty states) for a language; English is built in. */
+/** Whether antd's texts are wanted yet: not on the login page, which loads no antd (issue 34). */
+let wanted = false;
+
+/** From now on loadAntdLocale loads (the signed-in screens call it, with loadAllMessages). */
+export function wantAntdLocales(): void {
+  wanted = true;
+}
+
+/**
+ * antd's own texts (pagination, date pickers, empty states) for a language; English is built in.
+ * Nothing before wantAntdLocales.
+ */
 export async function loadAntdLocale(language: Language): Promise<void> {
-  if (loaded.has(language) || language === 'en') return;
+  if (!wanted || loaded.has(language) || language === 'en') return;
   loaded.set(language, (await loaders[language]()).default);
 }
 

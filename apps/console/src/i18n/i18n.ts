@@ -2,7 +2,7 @@ import { StorageKeys } from '@intercom/contract';
 import i18n, { type Resource } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { readPreference, writePreference } from '../shared/storage/localPreference';
-import { loadAntdLocale } from './antdLocales';
+import { loadAntdLocale, wantAntdLocales } from './antdLocales';
 import { FALLBACK_LANGUAGE, pickLanguage, type Language } from './languages';
 import enLogin from 'virtual:login-messages/en';
 
@@ -69,13 +69,14 @@ async function loadLanguage(language: Language, withDates = true): Promise<void>
 }
 
 /**
- * Every text of the current language (the locale test keeps every locale complete, so English is
+ * Every text of the current language, antd's too (the locale test keeps every locale complete, so English is
  * not fetched as well). The signed-in screens wait for it; the login page never pays for it.
  */
 export async function loadAllMessages(): Promise<void> {
   wantFull = true;
+  wantAntdLocales();
   try {
-    await loadMessages(currentLanguage());
+    await Promise.all([loadMessages(currentLanguage()), loadAntdLocale(currentLanguage())]);
   } catch {
     // A chunk that fails to load leaves the login texts; the screens still open.
   }

@@ -1,33 +1,36 @@
-import { CloseCircleFilled } from '@ant-design/icons';
-import { Button } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { clearTokens } from '../../shared/storage/tokenStore';
 import styles from './GuardError.module.css';
 
 /**
  * The guard's own failure (GuardBoundary): "Has Error", try again or log in afresh. Laid out as
- * antd's Result, without it: this is part of the login page's first chunk (antd's Result carries
- * its illustrations), and it must show even when no further chunk can load.
+ * antd's Result, without antd: this is part of the login page's first chunk, which loads no antd
+ * (issue 34), and it must show even when no further chunk can load.
  */
 export function GuardError({ retry }: { retry: () => void }) {
   const { t } = useTranslation();
   return (
     <main className={styles.page} role="alert">
-      <CloseCircleFilled className={styles.icon} aria-hidden />
+      <svg className={styles.icon} viewBox="0 0 24 24" width="1em" height="1em" aria-hidden="true">
+        <circle cx="12" cy="12" r="10" fill="currentColor" />
+        <path d="M9 9l6 6M15 9l-6 6" stroke="#fff" strokeWidth={2} strokeLinecap="round" />
+      </svg>
       <h1 className={styles.title}>{t('session.guard_error')}</h1>
       <p className={styles.hint}>{t('session.guard_error_hint')}</p>
       <div className={styles.actions}>
-        <Button type="primary" onClick={retry}>
+        <button type="button" className={`${styles.button} ${styles.primary}`} onClick={retry}>
           {t('common.retry')}
-        </Button>
-        <Button
+        </button>
+        <button
+          type="button"
+          className={styles.button}
           onClick={() => {
             clearTokens();
             window.location.assign('/login');
           }}
         >
           {t('session.relogin')}
-        </Button>
+        </button>
       </div>
     </main>
   );

@@ -1,7 +1,7 @@
-import { Button } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { changeLanguage } from '../../i18n/i18n';
 import { LANGUAGE_NAMES, LANGUAGES, pickLanguage } from '../../i18n/languages';
+import styles from './LoginPage.module.css';
 
 /**
  * The login page's language choice: every language in view at once, each named in itself
@@ -11,23 +11,18 @@ export function LoginLanguageBar() {
   const { t, i18n } = useTranslation();
   const current = pickLanguage(i18n.language, []);
   return (
-    <nav aria-label={t('common.language')} data-testid="language-switch">
+    <nav aria-label={t('common.language')} data-testid="language-switch" className={styles.languages}>
       {LANGUAGES.map((language) => (
-        <Button
+        <button
           key={language}
-          type="text"
-          size="small"
+          type="button"
+          className={styles.languageButton}
           lang={language}
           aria-pressed={language === current}
           onClick={() => void changeLanguage(language)}
-          style={{
-            color: '#fff',
-            opacity: language === current ? 1 : 0.72,
-            fontWeight: language === current ? 600 : 400,
-          }}
         >
           {LANGUAGE_NAMES[language]}
-        </Button>
+        </button>
       ))}
     </nav>
   );

@@ -1,7 +1,5 @@
-import { ApartmentOutlined, CloseCircleFilled, LockOutlined, UserOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Form, Input } from 'antd';
-import { useEffect, useEffectEvent, useState } from 'react';
+import { useEffect, useEffectEvent, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { takeLoginLink } from '../../shared/routing/loginLink';
@@ -11,6 +9,8 @@ import { useErrorMessage } from '../../shared/api/useErrorMessage';
 import { readPreference, writePreference } from '../../shared/storage/localPreference';
 import { AppLogo } from '../../shared/ui/AppLogo';
 import { useIcp, useLogin, type LoginInput } from './api';
+import { LoginField } from './LoginField';
+import { CompanyIcon, ErrorIcon, EyeIcon, LockIcon, UserIcon } from './LoginIcons';
 import { LoginLanguageBar } from './LoginLanguageBar';
 import styles from './LoginPage.module.css';
 import { useLoginBranding } from './useLoginBranding';
@@ -18,9 +18,26 @@ import { useLoginBranding } from './useLoginBranding';
 /** Where the last company code typed here is remembered. */
 const COMPANY_CODE_KEY = 'loginCompanyCode';
 
+type Field = keyof LoginInput;
+/** The form's fields in their order on the page (the first invalid one takes the focus). */
+const FIELDS: readonly Field[] = ['username', 'password', 'companyCode'];
+const REQUIRED_KEYS: Record<Field, string> = {
+  username: 'login.account_required',
+  password: 'login.password_required',
+  companyCode: 'login.company_code_required',
+};
+
+/** The keys of the fields left empty (the account and company code may not be only spaces). */
+export function missingFields(values: LoginInput): Field[] {
+  return FIELDS.filter((field) => (field === 'password' ? values.password === '' : values[field].trim() === ''));
+}
+
+/**
+ * The login form, without antd: the login route loads none of its code (issue 34); antd and the
+ * signed-in screens load after sign-in.
+ */
 export default function LoginPage() {
   const { t } = useTranslation();
-  const [form] = Form.useForm<LoginInput>();
   const [searchParams] = useSearchParams();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -28,19 +45,29 @@ export default function LoginPage() {
   const icp = useIcp();
   const errorMessage = useErrorMessage();
   const branding = useLoginBranding();
+  const [values, setValues] = useState<LoginInput>(() => ({
+    username: '',
+    password: '',
+    companyCode: readPreference(COMPANY_CODE_KEY) ?? '',
+  }));
+  const [invalid, setInvalid] = useState<Field[]>([]);
+  const [shown, setShown] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
+  const form = useRef<HTMLFormElement>(null);
   const redirect = safeRedirect(searchParams.get('redirect'));
+  const busy = login.isPending;
 
-  const signIn = (values: LoginInput) => {
-    login.mutate(values, {
+  const signIn = (input: LoginInput) => {
+    login.mutate(input, {
       onSuccess: () => {
-        writePreference(COMPANY_CODE_KEY, values.companyCode.trim());
+        writePreference(COMPANY_CODE_KEY, input.companyCode.trim());
         void navigate(redirect, { replace: true });
       },
       onError: (error) => {
         // Connection failures are already a toast; server answers are shown at the form.
         if (!isApiError(error) || !error.connectionFailed) setFailure(errorMessage(error));
-        form.setFieldValue('password', '');
+        // What was sent stays in the form (a login link's account and code too), the password goes.
+        setValues({ ...input, password: '' });
       },
     });
   };
@@ -49,9 +76,7 @@ export default function LoginPage() {
   const signInWithLink = useEffectEvent(() => {
     const link = takeLoginLink();
     if (!link) return;
-    const values = { username: link.user, password: link.psd, companyCode: link.code };
-    form.setFieldsValue(values);
-    signIn(values);
+    signIn({ username: link.user, password: link.psd, companyCode: link.code });
   });
   useEffect(() => signInWithLink(), []);
 
@@ -59,6 +84,28 @@ export default function LoginPage() {
   useEffect(() => {
     queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== 'UAuth' });
   }, [queryClient]);
+
+  const change = (field: Field) => (event: { target: { value: string } }) => {
+    const value = event.target.value;
+    setValues((current) => ({ ...current, [field]: value }));
+    setInvalid((current) => current.filter((f) => f !== field));
+    if (failure) setFailure(null);
+  };
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (busy) return;
+    const missing = missingFields(values);
+    setInvalid(missing);
+    setFailure(null);
+    if (missing.length > 0) {
+      form.current?.querySelector<HTMLInputElement>(`#login-${missing[0]}`)?.focus();
+      return;
+    }
+    signIn(values);
+  };
+
+  const errorOf = (field: Field) => (invalid.includes(field) ? t(REQUIRED_KEYS[field]) : undefined);
 
   return (
     <div className={styles.page} style={{ background: branding.background }}>
@@ -87,51 +134,68 @@ export default function LoginPage() {
             <p className={styles.subtitle}>{t('login.subtitle')}</p>
           </div>
         </header>
-        <Form
-          form={form}
-          className={styles.form}
-          layout="vertical"
-          size="large"
-          requiredMark={false}
-          initialValues={{ username: '', password: '', companyCode: readPreference(COMPANY_CODE_KEY) ?? '' }}
-          onFinish={(values) => {
-            setFailure(null);
-            signIn(values);
-          }}
-          onValuesChange={() => failure && setFailure(null)}
-          disabled={login.isPending}
-        >
-          <Form.Item
-            name="username"
-            label={t('login.account')}
-            rules={[{ required: true, whitespace: true, message: t('login.account_required') }]}
-          >
-            <Input prefix={<UserOutlined />} autoComplete="username" autoFocus maxLength={64} />
-          </Form.Item>
-          <Form.Item
-            name="password"
-            label={t('login.password')}
-            rules={[{ required: true, message: t('login.password_required') }]}
-          >
-            <Input.Password prefix={<LockOutlined />} autoComplete="current-password" maxLength={128} />
-          </Form.Item>
-          <Form.Item
-            name="companyCode"
-            label={t('login.company_code')}
-            rules={[{ required: true, whitespace: true, message: t('login.company_code_required') }]}
-          >
-            <Input prefix={<ApartmentOutlined />} autoComplete="organization" maxLength={64} />
-          </Form.Item>
-          {failure && (
-            <div className={styles.alert} role="alert">
-              <CloseCircleFilled className={styles.alertIcon} />
-              <span>{failure}</span>
-            </div>
-          )}
-          <Button type="primary" htmlType="submit" block loading={login.isPending}>
-            {t('login.submit')}
-          </Button>
-        </Form>
+        <form ref={form} className={styles.form} onSubmit={submit} noValidate aria-busy={busy}>
+          <fieldset className={styles.fieldset} disabled={busy}>
+            <LoginField
+              id="login-username"
+              name="username"
+              label={t('login.account')}
+              icon={<UserIcon />}
+              error={errorOf('username')}
+              value={values.username}
+              onChange={change('username')}
+              autoComplete="username"
+              autoFocus
+              maxLength={64}
+            />
+            <LoginField
+              id="login-password"
+              name="password"
+              type={shown ? 'text' : 'password'}
+              label={t('login.password')}
+              icon={<LockIcon />}
+              error={errorOf('password')}
+              value={values.password}
+              onChange={change('password')}
+              autoComplete="current-password"
+              maxLength={128}
+              suffix={
+                <button
+                  type="button"
+                  className={styles.reveal}
+                  aria-label={t(shown ? 'login.password_hide' : 'login.password_show')}
+                  aria-pressed={shown}
+                  onClick={() => setShown((value) => !value)}
+                >
+                  <EyeIcon open={shown} />
+                </button>
+              }
+            />
+            <LoginField
+              id="login-companyCode"
+              name="companyCode"
+              label={t('login.company_code')}
+              icon={<CompanyIcon />}
+              error={errorOf('companyCode')}
+              value={values.companyCode}
+              onChange={change('companyCode')}
+              autoComplete="organization"
+              maxLength={64}
+            />
+            {failure && (
+              <div className={styles.alert} role="alert">
+                <span className={styles.alertIcon}>
+                  <ErrorIcon />
+                </span>
+                <span>{failure}</span>
+              </div>
+            )}
+            <button type="submit" className={styles.submit}>
+              {busy && <span className={styles.spinner} aria-hidden="true" />}
+              {t('login.submit')}
+            </button>
+          </fieldset>
+        </form>
       </main>
       <footer className={styles.footer}>
         {icp.data?.ICP ? <span>{icp.data.ICP}</span> : null}

@@ -1,6 +1,7 @@
 import { message } from 'antd';
 import type { MessageInstance } from 'antd/es/message/interface';
 import { useEffect } from 'react';
+import { AntdTheme } from '../../app/AntdTheme';
 
 export interface ToastHolderProps {
   /** Where the toasts are drawn: ToastProvider's live region. */
@@ -13,5 +14,6 @@ export interface ToastHolderProps {
 export default function ToastHolder({ container, onReady }: ToastHolderProps) {
   const [api, holder] = message.useMessage({ maxCount: 3, getContainer: container });
   useEffect(() => onReady(api), [api, onReady]);
-  return holder;
+  // The login page has no antd theme around it; the holder brings its own.
+  return <AntdTheme>{holder}</AntdTheme>;
 }
