@@ -29,8 +29,8 @@ function useUsersByIds(ids: number[]) {
   });
 }
 
-/** Users of one enterprise matching the text (name, phone or ICCID), 20 at most. */
-function useUserSearch(text: string, enterpriseId: number | undefined) {
+/** Users of one enterprise (undefined: the whole scope) matching the text (name, phone or ICCID), 20 at most. */
+export function useUserSearch(text: string, enterpriseId: number | undefined) {
   const condition = { Search: text.trim() || undefined, E_ID: enterpriseId };
   return useQuery({
     queryKey: ['UserInfo', 'QueryData', { pick: condition }],

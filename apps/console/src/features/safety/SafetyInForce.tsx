@@ -1,27 +1,9 @@
-import type { UserRow } from '@intercom/contract';
-import { useQuery } from '@tanstack/react-query';
 import { Card, Descriptions, Select, Tag, Typography } from 'antd';
 import { useDeferredValue, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { getList } from '../../shared/api/apiClient';
 import { useErrorMessage } from '../../shared/api/useErrorMessage';
+import { useUserSearch } from '../geofences';
 import { useSafetyInForce } from './api';
-
-/** Users of the scope matching the text (name, phone or ICCID), 20 at most. */
-function useUserSearch(text: string) {
-  const condition = { Search: text.trim() || undefined };
-  return useQuery({
-    queryKey: ['UserInfo', 'QueryData', { pick: condition }],
-    queryFn: async ({ signal }) =>
-      (
-        await getList<UserRow>('/api/UserInfo/QueryData', {
-          query: { jsonCondition: JSON.stringify(condition), pageIndex: 0, pageSize: 20 },
-          signal,
-        })
-      ).rows,
-    staleTime: 10_000,
-  });
-}
 
 /** "Settings in force": pick a user, see what applies to it and where it comes from. */
 export function SafetyInForce() {
@@ -29,7 +11,7 @@ export function SafetyInForce() {
   const errorMessage = useErrorMessage();
   const [text, setText] = useState('');
   const [userId, setUserId] = useState<number | undefined>();
-  const found = useUserSearch(useDeferredValue(text));
+  const found = useUserSearch(useDeferredValue(text), undefined);
   const inForce = useSafetyInForce(userId);
   const settings = inForce.data;
   const minutes = (value: number) => (value > 0 ? t('safety.minutes_of', { minutes: value }) : t('safety.off'));
