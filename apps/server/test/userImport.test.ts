@@ -160,7 +160,7 @@ describe('POST /api/UserInfo/Import', () => {
     expect(await t.db.selectFrom('channel_member').select('CID').where('E_ID', '=', a.E_ID).execute()).toEqual([]);
     expect(await importLogs(a.E_ID)).toHaveLength(0);
     const real = report(await upload(a.api, csv(rows), 'createDepartments=true'));
-    expect({ ...real, written: false, PasswordsCsv: null }).toEqual(dry);
+    expect({ ...real, written: false, PasswordsCsv: null, preview: dry.preview }).toEqual(dry);
     expect(await countRows(t, 'organ', a.E_ID)).toBe(4);
     const user = await userOf(rows[0]?.MobilePhone as string);
     const organ = await t.db
@@ -169,6 +169,29 @@ describe('POST /api/UserInfo/Import', () => {
       .where('OSID', '=', user?.OS_ID as number)
       .executeTakeFirst();
     expect(organ?.OSName).toBe('Night');
+  });
+
+  it('dry run: a preview of the first 100 rows as read, passwords masked; an import sends none', async () => {
+    const { a } = await setup();
+    const rows = Array.from({ length: 102 }, () => person({ Remark: '=HYPERLINK("http://x","y")' }));
+    rows[1] = person({ MobilePhone: '12ab', Password: '' });
+    const dry = report(await upload(a.api, csv(rows), 'dryRun=true&skipInvalid=true'));
+    expect(dry.preview).toHaveLength(100);
+    expect(dry.preview?.map((p) => p.row)).toEqual(Array.from({ length: 100 }, (_, i) => i + 2));
+    expect(dry.preview?.[0]?.values).toMatchObject({
+      UserName: rows[0]?.UserName,
+      MobilePhone: rows[0]?.MobilePhone,
+      Password: '********',
+      Priority: '2',
+      Remark: '=HYPERLINK("http://x","y")',
+    });
+    expect(dry.preview?.[1]?.values.MobilePhone).toBe('12ab');
+    expect(dry.preview?.[1]?.values.Password ?? '').toBe('');
+    expect(JSON.stringify(dry.preview)).not.toContain('term-123');
+    expect(dry.errors).toContainEqual(expect.objectContaining({ row: 3, field: 'MobilePhone' }));
+    const done = report(await upload(a.api, csv(rows.slice(0, 1)), ''));
+    expect(done.written).toBe(true);
+    expect(done.preview).toBeUndefined();
   });
 
   it('one invalid row writes nothing; with skipInvalid the valid rows are written and the invalid skipped', async () => {

@@ -131,6 +131,16 @@ export const userImportErrorSchema = z.object({
 });
 export type UserImportError = z.infer<typeof userImportErrorSchema>;
 
+/** Rows of the file a dry run sends back for the preview (the first ones, in file order). */
+export const USER_IMPORT_PREVIEW_ROWS = 100;
+
+/** One row of the preview: its line in the file and its cells by column (a Password cell masked). */
+export const userImportPreviewRowSchema = z.object({
+  row: z.number().int(),
+  values: z.partialRecord(z.enum(USER_IMPORT_COLUMNS), z.string()),
+});
+export type UserImportPreviewRow = z.infer<typeof userImportPreviewRowSchema>;
+
 export const userImportReportSchema = z.object({
   total: z.number().int(),
   valid: z.number().int(),
@@ -148,5 +158,10 @@ export const userImportReportSchema = z.object({
    * empty), as CSV text; null when there are none. Returned once, never stored or logged.
    */
   PasswordsCsv: z.string().nullable(),
+  /**
+   * Dry run only: the first USER_IMPORT_PREVIEW_ROWS rows of the file as read, so the check can show
+   * them with the errors marked per cell. A non-empty Password cell is sent as `********`.
+   */
+  preview: z.array(userImportPreviewRowSchema).optional(),
 });
 export type UserImportReport = z.infer<typeof userImportReportSchema>;

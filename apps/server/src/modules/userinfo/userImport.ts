@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import {
+  USER_IMPORT_PREVIEW_ROWS,
   UserImportKeys,
   UserImportLogAction,
   type UserImportLang,
@@ -15,7 +16,7 @@ import { AppError } from '../../http/AppError.js';
 import { assertLicences } from '../enterprise/index.js';
 import { membershipsOf } from './importLookups.js';
 import { importMessage } from './importMessages.js';
-import { parseImportFile } from './importParse.js';
+import { parseImportFile, type ImportRow } from './importParse.js';
 import { validateRows, type RowError, type RowPlan, type Validation } from './importRows.js';
 import { createDepartments, writeRows, type WriteRow } from './importWrite.js';
 
@@ -70,7 +71,16 @@ export async function importUsers(
     written,
     errors: errors.map((e) => ({ ...e, message: importMessage(lang, e.code) })),
     PasswordsCsv,
+    ...(query.dryRun ? { preview: previewOf(rows) } : {}),
   };
+}
+
+/** The first rows of the file for the check's preview; a password is never sent back. */
+function previewOf(rows: ImportRow[]) {
+  return rows.slice(0, USER_IMPORT_PREVIEW_ROWS).map(({ row, cells }) => ({
+    row,
+    values: cells.Password ? { ...cells, Password: '********' } : { ...cells },
+  }));
 }
 
 async function licencesFit(ctx: ServiceContext, E_ID: number, needed: number): Promise<boolean> {
