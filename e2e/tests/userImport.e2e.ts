@@ -91,6 +91,14 @@ describe('user import wizard', () => {
       expect(await count(page, 'would_create')).toBe('4');
       expect(await count(page, 'invalid')).toBe('2');
       expect(await count(page, 'departments')).toBe('2');
+      // The preview: the file's six rows, the bad phone's cell marked, its problem on hover.
+      const preview = page.getByTestId('user-import-preview');
+      await expect.poll(() => preview.locator('tbody tr.ant-table-row').count()).toBe(6);
+      const badPhone = preview.getByTestId('user-import-bad-4-MobilePhone');
+      expect(await badPhone.innerText()).toBe('12ab');
+      await badPhone.hover();
+      await page.getByRole('tooltip').getByText(en('user.phone_invalid'), { exact: true }).waitFor();
+      expect(await preview.getByTestId('user-import-bad-6-Channels').innerText()).toBe(`No channel ${stamp}`);
       const errors = page.getByTestId('user-import-errors').locator('tbody tr.ant-table-row');
       await expect
         .poll(() => errors.allInnerTexts())
@@ -140,6 +148,24 @@ describe('user import wizard', () => {
       expect(csv[0]).toBe('MobilePhone,UserName,Password');
       expect(csv.slice(1).map((line) => line.split(',')[0])).toEqual(GENERATED.map(phone));
       for (const line of csv.slice(1)) expect(line.split(',')[2]).toMatch(/^[A-Za-z0-9]{10}$/);
+
+      // The final report: one CSV line per skipped row's problem, in the reader's language.
+      const [report] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByTestId('user-import-report').click(),
+      ]);
+      expect(report.suggestedFilename()).toMatch(/^user-import-report-.+\.csv$/);
+      const lines = fs
+        .readFileSync(await report.path(), 'utf8')
+        .replace(/^\uFEFF/, '')
+        .trim()
+        .split(/\r?\n/);
+      const cells = ['userImport.row', 'userImport.field', 'userImport.report_code', 'userImport.problem'];
+      expect(lines[0]).toBe(cells.map((key) => en(key)).join(','));
+      expect(lines.slice(1)).toEqual([
+        `4,${en('userImport.column.MobilePhone')},user.phone_invalid,${en('user.phone_invalid')}`,
+        `6,${en('userImport.column.Channels')},userImport.channel_unknown,${en('userImport.channel_unknown')}`,
+      ]);
 
       // Closed (the passwords were saved, so no question): the new users are in the list.
       await page.getByTestId('user-import-close').click();

@@ -9,6 +9,7 @@ import { useIsMobile } from '../../../shared/ui/useIsMobile';
 import { useImportUsers } from './api';
 import { ImportCounts } from './ImportCounts';
 import { ImportErrorTable } from './ImportErrorTable';
+import { ImportPreviewTable } from './ImportPreviewTable';
 import { ImportFileStep, type FileOptions } from './ImportFileStep';
 import { ImportResult } from './ImportResult';
 
@@ -204,6 +205,9 @@ export function UserImportWizard({ open, onClose }: { open: boolean; onClose: ()
               >
                 {t('userImport.skip_invalid')}
               </Checkbox>
+            )}
+            {check.preview && check.preview.length > 0 && (
+              <ImportPreviewTable preview={check.preview} errors={check.errors} />
             )}
             {check.errors.length > 0 && <ImportErrorTable errors={check.errors} />}
           </Flex>
