@@ -1,10 +1,10 @@
-import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { GeofenceKinds, type GeofenceRow } from '@intercom/contract';
-import { Badge, Button, Form, Input, Select } from 'antd';
+import { Form, Input, Select } from 'antd';
 import { useMemo, useState, type Key } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useRunAction } from '../../shared/api/useRunAction';
+import { CreateDeleteToolbar } from '../../shared/list/CreateDeleteToolbar';
 import { ListShell } from '../../shared/list/ListShell';
 import type { Condition } from '../../shared/list/listParams';
 import { useConfirm } from '../../shared/ui/ConfirmContext';
@@ -79,23 +79,15 @@ export default function GeofenceListPage() {
       }
       toCondition={geofenceCondition}
       toolbar={
-        <>
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => void navigate(`${GEOFENCE_LIST_PATH}/edit`)}>
-            {t('geofence.create')}
-          </Button>
-          <Badge count={selected.length} size="small">
-            <Button
-              danger
-              icon={<DeleteOutlined />}
-              disabled={selected.length === 0}
-              onClick={() =>
-                removeIds(selected.map(Number), t('geofence.delete_many_title', { count: selected.length }))
-              }
-            >
-              {t('geofence.delete_selected')}
-            </Button>
-          </Badge>
-        </>
+        <CreateDeleteToolbar
+          createLabel={t('geofence.create')}
+          onCreate={() => void navigate(`${GEOFENCE_LIST_PATH}/edit`)}
+          deleteLabel={t('geofence.delete_selected')}
+          selectedCount={selected.length}
+          onDeleteSelected={() =>
+            removeIds(selected.map(Number), t('geofence.delete_many_title', { count: selected.length }))
+          }
+        />
       }
       selection={{ keys: selected, onChange: (keys) => setSelected(keys) }}
       exportFormats={['csv', 'xlsx']}

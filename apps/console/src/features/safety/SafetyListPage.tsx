@@ -1,10 +1,10 @@
-import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import type { SafetySettingRow } from '@intercom/contract';
-import { Badge, Button, Form, Select } from 'antd';
+import { Form, Select } from 'antd';
 import { useMemo, useState, type Key } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useRunAction } from '../../shared/api/useRunAction';
+import { CreateDeleteToolbar } from '../../shared/list/CreateDeleteToolbar';
 import { ListShell } from '../../shared/list/ListShell';
 import type { Condition } from '../../shared/list/listParams';
 import { useConfirm } from '../../shared/ui/ConfirmContext';
@@ -75,23 +75,15 @@ export default function SafetyListPage() {
         }
         toCondition={safetyCondition}
         toolbar={
-          <>
-            <Button type="primary" icon={<PlusOutlined />} onClick={() => void navigate(`${SAFETY_LIST_PATH}/edit`)}>
-              {t('safety.create')}
-            </Button>
-            <Badge count={selected.length} size="small">
-              <Button
-                danger
-                icon={<DeleteOutlined />}
-                disabled={selected.length === 0}
-                onClick={() =>
-                  removeKeys(selected.map(String), t('safety.delete_many_title', { count: selected.length }))
-                }
-              >
-                {t('safety.delete_selected')}
-              </Button>
-            </Badge>
-          </>
+          <CreateDeleteToolbar
+            createLabel={t('safety.create')}
+            onCreate={() => void navigate(`${SAFETY_LIST_PATH}/edit`)}
+            deleteLabel={t('safety.delete_selected')}
+            selectedCount={selected.length}
+            onDeleteSelected={() =>
+              removeKeys(selected.map(String), t('safety.delete_many_title', { count: selected.length }))
+            }
+          />
         }
         selection={{ keys: selected, onChange: (keys) => setSelected(keys) }}
         exportFormats={['csv', 'xlsx']}
