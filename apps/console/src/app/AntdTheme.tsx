@@ -1,28 +1,17 @@
-import { ConfigProvider, theme } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { antdLocaleOf } from '../i18n/antdLocales';
 import { pickLanguage } from '../i18n/languages';
-import { SpinIndicator } from '../shared/ui/SpinIndicator';
+import { AntdConfig } from '../shared/ui/AntdConfig';
 import { usePreferences } from './PreferencesContext';
 
-const appTheme = {
-  algorithm: theme.defaultAlgorithm,
-  token: { colorPrimary: '#1668dc', borderRadius: 6 },
-};
-const spinConfig = { indicator: <SpinIndicator /> };
-
-/**
- * antd's theme, locale and component size. Only code that loads after the login page uses it (the
- * signed-in screens, the toasts, the re-login dialog): the login route loads no antd (issue 34).
- */
+/** antd's theme in the interface's language, at the component size chosen in the top bar. */
 export function AntdTheme({ children }: { children: ReactNode }) {
   const { i18n } = useTranslation();
   const { size } = usePreferences();
-  const language = pickLanguage(i18n.language, []);
   return (
-    <ConfigProvider locale={antdLocaleOf(language)} componentSize={size} theme={appTheme} spin={spinConfig}>
+    <AntdConfig size={size} locale={antdLocaleOf(pickLanguage(i18n.language, []))}>
       {children}
-    </ConfigProvider>
+    </AntdConfig>
   );
 }

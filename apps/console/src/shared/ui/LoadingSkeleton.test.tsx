@@ -2,7 +2,7 @@ import { act, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '../../../test/renderWithProviders';
 import { Spin } from 'antd';
-import { AppProviders } from '../../app/AppProviders';
+import { AntdConfig } from './AntdConfig';
 import { FullPageSpin } from './FullPageSpin';
 import { LoadingSkeleton } from './LoadingSkeleton';
 import { LOADING_DELAY_MS } from './useShownAfter';
@@ -43,9 +43,9 @@ describe('loading indicators', () => {
 
   it("antd's spinners show the app's stepped ring, not antd's four dots", () => {
     const { container } = renderWithProviders(
-      <AppProviders>
+      <AntdConfig>
         <Spin spinning />
-      </AppProviders>,
+      </AntdConfig>,
     );
     const indicator = container.querySelector('.ant-spin .ant-spin-dot');
     expect(indicator?.tagName).toBe('SPAN');

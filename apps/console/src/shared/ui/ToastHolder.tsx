@@ -1,7 +1,7 @@
 import { message } from 'antd';
 import type { MessageInstance } from 'antd/es/message/interface';
 import { useEffect } from 'react';
-import { AntdTheme } from '../../app/AntdTheme';
+import { AntdConfig } from './AntdConfig';
 
 export interface ToastHolderProps {
   /** Where the toasts are drawn: ToastProvider's live region. */
@@ -14,6 +14,7 @@ export interface ToastHolderProps {
 export default function ToastHolder({ container, onReady }: ToastHolderProps) {
   const [api, holder] = message.useMessage({ maxCount: 3, getContainer: container });
   useEffect(() => onReady(api), [api, onReady]);
-  // The login page has no antd theme around it; the holder brings its own.
-  return <AntdTheme>{holder}</AntdTheme>;
+  // The login page has no antd theme around it; the holder brings its own (toasts carry translated
+  // texts only, so no antd locale).
+  return <AntdConfig>{holder}</AntdConfig>;
 }

@@ -1,0 +1,32 @@
+import { ConfigProvider, theme } from 'antd';
+import type { ReactNode } from 'react';
+import { SpinIndicator } from './SpinIndicator';
+
+const appTheme = {
+  algorithm: theme.defaultAlgorithm,
+  token: { colorPrimary: '#1668dc', borderRadius: 6 },
+};
+const spinConfig = { indicator: <SpinIndicator /> };
+
+type ConfigProps = Parameters<typeof ConfigProvider>[0];
+
+/**
+ * antd's theme (colours, the app's spinner), with a locale and component size when given. Only code
+ * that loads after the login page uses it (the signed-in screens, the toasts, the re-login dialog):
+ * the login route loads no antd (issue 34).
+ */
+export function AntdConfig({
+  children,
+  size,
+  locale,
+}: {
+  children: ReactNode;
+  size?: ConfigProps['componentSize'];
+  locale?: ConfigProps['locale'];
+}) {
+  return (
+    <ConfigProvider locale={locale} componentSize={size} theme={appTheme} spin={spinConfig}>
+      {children}
+    </ConfigProvider>
+  );
+}
