@@ -272,6 +272,11 @@ export class VideoService {
     return [...(this.sources.get(uid)?.viewers.values() ?? [])];
   }
 
+  /** Other instances watching a terminal connected here, each one viewer (tests). */
+  remoteViewers(uid: number): number {
+    return this.sources.get(uid)?.remote.size ?? 0;
+  }
+
   /** A seat's scope shrank: it stops watching terminals outside it (they are told videoStop when unwatched). */
   rescoped(peer: VideoPeer): void {
     const seat = peer.seat;
