@@ -101,6 +101,16 @@ describe('3D map', () => {
     );
     // The flat camera is what the address says now.
     await expect.poll(() => cameraInUrl(page.url())).toMatchObject({ zoom: 12, bearing: 0, pitch: 0 });
+
+    // Shift with the arrows neither tilts nor turns the 2D map; the plain arrows still move it.
+    await page.locator('[data-testid="map-canvas"] canvas').focus();
+    const before = await mapCamera(page);
+    await page.keyboard.press('Shift+ArrowUp');
+    await page.keyboard.press('Shift+ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await expectCamera(page, (camera) => camera.lon > before.lon + 0.001, 'moved east by the arrow');
+    const after = await mapCamera(page);
+    expect([after.pitch, after.bearing]).toEqual([0, 0]);
   });
 
   const views: { language: Language; width: number; height: number }[] = [

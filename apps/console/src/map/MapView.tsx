@@ -11,7 +11,7 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Basemap } from '@intercom/contract';
 import { languageOfTag } from '../i18n/languages';
-import { cameraInHash } from './cameraHash';
+import { cameraInHash, flatCameraHash } from './cameraHash';
 import { basemapStyle, COUNTRY_NAMES_LAYER, countryNameField, preloadFirstGlyphRange } from './basemapStyle';
 import { MapContext, type MapHandle } from './mapContext';
 import { pmtilesStyle } from './pmtilesStyle';
@@ -46,7 +46,7 @@ export const GLOBE_PITCH = 60;
 export const GLOBE_BEARING = -25;
 
 function newMap(container: HTMLElement, style: StyleSpecification, globe: boolean, hash: boolean): MapLibreMap {
-  return new MapLibreMap({
+  const map = new MapLibreMap({
     container,
     style,
     center: [0, 20],
@@ -54,7 +54,8 @@ function newMap(container: HTMLElement, style: StyleSpecification, globe: boolea
     pitch: globe ? GLOBE_PITCH : 0,
     bearing: globe ? GLOBE_BEARING : 0,
     hash,
-    maxPitch: MAX_PITCH,
+    // The 2D map cannot be tilted, by the mouse, a touch or Shift with the arrows.
+    maxPitch: globe ? MAX_PITCH : 0,
     localIdeographFontFamily: LOCAL_IDEOGRAPHS,
     attributionControl: { compact: true },
     dragRotate: globe,
@@ -63,6 +64,15 @@ function newMap(container: HTMLElement, style: StyleSpecification, globe: boolea
     // on each reload kept cluster counts half-transparent and the map repainting without pause.
     fadeDuration: 0,
   });
+  // Nor turned by Shift with the arrows (the compass turns it back north).
+  if (!globe) map.keyboard.disableRotation();
+  return map;
+}
+
+/** The URL's camera without bearing and pitch, so that the 2D map opens it (flat) instead of ignoring it. */
+function flattenCameraInUrl(): void {
+  const flat = flatCameraHash(window.location.hash);
+  if (flat !== window.location.hash) window.history.replaceState(window.history.state, '', flat);
 }
 
 /**
@@ -88,7 +98,8 @@ export function MapView({ basemap, project, globe = false, hash = false, childre
       if (gone) return;
       preloadFirstGlyphRange(style);
       // Read before the map is made: from then on MapLibre writes its own camera into the hash.
-      const cameraFromUrl = hash && cameraInHash(window.location.hash, MAX_PITCH);
+      if (hash && !globe) flattenCameraInUrl();
+      const cameraFromUrl = hash && cameraInHash(window.location.hash, globe ? MAX_PITCH : 0);
       try {
         map = newMap(element, style, globe, hash);
       } catch (error) {

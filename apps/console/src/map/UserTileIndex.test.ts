@@ -45,6 +45,28 @@ describe('UserTileIndex', () => {
     expect(index.user(7)).toEqual({ lon: 114.05, lat: 22.55, name: '张三', state: 'sos' });
   });
 
+  test('users in SOS are never clustered: each stays on its own beside the cluster of the others', () => {
+    const index = new UserTileIndex();
+    const points = new Map(Array.from({ length: 30 }, (_, i) => [i + 1, at(114 + i * 0.0001, 22.5)] as const));
+    points.set(31, at(114.0005, 22.5, 'sos'));
+    points.set(32, at(114.0006, 22.5, 'sos'));
+    send(index, points, new Map(), true);
+    const low = features(index, ...tileOf(114, 22.5, 5));
+    const cluster = low.filter((feature) => feature.properties.cluster === true);
+    expect(cluster.map((feature) => feature.properties.point_count)).toEqual([30]);
+    const alone = low.filter((feature) => feature.properties.cluster !== true);
+    expect(alone.map((feature) => [feature.id, feature.properties.state]).sort()).toEqual([
+      [31, 'sos'],
+      [32, 'sos'],
+    ]);
+    // Out of SOS, the user joins the cluster again.
+    points.set(31, at(114.0005, 22.5, 'online'));
+    send(index, points, new Map(), true);
+    const after = features(index, ...tileOf(114, 22.5, 5));
+    expect(after.filter((feature) => feature.properties.cluster === true)[0]?.properties.point_count).toBe(31);
+    expect(after.filter((feature) => feature.properties.cluster !== true).map((feature) => feature.id)).toEqual([32]);
+  });
+
   test('users close together are one cluster with their count at low zoom, apart above', () => {
     const index = new UserTileIndex();
     const points = new Map(Array.from({ length: 30 }, (_, i) => [i + 1, at(114 + i * 0.0001, 22.5)] as const));

@@ -36,12 +36,15 @@ type UserProperties = { name: string; state: UserMapState };
 /**
  * The users' vector tiles, cut in the tile worker (usersTiles.worker.ts): every user as the last
  * batch left it, clustered (supercluster) at zooms up to CLUSTER_MAX_ZOOM with counts, each user on
- * its own above, with its name and state. Clustering again takes the whole set (its index cannot
+ * its own above, with its name and state. Users in SOS are never clustered: each is drawn on its own
+ * at every zoom, beside the clusters. Clustering again takes the whole set (its index cannot
  * be changed), so it is done once per batch (`prepare`, or the first tile asked for after it).
  */
 export class UserTileIndex {
   private users = new Map<number, Held>();
   private clusters: Supercluster<UserProperties> | undefined;
+  /** The users in SOS, never clustered: a distress call must not hide in a count. */
+  private alone: Supercluster<UserProperties> | undefined;
 
   get size(): number {
     return this.users.size;
@@ -64,6 +67,7 @@ export class UserTileIndex {
     }
     this.users = users;
     this.clusters = undefined;
+    this.alone = undefined;
   }
 
   /** Clusters the users now, so the tiles asked for next are only cut. */
@@ -73,7 +77,12 @@ export class UserTileIndex {
 
   /** The tile at z/x/y as Mapbox Vector Tile bytes; empty where no user is. */
   tile(z: number, x: number, y: number): Uint8Array {
-    const tile = this.index().getTile(z, x, y);
+    const clustered = this.index().getTile(z, x, y);
+    const alone = this.alone?.getTile(z, x, y);
+    const tile =
+      alone && clustered
+        ? { ...clustered, features: [...clustered.features, ...alone.features] }
+        : (clustered ?? alone);
     if (!tile || tile.features.length === 0) return new Uint8Array(0);
     const bytes = fromGeojsonVt({ [USERS_TILE_LAYER]: tile as never }, { version: 2, extent: TILE_EXTENT });
     // The encoder's buffer is larger than the tile: hand over exactly the tile's bytes.
@@ -91,19 +100,25 @@ export class UserTileIndex {
   private index(): Supercluster<UserProperties> {
     if (this.clusters) return this.clusters;
     const features: Feature<Point, UserProperties>[] = [];
+    const sos: Feature<Point, UserProperties>[] = [];
     for (const [id, user] of this.users) {
-      features.push({
+      const state = stateOf(user.state);
+      (state === 'sos' ? sos : features).push({
         type: 'Feature',
         id,
         geometry: { type: 'Point', coordinates: [user.lon, user.lat] },
-        properties: { name: user.name, state: stateOf(user.state) },
+        properties: { name: user.name, state },
       });
     }
-    this.clusters = new Supercluster<UserProperties>({
+    const options = {
       maxZoom: CLUSTER_MAX_ZOOM,
       radius: (CLUSTER_RADIUS_PX * TILE_EXTENT) / TILE_PIXELS,
       extent: TILE_EXTENT,
-    }).load(features);
+    };
+    // No number of SOS users is enough to form a cluster.
+    this.alone =
+      sos.length > 0 ? new Supercluster<UserProperties>({ ...options, minPoints: Infinity }).load(sos) : undefined;
+    this.clusters = new Supercluster<UserProperties>(options).load(features);
     return this.clusters;
   }
 }

@@ -23,3 +23,17 @@ export function cameraInHash(hash: string, maxPitch: number): boolean {
     pitch <= maxPitch
   );
 }
+
+/**
+ * `hash` with its camera's bearing and pitch dropped (`#zoom/lat/lon`), the rest kept: the 2D map
+ * opens a view shared from the 3D one at its place, flat (MapLibre ignores a camera whose pitch is
+ * beyond the map's maximum, 0 on the 2D map).
+ */
+export function flatCameraHash(hash: string): string {
+  const text = hash.replace(/^#/, '');
+  const cut = text.indexOf('&');
+  const camera = cut < 0 ? text : text.slice(0, cut);
+  const parts = camera.split('/');
+  if (parts.length <= 3) return hash;
+  return `#${parts.slice(0, 3).join('/')}${cut < 0 ? '' : text.slice(cut)}`;
+}
