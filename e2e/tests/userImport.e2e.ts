@@ -125,8 +125,35 @@ describe('user import wizard', () => {
       await page.getByTestId('user-import-check-report').waitFor({ timeout: 30_000 });
       expect(await count(page, 'would_create')).toBe('4');
 
-      // The import: four created, two skipped, the department and its team created.
+      // While the import runs the wizard tells how far the server is (GET ImportProgress): the answer
+      // is held back here until the wizard shows that the server has handled all six rows.
+      let release = () => {};
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const realImport = (url: URL) =>
+        url.pathname === '/api/UserInfo/Import' && url.searchParams.get('dryRun') === 'false';
+      let answered: Promise<void> = Promise.resolve();
+      await page.route(realImport, (route) => {
+        answered = (async () => {
+          const response = await route.fetch();
+          await released;
+          await route.fulfill({ response });
+        })();
+        return answered;
+      });
       await clickWhenStill(page.getByTestId('user-import-run'));
+      const progress = page.getByTestId('user-import-progress');
+      await expect.poll(() => progress.getAttribute('data-phase'), { timeout: 60_000 }).toBe('done');
+      expect(await progress.getByTestId('user-import-progress-stage').innerText()).toBe(
+        en('userImport.phase.done', { total: 6 }),
+      );
+      expect(await progress.getByRole('progressbar').count()).toBe(1);
+      await shot(page, 'user-import-progress-en-1440');
+      release();
+      // Unrouted only once answered: a handler cut short would send the import a second time.
+      await answered;
+      await page.unroute(realImport);
+
+      // The import: four created, two skipped, the department and its team created.
       const result = page.getByTestId('user-import-result');
       await result.getByText(en('userImport.done'), { exact: true }).waitFor({ timeout: 60_000 });
       expect(await count(page, 'created')).toBe('4');

@@ -116,8 +116,31 @@ export const userImportQuerySchema = z.object({
   createDepartments: optionalFormBool().default(false),
   /** Language of the error messages (default: the Accept-Language header, else en). */
   lang: z.enum(USER_IMPORT_LANGS, { error: 'validation.invalid' }).optional(),
+  /** Chosen by the client: `GET /api/UserInfo/ImportProgress` tells how far this import is. */
+  importId: importIdSchema().optional(),
 });
 export type UserImportQuery = z.infer<typeof userImportQuerySchema>;
+
+function importIdSchema() {
+  return z.string({ error: 'validation.invalid' }).regex(/^[A-Za-z0-9_-]{8,64}$/, { error: 'validation.invalid' });
+}
+
+/**
+ * Stages of an import as `ImportProgress` tells them: `pending` (nothing known of the id yet: the
+ * file is still on its way), `check` (reading and validating), `hash` (new passwords), `write`
+ * (rows written), then `done` or `failed`. `done` of `total` counts the stage's work.
+ */
+export const USER_IMPORT_PHASES = ['pending', 'check', 'hash', 'write', 'done', 'failed'] as const;
+export type UserImportPhase = (typeof USER_IMPORT_PHASES)[number];
+
+export const userImportProgressQuerySchema = z.object({ importId: importIdSchema() });
+
+export const userImportProgressSchema = z.object({
+  phase: z.enum(USER_IMPORT_PHASES),
+  done: z.number().int(),
+  total: z.number().int(),
+});
+export type UserImportProgress = z.infer<typeof userImportProgressSchema>;
 
 export const userImportErrorSchema = z.object({
   /** Line of the file (the header is row 1, the first data row 2); 0 for the whole file. */

@@ -1,4 +1,4 @@
-import type { HeartRate, Notification, VideoChange } from '@intercom/contract';
+import type { HeartRate, Notification, UserImportProgress, VideoChange } from '@intercom/contract';
 
 /** Why a console session ended (`session.EndReason`); `sessionsEnded` carries it to every instance. */
 export type EndReason = 'logout' | 'replaced' | 'password' | 'frozen' | 'expired' | 'deleted';
@@ -93,6 +93,11 @@ export type RealtimeEvent =
    * enterprise tree changed): their dispatcher seats read their sessions again now.
    */
   | { kind: 'seatsCheck'; E_ID: number; sessionIds: number[] | null }
+  /**
+   * How far a user import is (modules/userinfo/importProgress): every instance keeps the latest, so
+   * the importing account's polls are answered wherever the load balancer sends them.
+   */
+  | ({ kind: 'importProgress'; E_ID: number; A_ID: number; importId: string } & UserImportProgress)
   /**
    * An incident zone (modules/incident) opened, changed members or closed: every instance drops its
    * cached open incidents of the enterprise, updates the members, and its talk service regroups the

@@ -1,6 +1,8 @@
 import {
   MessageKeys,
   objectEnvelope,
+  userImportProgressQuerySchema,
+  userImportProgressSchema,
   userImportQuerySchema,
   userImportReportSchema,
   userImportTemplateQuerySchema,
@@ -12,6 +14,7 @@ import { serviceContext } from '../../core/serviceContext.js';
 import { ok } from '../../http/envelope.js';
 import { syncPlugin } from '../../http/syncPlugin.js';
 import { importLang } from './importMessages.js';
+import { ImportProgressBoard } from './importProgress.js';
 import { multipartFile, readBody } from './importMultipart.js';
 import { importTemplate } from './importTemplate.js';
 import { importUsers } from './userImport.js';
@@ -21,10 +24,13 @@ const security = [{ bearerAuth: [] }];
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 /**
- * `GET /api/UserInfo/ImportTemplate` and `POST /api/UserInfo/Import` (issue 33), in a plugin of
- * their own: its multipart parser keeps the file's raw bytes under the import's size limit.
+ * `GET /api/UserInfo/ImportTemplate`, `POST /api/UserInfo/Import` and `GET /api/UserInfo/ImportProgress`
+ * (issue 33), in a plugin of their own: its multipart parser keeps the file's raw bytes under the
+ * import's size limit.
  */
 export const importRoutes: FastifyPluginAsyncZod = syncPlugin((app) => {
+  const board = new ImportProgressBoard(app.deps.realtime.bus);
+  app.addHook('onClose', () => board.close());
   app.addContentTypeParser('multipart/form-data', async (_request: unknown, payload: Readable) => readBody(payload));
 
   app.get(
@@ -62,7 +68,26 @@ export const importRoutes: FastifyPluginAsyncZod = syncPlugin((app) => {
     async (request) => {
       const file = multipartFile(request.headers['content-type'], request.body);
       const lang = importLang(request.query.lang, request.headers['accept-language']);
-      return ok(await importUsers(serviceContext(request), request.query, lang, file));
+      const ctx = serviceContext(request);
+      const report = board.reporter(ctx.scope.rootId, ctx.account.A_ID, request.query.importId);
+      return ok(await importUsers(ctx, request.query, lang, file, report));
+    },
+  );
+
+  app.get(
+    '/ImportProgress',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'How far an import of this account is, by the importId it was started with (pending: not known yet)',
+        querystring: userImportProgressQuerySchema,
+        response: { 200: objectEnvelope(userImportProgressSchema) },
+      },
+    },
+    (request) => {
+      const ctx = serviceContext(request);
+      return Promise.resolve(ok(board.progress(ctx.scope.rootId, ctx.account.A_ID, request.query.importId)));
     },
   );
 });

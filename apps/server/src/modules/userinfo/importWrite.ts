@@ -64,9 +64,15 @@ export async function createDepartments(
 /**
  * Writes the rows, one transaction per UserImportLimits.chunkRows rows: licences reserved (the
  * enterprise locked) for the chunk's new users, users inserted or updated, SIMs bound, channel
- * memberships added. A failure leaves every earlier chunk whole and this one absent.
+ * memberships added. A failure leaves every earlier chunk whole and this one absent. `onWritten`
+ * hears the rows written so far after each chunk.
  */
-export async function writeRows(ctx: ServiceContext, E_ID: number, rows: WriteRow[]): Promise<number[]> {
+export async function writeRows(
+  ctx: ServiceContext,
+  E_ID: number,
+  rows: WriteRow[],
+  onWritten: (rows: number) => void = () => undefined,
+): Promise<number[]> {
   const touched: number[] = [];
   const now = Date.now();
   for (const chunk of parts(rows, UserImportLimits.chunkRows)) {
@@ -106,6 +112,7 @@ export async function writeRows(ctx: ServiceContext, E_ID: number, rows: WriteRo
     );
     touched.push(...ids);
     ctx.events.notify('usersChanged', { E_ID, UserIDs: ids });
+    onWritten(touched.length);
   }
   return touched;
 }

@@ -16,6 +16,7 @@ import { AppError } from '../../http/AppError.js';
 import { assertLicences } from '../enterprise/index.js';
 import { membershipsOf } from './importLookups.js';
 import { importMessage } from './importMessages.js';
+import { noProgress, type ImportProgressReport } from './importProgress.js';
 import { parseImportFile, type ImportRow } from './importParse.js';
 import { validateRows, type RowError, type RowPlan, type Validation } from './importRows.js';
 import { createDepartments, writeRows, type WriteRow } from './importWrite.js';
@@ -41,11 +42,30 @@ export async function importUsers(
   query: UserImportQuery,
   lang: UserImportLang,
   file: { name: string; body: Buffer },
+  report: ImportProgressReport = noProgress,
+): Promise<UserImportReport> {
+  report('check', 0, 0);
+  try {
+    const answer = await runImport(ctx, query, lang, file, report);
+    report('done', answer.total, answer.total);
+    return answer;
+  } catch (error) {
+    report('failed', 0, 0);
+    throw error;
+  }
+}
+
+async function runImport(
+  ctx: ServiceContext,
+  query: UserImportQuery,
+  lang: UserImportLang,
+  file: { name: string; body: Buffer },
+  report: ImportProgressReport,
 ): Promise<UserImportReport> {
   const E_ID = ctx.scope.rootId;
   const rows = await parseImportFile(file.body);
   const checked = await validateRows(ctx.db, E_ID, rows, query.createDepartments);
-  const planned = await planRows(ctx, checked);
+  const planned = await planRows(ctx, checked, report);
   const errors: RowError[] = [...checked.errors];
   const created = planned.filter((p) => p.kind === 'create').length;
   const quotaOk = await licencesFit(ctx, E_ID, created);
@@ -62,7 +82,7 @@ export async function importUsers(
   };
   let PasswordsCsv: string | null = null;
   if (written) {
-    PasswordsCsv = await write(ctx, E_ID, checked, planned);
+    PasswordsCsv = await write(ctx, E_ID, checked, planned, report);
     await logChange(ctx.db, ctx, { E_ID, Action: UserImportLogAction, Target: file.name, Summary: counts });
   }
   errors.sort((a, b) => a.row - b.row);
@@ -94,7 +114,7 @@ async function licencesFit(ctx: ServiceContext, E_ID: number, needed: number): P
 }
 
 /** What each valid row does to its user: create, update (the changed fields) or nothing. */
-async function planRows(ctx: ServiceContext, checked: Validation): Promise<Planned[]> {
+async function planRows(ctx: ServiceContext, checked: Validation, report: ImportProgressReport): Promise<Planned[]> {
   const knownIds = checked.plans.flatMap((p) => (p.known ? [p.known.UserID] : []));
   const memberships = await membershipsOf(ctx.db, knownIds);
   const verified = new Map<string, Promise<boolean>>();
@@ -108,7 +128,10 @@ async function planRows(ctx: ServiceContext, checked: Validation): Promise<Plann
     return result;
   };
   const planned: Planned[] = [];
+  const total = checked.plans.length;
   for (const plan of checked.plans) {
+    // Known users' passwords are compared by scrypt: the slow part of checking a re-import.
+    report('check', planned.length, total);
     const department = plan.department === undefined ? undefined : departmentId(checked, plan.department);
     const known = plan.known;
     if (!known) {
@@ -131,6 +154,7 @@ async function planRows(ctx: ServiceContext, checked: Validation): Promise<Plann
     const changed = Object.keys(values).length > 0 || passwordChanged || iccidChanged || channels.length > 0;
     planned.push({ plan, kind: changed ? 'update' : 'unchanged', values, channels, passwordChanged });
   }
+  report('check', total, total);
   return planned;
 }
 
@@ -142,7 +166,13 @@ function departmentId(checked: Validation, path: string): number | null {
 }
 
 /** Creates departments, hashes passwords and writes the rows; returns the generated passwords as CSV. */
-async function write(ctx: ServiceContext, E_ID: number, checked: Validation, planned: Planned[]) {
+async function write(
+  ctx: ServiceContext,
+  E_ID: number,
+  checked: Validation,
+  planned: Planned[],
+  report: ImportProgressReport,
+) {
   const departments = await createDepartments(ctx.db, E_ID, checked.newDepartments, checked.departments);
   const osId = (path: string | undefined) => (path ? (departments.get(path) ?? null) : null);
   const active = planned.filter((p) => p.kind !== 'unchanged');
@@ -150,10 +180,13 @@ async function write(ctx: ServiceContext, E_ID: number, checked: Validation, pla
   for (const p of active) {
     if (p.kind === 'create' && p.plan.Password === undefined) generated.set(p.plan.MobilePhone, newPassword());
   }
-  const hashes = await hashEach(ctx, [
-    ...new Set([...active.flatMap((p) => (p.plan.Password ? [p.plan.Password] : []))]),
-  ]);
-  const generatedHashes = await hashEach(ctx, [...generated.values()]);
+  const given = [...new Set(active.flatMap((p) => (p.plan.Password ? [p.plan.Password] : [])))];
+  const toHash = given.length + generated.size;
+  if (toHash > 0) report('hash', 0, toHash);
+  const hashes = await hashEach(ctx, given, (done) => report('hash', done, toHash));
+  const generatedHashes = await hashEach(ctx, [...generated.values()], (done) =>
+    report('hash', given.length + done, toHash),
+  );
   const rows: WriteRow[] = active.map((p) => {
     const password = p.plan.Password;
     if (p.kind === 'create') {
@@ -187,7 +220,7 @@ async function write(ctx: ServiceContext, E_ID: number, checked: Validation, pla
       priority: p.plan.PriorityLevel ?? known.PriorityLevel,
     };
   });
-  await writeRows(ctx, E_ID, rows);
+  await writeRows(ctx, E_ID, rows, (done) => report('write', done, rows.length));
   for (const p of active) {
     if (p.passwordChanged && p.plan.known) ctx.events.endSessions(p.plan.known, 'password');
   }
@@ -207,7 +240,11 @@ const HASH_THREADS = 3;
  * through libuv's thread pool, as many at once as there are cores, at most HASH_THREADS and what
  * HASH_MEMORY_BYTES allows; each slot takes the next password as soon as its run ends.
  */
-async function hashEach(ctx: ServiceContext, passwords: string[]): Promise<Map<string, string>> {
+async function hashEach(
+  ctx: ServiceContext,
+  passwords: string[],
+  onHashed: (done: number) => void,
+): Promise<Map<string, string>> {
   const hashes = new Map<string, string>();
   const slots = Math.max(
     1,
@@ -218,6 +255,7 @@ async function hashEach(ctx: ServiceContext, passwords: string[]): Promise<Map<s
     while (next < passwords.length) {
       const password = passwords[next++] as string;
       hashes.set(password, await hashPassword(password, ctx.passwordLogN));
+      onHashed(hashes.size);
     }
   };
   await Promise.all(Array.from({ length: Math.min(slots, passwords.length) }, slot));

@@ -1,15 +1,16 @@
 import type { UserImportReport } from '@intercom/contract';
-import { Alert, Button, Checkbox, Flex, Modal, Progress, Steps, Typography } from 'antd';
+import { Alert, Button, Checkbox, Flex, Modal, Steps } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { wasShown } from '../../../shared/api/ApiError';
 import { useErrorMessage } from '../../../shared/api/useErrorMessage';
 import { useConfirm } from '../../../shared/ui/ConfirmContext';
 import { useIsMobile } from '../../../shared/ui/useIsMobile';
-import { useImportUsers } from './api';
+import { newImportId, useImportUsers } from './api';
 import { ImportCounts } from './ImportCounts';
 import { ImportErrorTable } from './ImportErrorTable';
 import { ImportPreviewTable } from './ImportPreviewTable';
+import { ImportProgressBar } from './ImportProgressBar';
 import { ImportFileStep, type FileOptions } from './ImportFileStep';
 import { ImportResult } from './ImportResult';
 
@@ -50,6 +51,7 @@ export function UserImportWizard({ open, onClose }: { open: boolean; onClose: ()
   const [failure, setFailure] = useState<string | null>(null);
   const [passwordsSaved, setPasswordsSaved] = useState(false);
   const [dryRun, setDryRun] = useState(true);
+  const [importId, setImportId] = useState(newImportId);
   const busy = importUsers.isPending;
   const elapsed = useElapsed(busy);
 
@@ -67,11 +69,14 @@ export function UserImportWizard({ open, onClose }: { open: boolean; onClose: ()
     if (!file) return;
     setFailure(null);
     setDryRun(asDryRun);
+    const id = newImportId();
+    setImportId(id);
     try {
       const report = await importUsers.mutateAsync({
         file,
         options: { ...options, dryRun: asDryRun },
         language: i18n.language,
+        importId: id,
       });
       if (asDryRun) {
         setCheck(report);
@@ -219,16 +224,7 @@ export function UserImportWizard({ open, onClose }: { open: boolean; onClose: ()
             onPasswordsSaved={() => setPasswordsSaved(true)}
           />
         )}
-        {busy && (
-          <Flex vertical gap={4} role="status" aria-live="polite" data-testid="user-import-progress">
-            <Typography.Text>
-              {dryRun
-                ? t('userImport.checking', { seconds: elapsed })
-                : t('userImport.importing', { seconds: elapsed })}
-            </Typography.Text>
-            <Progress percent={100} status="active" showInfo={false} />
-          </Flex>
-        )}
+        {busy && <ImportProgressBar importId={importId} dryRun={dryRun} seconds={elapsed} />}
         {failure && (
           <Alert
             type="error"

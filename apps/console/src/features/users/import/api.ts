@@ -1,5 +1,5 @@
-import type { UserImportReport } from '@intercom/contract';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { UserImportProgress, UserImportReport } from '@intercom/contract';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiDownload, apiRequest } from '../../../shared/api/apiClient';
 import { invalidateResources } from '../../../shared/api/invalidate';
 import { saveFile } from '../../../shared/api/saveFile';
@@ -7,6 +7,8 @@ import { pickLanguage } from '../../../i18n/languages';
 
 /** A 15,000-row file with new passwords to hash takes minutes on the server, not the usual 10 s. */
 const IMPORT_TIMEOUT_MS = 30 * 60_000;
+/** How often the wizard asks how far a running import is. */
+export const IMPORT_PROGRESS_POLL_MS = 500;
 
 export interface ImportOptions {
   dryRun: boolean;
@@ -28,6 +30,39 @@ export async function downloadTemplate(format: 'csv' | 'xlsx', language: string)
   saveFile(file.blob, file.fileName);
 }
 
+/** Random hex from the CSPRNG (getRandomValues, not randomUUID: the console may be served over plain HTTP on a LAN). */
+function randomHex(bytes: number): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (byte) => byte.toString(16).padStart(2, '0')).join(
+    '',
+  );
+}
+
+/** A new id for an import, so its progress can be asked for while it runs. */
+export function newImportId(): string {
+  return `imp-${randomHex(12)}`;
+}
+
+/**
+ * `GET /api/UserInfo/ImportProgress` every IMPORT_PROGRESS_POLL_MS while the import `importId`
+ * runs (null: none runs).
+ */
+export function useImportProgress(importId: string | null) {
+  return useQuery({
+    enabled: importId !== null,
+    queryKey: ['UserInfo', 'ImportProgress', importId],
+    queryFn: async ({ signal }) =>
+      (
+        await apiRequest<never, UserImportProgress>('GET', '/api/UserInfo/ImportProgress', {
+          query: { importId },
+          signal,
+          connectionToast: false,
+        })
+      ).BaseData as UserImportProgress,
+    refetchInterval: IMPORT_PROGRESS_POLL_MS,
+    gcTime: 0,
+  });
+}
+
 /**
  * The file as the multipart body the server reads (field `file`), built around the File without
  * copying it. The boundary is random per request, so no file's content can end the part early.
@@ -45,14 +80,10 @@ function multipartBody(file: File, boundary: string): Blob {
 export function useImportUsers() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (input: { file: File; options: ImportOptions; language: string }) => {
-      // getRandomValues, not randomUUID: the console may be served over plain HTTP on a LAN.
-      const random = Array.from(crypto.getRandomValues(new Uint8Array(12)), (byte) =>
-        byte.toString(16).padStart(2, '0'),
-      );
-      const boundary = `----intercomUserImport${random.join('')}`;
+    mutationFn: async (input: { file: File; options: ImportOptions; language: string; importId: string }) => {
+      const boundary = `----intercomUserImport${randomHex(12)}`;
       const answer = await apiRequest<never, UserImportReport>('POST', '/api/UserInfo/Import', {
-        query: { ...input.options, lang: importLanguage(input.language) },
+        query: { ...input.options, lang: importLanguage(input.language), importId: input.importId },
         raw: { body: multipartBody(input.file, boundary), contentType: `multipart/form-data; boundary=${boundary}` },
         timeoutMs: IMPORT_TIMEOUT_MS,
       });
