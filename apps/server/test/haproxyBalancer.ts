@@ -9,25 +9,27 @@ export const HAPROXY = ['/usr/sbin/haproxy', '/usr/bin/haproxy'].find((file) => 
 
 /**
  * deploy/haproxy.cfg as shipped with the test's addresses: listen on `lbPort`, the instances on
- * `ports`, the runtime API on `socket` instead of /run/haproxy, the status page on `statsPort`; no
- * daemon, user or syslog.
+ * `ports` (s1, s2, and from the third on `sN` lines added after s2's in each backend, as an operator
+ * adds an instance), the runtime API on `socket` instead of /run/haproxy, the status page on
+ * `statsPort`; no daemon, user or syslog.
  */
-export function haproxyConfig(
-  lbPort: number,
-  ports: readonly [number, number],
-  socket: string,
-  statsPort: number,
-): string {
-  return fs
-    .readFileSync(path.join(root, 'deploy/haproxy.cfg'), 'utf8')
-    .split('\n')
-    .filter((line) => !/^\s*(user|group|daemon|log \/dev\/log)\b/.test(line))
+export function haproxyConfig(lbPort: number, ports: readonly number[], socket: string, statsPort: number): string {
+  const lines: string[] = [];
+  for (const line of fs.readFileSync(path.join(root, 'deploy/haproxy.cfg'), 'utf8').split('\n')) {
+    if (/^\s*(user|group|daemon|log \/dev\/log)\b/.test(line)) continue;
+    lines.push(line);
+    if (!/^\s*server s2 10\.0\.0\.12:8080/.test(line)) continue;
+    for (let n = 3; n <= ports.length; n++) {
+      lines.push(line.replaceAll('s2', `s${n}`).replace('10.0.0.12:8080', `10.0.0.${10 + n}:8080`));
+    }
+  }
+  let config = lines
     .join('\n')
     .replace(/stats socket \S+/, `stats socket ${socket}`)
     .replace('bind :80', `bind 127.0.0.1:${lbPort}`)
-    .replace('bind 127.0.0.1:8404', `bind 127.0.0.1:${statsPort}`)
-    .replaceAll('10.0.0.11:8080', `127.0.0.1:${ports[0]}`)
-    .replaceAll('10.0.0.12:8080', `127.0.0.1:${ports[1]}`);
+    .replace('bind 127.0.0.1:8404', `bind 127.0.0.1:${statsPort}`);
+  ports.forEach((port, i) => (config = config.replaceAll(`10.0.0.${11 + i}:8080`, `127.0.0.1:${port}`)));
+  return config;
 }
 
 /** One request to the runtime API (`show stat`, `show servers state`, ...): its answer. */
@@ -49,8 +51,8 @@ export interface Balancer {
   stop(): Promise<void>;
 }
 
-/** HAProxy on deploy/haproxy.cfg in front of the two instances on `ports`; resolves once it answers. */
-export async function startBalancer(work: string, ports: readonly [number, number]): Promise<Balancer> {
+/** HAProxy on deploy/haproxy.cfg in front of the instances on `ports` (two or more); resolves once it answers. */
+export async function startBalancer(work: string, ports: readonly number[]): Promise<Balancer> {
   const lbPort = await freePort();
   const socket = path.join(work, 'haproxy.sock');
   const cfg = path.join(work, 'haproxy.cfg');

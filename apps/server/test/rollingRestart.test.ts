@@ -20,10 +20,11 @@ import {
   type Store,
 } from './terminals/builtServer.js';
 
-// Two built instances on one PostgreSQL database and Redis behind HAProxy (deploy/haproxy.cfg as
-// shipped, addresses changed only), 100 terminals and 5 console hub clients (the official client
-// with the console's reconnect policy) going through it; each instance in turn gets SIGTERM, is
-// started again once it has exited, and the next one waits until HAProxy uses it again. Goals
+// Three built instances on one PostgreSQL database and Redis behind HAProxy (deploy/haproxy.cfg as
+// shipped, addresses changed and a third server added), 300 moving terminals (1,000 with
+// ROLLING_TERMINALS=1000) and 5 console hub clients (the official client with the console's
+// reconnect policy) going through it; each instance in turn gets SIGTERM, is started again once it
+// has exited, and the next one waits until HAProxy uses it again. Goals
 // (docs/operations.md "Rolling restart"):
 // - no acknowledged fix missing from location_history at the end;
 // - every terminal whose socket dropped logs in again (login acked) within 10 s of the drop;
@@ -33,7 +34,15 @@ import {
 // - no request through HAProxy (hub negotiate, polls and sends; the consoles' REST polling)
 //   answered 5xx, or not answered, outside a drain (SIGTERM until the process has exited).
 // Runs when PostgreSQL (TEST_DATABASE_URL), Redis (REDIS_URL_TEST) and haproxy are all present.
-const TERMINALS = 100;
+const INSTANCES = 3;
+/**
+ * 300 in `npm test`; ROLLING_TERMINALS=1000 for the issue's figure. A terminal login costs about 25 ms
+ * of an instance's CPU (docs/operations.md), so on CI's shared 2 cores the third of 1,000 that one
+ * restart sends to the others would take longer than the 10 s allowed below.
+ */
+const TERMINALS = Number(process.env.ROLLING_TERMINALS ?? 300);
+/** Each terminal's pause after an acknowledged fix: 200 fixes/s in all (at 1,000 terminals, 20 times what they send reporting every 100 s). */
+const TERMINAL_PACE_MS = (TERMINALS * 1000) / 200;
 const CONSOLES = 5;
 const TERMINAL_RECONNECT_MS = 10_000;
 const CONSOLE_RESYNC_MS = 5_000;
@@ -131,19 +140,21 @@ describe.skipIf(missing.length > 0)('rolling restart behind HAProxy', () => {
       ADMIN_PASSWORD,
       LOG_LEVEL: 'info',
     };
-    const ports: [number, number] = [await freePort(), await freePort()];
-    // HAProxy names the instances s1 and s2 (deploy/haproxy.cfg).
-    const names = ['s1', 's2'] as const;
-    const instance = async (i: 0 | 1) => {
-      const file = path.join(work, `${names[i]}-${logs.length}.log`);
-      logs.push({ name: names[i], file });
+    const ports: number[] = [];
+    for (let i = 0; i < INSTANCES; i++) ports.push(await freePort());
+    // HAProxy names the instances s1, s2 (deploy/haproxy.cfg), s3 (added like them).
+    const names = ports.map((_port, i) => `s${i + 1}`);
+    const instance = async (i: number) => {
+      const file = path.join(work, `s${i + 1}-${logs.length}.log`);
+      logs.push({ name: names[i] ?? '', file });
       // Registered at once, so afterAll stops it even when a later step fails.
-      const started = await startBuilt(path.join(work, `s${i}`), db, env, ports[i], fs.openSync(file, 'a'));
+      const started = await startBuilt(path.join(work, `s${i}`), db, env, ports[i] ?? 0, fs.openSync(file, 'a'));
       servers.push(started);
       return started;
     };
     // One after the other: the first migrates and seeds the fresh database.
-    const running: BuiltServer[] = [await instance(0), await instance(1)];
+    const running: BuiltServer[] = [];
+    for (let i = 0; i < INSTANCES; i++) running.push(await instance(i));
     balancer = await startBalancer(work, ports);
     const lb = balancer;
     const url = lb.url;
@@ -163,8 +174,8 @@ describe.skipIf(missing.length > 0)('rolling restart behind HAProxy', () => {
     const upEverywhere = (name: string) =>
       ['hub', 'terminals', 'api'].every((backend) => states.get(`${backend}/${name}`) === 'UP');
 
-    // Terminals: two fixes in flight, then a second's pause (200 fixes/s in all, 20 times what 100
-    // terminals reporting every 10 s send); reconnect 200 ms after a drop, as the protocol asks.
+    // Terminals: one fix in flight, then TERMINAL_PACE_MS' pause; reconnect 200 ms after a drop, as
+    // the protocol asks.
     // Reconnect time: from the drop to the login's ack.
     const phones = await seedTerminalUsers(db, TERMINALS);
     const acked = new Set<string>();
@@ -178,7 +189,10 @@ describe.skipIf(missing.length > 0)('rolling restart behind HAProxy', () => {
           if (dropped !== undefined) reconnectMs.push(Date.now() - dropped);
           droppedAt.delete(terminal.U_ID);
         };
-        const driver = drive(`${url.replace('http', 'ws')}/terminal`, terminal, acked, 2, { onLogin, paceMs: 1000 });
+        const driver = drive(`${url.replace('http', 'ws')}/terminal`, terminal, acked, 1, {
+          onLogin,
+          paceMs: TERMINAL_PACE_MS,
+        });
         sockets.add(driver);
         await driver.done;
         sockets.delete(driver);
@@ -235,20 +249,21 @@ describe.skipIf(missing.length > 0)('rolling restart behind HAProxy', () => {
 
     const drains: { from: number; to: number }[] = [];
     const resyncs: { restart: number; console: number; ms: number; users: number }[] = [];
-    for (const i of [0, 1] as const) {
+    for (let i = 0; i < INSTANCES; i++) {
       await sleep(1000);
       const before = acked.size;
       const old = running[i] as BuiltServer;
-      const pinned = consoles.flatMap((client, c) => (client.pin() === names[i] ? [c] : []));
-      note('test', `SIGTERM to ${names[i]} (consoles pinned to it: ${pinned.join(', ') || 'none'})`);
+      const name = names[i] ?? '';
+      const pinned = consoles.flatMap((client, c) => (client.pin() === name ? [c] : []));
+      note('test', `SIGTERM to ${name} (consoles pinned to it: ${pinned.join(', ') || 'none'})`);
       const began = Date.now();
       old.child.kill('SIGTERM');
       const code = await old.exited;
       drains.push({ from: began, to: Date.now() });
-      note('test', `${names[i]} exited with ${code}`);
-      expect(code, `${names[i]} exited cleanly`).toBe(0);
+      note('test', `${name} exited with ${code}`);
+      expect(code, `${name} exited cleanly`).toBe(0);
       running[i] = await instance(i);
-      note('test', `${names[i]} started and ready`);
+      note('test', `${name} started and ready`);
 
       // Every console this restart cut off (pinned to it, or that lost its connection since)
       // must get a complete snapshot on a new connection within 5 s of SIGTERM.
@@ -273,10 +288,10 @@ describe.skipIf(missing.length > 0)('rolling restart behind HAProxy', () => {
           users: snapshot?.users ?? 0,
         });
       }
-      expect(affected.length, `consoles cut off by restarting ${names[i]}`).toBeGreaterThan(0);
+      expect(affected.length, `consoles cut off by restarting ${name}`).toBeGreaterThan(0);
       // As an operator would: the next instance only once the balancer uses this one again.
-      await waitFor(`${names[i]} up in HAProxy`, () => upEverywhere(names[i]), 30_000);
-      note('test', `${names[i]} up in every backend`);
+      await waitFor(`${name} up in HAProxy`, () => upEverywhere(name), 30_000);
+      note('test', `${name} up in every backend`);
       expect(acked.size, `ingest went on through restart ${i}`).toBeGreaterThan(before);
     }
     // Terminals stop (no ack can arrive after this), then what they were told is compared with the table.
@@ -286,11 +301,13 @@ describe.skipIf(missing.length > 0)('rolling restart behind HAProxy', () => {
     const inDrain = (at: number) => drains.some((d) => at >= d.from && at <= d.to);
     const failed = answers.filter((a) => a.status >= 500 || a.status === 0);
     const worst = (values: number[]) => (values.length > 0 ? Math.max(...values) : 0);
+    const sorted = [...reconnectMs].sort((a, b) => a - b);
+    const percentile = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
     process.stderr.write(
-      `rolling restart: ${acked.size} fixes acknowledged, ${lost.length} missing; ${reconnectMs.length} terminal reconnects, slowest ${worst(reconnectMs)} ms; console resyncs ${resyncs.map((r) => `${r.ms} ms (${r.users})`).join(', ')}; ${answers.length} answers through HAProxy, ${failed.length} 5xx or none (${failed.filter((a) => inDrain(a.at)).length} in a drain); drains ${drains.map((d) => d.to - d.from).join(', ')} ms; ${((Date.now() - t0) / 1000).toFixed(0)} s\n`,
+      `rolling restart: ${acked.size} fixes acknowledged, ${lost.length} missing; ${reconnectMs.length} terminal reconnects, p50 ${percentile(50)} ms, p95 ${percentile(95)} ms, slowest ${worst(reconnectMs)} ms; console resyncs ${resyncs.map((r) => `${r.ms} ms (${r.users})`).join(', ')}; ${answers.length} answers through HAProxy, ${failed.length} 5xx or none (${failed.filter((a) => inDrain(a.at)).length} in a drain); drains ${drains.map((d) => d.to - d.from).join(', ')} ms; ${((Date.now() - t0) / 1000).toFixed(0)} s\n`,
     );
     expect(lost).toEqual([]);
-    // Every terminal on a restarted instance came back (about half each time), each within 10 s.
+    // Every terminal on a restarted instance came back (about a third each time), each within 10 s.
     expect(droppedAt.size, 'terminals never reconnected').toBe(0);
     expect(reconnectMs.length).toBeGreaterThanOrEqual(TERMINALS * 0.8);
     expect(worst(reconnectMs)).toBeLessThanOrEqual(TERMINAL_RECONNECT_MS);
@@ -298,7 +315,7 @@ describe.skipIf(missing.length > 0)('rolling restart behind HAProxy', () => {
     expect(failed.filter((a) => !inDrain(a.at))).toEqual([]);
     expect(answers.length).toBeGreaterThan(100);
     for (const server of running) server.child.kill('SIGTERM');
-    expect(await Promise.all(running.map((server) => server.exited))).toEqual([0, 0]);
+    expect(await Promise.all(running.map((server) => server.exited))).toEqual(running.map(() => 0));
     printTimeline = Boolean(process.env.ROLLING_RESTART_TIMELINE);
-  }, 180_000);
+  }, 300_000);
 });

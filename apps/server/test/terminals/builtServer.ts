@@ -115,7 +115,10 @@ export async function startBuilt(
   stdout: number | 'ignore' = 'ignore',
 ): Promise<BuiltServer> {
   port ??= await freePort();
-  const child = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.js')], {
+  // BUILT_SERVER_NODE_ARGS: flags for the servers' node only (e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`,
+  // which NODE_OPTIONS does not take).
+  const nodeArgs = (process.env.BUILT_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, path.join(root, 'apps/server/dist/main.js')], {
     env: {
       ...process.env,
       PORT: String(port),
