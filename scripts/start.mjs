@@ -71,7 +71,6 @@ if (demo) {
     `  20 simulated terminals move and talk around Shenzhen; 2 are cameras (${camera}): open Video.`,
     '  Ctrl-C stops the demo.',
   ];
-  process.stdout.write(`\n${block.join('\n')}\n\n`);
   const simulator = spawn(
     path.join(root, 'node_modules/.bin/tsx'),
     [
@@ -99,10 +98,35 @@ if (demo) {
       '--password',
       env.ADMIN_PASSWORD,
     ],
-    { cwd: root, stdio: 'inherit', env },
+    { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env },
   );
   children.push(simulator);
+  // The block comes once the simulator has set the demo up with the admin account and logged out
+  // (its FLEET_READY line, apps/simulator/src/fleet.ts): a login from the block before that would
+  // be replaced by the simulator's own (one session per account).
+  let printed = false;
+  const printBlock = () => {
+    if (printed) return;
+    printed = true;
+    process.stdout.write(`\n${block.join('\n')}\n\n`);
+  };
+  const setupTimer = setTimeout(printBlock, 120_000);
+  let pending = '';
+  simulator.stdout.on('data', (chunk) => {
+    pending += String(chunk);
+    const lines = pending.split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) {
+      process.stdout.write(`${line}\n`);
+      if (line.includes('setup done, admin session ended')) {
+        clearTimeout(setupTimer);
+        printBlock();
+      }
+    }
+  });
   simulator.on('exit', (code) => {
+    clearTimeout(setupTimer);
+    printBlock();
     if (code) process.stderr.write(`The simulator stopped (exit ${code}); the server keeps running.\n`);
   });
 }

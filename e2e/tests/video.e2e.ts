@@ -12,6 +12,7 @@ import { callApi, tokenOf } from '../support/apiLogin.js';
 import { shot, useBrowserPerFile } from '../support/browser.js';
 import { openSignedIn } from '../support/console.js';
 import { TERMINAL_PASSWORD, createTerminalUser, deleteUsers } from '../support/terminal.js';
+import { decodedPictures, logInVideoSeat } from '../support/video.js';
 import { text, type Language } from '../support/texts.js';
 
 const browser = useBrowserPerFile();
@@ -48,28 +49,11 @@ async function startCamera(
   return { terminal, uid };
 }
 
-async function decoded(page: Page, uid = userId): Promise<number> {
-  return Number(await page.getByTestId(`video-canvas-${uid}`).getAttribute('data-decoded'));
+function decoded(page: Page, uid = userId): Promise<number> {
+  return decodedPictures(page, uid);
 }
 
-/**
- * What a user does on /main/video with no talk seat yet (no local agent runs here): the page says
- * the talk account is not logged in and offers the intercom-account login, which takes the browser
- * seat; the seat's video list then fills.
- */
-async function logInSeat(page: Page, language: Language, screenshot?: string): Promise<void> {
-  const notice = page.getByTestId('video-not-logged-in');
-  await notice.getByText(text(language, 'talk.status.not_logged_in')).waitFor();
-  if (screenshot) await shot(page, screenshot);
-  await notice.getByRole('button', { name: text(language, 'talk.login') }).click();
-  const dialog = page.getByRole('dialog', { name: text(language, 'talk.account_title') });
-  await dialog.getByTestId('talk-login').click();
-  await page.getByText(text(language, 'talk.status.login_success')).first().waitFor();
-  await expect.poll(() => notice.count()).toBe(0);
-  await expect.poll(() => dialog.count()).toBe(0);
-  // The login's messages fade before the screenshots, which they would cover.
-  await expect.poll(() => page.locator('.ant-message-notice').count(), { timeout: 15_000 }).toBe(0);
-}
+const logInSeat = logInVideoSeat;
 
 afterAll(async () => {
   await Promise.all(cameras.map((c) => c.stop()));

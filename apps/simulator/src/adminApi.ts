@@ -47,6 +47,18 @@ export async function adminLogin(url: string, username: string, password: string
   return result.access_token;
 }
 
+/**
+ * Ends the console session the setup used (`POST /api/Account/Logout`): one session per account, so
+ * an administrator who logs in afterwards replaces nothing. A failure is only reported.
+ */
+export async function adminLogout(url: string, token: string): Promise<void> {
+  const res = await fetch(`${url}/api/Account/Logout`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+  });
+  if (!res.ok) throw new Error(`logout answered HTTP ${res.status}`);
+}
+
 export interface FleetUser {
   phone: string;
   UserID: number;

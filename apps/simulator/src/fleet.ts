@@ -2,6 +2,7 @@ import { speechPackets } from '@intercom/media';
 import {
   SIM_VIDEO_CHANNEL,
   adminLogin,
+  adminLogout,
   ensureTalkChannels,
   ensureUsers,
   ensureVideoChannel,
@@ -19,6 +20,9 @@ export interface Fleet {
   stats: FleetStats;
   stop(): Promise<void>;
 }
+
+/** Logged once the users, channels and settings exist and the admin session has ended (scripts/start.mjs waits for it). */
+export const FLEET_READY = 'setup done, admin session ended';
 
 /** Logins are spread out: each costs the server one scrypt verification. */
 const LOGINS_PER_SECOND = 20;
@@ -54,6 +58,11 @@ export async function startFleet(options: SimulatorOptions, log: (line: string) 
   const channels = talking
     ? await ensureTalkChannels(options.url, token, users, { groupSize: options.talkGroup, record: options.record, log })
     : new Map<string, number>();
+  // The setup is done: the account is the administrator's again (the demo prints its login now).
+  await adminLogout(options.url, token).catch((error: unknown) =>
+    log(`admin logout failed: ${error instanceof Error ? error.message : String(error)}`),
+  );
+  log(FLEET_READY);
   // One short phrase of real speech (packages/media fixtures), shared by every terminal.
   const packets = talking ? speechPackets('unit-three') : [];
   const stats = new FleetStats();

@@ -1,0 +1,28 @@
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { shot } from './browser.js';
+import { text, type Language } from './texts.js';
+
+/** Pictures the Video page has decoded for the user's stream. */
+export async function decodedPictures(page: Page, uid: number): Promise<number> {
+  return Number(await page.getByTestId(`video-canvas-${uid}`).getAttribute('data-decoded'));
+}
+
+/**
+ * What a user does on /main/video with no talk seat yet (no local agent runs here): the page says
+ * the talk account is not logged in and offers the intercom-account login, which takes the browser
+ * seat; the seat's video list then fills.
+ */
+export async function logInVideoSeat(page: Page, language: Language, screenshot?: string): Promise<void> {
+  const notice = page.getByTestId('video-not-logged-in');
+  await notice.getByText(text(language, 'talk.status.not_logged_in')).waitFor();
+  if (screenshot) await shot(page, screenshot);
+  await notice.getByRole('button', { name: text(language, 'talk.login') }).click();
+  const dialog = page.getByRole('dialog', { name: text(language, 'talk.account_title') });
+  await dialog.getByTestId('talk-login').click();
+  await page.getByText(text(language, 'talk.status.login_success')).first().waitFor();
+  await expect.poll(() => notice.count()).toBe(0);
+  await expect.poll(() => dialog.count()).toBe(0);
+  // The login's messages fade before the screenshots, which they would cover.
+  await expect.poll(() => page.locator('.ant-message-notice').count(), { timeout: 15_000 }).toBe(0);
+}
