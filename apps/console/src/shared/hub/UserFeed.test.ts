@@ -4,6 +4,7 @@ import { gpsRecordFixture as gps } from './gpsRecordFixture';
 import { LiveStore } from './LiveStore';
 import type { HubMessage } from './liveSnapshot';
 import { sosAlarmFixture } from './sosAlarmFixture';
+import type { Bounds } from './hubWorkerMessages';
 import { UserFeed } from './UserFeed';
 import { batchNames, stateCode, type UserBatch } from './userBatch';
 
@@ -18,11 +19,13 @@ function setup(gcj02: boolean, ...first: HubMessage[]) {
   };
   burst(...first);
   const batches: UserBatch[] = [];
-  const feed = new UserFeed(store, gcj02, (users) => {
+  const bounds: (Bounds | undefined)[] = [];
+  const feed = new UserFeed(store, gcj02, (users, sent) => {
     batches.push(users);
+    bounds.push(sent);
     return Promise.resolve();
   });
-  return { burst, batches, feed };
+  return { burst, batches, bounds, feed };
 }
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 10));
@@ -61,5 +64,39 @@ describe('UserFeed', () => {
     burst({ type: 'GPS', data: [gps(1, { lat: 1 })] });
     await settle();
     expect(batches).toHaveLength(2);
+  });
+
+  test('the bounds come with the snapshot, or with the first users to arrive after an empty one', async () => {
+    const full = setup(
+      false,
+      { type: 'GPSArray', data: [gps(1, { lon: 114, lat: 22 }), gps(2, { lon: 115, lat: 23 })] },
+      { type: 'NumOnlineUser', data: 2 },
+    );
+    await settle();
+    full.burst({ type: 'GPS', data: [gps(1, { lon: 114.5, lat: 22.5 })] });
+    await settle();
+    expect(full.bounds).toEqual([
+      [
+        [114, 22],
+        [115, 23],
+      ],
+      undefined,
+    ]);
+
+    // A map opened before any terminal reported is framed by the first to report.
+    const empty = setup(false, { type: 'GPSArray', data: [] }, { type: 'NumOnlineUser', data: 0 });
+    await settle();
+    empty.burst({ type: 'GPS', data: [gps(3, { lon: 113, lat: 21 })] });
+    await settle();
+    empty.burst({ type: 'GPS', data: [gps(4, { lon: 116, lat: 24 })] });
+    await settle();
+    expect(empty.bounds).toEqual([
+      undefined,
+      [
+        [113, 21],
+        [113, 21],
+      ],
+      undefined,
+    ]);
   });
 });

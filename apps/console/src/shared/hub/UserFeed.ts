@@ -19,13 +19,16 @@ export type BatchSink = (users: UserBatch, bounds: Bounds | undefined) => Promis
  * One map's users, kept in the hub worker: the points the map holds, and the batches that bring it
  * up to date after each burst of the LiveStore (UserSourceFeeder paces them by the map's drawing).
  * `gcj02` shifts every point for AMap tiles. A snapshot is one batch that replaces everything;
- * it carries the users' bounds, which the map frames its first view by.
+ * it carries the users' bounds, which the map frames its first view by. A snapshot without users (a
+ * map opened before any terminal reported) leaves the bounds to the first batch that has some.
  */
 export class UserFeed {
   private readonly index = new UserPointIndex();
   private readonly feeder: UserSourceFeeder;
   private readonly sentNames = new Map<number, string>();
   private sos = new Set<number>();
+  /** Some batch has carried bounds: only snapshots carry them from then on. */
+  private boundsSent = false;
   private readonly unsubscribe: () => void;
 
   constructor(
@@ -35,7 +38,9 @@ export class UserFeed {
   ) {
     const send = (upsert: readonly number[], remove: readonly number[], replace: boolean) => {
       const users = userBatch((id) => this.index.get(id), upsert, remove, replace, this.sentNames);
-      return sink(users, replace ? this.index.bounds() : undefined);
+      const bounds = replace || !this.boundsSent ? this.index.bounds() : undefined;
+      if (bounds) this.boundsSent = true;
+      return sink(users, bounds);
     };
     this.feeder = new UserSourceFeeder({ send }, this.index);
     // The held state comes first as a snapshot, then every burst.
