@@ -122,7 +122,10 @@ describe('3D map', () => {
   for (const { language, width, height } of views) {
     test(`the 3D view in ${language} at ${width} px: columns, SOS ring, translated tilt and turn buttons`, async () => {
       const page = await browser.newPage({ locale: language, width, height });
-      await openSignedIn(page, adminCredentials(), '/main/3dmap', language);
+      // At the SOS user, at city zoom: the framing of every user (map.e2e) would put the camera
+      // wherever the other files' users are, and below zoom 12, on the globe, MapLibre's
+      // queryRenderedFeatures did not find the columns it drew (CI at 390 px; the screenshot showed them).
+      await openSignedIn(page, adminCredentials(), '/main/3dmap#13/22.5431/114.0579/-25/60', language);
       await waitForMap(page);
       await expect.poll(() => columnOf(page, created[0]!)).toBe('sos');
       await page.locator(`[data-testid="map-sos-ring"][data-user-id="${created[0]}"]`).waitFor();
