@@ -229,9 +229,16 @@ if (rollingMissing) {
 if (!process.env.TEST_DATABASE_URL) {
   process.stdout.write('\n=== API tests (PostgreSQL): skipped, TEST_DATABASE_URL is not set\n');
 }
-// The SQLite and PostgreSQL passes side by side, one file at a time each: alone, a pass keeps one of
-// CI's two cores busy. They share nothing but Redis (every test file has its own key prefix), and the
-// typecheck above built the server that the built-server tests start. Each pass's lines carry its name.
+// The build first: the browser tests need it, and the login page budget reads its manifest (seconds).
+const built = step('build', process.execPath, ['scripts/build.mjs']);
+if (built) step('login page JavaScript budget', process.execPath, ['scripts/bundleSize.mjs']);
+// The SQLite pass, the PostgreSQL pass and the browser tests side by side, one file at a time each.
+// Measured (README "Tests"): a pass spends about half its time forking and importing and the rest
+// mostly waiting on sockets and timers, so one alone keeps a core far from busy, and three side by
+// side finish well before the three one after another. They share nothing but Redis (every test file
+// has its own key prefix), and the typecheck above built the server that the built-server tests
+// start. Each one's lines carry its name.
+const e2eReport = path.join(reports, 'e2e.json');
 await Promise.all([
   // TEST_DATABASE_URL left out: this pass is SQLite even where CI exports it for the other one.
   vitest('unit and API tests (SQLite)', 'sqlite', [...redisExclude, ...exclude([ROLLING_RESTART])], {
@@ -252,14 +259,11 @@ await Promise.all([
       ],
       { ...redisEnv, TEST_DATABASE_URL: process.env.TEST_DATABASE_URL },
     ),
+  built &&
+    stepAsync('browser tests (Chromium)', process.execPath, ['e2e/run.mjs', `--report=${e2eReport}`], {}, '[e2e]').then(
+      () => count(e2eReport),
+    ),
 ]);
-if (step('build', process.execPath, ['scripts/build.mjs'])) {
-  // The login page's JavaScript against its budget (issue 34), from the build's manifest: seconds.
-  step('login page JavaScript budget', process.execPath, ['scripts/bundleSize.mjs']);
-  const file = path.join(reports, 'e2e.json');
-  step('browser tests (Chromium)', process.execPath, ['e2e/run.mjs', `--report=${file}`]);
-  count(file);
-}
 
 redis.stop?.();
 process.stdout.write('\n=== summary\n');
