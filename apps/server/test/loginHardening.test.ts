@@ -32,10 +32,12 @@ async function freshAccount() {
 
 const unknownName = () => `nobody${randomBytes(4).toString('hex')}`;
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+/**
+ * An attempt's own cost: the fastest of its tries. Load from other work only ever adds time, and
+ * under CI's load (three test suites on two cores) it swings medians by more than the margin below.
+ */
+function fastest(values: number[]): number {
+  return Math.min(...values);
 }
 
 async function timed(attempt: () => Promise<unknown>): Promise<number> {
@@ -45,7 +47,7 @@ async function timed(attempt: () => Promise<unknown>): Promise<number> {
 }
 
 describe('login timing', () => {
-  it('answers a known account with a wrong password as slowly as an unknown name or company (medians within 25 %)', async () => {
+  it('answers a known account with a wrong password as slowly as an unknown name or company (fastest tries within 25 %)', async () => {
     // A real cost (2^14, tens of ms), so the scrypt check is what the time is made of, as in production.
     const logN = 14;
     const restore = t.deps.passwordLogN;
@@ -70,9 +72,12 @@ describe('login timing', () => {
         times.unknown.push(await timed(unknown));
         times.noCompany.push(await timed(noCompany));
       }
-      const known50 = median(times.known);
-      for (const other of [median(times.unknown), median(times.noCompany)]) {
-        expect(Math.abs(other - known50) / known50, JSON.stringify({ known50, other })).toBeLessThanOrEqual(0.25);
+      const knownCost = fastest(times.known);
+      for (const other of [fastest(times.unknown), fastest(times.noCompany)]) {
+        expect(
+          Math.abs(other - knownCost) / knownCost,
+          JSON.stringify({ knownCost, other, times }),
+        ).toBeLessThanOrEqual(0.25);
       }
     } finally {
       t.deps.passwordLogN = restore;
