@@ -9,6 +9,7 @@
 // PostgreSQL (DATABASE_URL, an admin URL; default postgres://postgres@127.0.0.1:5432/postgres) and
 // Redis (REDIS_URL, default redis://127.0.0.1:6379). The 1,000 listeners of the big channel run in
 // LISTENER_PROCESSES (4) child processes; the small channels' terminals and the talkers run here.
+// BENCH_CPU_PROF (a directory): the one-instance server's CPU profile.
 import os from 'node:os';
 import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
@@ -20,7 +21,7 @@ import { helper } from './support/helperProcess.js';
 import { LatencyHistogram } from './support/latencyHistogram.js';
 import { SEED_PASSWORD, seedTerminals, terminalPhone, type SeedTarget } from './support/seedTerminals.js';
 import { createDatabase } from './support/seedUsers.js';
-import { TerminalPeer, cpuSeconds } from './support/terminalPeer.js';
+import { TerminalPeer, cpuParts, cpuSeconds } from './support/terminalPeer.js';
 import { percentile, startServer, type RunningServer } from './support/startServer.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
@@ -203,7 +204,9 @@ async function scenario(label: string, servers: RunningServer[]) {
   const packets = speechPackets('unit-three');
   const pids = servers.map((s) => s.process.pid as number);
   const cpuOf = () => pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
+  const systemOf = () => pids.reduce((sum, pid) => sum + cpuParts(pid).system, 0);
   const cpuBefore = cpuOf();
+  const systemBefore = systemOf();
   log(`${label}: ${talkerIndexes.length} talkers for ${SECONDS} s`);
   const start = performance.now();
   let skipped = 0;
@@ -229,6 +232,7 @@ async function scenario(label: string, servers: RunningServer[]) {
   }
   await sleep(1_000);
   const cpu = cpuOf() - cpuBefore;
+  const system = systemOf() - systemBefore;
   const big = BIG_TALKER
     ? await listeners.finish(sentAt.get(bigCid) as Float64Array)
     : await listeners.finish(new Float64Array(frames));
@@ -259,6 +263,8 @@ async function scenario(label: string, servers: RunningServer[]) {
     framesLost: Math.max(0, smallExpected - smallDelivered) + Math.max(0, bigExpected - big.delivered),
     serverCpuSeconds: round(cpu),
     serverCpuMsPer1000Delivered: round((cpu * 1000 * 1000) / Math.max(1, delivered)),
+    // The kernel's share: on loopback a socket write also runs the receiving side's TCP path.
+    serverSystemCpuMsPer1000Delivered: round((system * 1000 * 1000) / Math.max(1, delivered)),
   };
 }
 
@@ -270,7 +276,9 @@ async function seeded(target: SeedTarget): Promise<void> {
 
 async function main(): Promise<void> {
   const results: unknown[] = [];
-  const one = await startServer();
+  // BENCH_CPU_PROF=<dir>: the server writes a V8 CPU profile there when it stops.
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const one = await startServer({}, profile);
   try {
     await seeded({ dataDir: one.dataDir });
     results.push(await scenario('one instance (SQLite)', [one]));

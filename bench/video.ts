@@ -1,5 +1,9 @@
-// Video figures (issue 14), on real WebSockets against the built server, one JPEG camera:
-// - glass-to-glass delay estimate on loopback: capture time (before encoding) to a viewer's picture
+// Video figures (issue 14), on real WebSockets against the built server:
+// - glass to glass (issue 34): the simulator's camera encoding live to H.264 with ffmpeg, the console
+//   in Chromium decoding it with WebCodecs; capture time (before encoding) to the picture drawn on the
+//   Video page (bench/support/videoGlass.ts). VIDEO_BENCH_GLASS_SECONDS (20); VIDEO_BENCH_GLASS_ONLY=1
+//   runs this step alone;
+// - one JPEG camera: the delay estimate of the pure-JS path, capture time to a viewer's picture
 //   decoded, = the camera's JPEG encode + relay (camera send to viewer receive) + JPEG decode;
 // - server CPU per relayed megabit (VIDEO_BENCH_VIEWERS viewers watching one 25 fps stream);
 // - viewers per stream before frames drop: more and more viewers until one loses frames.
@@ -23,6 +27,7 @@ import { TerminalPeer, cpuSeconds } from './support/terminalPeer.js';
 import { SEED_PASSWORD, seedTerminals, terminalPhone } from './support/seedTerminals.js';
 import { createDatabase } from './support/seedUsers.js';
 import { percentile, startServer, type RunningServer } from './support/startServer.js';
+import { glassToGlass } from './support/videoGlass.js';
 
 const SECONDS = Number(process.env.VIDEO_BENCH_SECONDS ?? 8);
 const FPS = Number(process.env.VIDEO_BENCH_FPS ?? 25);
@@ -30,6 +35,8 @@ const [WIDTH, HEIGHT] = (process.env.VIDEO_BENCH_SIZE ?? '640x480').split('x').m
 const CPU_VIEWERS = Number(process.env.VIDEO_BENCH_VIEWERS ?? 10);
 const VIEWER_STEPS = [1, 10, 25, 50, 100, 200, 400];
 const ACROSS = process.env.VIDEO_BENCH_ACROSS === '1';
+const GLASS_SECONDS = Number(process.env.VIDEO_BENCH_GLASS_SECONDS ?? 20);
+const GLASS_ONLY = process.env.VIDEO_BENCH_GLASS_ONLY === '1';
 const ADMIN_DB = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 /** Pictures the camera cycles through (pre-encoded, so the camera's own encoding does not limit the rate). */
@@ -227,6 +234,24 @@ async function main(): Promise<void> {
   try {
     await seedTerminals({ dataDir: server.dataDir }, 1, VIEWER_STEPS[VIEWER_STEPS.length - 1] as number);
     const uid = grantVideo(server.dataDir);
+    // Glass to glass first, on a machine not yet warmed by the viewer steps' hundreds of sockets.
+    const glass = await glassToGlass({
+      serverUrl: server.url,
+      phone: terminalPhone(0),
+      password: SEED_PASSWORD,
+      name: 'Bench0',
+      width: WIDTH,
+      height: HEIGHT,
+      fps: FPS,
+      seconds: GLASS_SECONDS,
+      log,
+    });
+    log(JSON.stringify(glass));
+    if (GLASS_ONLY) {
+      const only = { bench: 'video', loadAverage: os.loadavg().map((n) => Math.round(n * 10) / 10), glass };
+      process.stdout.write(`${JSON.stringify(only, null, 2)}\n`);
+      return;
+    }
     const wsUrl = `${server.url.replace('http', 'ws')}/terminal`;
     const camera = await TerminalPeer.open(wsUrl, { phone: terminalPhone(0), password: SEED_PASSWORD });
     const caps = await camera.request({ type: 'videoCaps', codecs: ['jpeg'] });
@@ -276,10 +301,12 @@ async function main(): Promise<void> {
       picture: `${WIDTH}x${HEIGHT} JPEG q70, ${frameBytes} bytes, ${FPS} fps`,
       seconds: SECONDS,
       loadAverage: os.loadavg().map((n) => Math.round(n * 10) / 10),
+      glassToGlassMs: glass.glassToGlassMs,
+      glass,
       cameraEncodeMs: encode,
       relayMs: relay,
       viewerDecodeMs: decode,
-      glassToGlassEstimateMs: { p50: encode.p50 + relay.p50 + decode.p50, p99: encode.p99 + relay.p99 + decode.p99 },
+      jpegJsEstimateMs: { p50: encode.p50 + relay.p50 + decode.p50, p99: encode.p99 + relay.p99 + decode.p99 },
       serverCpuMsPerRelayedMbit: cpuPerMbit,
       viewersPerStreamWithoutLoss: lastClean?.viewers ?? 0,
       steps,

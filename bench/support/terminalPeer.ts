@@ -51,6 +51,12 @@ export class TerminalPeer {
 
 /** CPU seconds a process has used (utime + stime from /proc, in Linux's 1/100 s clock ticks). */
 export function cpuSeconds(pid: number): number {
+  const { user, system } = cpuParts(pid);
+  return user + system;
+}
+
+/** A process's CPU seconds so far, in its own code (user) and in the kernel on its behalf (system). */
+export function cpuParts(pid: number): { user: number; system: number } {
   const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  return (Number(fields[11]) + Number(fields[12])) / 100;
+  return { user: Number(fields[11]) / 100, system: Number(fields[12]) / 100 };
 }

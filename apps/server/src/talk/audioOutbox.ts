@@ -4,6 +4,14 @@ export interface BinarySink {
 }
 
 /**
+ * What an audio outbox writes to: a Buffer is a whole WebSocket frame (webSocketFrame), written to
+ * the socket as it is; a string is a text message, framed by the WebSocket library.
+ */
+export interface WireSink {
+  send(entry: Buffer | string, callback: (error?: Error | null) => void): void;
+}
+
+/**
  * One listener's audio queue. Up to `maxInFlight` frames are handed to the socket at once; behind
  * those, at most `maxQueued` frames wait. When that queue is full the listener's OLDEST waiting
  * frame is dropped (late speech is worth less than current speech), so a slow listener loses its
@@ -23,14 +31,14 @@ export class AudioOutbox {
   /** The instance's count of frames lost by every listener (the talk service sets it; metrics). */
   totals: { dropped: number } | null = null;
   private closed = false;
-  private readonly written = (error?: Error) => {
+  private readonly written = (error?: Error | null) => {
     this.inFlight -= 1;
     if (error) this.closed = true;
     this.drain();
   };
 
   constructor(
-    private readonly sink: BinarySink,
+    private readonly sink: WireSink,
     private readonly maxInFlight = 32,
     maxQueued = 100,
   ) {
@@ -41,7 +49,10 @@ export class AudioOutbox {
     return this.size;
   }
 
-  /** An audio frame (Buffer) or a floor event (JSON text). */
+  /**
+   * An audio frame (a whole WebSocket frame, built once for every listener) or a floor event (JSON
+   * text).
+   */
   push(entry: Buffer | string): void {
     if (this.closed) return;
     if (this.inFlight < this.maxInFlight && this.size === 0) return this.write(entry);

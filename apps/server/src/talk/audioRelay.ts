@@ -5,6 +5,7 @@ import { holds } from './floorMachine.js';
 import type { RoomFloors } from './roomFloors.js';
 import type { TalkPeer } from './talkPeer.js';
 import type { PeerState, TalkRegistry } from './talkRegistry.js';
+import { webSocketFrame } from './webSocketFrame.js';
 
 /** Down frames are built once per talker frame and written over at once: no zero fill, a Buffer for ws. */
 const allocUnsafe = (bytes: number) => Buffer.allocUnsafe(bytes);
@@ -70,7 +71,8 @@ export class AudioRelay {
     }
     void this.floors.step(room, { kind: 'audio', key: peer.talker.key, now });
     const out = encodeAudioDown({ ...frame, cid: room.cid, speaker: peer.talker.uid }, allocUnsafe);
-    for (const listener of room.listeners.keys()) if (listener !== peer) listener.outbox.push(out);
+    const wire = webSocketFrame(out);
+    for (const listener of room.listeners.keys()) if (listener !== peer) listener.outbox.push(wire);
     const shared = this.registry.shared;
     if (shared && room.shared) {
       shared.floors.publishAudio(room.token, out);
@@ -89,7 +91,8 @@ export class AudioRelay {
       this.counters.fenced += 1;
       return;
     }
-    for (const listener of room.listeners.keys()) listener.outbox.push(frame);
+    const wire = webSocketFrame(frame);
+    for (const listener of room.listeners.keys()) listener.outbox.push(wire);
     this.counters.remote += 1;
   }
 

@@ -104,7 +104,7 @@ export class TerminalConnection implements VideoPeer {
     this.refusals = new RefusalEpisodes(host.options.floodQuietMs, (episode) => this.logEpisode(episode));
     // Text (floor events) and binary (audio, video) share the socket, in the order queued.
     this.binary = { send: (data, done) => socket.send(data, { binary: typeof data !== 'string' }, done) };
-    this.outbox = new AudioOutbox(this.binary);
+    this.outbox = new AudioOutbox({ send: (entry, done) => this.sendWire(entry, done) });
     socket.on('message', (data, isBinary) => this.receive(data, isBinary));
     socket.on('close', () => {
       this.refusals.end();
@@ -227,11 +227,27 @@ export class TerminalConnection implements VideoPeer {
   }
 
   /**
+   * An audio outbox's entry: text through ws, an audio frame already framed (webSocketFrame) straight
+   * to the TCP socket. ws writes synchronously here (/terminal negotiates no compression, so its
+   * sender never queues), so a frame written past it keeps its place among ws's own messages.
+   */
+  private sendWire(entry: Buffer | string, done: (error?: Error | null) => void): void {
+    if (typeof entry === 'string') return this.socket.send(entry, done);
+    const raw = this.rawSocket();
+    if (this.socket.readyState !== OPEN || !raw) return done(new Error('socket closed'));
+    raw.write(entry, done);
+  }
+
+  private rawSocket(): Socket | undefined {
+    return (this.socket as unknown as { _socket?: Socket })._socket;
+  }
+
+  /**
    * A pipelining terminal sends many messages in one TCP read; corking the socket until the end of
    * the tick sends all their replies in one write instead of one system call each.
    */
   private cork(): void {
-    const raw = (this.socket as unknown as { _socket?: Socket })._socket;
+    const raw = this.rawSocket();
     if (this.corked || !raw) return;
     this.corked = true;
     raw.cork();

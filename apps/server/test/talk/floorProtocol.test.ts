@@ -175,6 +175,9 @@ describe('relay', () => {
       });
     }
     expect(talker.terminal.frames).toHaveLength(0);
+    // The relay writes prebuilt frames past ws's sender: right only while /terminal compresses nothing
+    // (ws clients offer permessage-deflate; the server must decline it).
+    for (const m of members) expect(m.terminal.socket.extensions).toBe('');
     for (const m of members) m.terminal.close();
   });
 
