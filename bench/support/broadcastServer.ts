@@ -45,6 +45,8 @@ function gpsRecord(i: number) {
 }
 
 let produce: () => boolean;
+// Stopped by the bench with SIGTERM: exit properly, so a --cpu-prof profile is written.
+process.on('SIGTERM', () => process.exit(0));
 
 if (mode === 'hub') {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'intercom-broadcast-'));
