@@ -30,13 +30,15 @@ export function freePort(): Promise<number> {
 
 /**
  * Starts the built server on a fresh data directory (or DATABASE_URL when given); `nodeArgs` go to
- * node before the script (e.g. `--cpu-prof`, which NODE_OPTIONS may not carry).
+ * node before the script (e.g. `--cpu-prof`, which NODE_OPTIONS may not carry), and so do those of
+ * BENCH_SERVER_NODE_ARGS (space-separated, e.g. `--heap-prof --heap-prof-dir=/tmp/heap`) in any bench.
  */
 export async function startServer(env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<RunningServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'intercom-bench-'));
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, [...nodeArgs, path.join(root, 'apps/server/dist/main.js')], {
+  const extra = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...extra, ...nodeArgs, path.join(root, 'apps/server/dist/main.js')], {
     env: {
       ...process.env,
       PORT: String(port),
