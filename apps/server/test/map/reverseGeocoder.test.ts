@@ -71,8 +71,15 @@ function track(promise: Promise<GeocodeResult>) {
   return state;
 }
 
-/** Lets answered promises and the local server's replies settle (real I/O, no clock involved). */
-const settle = () => new Promise((resolve) => setTimeout(resolve, 30));
+/**
+ * Lets answered promises and the local server's replies settle (real I/O, no clock involved): waits
+ * until no request of `geocoder` is in flight, however long a loaded machine takes to answer, so a
+ * later `clock.advance` never times out a request that was only slow in real time.
+ */
+async function settle(geocoder?: ReverseGeocoder): Promise<void> {
+  do await new Promise((resolve) => setTimeout(resolve, 10));
+  while (geocoder && geocoder.inFlight > 0);
+}
 
 describe('ReverseGeocoder queue', () => {
   it('refused and timed-out lookups use no turn: the next lookup after them goes out at once', async () => {
@@ -85,15 +92,15 @@ describe('ReverseGeocoder queue', () => {
     expect(geocoder.queued(A)).toBe(2);
 
     clock.advance(1000); // lat 11 goes
-    await settle();
+    await settle(geocoder);
     clock.advance(1000); // lat 12 times out before its turn and is dropped
-    await settle();
+    await settle(geocoder);
     expect(waiting.map((w) => w.result)).toEqual([{ address: 'Addr 11,0' }, { address: null, reason: 'failed' }]);
     expect(geocoder.queued()).toBe(0);
 
     // Five refusals and one timeout booked nothing: another enterprise is served without waiting.
     const next = track(geocoder.reverse(B, 20, 0));
-    await settle();
+    await settle(geocoder);
     expect(next.result).toEqual({ address: 'Addr 20,0' });
     expect(seen).toEqual([10, 11, 20]);
     expect(geocoder.requests).toBe(3);
@@ -106,7 +113,7 @@ describe('ReverseGeocoder queue', () => {
     expect(geocoder.queued()).toBe(3);
     const cachedA = track(geocoder.reverse(A, 10.00001, 0));
     const cachedB = track(geocoder.reverse(B, 10, 0));
-    await settle(); // promise callbacks only: the clock has not moved
+    await settle(geocoder); // promise callbacks only: the clock has not moved
     expect(cachedA.result).toEqual({ address: 'Addr 10,0' });
     expect(cachedB.result).toEqual({ address: 'Addr 10,0' });
     expect(seen).toEqual([10]);
@@ -116,12 +123,12 @@ describe('ReverseGeocoder queue', () => {
     const { clock, geocoder } = geocoderAt(1, 6500); // room for 6 waiting
     void geocoder.reverse(A, 1, 0); // goes at once
     const a = [2, 3, 4, 5, 6, 7, 8, 9, 10, 11].map((lat) => track(geocoder.reverse(A, lat, 0)));
-    await settle();
+    await settle(geocoder);
     expect(geocoder.queued(A)).toBe(6); // alone, A may fill the queue
     expect(a.map((x) => x.result?.reason)).toEqual([...Array(6).fill(undefined), ...Array(4).fill('failed')]);
 
     const b = [21, 22, 23].map((lat) => track(geocoder.reverse(B, lat, 0)));
-    await settle();
+    await settle(geocoder);
     // B took three places from A's newest; the total stays 6.
     expect([geocoder.queued(A), geocoder.queued(B), geocoder.queued()]).toEqual([3, 3, 6]);
     expect(a.slice(3, 6).map((x) => x.result?.reason)).toEqual(['failed', 'failed', 'failed']);
@@ -129,14 +136,14 @@ describe('ReverseGeocoder queue', () => {
 
     const c = track(geocoder.reverse(C, 31, 0)); // takes A's newest (A is first of the longest)
     const b4 = track(geocoder.reverse(B, 24, 0)); // B already holds more than A: refused
-    await settle();
+    await settle(geocoder);
     expect([geocoder.queued(A), geocoder.queued(B), geocoder.queued(C), geocoder.queued()]).toEqual([2, 3, 1, 6]);
     expect(a[2]?.result?.reason).toBe('failed');
     expect(b4.result).toEqual({ address: null, reason: 'failed' });
 
     for (let step = 0; step < 6; step++) {
       clock.advance(1000);
-      await settle();
+      await settle(geocoder);
     }
     // Everyone who kept a place was served within the timeout, round robin.
     expect(seen).toEqual([1, 2, 21, 31, 3, 22, 23]);
@@ -158,7 +165,7 @@ describe('ReverseGeocoder queue', () => {
     void geocoder.reverse(C, 31, 0);
     for (let step = 0; step < 7; step++) {
       clock.advance(1000);
-      await settle();
+      await settle(geocoder);
     }
     expect(seen).toEqual([1, 2, 21, 31, 3, 22, 4, 5]);
   });
@@ -170,12 +177,12 @@ describe('ReverseGeocoder queue', () => {
     const b = track(geocoder.reverse(B, 4, 0)); // A's last place, but B queues on its own
     expect(geocoder.queued(B)).toBe(1);
     clock.advance(1000); // A's 2
-    await settle();
+    await settle(geocoder);
     clock.advance(1000); // B's turn: the point A also asked for
-    await settle();
+    await settle(geocoder);
     expect(b.result).toEqual({ address: 'Addr 4,0' });
     clock.advance(2000);
-    await settle();
+    await settle(geocoder);
     expect(seen).toEqual([1, 2, 4, 3]);
   });
 });

@@ -83,6 +83,8 @@ export class ReverseGeocoder {
   private wakeUp: unknown;
   /** Requests actually sent (tests and logs). */
   requests = 0;
+  /** Requests sent and not answered yet. */
+  inFlight = 0;
 
   constructor(
     private readonly options: GeocoderOptions,
@@ -154,7 +156,9 @@ export class ReverseGeocoder {
     for (const tenant of job.tickets) this.queue.remove(tenant, job);
     job.tickets.clear();
     this.requests++;
+    this.inFlight++;
     void this.fetchAddress(job).then((result) => {
+      this.inFlight--;
       this.jobs.delete(job.key);
       for (const waiter of job.waiters) this.answer(waiter, result);
       job.waiters.clear();
