@@ -76,9 +76,9 @@ function track(promise: Promise<GeocodeResult>) {
  * until no request of `geocoder` is in flight, however long a loaded machine takes to answer, so a
  * later `clock.advance` never times out a request that was only slow in real time.
  */
-async function settle(geocoder?: ReverseGeocoder): Promise<void> {
+async function settle(geocoder: ReverseGeocoder): Promise<void> {
   do await new Promise((resolve) => setTimeout(resolve, 10));
-  while (geocoder && geocoder.inFlight > 0);
+  while (geocoder.inFlight > 0);
 }
 
 describe('ReverseGeocoder queue', () => {
