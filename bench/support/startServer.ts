@@ -32,6 +32,7 @@ export function freePort(): Promise<number> {
  * Starts the built server on a fresh data directory (or DATABASE_URL when given); `nodeArgs` go to
  * node before the script (e.g. `--cpu-prof`, which NODE_OPTIONS may not carry), and so do those of
  * BENCH_SERVER_NODE_ARGS (space-separated, e.g. `--heap-prof --heap-prof-dir=/tmp/heap`) in any bench.
+ * BENCH_SERVER_STDOUT=1 passes the server's standard output through (what `--trace-gc` prints).
  */
 export async function startServer(env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<RunningServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'intercom-bench-'));
@@ -49,7 +50,7 @@ export async function startServer(env: Record<string, string> = {}, nodeArgs: st
       LOGIN_IP_LIMIT_PER_MINUTE: '100000',
       ...env,
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', process.env.BENCH_SERVER_STDOUT ? 'inherit' : 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
   for (;;) {
