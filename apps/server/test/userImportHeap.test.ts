@@ -28,7 +28,7 @@ const releases = () =>
 
 /** After the response is sent: the release runs in the response's onResponse hook. */
 async function settled(count: number): Promise<void> {
-  for (let i = 0; i < 200 && releases().length < count; i++) await new Promise((r) => setTimeout(r, 10));
+  for (let i = 0; i < 1000 && releases().length < count; i++) await new Promise((r) => setTimeout(r, 10));
 }
 
 function rows(count: number): Cells[] {

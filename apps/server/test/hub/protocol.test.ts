@@ -1,20 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import {
-  RS,
-  negotiate,
-  rawLongPolling,
-  records,
-  sleep,
-  startHubApp,
-  tenant,
-  until,
-  type HubTestApp,
-} from './hubTestApp.js';
+import { RS, negotiate, rawLongPolling, records, startHubApp, tenant, until, type HubTestApp } from './hubTestApp.js';
 
 // Raw HTTP and WebSocket checks of notes/signalr-protocol.md: what the official client hides.
 let t: HubTestApp;
 const HANDSHAKE = `{"protocol":"json","version":1}${RS}`;
+
+/** Until the server holds a poll of this long-polling connection (not a fixed sleep: CI's load varies). */
+async function pollHeld(id: string): Promise<void> {
+  await until(() => (t.hub.get(id)?.sink as { polling?: boolean } | null)?.polling === true, 'a held poll');
+}
 
 beforeAll(async () => {
   t = await startHubApp({
@@ -167,7 +162,7 @@ describe('long polling by hand', () => {
     const lp = await rawLongPolling(t, t.adminToken);
     await lp.connect();
     const older = lp.poll();
-    await sleep(50);
+    await pollHeld(lp.id);
     const newer = lp.poll();
     expect((await older).status).toBe(204);
     await lp.remove();
@@ -178,7 +173,7 @@ describe('long polling by hand', () => {
     const lp = await rawLongPolling(t, t.adminToken);
     await lp.connect();
     const held = lp.poll();
-    await sleep(30);
+    await pollHeld(lp.id);
     const removed = await lp.remove();
     expect(removed.status).toBe(202);
     expect((await held).status).toBe(204);
@@ -197,7 +192,7 @@ describe('long polling by hand', () => {
     );
     const abort = new AbortController();
     const poll = lp.poll(abort.signal).catch(() => undefined);
-    await sleep(30);
+    await pollHeld(lp.id);
     abort.abort();
     await poll;
     const started = Date.now();
