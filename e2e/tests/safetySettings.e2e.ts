@@ -53,6 +53,14 @@ async function seed(token: string): Promise<void> {
 const settingRow = (page: Page) =>
   page.getByTestId('safety-list').locator('tr.ant-table-row').filter({ hasText: departmentName });
 
+/** The department chosen in the edit form's department picker. */
+const departmentPicked = (page: Page) =>
+  page
+    .locator('.ant-form-item')
+    .filter({ has: page.locator('#DepartmentIds') })
+    .locator('.ant-select-selection-item')
+    .filter({ hasText: departmentName });
+
 /** The error shown under a form field (its hint is shown beside it, not counted). */
 const errorUnder = (page: Page, field: string) =>
   page
@@ -77,8 +85,11 @@ describe('safety settings', () => {
     await page.getByRole('button', { name: nameEndingWith(en('safety.create')) }).click();
     await waitForPath(page, '/main/safety/edit');
     await page.locator('#DepartmentIds').click();
-    await page.locator('.ant-select-tree-title').filter({ hasText: departmentName }).click();
+    // The dropdown opens with an animation: a click while it moves can miss (CI once lost it, and the
+    // second Save was then refused for the empty department).
+    await clickWhenStill(page.locator('.ant-select-tree-title').filter({ hasText: departmentName }));
     await page.keyboard.press('Escape');
+    await departmentPicked(page).waitFor();
     const checkIn = page.locator('input#CheckInMinutes');
     await checkIn.fill('721');
     await page.getByRole('button', { name: nameEndingWith(en('common.save')) }).click();
@@ -86,6 +97,7 @@ describe('safety settings', () => {
     await checkIn.fill('45');
     await page.locator('input#NoMovementMinutes').fill('20');
     await errorUnder(page, 'CheckInMinutes').waitFor({ state: 'detached' });
+    await expect.poll(() => page.locator('.ant-form-item-explain-error').count()).toBe(0);
     await page.getByRole('button', { name: nameEndingWith(en('common.save')) }).click();
     await toast(page, en('common.oper_success')).waitFor();
     await waitForPath(page, '/main/safety');

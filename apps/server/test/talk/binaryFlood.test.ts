@@ -34,7 +34,16 @@ beforeAll(async () => {
     { ...FAST_TERMINALS, heartbeatTimeoutMs: 30_000, floodQuietMs: QUIET_MS },
     FAST_HUB,
     {},
-    { talk: { ...FAST_TALK, floodCutAfter: TalkLimits.floodCutAfter }, logger: { level: 'info', stream } },
+    {
+      talk: {
+        ...FAST_TALK,
+        // A floor that outlasts a slow machine's flood: CI's load once let 400 ms of silence pass
+        // between the grant and the first frame, and the floor went for silence, not for flooding.
+        floor: { ...FAST_TALK.floor, silenceMs: 5_000, maxTalkMs: 30_000 },
+        floodCutAfter: TalkLimits.floodCutAfter,
+      },
+      logger: { level: 'info', stream },
+    },
   );
 });
 afterAll(async () => {
