@@ -28,4 +28,11 @@ describe('releaseHeap', () => {
     expect(await releaseHeap()).toBeDefined();
     expect(await releaseHeap()).toBeDefined();
   });
+
+  it('calls made while one runs share it: one collection for imports answered together', async () => {
+    const [first, second] = await Promise.all([releaseHeap(), releaseHeap()]);
+    expect(first).toBeDefined();
+    expect(second).toBe(first);
+    expect(await releaseHeap()).not.toBe(first);
+  });
 });

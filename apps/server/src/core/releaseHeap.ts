@@ -40,7 +40,17 @@ const mib = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
  * its own on top (docs/decisions.md). Not for request paths: a full collection pauses the loop.
  * Undefined where the runtime has no collector to call.
  */
-export async function releaseHeap(): Promise<HeapRelease | undefined> {
+export function releaseHeap(): Promise<HeapRelease | undefined> {
+  // Imports answered together share one collection: a second one right after would find nothing.
+  running ??= collectNow().finally(() => {
+    running = null;
+  });
+  return running;
+}
+
+let running: Promise<HeapRelease | undefined> | null = null;
+
+async function collectNow(): Promise<HeapRelease | undefined> {
   const gc = collector();
   if (!gc) return undefined;
   const before = process.memoryUsage().heapUsed;
