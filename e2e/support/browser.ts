@@ -47,6 +47,19 @@ export async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `${screenshotDir}${name}.png`, fullPage: true, animations: 'disabled', caret: 'hide' });
 }
 
+/** The texts of a page's open dialogs, alerts and messages, a line each, for a failed test's log. */
+async function onScreen(page: Page): Promise<string[]> {
+  const selector = '.ant-modal, [role="alert"], .ant-message-notice, .ant-notification-notice';
+  const texts = await page
+    .locator(selector)
+    .evaluateAll((nodes) =>
+      nodes
+        .filter((node) => (node as HTMLElement).offsetParent !== null)
+        .map((node) => (node as HTMLElement).innerText),
+    );
+  return texts.map((text) => `shown: ${text.replace(/\s+/g, ' ').slice(0, 300)}`);
+}
+
 export interface BrowserSession {
   /** A page in a fresh context (own cookies and storage, like another browser); closed after the test. */
   newPage(options?: ContextOptions): Promise<Page>;
@@ -54,11 +67,14 @@ export interface BrowserSession {
 
 /**
  * One Chromium per test file, a new context per page. Contexts close after each test; when a test
- * fails, every page it had open is saved as e2e/screenshots/failed-<test>-<n>.png first.
+ * fails, every page it had open is saved as e2e/screenshots/failed-<test>-<n>.png first, and what
+ * it showed (dialogs, alerts, messages), its answers over 399 and its failed requests are written to the log: a
+ * CI machine's screenshots are gone with it, its log is kept.
  */
 export function useBrowserPerFile(options: LaunchOptions = {}): BrowserSession {
   let browser: Browser | undefined;
   let open: BrowserContext[] = [];
+  const refused = new WeakMap<Page, string[]>();
 
   beforeAll(async () => {
     browser = await launchBrowser(options);
@@ -71,6 +87,12 @@ export function useBrowserPerFile(options: LaunchOptions = {}): BrowserSession {
       const name = task.name.replace(/[^\w-]+/g, '_').slice(0, 80);
       for (const [index, page] of pages.entries()) {
         await shot(page, `failed-${name}-${index + 1}`).catch(() => undefined);
+        const shown = await onScreen(page).catch((error: unknown) => [String(error)]);
+        console.error(
+          [`failed "${task.name}", page ${index + 1} at ${page.url()}`, ...shown, ...(refused.get(page) ?? [])].join(
+            '\n  ',
+          ),
+        );
       }
     }
     await Promise.all(contexts.map((context) => context.close()));
@@ -84,7 +106,19 @@ export function useBrowserPerFile(options: LaunchOptions = {}): BrowserSession {
       if (!browser) throw new Error('the browser starts in beforeAll; call newPage inside a test');
       const context = await newContext(browser, options);
       open.push(context);
-      return context.newPage();
+      const page = await context.newPage();
+      const answers: string[] = [];
+      refused.set(page, answers);
+      page.on('response', (response) => {
+        if (response.status() < 400) return;
+        const { pathname } = new URL(response.url());
+        answers.push(`${new Date().toISOString()} ${response.status()} ${response.request().method()} ${pathname}`);
+      });
+      page.on('requestfailed', (request) => {
+        const { pathname } = new URL(request.url());
+        answers.push(`${new Date().toISOString()} ${request.failure()?.errorText} ${request.method()} ${pathname}`);
+      });
+      return page;
     },
   };
 }

@@ -184,7 +184,10 @@ describe('deltas', () => {
     const pushes = ofType(msgs, 'GPS');
     expect(pushes.length).toBeLessThanOrEqual(Math.ceil((Date.now() - startedAt) / 250) + 1);
     expect(queuedAt.length).toBe(pushes.length);
-    for (let k = 1; k < queuedAt.length; k += 1) expect(queuedAt[k]! - queuedAt[k - 1]!).toBeGreaterThanOrEqual(245);
+    // The scope pushes at most 4 times in any second. A connection that was not ready for one gets
+    // it late, the moment it is (liveFeeds.ts), and the scope's next push on time, so it may get
+    // one more in a second than the scope sent (docs/realtime.md), never a burst.
+    for (const at of queuedAt) expect(queuedAt.filter((t) => t >= at && t < at + 1000).length).toBeLessThanOrEqual(5);
     for (const push of pushes) {
       const users = (push.data as GpsRecord[]).map((r) => r.U_ID);
       expect(new Set(users).size).toBe(users.length);

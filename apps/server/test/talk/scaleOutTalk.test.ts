@@ -21,12 +21,19 @@ import {
 // both (a lease with a fencing token), audio and floor events crossing on the bus, AuthCodes
 // redeemable on either instance.
 let s: ScaleOut;
-const LEASE_MS = 600;
+// Long enough that a test process stalled by CI's load (servers and terminals share its event loop)
+// neither misses a renewal nor hears silence while a member talks.
+const LEASE_MS = 1_500;
 
 beforeAll(async () => {
   s = await startScaleOut(
     { ...FAST_TERMINALS, heartbeatTimeoutMs: 30_000 },
-    { ...FAST_TALK, leaseMs: LEASE_MS, callAnswerMs: 300 },
+    {
+      ...FAST_TALK,
+      floor: { ...FAST_TALK.floor, silenceMs: 1_000, maxTalkMs: 10_000 },
+      leaseMs: LEASE_MS,
+      callAnswerMs: 300,
+    },
   );
 });
 afterAll(async () => {
