@@ -17,6 +17,7 @@ import { Histogram, Receiver, longPollingClient, socketIoCounter, webSocketClien
 import { createDatabase } from './support/seedUsers.js';
 import { SEED_PASSWORD, historyCount, seedTerminals, type SeedTarget } from './support/seedTerminals.js';
 import { rssMiB, startServer } from './support/startServer.js';
+import { cpuParts } from './support/terminalPeer.js';
 import { measureWriter } from './support/writerAlone.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
@@ -226,20 +227,29 @@ async function broadcast(mode: 'hub' | 'socketio', seconds = 10) {
   await sleep(1000);
   const total = () => receivers.reduce((n, r) => n + r.records, 0);
   const pushes = () => receivers.reduce((n, r) => n + r.pushes, 0);
+  const chars = () => receivers.reduce((n, r) => n + r.chars, 0);
   /** One phase: `go` with its arguments, then what was delivered and what the server spent. */
   const phase = async (command: string) => {
-    const before = { records: total(), pushes: pushes(), cpu: cpuSeconds(child.pid ?? 0), lines: lines.length };
+    const pid = child.pid ?? 0;
+    const before = { records: total(), pushes: pushes(), chars: chars(), cpu: cpuParts(pid), lines: lines.length };
     child.stdin?.write(`${command}\n`);
     while (lines.length === before.lines) await sleep(50);
     await sleep(500); // what is still on its way when the producer stops
     const records = total() - before.records;
-    const cpu = cpuSeconds(child.pid ?? 0) - before.cpu;
+    const after = cpuParts(pid);
+    const user = after.user - before.cpu.user;
+    const system = after.system - before.cpu.system;
+    const cpu = user + system;
     return {
       produced_updates: lines.at(-1)?.produced,
       records_delivered_per_second: Math.round(records / seconds),
       messages_delivered: pushes() - before.pushes,
+      bytes_per_record: Math.round(((chars() - before.chars) / Math.max(records, 1)) * 10) / 10,
       server_cpu_seconds: Math.round(cpu * 10) / 10,
+      // The kernel's part (socket writes; on loopback it includes the receiving side's TCP input).
+      server_system_cpu_seconds: Math.round(system * 10) / 10,
       records_per_server_cpu_second: Math.round(records / Math.max(cpu, 0.01)),
+      records_per_server_user_cpu_second: Math.round(records / Math.max(user, 0.01)),
     };
   };
   const saturated = await phase(`go ${seconds}`);
@@ -275,6 +285,15 @@ if (parts.has('broadcast')) {
       sio.saturated.records_per_server_cpu_second,
     ),
     paced_ratio_per_cpu_second: ratio(hub.paced.records_per_server_cpu_second, sio.paced.records_per_server_cpu_second),
+    // The same ratios over the servers' own code only (user time), without the kernel's socket writes.
+    saturated_ratio_per_user_cpu_second: ratio(
+      hub.saturated.records_per_server_user_cpu_second,
+      sio.saturated.records_per_server_user_cpu_second,
+    ),
+    paced_ratio_per_user_cpu_second: ratio(
+      hub.paced.records_per_server_user_cpu_second,
+      sio.paced.records_per_server_user_cpu_second,
+    ),
   };
 }
 figures.load_average_at_end = os.loadavg().map((n) => Math.round(n * 100) / 100);

@@ -51,11 +51,14 @@ export class Receiver {
   readonly latency = new Histogram();
   records = 0;
   pushes = 0;
+  /** Characters of the messages taken (for bytes per record: ASCII here). */
+  chars = 0;
   measuring = false;
 
   constructor(readonly parse = true) {}
 
   onRecords(text: string): void {
+    this.chars += text.length;
     if (!this.parse) {
       this.records += countOf(text, '"U_ID":');
       this.pushes += countOf(text, '"type":"GPS"');
