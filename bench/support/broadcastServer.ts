@@ -4,7 +4,7 @@
 // 50 per event-loop turn, as fast as the server lets it, for that long, and prints `{"produced":N}`;
 // `go <seconds> <rate>` produces that many updates a second instead.
 // hub: the real /FuncService (buildApp) with pushIntervalMs 0, so every turn's changes are pushed
-// at once; socketio: socket.io 4 broadcasting the same GPS delta to every client. Both skip a turn
+// at once (BENCH_HUB_PUSH_MS=250: the product's interval, a push per 250 ms carrying each user's newest); socketio: socket.io 4 broadcasting the same GPS delta to every client. Both skip a turn
 // while a client has more than 64 pushes waiting.
 import fs from 'node:fs';
 import http from 'node:http';
@@ -77,7 +77,7 @@ if (mode === 'hub') {
       })
       .execute();
   }
-  const app = await buildApp(deps, { hub: { pushIntervalMs: 0 } });
+  const app = await buildApp(deps, { hub: { pushIntervalMs: Number(process.env.BENCH_HUB_PUSH_MS ?? 0) } });
   await app.listen({ port: 0, host: '127.0.0.1' });
   process.stdout.write(`${JSON.stringify({ port: (app.server.address() as { port: number }).port })}\n`);
   const { live } = deps.realtime;
