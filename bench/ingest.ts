@@ -9,7 +9,6 @@
 // BENCH_CPU_PROF (a directory for the server's CPU profile), BENCH_PG_URL (the admin URL of a PostgreSQL server; default postgres://postgres@127.0.0.1:5432/postgres,
 // "" skips it).
 import type { ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
 import os from 'node:os';
 import { helper } from './support/helperProcess.js';
 import { login } from './support/login.js';
@@ -17,7 +16,7 @@ import { Histogram, Receiver, longPollingClient, socketIoCounter, webSocketClien
 import { createDatabase } from './support/seedUsers.js';
 import { SEED_PASSWORD, historyCount, seedTerminals, type SeedTarget } from './support/seedTerminals.js';
 import { rssMiB, startServer } from './support/startServer.js';
-import { cpuParts } from './support/terminalPeer.js';
+import { cpuParts, cpuSeconds } from './support/terminalPeer.js';
 import { measureWriter } from './support/writerAlone.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
@@ -39,12 +38,6 @@ function runLoad(options: Record<string, unknown>): Promise<Record<string, unkno
     const child = helper('terminalLoad.ts', [JSON.stringify(options)], (value) => (result = value));
     child.on('exit', (code) => (result ? resolve(result) : reject(new Error(`load generator exited with ${code}`))));
   });
-}
-
-function cpuSeconds(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  // utime and stime, in clock ticks of 1/100 s (Linux's USER_HZ).
-  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 /** Hub clients: `perAccount` WebSocket clients per account (the first `parsing` of all parse and time records), `longPolling` parsing LP clients. */

@@ -4,7 +4,8 @@
 // 50 per event-loop turn, as fast as the server lets it, for that long, and prints `{"produced":N}`;
 // `go <seconds> <rate>` produces that many updates a second instead.
 // hub: the real /FuncService (buildApp) with pushIntervalMs 0, so every turn's changes are pushed
-// at once (BENCH_HUB_PUSH_MS=250: the product's interval, a push per 250 ms carrying each user's newest); socketio: socket.io 4 broadcasting the same GPS delta to every client. Both skip a turn
+// at once (BENCH_HUB_PUSH_MS=250: the product's interval, a push per 250 ms carrying each user's
+// newest); socketio: socket.io 4 broadcasting the same GPS delta to every client. Both skip a turn
 // while a client has more than 64 pushes waiting.
 import fs from 'node:fs';
 import http from 'node:http';

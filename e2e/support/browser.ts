@@ -68,13 +68,13 @@ export interface BrowserSession {
 /**
  * One Chromium per test file, a new context per page. Contexts close after each test; when a test
  * fails, every page it had open is saved as e2e/screenshots/failed-<test>-<n>.png first, and what
- * it showed (dialogs, alerts, messages), its answers over 399 and its failed requests are written to the log: a
- * CI machine's screenshots are gone with it, its log is kept.
+ * it showed (dialogs, alerts, messages), its answers over 399 and its failed requests are written
+ * to the log: a CI machine's screenshots are gone with it, its log is kept.
  */
 export function useBrowserPerFile(options: LaunchOptions = {}): BrowserSession {
   let browser: Browser | undefined;
   let open: BrowserContext[] = [];
-  const refused = new WeakMap<Page, string[]>();
+  const troubles = new WeakMap<Page, string[]>();
 
   beforeAll(async () => {
     browser = await launchBrowser(options);
@@ -89,7 +89,7 @@ export function useBrowserPerFile(options: LaunchOptions = {}): BrowserSession {
         await shot(page, `failed-${name}-${index + 1}`).catch(() => undefined);
         const shown = await onScreen(page).catch((error: unknown) => [String(error)]);
         console.error(
-          [`failed "${task.name}", page ${index + 1} at ${page.url()}`, ...shown, ...(refused.get(page) ?? [])].join(
+          [`failed "${task.name}", page ${index + 1} at ${page.url()}`, ...shown, ...(troubles.get(page) ?? [])].join(
             '\n  ',
           ),
         );
@@ -108,7 +108,7 @@ export function useBrowserPerFile(options: LaunchOptions = {}): BrowserSession {
       open.push(context);
       const page = await context.newPage();
       const answers: string[] = [];
-      refused.set(page, answers);
+      troubles.set(page, answers);
       page.on('response', (response) => {
         if (response.status() < 400) return;
         const { pathname } = new URL(response.url());
