@@ -6,7 +6,7 @@
 // hub: the real /FuncService (buildApp) with pushIntervalMs 0, so every turn's changes are pushed
 // at once (BENCH_HUB_PUSH_MS=250: the product's interval, a push per 250 ms carrying each user's
 // newest); socketio: socket.io 4 broadcasting the same GPS delta to every client. Both skip a turn
-// while a client has more than 64 pushes waiting.
+// while a client has more than 64 pushes waiting (the hub's held ones counted: see below).
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -43,6 +43,28 @@ function record(i: number) {
 /** What the hub pushes for one of those updates (contract GpsRecord): socket.io sends the same. */
 function gpsRecord(i: number) {
   return { ...record(i), battery: null, signal: null, online: false, talking: false, gpsOnline: true, interval: 1 };
+}
+
+/** The characters of one producer turn's push (PER_TURN records). */
+const PUSH_CHARS = JSON.stringify({
+  type: 'GPS',
+  data: Array.from({ length: PER_TURN }, (_, i) => gpsRecord(i)),
+}).length;
+
+/**
+ * Back-pressure, the same for both servers: a turn is skipped while some client has more than this
+ * many pushes waiting, counted as waitingPushes does.
+ */
+const MAX_WAITING_PUSHES = 64;
+
+/**
+ * Pushes waiting for one client: those its server holds for it as pushes (socket.io's queue, the
+ * hub's held ones), plus what waits in the client's socket, in pushes' worth of characters.
+ * Before, the hub's held pushes were not counted, so its producer was never held back and its CPU
+ * went on updates that conflation then dropped; nor did either count its socket's buffer.
+ */
+function waitingPushes(pushes: number, socketChars: number): number {
+  return pushes + socketChars / PUSH_CHARS;
 }
 
 let produce: () => boolean;
@@ -82,13 +104,23 @@ if (mode === 'hub') {
   await app.listen({ port: 0, host: '127.0.0.1' });
   process.stdout.write(`${JSON.stringify({ port: (app.server.address() as { port: number }).port })}\n`);
   const { live } = deps.realtime;
-  // The back-pressure socket.io gets below: skip a turn while some client has more than 64 pushes
-  // of this size waiting (else the hub's queues overflow and it sends snapshots instead).
-  const backlogChars =
-    64 * JSON.stringify({ type: 'GPS', data: Array.from({ length: PER_TURN }, (_, i) => gpsRecord(i)) }).length;
+  // The hub queues at most one push per connection and merges the rest into what it holds for it
+  // (conflation): a push held counts as waiting (waitingPushes). A producer turn is one push
+  // (pushIntervalMs 0), and a connection not ready for pushes at a turn has that turn's push held.
+  const heldPushes = new Map<object, number>();
   produce = () => {
-    for (const connection of app.hub.connections()) if (connection.pendingChars > backlogChars) return false;
+    const connections = app.hub.connections();
+    for (const connection of connections) {
+      if (connection.readyForPushes) heldPushes.set(connection, 0);
+      else if (waitingPushes(heldPushes.get(connection) ?? 0, connection.pendingChars) > MAX_WAITING_PUSHES) {
+        return false;
+      }
+    }
     for (let j = 0; j < PER_TURN; j++) live.reportPosition(record(cursor++));
+    // This turn's push is held (merged) for every connection not ready for it.
+    for (const connection of connections) {
+      if (!connection.readyForPushes) heldPushes.set(connection, (heldPushes.get(connection) ?? 0) + 1);
+    }
     return true;
   };
 } else if (mode === 'socketio') {
@@ -97,9 +129,13 @@ if (mode === 'hub') {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   process.stdout.write(`${JSON.stringify({ port: (server.address() as { port: number }).port })}\n`);
   produce = () => {
-    // The same back-pressure the hub has: skip a turn while some client still has writes queued.
     for (const socket of io.of('/').sockets.values()) {
-      if ((socket.conn as unknown as { writeBuffer: unknown[] }).writeBuffer.length > 64) return false;
+      const engine = socket.conn as unknown as {
+        writeBuffer: unknown[];
+        transport: { socket?: { bufferedAmount: number } };
+      };
+      const socketChars = engine.transport.socket?.bufferedAmount ?? 0;
+      if (waitingPushes(engine.writeBuffer.length, socketChars) > MAX_WAITING_PUSHES) return false;
     }
     const data = Array.from({ length: PER_TURN }, () => gpsRecord(cursor++));
     io.emit('pushMsg', { type: 'GPS', data });
@@ -109,15 +145,19 @@ if (mode === 'hub') {
   throw new Error('usage: broadcastServer.ts hub|socketio');
 }
 
-/** As fast as the clients take it: a turn of PER_TURN updates per event-loop turn, skipped while gated. */
+/** As fast as the clients take it: a turn of PER_TURN updates per event-loop turn, or a 1 ms wait while gated. */
 function saturate(seconds: number): Promise<number> {
   const until = Date.now() + seconds * 1000;
   let produced = 0;
   return new Promise((resolve) => {
     const turn = () => {
       if (Date.now() >= until) return resolve(produced);
-      if (produce()) produced += PER_TURN;
-      setImmediate(turn);
+      // Held back: look again in a millisecond rather than spin, which would charge each server
+      // for its gate's checks instead of its fan-out.
+      if (produce()) {
+        produced += PER_TURN;
+        setImmediate(turn);
+      } else setTimeout(turn, 1);
     };
     turn();
   });
@@ -146,5 +186,6 @@ for await (const line of readline.createInterface({ input: process.stdin })) {
   if (!match) continue;
   const seconds = Number(match[1]);
   const produced = match[2] ? await paced(seconds, Number(match[2])) : await saturate(seconds);
+  (globalThis as any).__hist = {};
   process.stdout.write(`${JSON.stringify({ produced })}\n`);
 }

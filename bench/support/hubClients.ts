@@ -89,6 +89,7 @@ async function negotiate(url: string, token: string): Promise<string> {
 
 const HANDSHAKE = `{"protocol":"json","version":1}${RS}`;
 const SUBSCRIBE = `{"type":1,"target":"FuncGPS","arguments":[],"invocationId":"1"}${RS}`;
+const PING = `{"type":6}${RS}`;
 
 /** A hub client on WebSockets subscribed to FuncGPS; resolves once the subscription is live. */
 export async function webSocketClient(url: string, token: string, receiver: Receiver): Promise<() => void> {
@@ -108,7 +109,12 @@ export async function webSocketClient(url: string, token: string, receiver: Rece
   socket.send(HANDSHAKE);
   socket.send(SUBSCRIBE);
   await ready;
-  return () => socket.terminate();
+  // A ping every 15 s, as the official client sends: the hub drops a client silent for 30 s.
+  const keepAlive = setInterval(() => socket.send(PING), 15_000);
+  return () => {
+    clearInterval(keepAlive);
+    socket.terminate();
+  };
 }
 
 /** A hub client on long polling subscribed to FuncGPS; polls until stopped. */

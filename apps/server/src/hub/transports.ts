@@ -1,6 +1,8 @@
 import type { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
+import { tcpSocketOf, webSocketFrame } from '../core/webSocketFrame.js';
 import type { TransportKind } from './hubOptions.js';
 
 /** Where a connection's records go; the connection keeps its own queue and feeds the sink when ready. */
@@ -118,28 +120,39 @@ export class ServerSentEventsSink implements TransportSink {
 }
 
 /**
- * The last text a WebSocket sink encoded. A scope's push hands the very same string to every
- * connection of the scope one after another, so they all share one UTF-8 buffer (the frame header
- * is the socket's own; `ws` writes the payload without copying it).
+ * The last text a WebSocket sink framed. A scope's push hands the very same string to every
+ * connection of the scope one after another, so they all share one UTF-8 encoding and one whole
+ * WebSocket frame (webSocketFrame), as socket.io shares a broadcast's pre-encoded frame.
  */
 let lastText = '';
-let lastBytes = Buffer.alloc(0);
+let lastFrame = webSocketFrame(new Uint8Array(0), 'text');
 
-function utf8(text: string): Buffer {
+function textFrame(text: string): Buffer {
   if (text !== lastText) {
     lastText = text;
-    lastBytes = Buffer.from(text, 'utf8');
+    lastFrame = webSocketFrame(Buffer.from(text, 'utf8'), 'text');
   }
-  return lastBytes;
+  return lastFrame;
 }
 
+/**
+ * The hub negotiates no WebSocket compression, so ws writes its own frames (pong, close) to the TCP
+ * socket at once, and a frame written straight to that socket keeps its place among them.
+ */
 export class WebSocketSink implements TransportSink {
   readonly kind = 'WebSockets';
+  private readonly tcp: Socket | undefined;
 
   constructor(
     private readonly socket: WebSocket,
-    private readonly onDrain: () => void,
-  ) {}
+    onDrain: () => void,
+  ) {
+    // Not ready means HIGH_WATER or more buffered, past the TCP socket's own high-water mark: the
+    // write that got it there returned false, so the socket emits 'drain' once its buffer is empty.
+    // One listener, instead of a callback (and a pump) per write.
+    this.tcp = tcpSocketOf(socket);
+    this.tcp?.on('drain', onDrain);
+  }
 
   buffered(): number {
     return this.socket.bufferedAmount;
@@ -150,9 +163,7 @@ export class WebSocketSink implements TransportSink {
   }
 
   write(payload: string): void {
-    this.socket.send(utf8(payload), { binary: false }, (error) => {
-      if (!error) this.onDrain();
-    });
+    if (this.socket.readyState === this.socket.OPEN) this.tcp?.write(textFrame(payload));
   }
 
   end(graceful: boolean): void {

@@ -19,6 +19,7 @@ import type { Talker } from '../talk/floorMachine.js';
 import type { Seat } from '../talk/talkPeer.js';
 import { RefusalEpisodes, type RefusalEpisode, type RefusalKind } from '../core/refusalEpisodes.js';
 import { TokenBucket } from '../core/tokenBucket.js';
+import { tcpSocketOf } from '../core/webSocketFrame.js';
 import type { TalkService } from '../talk/talkService.js';
 import type { VideoPeer, VideoService } from '../talk/videoService.js';
 import { handleReport } from './terminalReports.js';
@@ -239,7 +240,7 @@ export class TerminalConnection implements VideoPeer {
   }
 
   private rawSocket(): Socket | undefined {
-    return (this.socket as unknown as { _socket?: Socket })._socket;
+    return tcpSocketOf(this.socket);
   }
 
   /**

@@ -265,6 +265,27 @@ describe('scope', () => {
     expect(ofType(A.notes, 'Notify')).toHaveLength(1);
     for (const c of [A, B, C]) await c.client.stop();
   });
+
+  it('gives every WebSocket console of the scope the same push whole: any script, any length', async () => {
+    // One frame per push, built once and written to each socket (issue 34). The handshake's few
+    // bytes, an alarm's hundreds and one of 90,000 cross the 2-, 4- and 10-byte length forms, and
+    // text outside ASCII keeps its bytes.
+    const user = await tenant(t);
+    const consoles = [await started(user.token), await started(user.token)];
+    for (const c of consoles) await c.client.invoke('FuncNotify');
+    const alarms = [
+      notification(user.E_ID, { Content: '坠落报警 — caída detectada — 転倒検知 🚨' }),
+      notification(user.E_ID, { Content: '短' }),
+      notification(user.E_ID, { Content: '区'.repeat(30_000) }),
+    ];
+    for (const alarm of alarms) {
+      for (const c of consoles) c.notes.length = 0;
+      t.live.raiseNotification(alarm);
+      await until(() => consoles.every((c) => ofType(c.notes, 'Notify').length === 1), 'the alarm on both');
+      for (const c of consoles) expect(ofType(c.notes, 'Notify')).toEqual([{ type: 'Notify', data: [alarm] }]);
+    }
+    for (const c of consoles) await c.client.stop();
+  });
 });
 
 describe('streams and errors', () => {
