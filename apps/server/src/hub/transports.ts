@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
-import { tcpSocketOf, webSocketFrame } from '../core/webSocketFrame.js';
+import { tcpSocketOf, webSocketFrame } from '../http/webSocketFrame.js';
 import type { TransportKind } from './hubOptions.js';
 
 /** Where a connection's records go; the connection keeps its own queue and feeds the sink when ready. */

@@ -5,7 +5,7 @@ import { holds } from './floorMachine.js';
 import type { RoomFloors } from './roomFloors.js';
 import type { TalkPeer } from './talkPeer.js';
 import type { PeerState, TalkRegistry } from './talkRegistry.js';
-import { webSocketFrame } from '../core/webSocketFrame.js';
+import { webSocketFrame } from '../http/webSocketFrame.js';
 
 /** Down frames are built once per talker frame and written over at once: no zero fill, a Buffer for ws. */
 const allocUnsafe = (bytes: number) => Buffer.allocUnsafe(bytes);

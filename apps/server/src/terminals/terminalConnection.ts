@@ -19,7 +19,7 @@ import type { Talker } from '../talk/floorMachine.js';
 import type { Seat } from '../talk/talkPeer.js';
 import { RefusalEpisodes, type RefusalEpisode, type RefusalKind } from '../core/refusalEpisodes.js';
 import { TokenBucket } from '../core/tokenBucket.js';
-import { tcpSocketOf } from '../core/webSocketFrame.js';
+import { tcpSocketOf } from '../http/webSocketFrame.js';
 import type { TalkService } from '../talk/talkService.js';
 import type { VideoPeer, VideoService } from '../talk/videoService.js';
 import { handleReport } from './terminalReports.js';

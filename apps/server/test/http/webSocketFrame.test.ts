@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as ws from 'ws';
-import { webSocketFrame } from '../../src/core/webSocketFrame.js';
+import { webSocketFrame } from '../../src/http/webSocketFrame.js';
 
 /** ws's own framing (exported by ws, absent from its type definitions). */
 const { Sender } = ws as unknown as {
