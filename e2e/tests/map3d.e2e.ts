@@ -127,7 +127,9 @@ describe('3D map', () => {
       // queryRenderedFeatures did not find the columns it drew (CI at 390 px; the screenshot showed them).
       await openSignedIn(page, adminCredentials(), '/main/3dmap#13/22.5431/114.0579/-25/60', language);
       await waitForMap(page);
-      await expect.poll(() => columnOf(page, created[0]!)).toBe('sos');
+      // The first 3D frames at 1440 px take seconds on SwiftShader on a slow, loaded machine (CI
+      // once needed more than the default 10 s here; the page showed no error).
+      await expect.poll(() => columnOf(page, created[0]!), { timeout: 30_000 }).toBe('sos');
       await page.locator(`[data-testid="map-sos-ring"][data-user-id="${created[0]}"]`).waitFor();
       expect(await page.getByRole('button', { name: text(language, 'map.tilt_less') }).count()).toBe(1);
       await waitForMapIdle(page);

@@ -89,7 +89,7 @@ describe('login timing', () => {
     } finally {
       t.deps.passwordLogN = restore;
     }
-  });
+  }, 120_000); // 63 tries of a real scrypt cost: over 30 s with three suites on two slow cores
 });
 
 describe('lock state of unknown names', () => {

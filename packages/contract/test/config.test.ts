@@ -88,7 +88,7 @@ describe('sysConfigValueSchemas', () => {
         expect(typeof sysConfigValueSchemas[code].safeParse(value).success).toBe('boolean');
       }),
     );
-  });
+  }, 30_000); // a hundred runs: over 5 s with three suites on two slow cores
 });
 
 describe('modifyConfigSchema', () => {

@@ -71,6 +71,9 @@ describe('a starting instance', () => {
     expect((await onA.request({ type: 'position', ...fix() })).type).toBe('ack');
     expect((await onA.request({ type: 'status', battery: 63, signal: 80 })).type).toBe('ack');
     await until(() => s.b.live.user(E_ID, U_ID)?.battery === 63, 'B to hear of the report');
+    // The terminal beats, as a real one does: starting an instance can take longer than this file's
+    // 2 s heartbeat timeout on a loaded machine, and A would then rightly mark the user offline.
+    const beat = setInterval(() => onA.send({ type: 'heartbeat' }), 500);
     const c = await s.another();
     try {
       await until(() => c.live.user(E_ID, U_ID)?.battery === 63, 'the new instance to be handed the user');
@@ -79,6 +82,7 @@ describe('a starting instance', () => {
       expect(user?.position?.lat).toBeCloseTo(22.54);
       expect(c.live.onlineCount([E_ID])).toBeGreaterThanOrEqual(1);
     } finally {
+      clearInterval(beat);
       onA.close();
       await c.close();
     }
