@@ -186,6 +186,5 @@ for await (const line of readline.createInterface({ input: process.stdin })) {
   if (!match) continue;
   const seconds = Number(match[1]);
   const produced = match[2] ? await paced(seconds, Number(match[2])) : await saturate(seconds);
-  (globalThis as any).__hist = {};
   process.stdout.write(`${JSON.stringify({ produced })}\n`);
 }

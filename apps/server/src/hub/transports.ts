@@ -17,7 +17,11 @@ export interface TransportSink {
   end(graceful: boolean): void;
 }
 
-/** Past this many buffered characters a streaming transport waits for its socket to drain. */
+/**
+ * Past this many buffered characters a streaming transport waits for its socket to drain. Keep it above
+ * a TCP socket's write high-water mark (16 KiB): WebSocketSink resumes only on the socket's 'drain',
+ * which comes only after a write past that mark.
+ */
 const HIGH_WATER = 64 * 1024;
 
 interface HeldPoll {
