@@ -13,6 +13,12 @@ const minutes = (fallback: number) =>
     .max(7 * 24 * 60)
     .default(fallback);
 
+/**
+ * Least time between two live pushes of one scope to its consoles: at most 20 a second, so a fix
+ * reaches the map within about 50 ms plus the network (issue 34, goal 3; docs/decisions.md).
+ */
+export const DEFAULT_HUB_PUSH_INTERVAL_MS = 50;
+
 /** Every environment variable the server reads; README.md has the same table. */
 const envSchema = z
   .object({
@@ -70,6 +76,12 @@ const envSchema = z
       .max(36_500, 'must be at most 36500 days (100 years)')
       .default(180),
     SAFETY_ESCALATE_MINUTES: minutes(SAFETY_ESCALATE_MINUTES),
+    HUB_PUSH_INTERVAL_MS: z.coerce
+      .number({ error: 'must be a whole number of milliseconds (20-1000)' })
+      .int('must be a whole number of milliseconds (20-1000)')
+      .min(20, 'must be at least 20 ms')
+      .max(1000, 'must be at most 1000 ms')
+      .default(DEFAULT_HUB_PUSH_INTERVAL_MS),
   })
   .refine((env) => Boolean(env.TLS_CERT) === Boolean(env.TLS_KEY), {
     message: 'TLS_CERT and TLS_KEY must be set together',
@@ -121,6 +133,8 @@ export interface Config {
   historyRetentionDays: number;
   /** A safety alarm (SOS, ManDown, LoneWorker, NoMovement) still unacknowledged this long is raised again, escalated. */
   safetyEscalateMs: number;
+  /** Least time between two live pushes of one scope to the consoles (hub option pushIntervalMs). */
+  hubPushIntervalMs: number;
   /** Directory of the built console; absent in API-only test runs. */
   consoleDir: string | undefined;
 }
@@ -163,6 +177,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, consoleDir?: st
     metricsToken: e.METRICS_TOKEN,
     historyRetentionDays: e.HISTORY_RETENTION_DAYS,
     safetyEscalateMs: e.SAFETY_ESCALATE_MINUTES * 60_000,
+    hubPushIntervalMs: e.HUB_PUSH_INTERVAL_MS,
     consoleDir,
   };
 }

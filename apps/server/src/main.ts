@@ -26,7 +26,11 @@ async function main(): Promise<void> {
   const https = config.tls
     ? { cert: fs.readFileSync(config.tls.cert), key: fs.readFileSync(config.tls.key) }
     : undefined;
-  const app = await buildApp(deps, { logger: loggerOptions(config.logLevel), https });
+  const app = await buildApp(deps, {
+    logger: loggerOptions(config.logLevel),
+    https,
+    hub: { pushIntervalMs: config.hubPushIntervalMs },
+  });
 
   const firstRun = await seedFirstRun(deps.db, config.adminPassword, deps.passwordLogN);
   await app.listen({ port: config.port, host: config.host });

@@ -38,6 +38,7 @@ describe('loadConfig', () => {
       geocoder: { url: undefined, timeoutMs: 5000, ratePerSecond: 1 },
       historyRetentionDays: 180,
       safetyEscalateMs: 5 * 60_000,
+      hubPushIntervalMs: 50,
       consoleDir: undefined,
     });
   });
@@ -72,6 +73,7 @@ describe('loadConfig', () => {
         HISTORY_RETENTION_DAYS: '365',
         SAFETY_ESCALATE_MINUTES: '2',
         TALK_MAX_SEATS_PER_ACCOUNT: '3',
+        HUB_PUSH_INTERVAL_MS: '250',
       },
       '/srv/console',
     );
@@ -99,6 +101,7 @@ describe('loadConfig', () => {
       metricsToken: 'a-metrics-token-of-32-characters',
       historyRetentionDays: 365,
       safetyEscalateMs: 2 * 60_000,
+      hubPushIntervalMs: 250,
       consoleDir: '/srv/console',
     });
   });
@@ -134,6 +137,11 @@ describe('loadConfig', () => {
     ['OSMAND_PORT', { OSMAND_PORT: '8080' }],
     ['HEART_RATE_LOW', { HEART_RATE_LOW: '170' }],
     ['HEART_RATE_HIGH', { HEART_RATE_HIGH: 'fast' }],
+    ['HUB_PUSH_INTERVAL_MS', { HUB_PUSH_INTERVAL_MS: '0' }],
+    ['HUB_PUSH_INTERVAL_MS', { HUB_PUSH_INTERVAL_MS: '19' }],
+    ['HUB_PUSH_INTERVAL_MS', { HUB_PUSH_INTERVAL_MS: '1001' }],
+    ['HUB_PUSH_INTERVAL_MS', { HUB_PUSH_INTERVAL_MS: '50.5' }],
+    ['HUB_PUSH_INTERVAL_MS', { HUB_PUSH_INTERVAL_MS: 'fast' }],
     ['HISTORY_RETENTION_DAYS', { HISTORY_RETENTION_DAYS: '0' }],
     ['HISTORY_RETENTION_DAYS', { HISTORY_RETENTION_DAYS: '-30' }],
     ['HISTORY_RETENTION_DAYS', { HISTORY_RETENTION_DAYS: '90.5' }],
@@ -163,6 +171,13 @@ describe('loadConfig', () => {
     expect(errorOf({ HISTORY_RETENTION_DAYS: '0' }).message).toContain(
       'HISTORY_RETENTION_DAYS: must be at least 1 day',
     );
+  });
+
+  it('says what HUB_PUSH_INTERVAL_MS takes', () => {
+    expect(errorOf({ HUB_PUSH_INTERVAL_MS: 'fast' }).message).toContain(
+      'HUB_PUSH_INTERVAL_MS: must be a whole number of milliseconds (20-1000)',
+    );
+    expect(errorOf({ HUB_PUSH_INTERVAL_MS: '5' }).message).toContain('HUB_PUSH_INTERVAL_MS: must be at least 20 ms');
   });
 
   it('never puts the rejected ADMIN_PASSWORD into the message', () => {

@@ -1,3 +1,5 @@
+import { DEFAULT_HUB_PUSH_INTERVAL_MS } from '../config.js';
+
 export type TransportKind = 'WebSockets' | 'ServerSentEvents' | 'LongPolling';
 
 export const ALL_TRANSPORTS: readonly TransportKind[] = ['WebSockets', 'ServerSentEvents', 'LongPolling'];
@@ -21,7 +23,10 @@ export interface HubOptions {
    * so is a negotiated connection whose transport never arrives.
    */
   disconnectTimeoutMs: number;
-  /** Least time between two pushes to one connection: 250 ms is at most 4 a second. */
+  /**
+   * Least time between two pushes of one scope's changes (and so to one connection): 50 ms is at
+   * most 20 a second. A connection that cannot keep up gets them merged (LiveFeeds).
+   */
   pushIntervalMs: number;
   /**
    * A quarter of what one connection may have queued (not yet taken by its client) when a reply or
@@ -45,7 +50,7 @@ export const DEFAULT_HUB_OPTIONS: HubOptions = {
   handshakeTimeoutMs: 15_000,
   pollTimeoutMs: 90_000,
   disconnectTimeoutMs: 15_000,
-  pushIntervalMs: 250,
+  pushIntervalMs: DEFAULT_HUB_PUSH_INTERVAL_MS,
   maxQueueChars: 1024 * 1024,
   maxMessageChars: 64 * 1024,
   sessionCheckMs: 5_000,

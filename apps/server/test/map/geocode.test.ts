@@ -171,13 +171,15 @@ describe('ReverseGeocode without or with a rate-limited geocoder', () => {
 describe('ReverseGeocode shared by enterprises', () => {
   it('one enterprise flooding fresh points does not switch addresses off for another, during or after', async () => {
     const shared = await buildTestApp({
-      env: { GEOCODER_URL: geocoderUrl, GEOCODER_TIMEOUT_MS: '1000', GEOCODER_RATE_PER_SECOND: '20' },
+      // A queue of rate × timeout = 20 lookups, the first 10 of which take 1 s of the 2 s timeout. At
+      // 20 a second and 1 s, a loaded CI machine served only 9 in time.
+      env: { GEOCODER_URL: geocoderUrl, GEOCODER_TIMEOUT_MS: '2000', GEOCODER_RATE_PER_SECOND: '10' },
     });
     try {
       const flooder = await tenantWithUser(shared);
       const other = await tenantWithUser(shared);
       const before = (await stats()).requests;
-      // 60 fresh points at once: three seconds' worth of the geocoder's rate, three times the timeout.
+      // 60 fresh points at once: six seconds' worth of the geocoder's rate, three times its queue.
       const flood = Promise.all(
         Array.from({ length: 60 }, (_, n) => geocode(flooder.api, `U_ID=${flooder.U_ID}&lat=${50 + n / 100}&lon=7`)),
       );

@@ -15,7 +15,7 @@ export type Scheduler = (flush: () => void) => () => void;
 
 /**
  * How long a burst may gather before subscribers hear of it: one display frame. The server pushes
- * every 250 ms at most and writes a push's messages in one frame, so waiting longer only delays
+ * every 50 ms at most (HUB_PUSH_INTERVAL_MS) and writes a push's messages in one frame, so waiting longer only delays
  * every fix on the map (it was 50 ms: a twentieth of the 1 s fix-to-frame budget).
  */
 export const COALESCE_MS = 16;

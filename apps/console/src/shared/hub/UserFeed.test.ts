@@ -10,7 +10,7 @@ import { batchNames, stateCode, type UserBatch } from './userBatch';
 
 const sos = sosAlarmFixture(2);
 
-/** A feed whose batches are drawn at once, over a store flushed by the test. */
+/** A feed whose batches are drawn at once and sent without waiting, over a store flushed by the test. */
 function setup(gcj02: boolean, ...first: HubMessage[]) {
   const store = new LiveStore(() => () => undefined);
   const burst = (...messages: HubMessage[]) => {
@@ -20,11 +20,16 @@ function setup(gcj02: boolean, ...first: HubMessage[]) {
   burst(...first);
   const batches: UserBatch[] = [];
   const bounds: (Bounds | undefined)[] = [];
-  const feed = new UserFeed(store, gcj02, (users, sent) => {
-    batches.push(users);
-    bounds.push(sent);
-    return Promise.resolve();
-  });
+  const feed = new UserFeed(
+    store,
+    gcj02,
+    (users, sent) => {
+      batches.push(users);
+      bounds.push(sent);
+      return Promise.resolve();
+    },
+    { minIntervalMs: 0 },
+  );
   return { burst, batches, bounds, feed };
 }
 

@@ -6,7 +6,7 @@ import { recordState } from './recordState';
 import { userBatch } from './userBatch';
 import { sosUserIds } from './userMapState';
 import { UserPointIndex, type UserPoint } from './UserPointIndex';
-import { UserSourceFeeder } from './UserSourceFeeder';
+import { UserSourceFeeder, type FeederTimings } from './UserSourceFeeder';
 import type { UserBatch } from './userBatch';
 
 /**
@@ -35,6 +35,7 @@ export class UserFeed {
     private readonly store: LiveStore,
     private readonly gcj02: boolean,
     sink: BatchSink,
+    timings?: FeederTimings,
   ) {
     const send = (upsert: readonly number[], remove: readonly number[], replace: boolean) => {
       const users = userBatch((id) => this.index.get(id), upsert, remove, replace, this.sentNames);
@@ -42,7 +43,7 @@ export class UserFeed {
       if (bounds) this.boundsSent = true;
       return sink(users, bounds);
     };
-    this.feeder = new UserSourceFeeder({ send }, this.index);
+    this.feeder = new UserSourceFeeder({ send }, this.index, timings);
     // The held state comes first as a snapshot, then every burst.
     this.unsubscribe = store.subscribeMessages((messages) => this.take(messages));
   }

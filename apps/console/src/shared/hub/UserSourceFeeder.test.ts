@@ -33,6 +33,9 @@ class FakeSource implements UsersSourceLike {
   }
 }
 
+/** No pause after a batch and no least interval between two. */
+const AT_ONCE = { pauseMsPerUser: 0, minIntervalMs: 0 };
+
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 async function answerAll(source: FakeSource) {
@@ -50,7 +53,7 @@ describe('UserSourceFeeder', () => {
     const index = users(25);
     const source = new FakeSource(index);
     source.held.set(99, 0);
-    const feeder = new UserSourceFeeder(source, index, 0);
+    const feeder = new UserSourceFeeder(source, index, AT_ONCE);
     feeder.replaceAll();
     await answerAll(source);
     expect(source.calls).toEqual(['replace +25 -0']);
@@ -62,7 +65,7 @@ describe('UserSourceFeeder', () => {
   test('changes made while a batch is in flight go together in the next, each user as it is then', async () => {
     const index = users(10);
     const source = new FakeSource(index);
-    const feeder = new UserSourceFeeder(source, index, 0);
+    const feeder = new UserSourceFeeder(source, index, AT_ONCE);
     feeder.replaceAll();
     feeder.apply(index.apply([[1, at(100)]]));
     feeder.apply(index.apply([[2, at(200)]]));
@@ -79,7 +82,7 @@ describe('UserSourceFeeder', () => {
   test('a user added then removed before the batch went is sent as removed', async () => {
     const index = users(2);
     const source = new FakeSource(index);
-    const feeder = new UserSourceFeeder(source, index, 0);
+    const feeder = new UserSourceFeeder(source, index, AT_ONCE);
     feeder.replaceAll();
     feeder.apply(index.apply([[5, at(5)]]));
     feeder.apply(index.apply([[5, undefined]]));
@@ -91,7 +94,7 @@ describe('UserSourceFeeder', () => {
   test('a snapshot while a batch is in flight waits for it, then replaces; the changes waiting are dropped', async () => {
     const index = users(3);
     const source = new FakeSource(index);
-    const feeder = new UserSourceFeeder(source, index, 0);
+    const feeder = new UserSourceFeeder(source, index, AT_ONCE);
     feeder.replaceAll();
     feeder.apply(index.apply([[1, at(50)]]));
     index.replace([[7, at(7)]]);
@@ -106,7 +109,7 @@ describe('UserSourceFeeder', () => {
     const source = new FakeSource(index);
     let drawn: () => void = () => undefined;
     source.tilesSettled = () => new Promise((resolve) => (drawn = resolve));
-    const feeder = new UserSourceFeeder(source, index, 0);
+    const feeder = new UserSourceFeeder(source, index, AT_ONCE);
     feeder.replaceAll();
     await answerAll(source);
     feeder.apply(index.apply([[1, at(9)]]));
@@ -124,7 +127,7 @@ describe('UserSourceFeeder', () => {
       const index = users(1000);
       const source = new FakeSource(index);
       // 0.04 ms a user: 40 ms for 1,000 users.
-      const feeder = new UserSourceFeeder(source, index, 0.04, () => now);
+      const feeder = new UserSourceFeeder(source, index, { pauseMsPerUser: 0.04, minIntervalMs: 0, now: () => now });
       feeder.apply(index.apply([[1, at(-1)]]));
       expect(source.calls).toEqual(['batch +1 -0']);
       source.answer();
@@ -149,10 +152,47 @@ describe('UserSourceFeeder', () => {
     }
   });
 
+  test('batches start at least the least interval apart, however soon the tiles settle; a snapshot does not wait', async () => {
+    vi.useFakeTimers();
+    try {
+      let now = 0;
+      const index = users(10);
+      const source = new FakeSource(index);
+      const feeder = new UserSourceFeeder(source, index, { pauseMsPerUser: 0, minIntervalMs: 250, now: () => now });
+      feeder.apply(index.apply([[1, at(-1)]]));
+      source.answer();
+      // Pushes every 50 ms: their changes gather until 250 ms after the first batch, then go as one.
+      for (const [step, id] of [
+        [50, 2],
+        [100, 3],
+        [150, 4],
+        [200, 5],
+      ] as const) {
+        now = step;
+        await vi.advanceTimersByTimeAsync(50);
+        feeder.apply(index.apply([[id, at(-id)]]));
+      }
+      now = 249;
+      await vi.advanceTimersByTimeAsync(49);
+      expect(source.calls).toEqual(['batch +1 -0']);
+      now = 250;
+      await vi.advanceTimersByTimeAsync(1);
+      expect(source.calls).toEqual(['batch +1 -0', 'batch +4 -0']);
+      source.answer();
+      await vi.advanceTimersByTimeAsync(0);
+      // A snapshot replaces everything at once.
+      now = 260;
+      feeder.replaceAll();
+      expect(source.calls).toEqual(['batch +1 -0', 'batch +4 -0', 'replace +10 -0']);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   test('nothing is sent after stop', async () => {
     const index = users(2);
     const source = new FakeSource(index);
-    const feeder = new UserSourceFeeder(source, index, 0);
+    const feeder = new UserSourceFeeder(source, index, AT_ONCE);
     feeder.replaceAll();
     feeder.apply(index.apply([[1, at(9)]]));
     feeder.stop();

@@ -25,6 +25,22 @@ export const DIFF_PAUSE_MS_PER_USER = 0.001;
 export const MAX_DIFF_PAUSE_MS = 50;
 
 /**
+ * Least time between the starts of two batches: the map redraws its users at most 4 times a second.
+ * The hub pushes every 50 ms (HUB_PUSH_INTERVAL_MS), so alarms and states reach the page that soon,
+ * but each batch clusters and reloads the users' tiles: a batch per push doubled the page's main
+ * thread CPU at 5,000 users (bench/map.ts, 85 to 179 ms a second) for 90 ms of fix-to-frame p95.
+ */
+export const MIN_BATCH_INTERVAL_MS = 250;
+
+export interface FeederTimings {
+  /** DIFF_PAUSE_MS_PER_USER. */
+  pauseMsPerUser?: number;
+  /** MIN_BATCH_INTERVAL_MS. */
+  minIntervalMs?: number;
+  now?: () => number;
+}
+
+/**
  * Keeps the source holding the index's users: a snapshot (`replaceAll`) as one batch replacing
  * everything, then the users changed since, one batch at a time: each once the tiles of the last
  * are drawn (`tilesSettled`) and a pause that grows with the users has passed
@@ -39,13 +55,20 @@ export class UserSourceFeeder {
   private stopped = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private lastSettledAt = Number.NEGATIVE_INFINITY;
+  private lastSentAt = Number.NEGATIVE_INFINITY;
+  private readonly pauseMsPerUser: number;
+  private readonly minIntervalMs: number;
+  private readonly now: () => number;
 
   constructor(
     private readonly source: UsersSourceLike,
     private readonly index: UserPointIndex,
-    private readonly pauseMsPerUser = DIFF_PAUSE_MS_PER_USER,
-    private readonly now: () => number = () => performance.now(),
-  ) {}
+    timings: FeederTimings = {},
+  ) {
+    this.pauseMsPerUser = timings.pauseMsPerUser ?? DIFF_PAUSE_MS_PER_USER;
+    this.minIntervalMs = timings.minIntervalMs ?? MIN_BATCH_INTERVAL_MS;
+    this.now = timings.now ?? (() => performance.now());
+  }
 
   /** The index was replaced (a snapshot): the source is to hold exactly its users. */
   replaceAll(): void {
@@ -75,7 +98,8 @@ export class UserSourceFeeder {
     if (this.stopped || this.inFlight || this.timer !== undefined) return;
     if (!this.replacing && this.waiting.size === 0) return;
     const pause = Math.min(MAX_DIFF_PAUSE_MS, this.index.size * this.pauseMsPerUser);
-    const wait = this.replacing ? 0 : this.lastSettledAt + pause - this.now();
+    const due = Math.max(this.lastSettledAt + pause, this.lastSentAt + this.minIntervalMs);
+    const wait = this.replacing ? 0 : due - this.now();
     if (wait > 0) {
       this.timer = setTimeout(() => {
         this.timer = undefined;
@@ -90,6 +114,7 @@ export class UserSourceFeeder {
     this.replacing = false;
     this.waiting.clear();
     this.inFlight = true;
+    this.lastSentAt = this.now();
     const done = () => {
       this.inFlight = false;
       this.lastSettledAt = this.now();
