@@ -180,6 +180,7 @@ describe('ReverseGeocode shared by enterprises', () => {
       const other = await tenantWithUser(shared);
       const before = (await stats()).requests;
       // 60 fresh points at once: six seconds' worth of the geocoder's rate, three times its queue.
+      const floodStarted = Date.now();
       const flood = Promise.all(
         Array.from({ length: 60 }, (_, n) => geocode(flooder.api, `U_ID=${flooder.U_ID}&lat=${50 + n / 100}&lon=7`)),
       );
@@ -193,10 +194,14 @@ describe('ReverseGeocode shared by enterprises', () => {
       expect(Date.now() - during).toBeLessThan(1000);
 
       const answers = await flood;
+      const floodSeconds = (Date.now() - floodStarted) / 1000;
       // The flooder gets what fits in its share and the "could not be resolved" answer for the rest.
       expect(answers.filter((a) => a.address !== null).length).toBeGreaterThanOrEqual(10);
       expect(answers.filter((a) => a.reason === 'failed').length).toBeGreaterThanOrEqual(20);
-      expect((await stats()).requests - before).toBeLessThanOrEqual(1 + 20 + 1);
+      // Never faster than the rate: one at once, then one a turn (10 a second) while the flood lasted,
+      // and the other enterprise's. A quiet machine takes the 2 s timeout (22 requests); a loaded one
+      // whose 60 requests reach the server over a longer time may use the turns of that time too.
+      expect((await stats()).requests - before).toBeLessThanOrEqual(1 + Math.floor(10 * floodSeconds) + 1);
 
       // Right after: the refused lookups booked no turns, so the next fresh point goes out at once.
       const after = Date.now();
