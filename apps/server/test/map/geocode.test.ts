@@ -184,7 +184,7 @@ describe('ReverseGeocode shared by enterprises', () => {
       const flood = Promise.all(
         Array.from({ length: 60 }, (_, n) => geocode(flooder.api, `U_ID=${flooder.U_ID}&lat=${50 + n / 100}&lon=7`)),
       );
-      await vi.waitFor(async () => expect((await stats()).requests).toBeGreaterThan(before));
+      await vi.waitFor(async () => expect((await stats()).requests).toBeGreaterThan(before), { timeout: 10_000 });
       await new Promise((resolve) => setTimeout(resolve, 50));
 
       const during = Date.now();
