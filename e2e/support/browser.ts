@@ -47,6 +47,40 @@ export async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `${screenshotDir}${name}.png`, fullPage: true, animations: 'disabled', caret: 'hide' });
 }
 
+/** Where the init script below keeps the page's long tasks (start and length, in ms). */
+const LONG_TASKS = '__e2eLongTasks';
+
+/** Records the page's long tasks from its first script on, for a failed test's log. */
+function watchLongTasks(key: string): void {
+  const tasks: [number, number][] = [];
+  (window as unknown as Record<string, unknown>)[key] = tasks;
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) tasks.push([Math.round(entry.startTime), Math.round(entry.duration)]);
+  }).observe({ type: 'longtask', buffered: true });
+}
+
+/**
+ * Where a page's time went since its last navigation, in ms: when it is read, the slowest requests
+ * (start..end), and the main thread's long tasks. A wait that timed out on a loaded CI then tells
+ * whether the page waited for the server, for its own script, or for nothing the page saw.
+ */
+async function timeline(page: Page): Promise<string[]> {
+  return page.evaluate((key) => {
+    const resources = (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+      .map((entry) => ({ name: new URL(entry.name).pathname, start: entry.startTime, end: entry.responseEnd }))
+      .sort((a, b) => b.end - b.start - (a.end - a.start))
+      .slice(0, 5)
+      .map(({ name, start, end }) => `${name} ${Math.round(start)}..${Math.round(end)}`);
+    const tasks = ((window as unknown as Record<string, unknown>)[key] ?? []) as [number, number][];
+    const total = tasks.reduce((sum, [, duration]) => sum + duration, 0);
+    const longest = [...tasks].sort((a, b) => b[1] - a[1]).slice(0, 5);
+    return [
+      `timeline: read at ${Math.round(performance.now())} ms, ${performance.getEntriesByType('resource').length} requests, the slowest: ${resources.join(', ')}`,
+      `long tasks: ${tasks.length}, ${total} ms in all, the longest (at+ms): ${longest.map(([at, ms]) => `${at}+${ms}`).join(', ')}`,
+    ];
+  }, LONG_TASKS);
+}
+
 /** The texts of a page's open dialogs, alerts and messages, a line each, for a failed test's log. */
 async function onScreen(page: Page): Promise<string[]> {
   const selector = '.ant-modal, [role="alert"], .ant-message-notice, .ant-notification-notice';
@@ -88,10 +122,14 @@ export function useBrowserPerFile(options: LaunchOptions = {}): BrowserSession {
       for (const [index, page] of pages.entries()) {
         await shot(page, `failed-${name}-${index + 1}`).catch(() => undefined);
         const shown = await onScreen(page).catch((error: unknown) => [String(error)]);
+        const times = await timeline(page).catch((error: unknown) => [String(error)]);
         console.error(
-          [`failed "${task.name}", page ${index + 1} at ${page.url()}`, ...shown, ...(troubles.get(page) ?? [])].join(
-            '\n  ',
-          ),
+          [
+            `failed "${task.name}", page ${index + 1} at ${page.url()}`,
+            ...shown,
+            ...times,
+            ...(troubles.get(page) ?? []),
+          ].join('\n  '),
         );
       }
     }
@@ -107,6 +145,7 @@ export function useBrowserPerFile(options: LaunchOptions = {}): BrowserSession {
       const context = await newContext(browser, options);
       open.push(context);
       const page = await context.newPage();
+      await page.addInitScript(watchLongTasks, LONG_TASKS);
       const answers: string[] = [];
       troubles.set(page, answers);
       page.on('response', (response) => {

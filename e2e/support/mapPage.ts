@@ -1,5 +1,8 @@
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
+import type { Credentials } from './accounts.js';
+import { signInByApi } from './apiLogin.js';
+import { hamburger, open } from './console.js';
 import { text, type Language } from './texts.js';
 
 /** A user feature as the users source holds it. */
@@ -30,6 +33,20 @@ export const MAP_LOAD_TIMEOUT_MS = 60_000;
 /** Waits until the MapLibre map of the page has loaded its style. */
 export async function waitForMap(page: Page): Promise<void> {
   await page.locator('[data-testid="map-canvas"][data-loaded="true"]').waitFor({ timeout: MAP_LOAD_TIMEOUT_MS });
+}
+
+/**
+ * Signs in and opens a page with a map at `path`, then waits for its map and its layout. The layout
+ * shows in the same commit as the map's page (its code is preloaded beside the settings), and the
+ * map is made right after: on a loaded CI the main thread spent that commit, MapLibre's start and
+ * its first program link in one stretch, and the layout's menu button was seen after 10 s (twice
+ * in 84861f9's CI). So the whole opening gets the map's timeout, not the 10 s of a plain page.
+ */
+export async function openMapSignedIn(page: Page, credentials: Credentials, path: string, language: Language = 'en') {
+  await signInByApi(page, credentials);
+  await open(page, path);
+  await waitForMap(page);
+  await hamburger(page, language).waitFor();
 }
 
 /** What the map's users tiles hold for one user (undefined: not on the map). */

@@ -3,8 +3,8 @@ import { afterAll, describe, expect, inject, test } from 'vitest';
 import { adminCredentials } from '../support/accounts.js';
 import { callApi, signInByApi, tokenOf } from '../support/apiLogin.js';
 import { shot, useBrowserPerFile } from '../support/browser.js';
-import { nameEndingWith, open, openSignedIn, toast } from '../support/console.js';
-import { pickUserOnMap, waitForMap, waitForMapIdle } from '../support/mapPage.js';
+import { nameEndingWith, open, toast } from '../support/console.js';
+import { openMapSignedIn, pickUserOnMap, waitForMap, waitForMapIdle } from '../support/mapPage.js';
 import { RawTerminal } from '../support/rawTerminal.js';
 import { createTerminalUser, deleteUsers } from '../support/terminal.js';
 import { en, text, type Language } from '../support/texts.js';
@@ -52,8 +52,7 @@ describe('incident zones', () => {
   for (const language of ['zh', 'en'] as Language[]) {
     test(`the incident panel in ${language} on a phone's width`, async () => {
       const page = await browser.newPage({ locale: language, width: 390, height: 844 });
-      await openSignedIn(page, adminCredentials(), '/main/map', language);
-      await waitForMap(page);
+      await openMapSignedIn(page, adminCredentials(), '/main/map', language);
       await page.getByTestId('incident-open-panel').click();
       await panel(page).getByText(text(language, 'incident.draw_circle')).waitFor();
       await page.getByRole('button', { name: nameEndingWith(text(language, 'incident.create')) }).waitFor();

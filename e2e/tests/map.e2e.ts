@@ -5,7 +5,7 @@ import { callApi, tokenOf } from '../support/apiLogin.js';
 import { shot, useBrowserPerFile } from '../support/browser.js';
 import { chromiumCpu } from '../support/chromiumCpu.js';
 import { cameraInUrl, columnOf, countMapFrames, mapCamera } from '../support/map3d.js';
-import { hamburger, openSignedIn, waitForPath } from '../support/console.js';
+import { hamburger, waitForPath } from '../support/console.js';
 import {
   clickOnMap,
   expectMapUser,
@@ -13,6 +13,7 @@ import {
   pickUserOnMap,
   labelledUsers,
   mapZoom,
+  openMapSignedIn,
   waitForMap,
   waitForMapIdle,
   webglRenderer,
@@ -98,7 +99,7 @@ describe('live map', () => {
   test('terminals appear and move, counts match the server, search, clicks and card work, SOS turns red, no request leaves the server', async () => {
     const page = await browser.newPage();
     const outside = watchOutsideRequests(page);
-    await openSignedIn(page, adminCredentials(), '/main/map');
+    await openMapSignedIn(page, adminCredentials(), '/main/map');
     expect(await webglRenderer(page)).toContain('SwiftShader');
     const { users, ids } = await startTerminals(page);
     const [alpha, bravo] = ids as [number, number];
@@ -185,8 +186,7 @@ describe('live map', () => {
 
   test('the 3D view draws the live users as columns on a pitched, turned globe that stays still when idle', async () => {
     const page = await browser.newPage();
-    await openSignedIn(page, adminCredentials(), '/main/3dmap');
-    await waitForMap(page);
+    await openMapSignedIn(page, adminCredentials(), '/main/3dmap');
     const camera = await mapCamera(page);
     expect(camera.projection).toBe('globe');
     expect(camera.pitch).toBeCloseTo(60, 0);
@@ -234,8 +234,7 @@ describe('live map', () => {
       await held;
       await route.continue();
     });
-    await openSignedIn(page, adminCredentials(), '/main/map');
-    await waitForMap(page);
+    await openMapSignedIn(page, adminCredentials(), '/main/map');
     // Until it comes, a dash holds its place.
     expect(await page.getByTestId('map-count-all').innerText()).toContain('-');
     expect(await countShown(page, 'map-count-all')).toBeNaN();
@@ -253,8 +252,7 @@ describe('live map', () => {
   for (const language of ['zh', 'ja'] as Language[]) {
     test(`the map speaks ${language}`, async () => {
       const page = await browser.newPage({ locale: language });
-      await openSignedIn(page, adminCredentials(), '/main/map', language);
-      await waitForMap(page);
+      await openMapSignedIn(page, adminCredentials(), '/main/map', language);
       await expect.poll(() => page.getByTestId('map-count-all').innerText()).toContain(text(language, 'map.count_all'));
       expect(await page.getByRole('tab', { name: text(language, 'map.tab_org') }).count()).toBe(1);
       await shot(page, `map-${language}`);
@@ -279,8 +277,7 @@ describe('live map', () => {
       );
       // The users' tile worker's script is refused, as a proxy or a broken deployment would.
       await page.route('**/assets/usersTiles.worker-*.mjs', (route) => route.abort());
-      await openSignedIn(page, adminCredentials(), '/main/map', language);
-      await waitForMap(page);
+      await openMapSignedIn(page, adminCredentials(), '/main/map', language);
       const warning = page.getByTestId('map-users-unavailable');
       await warning.waitFor();
       expect(await warning.innerText()).toContain(text(language, 'map.users_unavailable'));
@@ -290,8 +287,7 @@ describe('live map', () => {
 
   test('on a phone the trees open in a drawer', async () => {
     const page = await browser.newPage({ width: 390, height: 844 });
-    await openSignedIn(page, adminCredentials(), '/main/map');
-    await waitForMap(page);
+    await openMapSignedIn(page, adminCredentials(), '/main/map');
     expect(await page.getByTestId('map-side-panel').count()).toBe(0);
     await page.getByRole('button', { name: en('map.users_panel') }).click();
     await page.getByTestId('map-panel-drawer').getByTestId('map-side-panel').waitFor();

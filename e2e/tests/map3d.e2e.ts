@@ -3,9 +3,9 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { adminCredentials } from '../support/accounts.js';
 import { tokenOf } from '../support/apiLogin.js';
 import { shot, useBrowserPerFile } from '../support/browser.js';
-import { logIn, openSignedIn } from '../support/console.js';
+import { logIn } from '../support/console.js';
 import { cameraInUrl, columnOf, mapCamera } from '../support/map3d.js';
-import { expectMapUser, waitForMap, waitForMapIdle } from '../support/mapPage.js';
+import { expectMapUser, openMapSignedIn, waitForMap, waitForMapIdle } from '../support/mapPage.js';
 import { createTerminalUser, deleteUsers, Terminal } from '../support/terminal.js';
 import { en, text, type Language } from '../support/texts.js';
 
@@ -52,9 +52,8 @@ const near = (value: number, wanted: number, within = 0.5) => Math.abs(value - w
 describe('3D map', () => {
   test('a shared view opens at its camera; Shift with the arrows and the buttons tilt and turn it; the address follows', async () => {
     const page = await browser.newPage();
-    await openSignedIn(page, adminCredentials(), '/main/3dmap#13/22.55/114.06/30/50');
+    await openMapSignedIn(page, adminCredentials(), '/main/3dmap#13/22.55/114.06/30/50');
     const sos = await startTerminals(page);
-    await waitForMap(page);
     const shared = (camera: Awaited<ReturnType<typeof mapCamera>>) =>
       near(camera.zoom, 13, 0.01) &&
       near(camera.lat, 22.55, 0.001) &&
@@ -125,8 +124,7 @@ describe('3D map', () => {
       // At the SOS user, at city zoom: the framing of every user (map.e2e) would put the camera
       // wherever the other files' users are, and below zoom 12, on the globe, MapLibre's
       // queryRenderedFeatures did not find the columns it drew (CI at 390 px; the screenshot showed them).
-      await openSignedIn(page, adminCredentials(), '/main/3dmap#13/22.5431/114.0579/-25/60', language);
-      await waitForMap(page);
+      await openMapSignedIn(page, adminCredentials(), '/main/3dmap#13/22.5431/114.0579/-25/60', language);
       // The first 3D frames at 1440 px take seconds on SwiftShader on a slow, loaded machine (CI
       // once needed more than the default 10 s here; the page showed no error).
       await expect.poll(() => columnOf(page, created[0]!), { timeout: 30_000 }).toBe('sos');

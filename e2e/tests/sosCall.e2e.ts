@@ -7,8 +7,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { adminCredentials } from '../support/accounts.js';
 import { postJson, tokenOf } from '../support/apiLogin.js';
 import { shot, useBrowserPerFile } from '../support/browser.js';
-import { openSignedIn } from '../support/console.js';
-import { waitForMap } from '../support/mapPage.js';
+import { openMapSignedIn } from '../support/mapPage.js';
 import { RawTerminal } from '../support/rawTerminal.js';
 import { speechWav as makeSpeechWav } from '../support/speechAudio.js';
 import { createTerminalUser, deleteUsers } from '../support/terminal.js';
@@ -49,9 +48,8 @@ afterAll(async () => {
 
 /** The live map with the browser as the dispatcher seat (no agent runs here). */
 async function mapWithBrowserSeat(page: Page, language: Language) {
-  await openSignedIn(page, adminCredentials(), '/main/map', language);
+  await openMapSignedIn(page, adminCredentials(), '/main/map', language);
   token = await tokenOf(page);
-  await waitForMap(page);
   await page.getByTestId('talk-toggle').click();
   const panel = page.getByTestId('talk-panel').first();
   await panel.getByText(text(language, 'talk.no_agent')).waitFor();

@@ -7,7 +7,7 @@ import { adminCredentials } from '../support/accounts.js';
 import { tokenOf } from '../support/apiLogin.js';
 import { shot, useBrowserPerFile } from '../support/browser.js';
 import { openSignedIn } from '../support/console.js';
-import { waitForMap, waitForMapIdle } from '../support/mapPage.js';
+import { openMapSignedIn, waitForMapIdle } from '../support/mapPage.js';
 import { speechBurst } from '../support/speech.js';
 import { createTerminalUser, deleteUsers } from '../support/terminal.js';
 import { en, text, type Language } from '../support/texts.js';
@@ -85,8 +85,7 @@ afterAll(async () => {
 
 /** Opens the trace page for the seeded user and day, as the live map's Track button does. */
 async function openTrace(page: Page, language: Language = 'en', day = DAY) {
-  await openSignedIn(page, adminCredentials(), `/main/trace?uid=${userId}&day=${day}`, language);
-  await waitForMap(page);
+  await openMapSignedIn(page, adminCredentials(), `/main/trace?uid=${userId}&day=${day}`, language);
 }
 
 const playhead = async (page: Page) => Number(await page.getByTestId('trace-playhead').getAttribute('data-time'));
