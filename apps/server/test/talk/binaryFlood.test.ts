@@ -16,7 +16,11 @@ import { FAST_TALK, SPEECH, channelOf, createChannel, isType, joinAll, talk, wai
 // Binary floods (issue 30, item 5): refused audio and video frames count like refused messages, the
 // socket closes as flooding at the same threshold, and each episode costs one log line and at most
 // one error reply. FLOOD_FIGURES=1 prints the figures of docs/benchmarks.md.
-const QUIET_MS = 300;
+/**
+ * Production waits 2 s (terminalOptions.ts). 300 ms split a well-behaved talker's refusals in two on
+ * a CI at load 8, where the test process can stall that long between two 20 ms frames.
+ */
+const QUIET_MS = 1_000;
 const FLOOD = 10_000;
 const EPISODE = 'refusal episode';
 const lines: Record<string, unknown>[] = [];
@@ -143,7 +147,7 @@ describe('audio', () => {
     await sending;
     // A slow client: one more second of 20 ms frames after the revoke.
     await talk(talker, cid, SPEECH.slice(0, 50), 20);
-    await waitFor(() => episodesOf(U_ID).length === 1);
+    await waitFor(() => episodesOf(U_ID).length > 0);
     await sleep(QUIET_MS * 2);
     expect(talker.closeCode).toBeUndefined();
     // One episode (frames 20 ms apart never leave the quiet time), counting every late frame.

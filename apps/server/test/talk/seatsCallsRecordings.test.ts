@@ -21,7 +21,16 @@ import { FAST_TALK, SPEECH, channelOf, isType, joinAll, readDown, talk, waitFor 
 let t: TerminalTestApp;
 
 beforeAll(async () => {
-  t = await startTerminalApp({ ...FAST_TERMINALS, heartbeatTimeoutMs: 30_000 }, FAST_HUB, {}, { talk: FAST_TALK });
+  // A floor that outlasts a loaded machine's burst. The recording test sends 107 frames 5 ms apart;
+  // when that takes over FAST_TALK's 1.5 s of talk, the floor goes before the last frames (14 ms
+  // apart: 3 frames short). A CI at load 8 recorded 106 of 107. No test here waits for a floor's timers.
+  const floor = { ...FAST_TALK.floor, silenceMs: 5_000, maxTalkMs: 30_000 };
+  t = await startTerminalApp(
+    { ...FAST_TERMINALS, heartbeatTimeoutMs: 30_000 },
+    FAST_HUB,
+    {},
+    { talk: { ...FAST_TALK, floor } },
+  );
 });
 afterAll(async () => {
   await t.close();
