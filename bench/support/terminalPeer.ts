@@ -12,6 +12,8 @@ export class TerminalPeer {
   /** Text messages other than replies, in arrival order (floorRevoked tells a talker it lost the floor). */
   readonly pushes: Record<string, unknown>[] = [];
   onFrame: (frame: Buffer, at: number) => void = () => undefined;
+  /** The login's ack (a terminal's holds its `resume` token). */
+  loginAck: Record<string, unknown> | undefined;
 
   constructor(readonly socket: WebSocket) {
     this.client = new TerminalSocket({ connect: () => socket, heartbeatMs: false, requestTimeoutMs: 60_000 });
@@ -31,11 +33,17 @@ export class TerminalPeer {
     await peer.client.opened();
     const reply = await peer.request({ type: 'login', ...login });
     if (reply.type !== 'ack') throw new Error(`login refused: ${JSON.stringify(reply)}`);
+    peer.loginAck = reply;
     return peer;
   }
 
   request(message: Record<string, unknown>): Promise<Record<string, unknown>> {
     return this.client.exchange(message);
+  }
+
+  /** Closes the socket for good. */
+  close(): void {
+    this.client.close();
   }
 
   /** A heartbeat sent without waiting for its ack: a silent peer's keep-alive from inside a timed loop. */

@@ -183,9 +183,13 @@ describe.skipIf(missing.length > 0)('rolling restart behind HAProxy', () => {
     const reconnectMs: number[] = [];
     const droppedAt = new Map<number, number>();
     const sockets = new Set<{ stop(): void }>();
+    // Reconnects log in with the token of the first login, as TerminalSocket does (no scrypt).
+    const resumes = new Map<number, string>();
+    let resumedLogins = 0;
     const loops = phones.map(async (terminal) => {
       while (!stopping) {
-        const onLogin = () => {
+        const onLogin = (resumed: boolean) => {
+          if (resumed) resumedLogins += 1;
           const dropped = droppedAt.get(terminal.U_ID);
           if (dropped !== undefined) reconnectMs.push(Date.now() - dropped);
           droppedAt.delete(terminal.U_ID);
@@ -193,6 +197,7 @@ describe.skipIf(missing.length > 0)('rolling restart behind HAProxy', () => {
         const driver = drive(`${url.replace('http', 'ws')}/terminal`, terminal, acked, 1, {
           onLogin,
           paceMs: TERMINAL_PACE_MS,
+          resumes,
         });
         sockets.add(driver);
         await driver.done;
@@ -311,12 +316,14 @@ describe.skipIf(missing.length > 0)('rolling restart behind HAProxy', () => {
     const sorted = [...reconnectMs].sort((a, b) => a - b);
     const percentile = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
     process.stderr.write(
-      `rolling restart: ${acked.size} fixes acknowledged, ${lost.length} missing; ${reconnectMs.length} terminal reconnects, p50 ${percentile(50)} ms, p95 ${percentile(95)} ms, slowest ${worst(reconnectMs)} ms; console resyncs ${resyncs.map((r) => `${r.ms} ms (${r.users})`).join(', ')}; ${answers.length} answers through HAProxy, ${failed.length} 5xx or none (${failed.filter((a) => inDrain(a.at)).length} in a drain); drains ${drains.map((d) => d.to - d.from).join(', ')} ms; ${((Date.now() - t0) / 1000).toFixed(0)} s\n`,
+      `rolling restart: ${acked.size} fixes acknowledged, ${lost.length} missing; ${reconnectMs.length} terminal reconnects (${resumedLogins} resumed), p50 ${percentile(50)} ms, p95 ${percentile(95)} ms, slowest ${worst(reconnectMs)} ms; console resyncs ${resyncs.map((r) => `${r.ms} ms (${r.users})`).join(', ')}; ${answers.length} answers through HAProxy, ${failed.length} 5xx or none (${failed.filter((a) => inDrain(a.at)).length} in a drain); drains ${drains.map((d) => d.to - d.from).join(', ')} ms; ${((Date.now() - t0) / 1000).toFixed(0)} s\n`,
     );
     expect(lost).toEqual([]);
     // Every terminal on a restarted instance came back (about a third each time), each within 10 s.
     expect(droppedAt.size, 'terminals never reconnected').toBe(0);
     expect(reconnectMs.length).toBeGreaterThanOrEqual(TERMINALS * 0.8);
+    // Each reconnect logged in with its token, without the password's scrypt.
+    expect(resumedLogins).toBe(reconnectMs.length);
     expect(worst(reconnectMs)).toBeLessThanOrEqual(TERMINAL_RECONNECT_MS);
     expect(resyncs.filter((r) => r.ms > CONSOLE_RESYNC_MS)).toEqual([]);
     expect(failed.filter((a) => !inDrain(a.at))).toEqual([]);

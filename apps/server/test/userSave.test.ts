@@ -466,7 +466,7 @@ describe('read and delete', () => {
     expectFailure(await a.api.get(`/api/UserInfo/Users?name=${'n'.repeat(33)}`), 400, 4000);
   });
 
-  it('deletes a user: frees a licence, returns the SIM to the inventory, drops memberships; logged', async () => {
+  it('deletes a user: frees a licence, returns the SIM to the inventory, drops memberships and its resume token; logged', async () => {
     const a = await tenant(t, { quota: 1 });
     const user = await addUser(a.api, { ICCID: uniqueIccid() });
     const channel = await t.db
@@ -487,7 +487,14 @@ describe('read and delete', () => {
       .insertInto('channel_member')
       .values({ CID: channel.CID, UserID: user.UserID, E_ID: a.E_ID, Priority: 0 })
       .execute();
+    // The resume token its terminal's password login would have left (docs/terminal-protocol.md).
+    await t.db
+      .insertInto('terminal_resume')
+      .values({ UserID: user.UserID, TokenHash: 'a'.repeat(64), ExpiresAt: Date.now() + 60_000 })
+      .execute();
     expectSuccess(await a.api.delete(`/api/UserInfo/Delete/${user.UserID}`));
+    const resume = await t.db.selectFrom('terminal_resume').selectAll().where('UserID', '=', user.UserID).execute();
+    expect(resume).toEqual([]);
     expect(await countRows(t, 'terminal_user', a.E_ID)).toBe(0);
     const device = await t.db
       .selectFrom('device')

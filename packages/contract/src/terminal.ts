@@ -30,7 +30,17 @@ export const TerminalLimits = {
   minFixTime: 946_684_800_000,
   maxSpeedKmh: 2_000,
   sosTextMax: 200,
+  /** How long a login's `resume` token stands in for the password (docs/terminal-protocol.md). */
+  resumeTtlMs: 30 * 24 * 3_600_000,
 } as const;
+
+/**
+ * A `resume` token: 32 random bytes, base64url. A password login's ack hands one out; the terminal
+ * sends it with its next logins, and while it is good the server skips the password's scrypt (about
+ * 0.6 s of a core and 128 MiB each), which a reconnect storm after a restart would otherwise pay per
+ * terminal.
+ */
+export const RESUME_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
 /** Low-battery alarm threshold (percent): raised once when the level falls to it or below. */
 export const LOW_BATTERY_PERCENT = 15;
@@ -119,10 +129,14 @@ export type Fix = z.infer<typeof fixSchema>;
 const message = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) =>
   z.object({ seq, type: z.literal(type), ...shape });
 
-/** A terminal logs in with `phone` and `password`; a dispatcher seat with `authCode` alone. */
+/**
+ * A terminal logs in with `phone` and `password` (or the `resume` token of an earlier login, with or
+ * without the password); a dispatcher seat with `authCode` alone.
+ */
 export const terminalLoginSchema = message('login', {
   phone: z.string().min(1).max(32).optional(),
   password: z.string().min(1).max(64).optional(),
+  resume: z.string().regex(RESUME_TOKEN_PATTERN).optional(),
   authCode: z.string().regex(AUTH_CODE_PATTERN).optional(),
   /** Free text for the log: model, app version. */
   device: z.string().max(64).optional(),
@@ -196,6 +210,8 @@ export interface TerminalLoginAck {
   user: z.infer<typeof terminalUserSchema>;
   config: TerminalConfig;
   serverTime: number;
+  /** After a password login: a token for the next logins (RESUME_TOKEN_PATTERN, good for TerminalLimits.resumeTtlMs). */
+  resume?: string;
 }
 
 /** A dispatcher seat's login ack: its identity and floor priority. */

@@ -98,6 +98,8 @@ export class TerminalSocket extends Emitter<TerminalSocketEvents> {
   private heartbeat: TimerHandle;
   private heartbeatPeriodMs = 0;
   private reconnectTimer: TimerHandle;
+  /** The last password login's `resume` token and its phone (docs/terminal-protocol.md, "Login"). */
+  private resume: { phone: string; token: string } | undefined;
   private backoffMs: number;
   private closingReason = '';
   private stopped = false;
@@ -175,9 +177,22 @@ export class TerminalSocket extends Emitter<TerminalSocketEvents> {
     }
   }
 
-  /** Logs in (`{phone, password}` or a seat's `{authCode}`); on the ack heartbeats start and the back-off resets. */
+  /**
+   * Logs in (`{phone, password}` or a seat's `{authCode}`); on the ack heartbeats start and the back-off
+   * resets. The `resume` token of this socket's last password login for the same phone goes along (the
+   * server then skips the password's costly check); a login refused with it forgets it.
+   */
   async login(fields: TerminalRequest): Promise<TerminalAck> {
-    const ack = await this.request({ type: 'login', ...fields });
+    const phone = typeof fields.phone === 'string' ? fields.phone : undefined;
+    const resume = phone !== undefined && this.resume?.phone === phone ? this.resume.token : undefined;
+    let ack: TerminalAck;
+    try {
+      ack = await this.request({ type: 'login', ...(resume ? { resume } : {}), ...fields });
+    } catch (error) {
+      if (resume && error instanceof TerminalRequestError && error.reply) this.resume = undefined;
+      throw error;
+    }
+    if (phone !== undefined && typeof ack.resume === 'string') this.resume = { phone, token: ack.resume };
     this.backoffMs = this.reconnectOptions()?.initialMs ?? 1000;
     const config = ack.config as { heartbeat?: unknown } | undefined;
     this.startHeartbeat(typeof config?.heartbeat === 'number' ? config.heartbeat : TerminalLimits.heartbeatSeconds);

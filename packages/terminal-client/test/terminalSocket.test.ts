@@ -109,6 +109,47 @@ describe('TerminalSocket over a real WebSocket', () => {
     await expect(refused).resolves.toEqual({ type: 'error', seq: 4, code: 'busy', message: 'the floor is taken' });
   });
 
+  it('logs in again after a reconnect with the resume token of the last password login, and forgets a refused one', async () => {
+    await new Promise((resolve) => server.server.once('listening', resolve));
+    client = new TerminalSocket({ connect: () => new WebSocket(server.url), reconnect: { initialMs: 10, maxMs: 10 } });
+    const opened = () =>
+      new Promise<void>((resolve) => {
+        const off = client.on('open', () => {
+          off();
+          resolve();
+        });
+      });
+    await client.opened();
+    const fields = { phone: '13800000001', password: 'secret' };
+    const token = 'T'.repeat(43);
+
+    const first = client.login(fields);
+    await server.waitFor(1);
+    expect(server.received[0]).toEqual({ seq: 1, type: 'login', ...fields });
+    server.reply({ type: 'ack', seq: 1, serverTime: 1, resume: token });
+    await first;
+
+    // The server goes away; the socket reconnects and the caller logs in again as before.
+    let reopened = opened();
+    server.peer!.close(1012);
+    await reopened;
+    const second = client.login(fields);
+    await server.waitFor(2);
+    expect(server.received[1]).toMatchObject({ type: 'login', ...fields, resume: token });
+    server.reply({ type: 'error', seq: server.received[1]!.seq, code: 'bad_credentials', message: 'no' });
+    await expect(second).rejects.toMatchObject({ code: 'bad_credentials' });
+
+    // Refused: the token is gone, the next login sends the password alone.
+    reopened = opened();
+    server.peer!.close(1012);
+    await reopened;
+    void client.login(fields).catch(() => undefined);
+    await server.waitFor(3);
+    expect(server.received[2]).not.toHaveProperty('resume');
+    expect(server.received[2]).toMatchObject({ type: 'login', ...fields });
+    client.close();
+  });
+
   it('rejects every pending request with a clear error when the connection closes, and reports the closing reason', async () => {
     const terminal = await connected();
     const closes: [number, string][] = [];

@@ -10,6 +10,7 @@ import * as geofences from './migrations/2026112800_geofences.js';
 import * as safety from './migrations/2026112801_safety.js';
 import * as incidents from './migrations/2026112802_incidents.js';
 import * as safetyTimers from './migrations/2026112803_safety_timers.js';
+import * as terminalResume from './migrations/2026112900_terminal_resume.js';
 
 /** Migrations are listed here (not read from disk) so the built server carries them. */
 const migrations: Record<string, Migration> = {
@@ -23,6 +24,7 @@ const migrations: Record<string, Migration> = {
   '2026112801_safety': safety,
   '2026112802_incidents': incidents,
   '2026112803_safety_timers': safetyTimers,
+  '2026112900_terminal_resume': terminalResume,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

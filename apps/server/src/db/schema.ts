@@ -76,6 +76,13 @@ export interface UserTable {
   CreatedAt: number;
 }
 
+/** A terminal user's `resume` token (migration 2026112900): its hash, bound to the password hash. */
+export interface TerminalResumeTable {
+  UserID: number;
+  TokenHash: string;
+  ExpiresAt: number;
+}
+
 export interface DeviceTable {
   D_ID: Generated<number>;
   E_ID: number;
@@ -321,6 +328,7 @@ export interface DB {
   session: SessionTable;
   organ: OrganTable;
   terminal_user: UserTable;
+  terminal_resume: TerminalResumeTable;
   device: DeviceTable;
   channel: ChannelTable;
   channel_member: ChannelMemberTable;

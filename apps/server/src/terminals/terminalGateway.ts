@@ -21,7 +21,8 @@ import type { LoginThrottle } from '../bus/loginThrottle.js';
 import { TerminalConnection, type ConnectionHost } from './terminalConnection.js';
 import type { TerminalOptions } from './terminalOptions.js';
 import type { ReportingUser, TerminalService } from './terminalService.js';
-import { refusalOf, terminalUserByPhone, terminalUsersById } from './terminalUsers.js';
+import { issueResume, resumeHolds } from './terminalResume.js';
+import { refusalOf, terminalUserByPhone, terminalUsersById, type TerminalUser } from './terminalUsers.js';
 
 type LoginMessage = Extract<TerminalClientMessage, { type: 'login' }>;
 type LoginEvent = Extract<RealtimeEvent, { kind: 'terminalLogin' }>;
@@ -108,7 +109,7 @@ export class TerminalGateway implements ConnectionHost {
 
   async login(connection: TerminalConnection, message: LoginMessage): Promise<void> {
     if (message.authCode !== undefined) return this.loginSeat(connection, message.seq, message.authCode);
-    if (message.phone === undefined || message.password === undefined) {
+    if (message.phone === undefined || (message.password === undefined && message.resume === undefined)) {
       if (connection.state === 'loggingIn') connection.state = 'new';
       const field = message.phone === undefined ? 'phone' : 'password';
       return connection.error(message.seq, TerminalErrors.invalid, `${field} is required`, field);
@@ -127,7 +128,7 @@ export class TerminalGateway implements ConnectionHost {
     const lockedFor = await this.throttle.lockedFor(phone);
     if (lockedFor > 0) return refuse(TerminalErrors.tooManyAttempts, 'too many wrong passwords', lockedFor);
     const user = await terminalUserByPhone(this.deps.db, phone);
-    const valid = user ? await verifyPassword(message.password, user.PasswordHash).catch(() => false) : false;
+    const { valid, resumed } = await this.checkCredentials(user, message.password, message.resume);
     if (connection.state !== 'loggingIn') return;
     if (!user || !valid) {
       await this.throttle.failed(phone);
@@ -137,6 +138,8 @@ export class TerminalGateway implements ConnectionHost {
     const refusal = refusalOf(user);
     if (refusal) return refuse(refusal, `login refused: ${refusal}`);
     const config = await this.service.configOf(user);
+    // A password login hands out a new token; a resumed one keeps the token it used.
+    const resume = resumed ? undefined : await issueResume(this.deps.db, user);
     if (connection.state !== 'loggingIn') return;
     const ref: ReportingUser = {
       U_ID: user.U_ID,
@@ -160,11 +163,33 @@ export class TerminalGateway implements ConnectionHost {
     this.deps.realtime.live.setOnline(ref, true);
     this.announce(ref, stamp);
     const { interval: _interval, ...shown } = ref;
-    connection.ack(seq, { user: shown, config, serverTime: Date.now() });
+    connection.ack(seq, { user: shown, config, serverTime: Date.now(), ...(resume ? { resume } : {}) });
     this.log.info(
-      { U_ID: ref.U_ID, E_ID: ref.E_ID, ip: connection.ip, device: message.device, replaced: Boolean(previous) },
+      {
+        U_ID: ref.U_ID,
+        E_ID: ref.E_ID,
+        ip: connection.ip,
+        device: message.device,
+        replaced: Boolean(previous),
+        resumed,
+      },
       'terminal logged in',
     );
+  }
+
+  /**
+   * A good `resume` token stands in for the password (no scrypt: a reconnect storm after a restart
+   * would pay about 0.6 s of a core per terminal); else the password, when one was sent.
+   */
+  private async checkCredentials(
+    user: TerminalUser | undefined,
+    password: string | undefined,
+    resume: string | undefined,
+  ): Promise<{ valid: boolean; resumed: boolean }> {
+    if (!user) return { valid: false, resumed: false };
+    if (resume !== undefined && (await resumeHolds(this.deps.db, user, resume))) return { valid: true, resumed: true };
+    if (password === undefined) return { valid: false, resumed: false };
+    return { valid: await verifyPassword(password, user.PasswordHash).catch(() => false), resumed: false };
   }
 
   /**

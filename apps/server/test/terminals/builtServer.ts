@@ -168,10 +168,15 @@ export async function seedTerminalUsers(db: Store, count: number): Promise<{ pho
 let fixTime = Date.now() - 3_600_000;
 
 export interface DriveOptions {
-  /** The login was acknowledged. */
-  onLogin?: () => void;
+  /** The login was acknowledged; `resumed`: with the token of `resumes` (the ack handed out no new one). */
+  onLogin?: (resumed: boolean) => void;
   /** Wait this long after each ack before sending the next fix (default: at once). */
   paceMs?: number;
+  /**
+   * Each terminal's `resume` token by U_ID, kept across drives: a drive logs in with the one there
+   * (a terminal reconnecting, as TerminalSocket does across reconnects) and stores the one its ack gives.
+   */
+  resumes?: Map<number, string>;
 }
 
 /**
@@ -207,8 +212,10 @@ export function drive(
     }
   };
   const start = async () => {
-    await client.login({ phone: terminal.phone, password: PASSWORD });
-    options.onLogin?.();
+    const resume = options.resumes?.get(terminal.U_ID);
+    const ack = await client.login({ phone: terminal.phone, password: PASSWORD, ...(resume ? { resume } : {}) });
+    if (typeof ack.resume === 'string') options.resumes?.set(terminal.U_ID, ack.resume);
+    options.onLogin?.(resume !== undefined && ack.resume === undefined);
     next();
   };
   // A refused login sends nothing more; the server closes and `done` resolves.

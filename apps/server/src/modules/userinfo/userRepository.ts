@@ -131,10 +131,11 @@ export async function updateUser(db: Kysely<DB>, id: number, values: Updateable<
   await db.updateTable('terminal_user').set(values).where('UserID', '=', id).execute();
 }
 
-/** Deletes a user: its SIM returns to the inventory and its channel memberships go. */
+/** Deletes a user: its SIM returns to the inventory, its channel memberships and its terminal's resume token go. */
 export async function deleteUser(db: Kysely<DB>, id: number): Promise<void> {
   await db.updateTable('device').set({ UserID: null }).where('UserID', '=', id).execute();
   await db.deleteFrom('channel_member').where('UserID', '=', id).execute();
+  await db.deleteFrom('terminal_resume').where('UserID', '=', id).execute();
   await db.deleteFrom('terminal_user').where('UserID', '=', id).execute();
 }
 
