@@ -11,6 +11,8 @@
 // MAP_BENCH_PROFILE_OPENING=1 lists the long tasks and hottest functions of opening the page (a slower opening),
 // MAP_BENCH_PROFILE_WORKER=1 names the hottest functions of the page's workers while the latency is measured,
 // MAP_BENCH_TRACE_UPDATES=1 lists the long tasks of that time with the work inside each (a slower page).
+// MAP_BENCH_PLAIN_OPENING=N (3) opens the map N times in a fresh Chromium without Playwright, and
+// MAP_BENCH_RETURNING_OPENING=N (0) N times in a Chromium started again on a profile that opened it before.
 // The console's hub socket lives in its hub worker: the bench watches it through Playwright's
 // WebSocket events (support/hubSocketWatch.ts). Prints one JSON object: each figure with its goal
 // and whether it was met.
@@ -282,6 +284,19 @@ function plainOpeningVerdict(openings: Record<string, unknown>[]) {
   };
 }
 
+/** The longest main-thread task of the openings' medians, up to each one's first frame with every user. */
+function longestTaskVerdict(openings: Record<string, unknown>[]) {
+  const longest = openings.map((marks) =>
+    Math.max(0, ...((marks.longTasks as string[] | undefined) ?? []).map((task) => Number(task.split('+')[1]))),
+  );
+  const median = percentile(longest, 50);
+  return {
+    value: median,
+    goal: `<= 50 (median of ${openings.length} openings: the longest task up to the first frame with every user)`,
+    met: median <= 50,
+  };
+}
+
 async function run(users: number, soak: boolean) {
   const prefix = `mapbench-${process.pid}-${users}`;
   // MAP_BENCH_SERVER_PROFILE: the server's own CPU profile, whose hottest functions the result names.
@@ -309,6 +324,25 @@ async function run(users: number, soak: boolean) {
       const marks = await plainOpening({ url: `${server.url}/main/map`, token, probe });
       plainOpenings.push(marks);
       log(`${users} users: opening without Playwright, steps (ms since navigation start) ${JSON.stringify(marks)}`);
+    }
+    // MAP_BENCH_RETURNING_OPENING=N: a dispatcher's own browser, which has opened the console before and
+    // keeps its profile (HTTP cache, GPU shader cache): one opening fills a profile, then N openings
+    // each start Chromium again on it.
+    const returningOpenings: Record<string, unknown>[] = [];
+    const returningCount = Number(process.env.MAP_BENCH_RETURNING_OPENING ?? 0);
+    if (returningCount > 0) {
+      const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'map-returning-'));
+      try {
+        const first = await plainOpening({ url: `${server.url}/main/map`, token, probe, profile });
+        log(`${users} users: first opening of the returning profile ${JSON.stringify(first)}`);
+        for (let i = 0; i < returningCount; i++) {
+          const marks = await plainOpening({ url: `${server.url}/main/map`, token, probe, profile });
+          returningOpenings.push(marks);
+          log(`${users} users: returning opening, steps (ms since navigation start) ${JSON.stringify(marks)}`);
+        }
+      } finally {
+        fs.rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+      }
     }
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     await context.addCookies([{ name: 'function_access_token', value: token, url: server.url, sameSite: 'Strict' }]);
@@ -516,6 +550,12 @@ async function run(users: number, soak: boolean) {
       ...(plainOpenings.length > 0
         ? { snapshotFirstFrameWithoutPlaywrightMs: plainOpeningVerdict(plainOpenings) }
         : {}),
+      ...(returningOpenings.length > 0
+        ? {
+            snapshotFirstFrameReturningMs: plainOpeningVerdict(returningOpenings),
+            longestTaskOpeningReturningMs: longestTaskVerdict(returningOpenings),
+          }
+        : {}),
       heapGrowthPercent: memory
         ? verdict(
             memory.growthPercent,
@@ -544,6 +584,12 @@ async function run(users: number, soak: boolean) {
       ...(plainOpenings.length > 0
         ? {
             openingWithoutPlaywrightMs: plainOpenings.map((marks) => marks.allUsersFirstFrame ?? null),
+          }
+        : {}),
+      ...(returningOpenings.length > 0
+        ? {
+            openingReturningMs: returningOpenings.map((marks) => marks.allUsersFirstFrame ?? null),
+            longTasksOpeningReturning: returningOpenings.map((marks) => marks.longTasks),
           }
         : {}),
       /** start+duration, ms since navigation start. */

@@ -4,8 +4,8 @@
 // 50 per event-loop turn, as fast as the server lets it, for that long, and prints `{"produced":N}`;
 // `go <seconds> <rate>` produces that many updates a second instead.
 // hub: the real /FuncService (buildApp) with pushIntervalMs 0, so every turn's changes are pushed
-// at once (BENCH_HUB_PUSH_MS=250: the product's interval, a push per 250 ms carrying each user's
-// newest); socketio: socket.io 4 broadcasting the same GPS delta to every client. Both skip a turn
+// at once; with a third argument (or BENCH_HUB_PUSH_MS), pushes at that interval instead, as the
+// product does (50 ms: a push carries each user's newest of that time); socketio: socket.io 4 broadcasting the same GPS delta to every client. Both skip a turn
 // while a client has more than 64 pushes waiting (the hub's held ones counted: see below).
 import fs from 'node:fs';
 import http from 'node:http';
@@ -100,7 +100,8 @@ if (mode === 'hub') {
       })
       .execute();
   }
-  const app = await buildApp(deps, { hub: { pushIntervalMs: Number(process.env.BENCH_HUB_PUSH_MS ?? 0) } });
+  const pushIntervalMs = Number(process.argv[3] ?? process.env.BENCH_HUB_PUSH_MS ?? 0);
+  const app = await buildApp(deps, { hub: { pushIntervalMs } });
   await app.listen({ port: 0, host: '127.0.0.1' });
   process.stdout.write(`${JSON.stringify({ port: (app.server.address() as { port: number }).port })}\n`);
   const { live } = deps.realtime;

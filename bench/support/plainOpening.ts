@@ -71,6 +71,12 @@ export interface PlainOpeningOptions {
   probe: string;
   /** How long to wait for the first frame with every user. */
   timeoutMs?: number;
+  /**
+   * The browser's profile directory, kept after the opening: a later opening with the same one is a
+   * dispatcher's browser started again (its HTTP cache and GPU shader cache on disk). Without it, a
+   * new profile is made and removed: a browser that has never opened the console.
+   */
+  profile?: string;
 }
 
 /**
@@ -79,7 +85,7 @@ export interface PlainOpeningOptions {
  * `allUsersFirstFrame` is missing when the users were not all drawn in time.
  */
 export async function plainOpening(options: PlainOpeningOptions): Promise<Record<string, unknown>> {
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'map-plain-'));
+  const profile = options.profile ?? fs.mkdtempSync(path.join(os.tmpdir(), 'map-plain-'));
   const child = spawn(
     process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     [
@@ -145,13 +151,26 @@ export async function plainOpening(options: PlainOpeningOptions): Promise<Record
       marks = JSON.parse(result.value ?? '{}') as Record<string, unknown>;
       if (marks.allUsersFirstFrame !== undefined) break;
     }
-    return marks;
+    // The page's long tasks up to that frame (start+duration, ms since navigation start).
+    const { result: tasks } = (await cdp.send(
+      'Runtime.evaluate',
+      {
+        expression: `JSON.stringify((window.mapProbe?.loadTaskStarts ?? []).map((start, i) => [start, window.mapProbe.loadTasks[i]]))`,
+        returnByValue: true,
+      },
+      sessionId,
+    )) as { result: { value?: string } };
+    const end = typeof marks.allUsersFirstFrame === 'number' ? marks.allUsersFirstFrame : Infinity;
+    const longTasks = (JSON.parse(tasks.value ?? '[]') as [number, number][])
+      .filter(([start]) => start < end)
+      .map(([start, duration]) => `${start}+${duration}`);
+    return { ...marks, longTasks };
   } finally {
     cdp?.close();
     child.kill('SIGKILL');
     await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
     // Chromium's helper processes may still be writing their profile for a moment.
     await sleep(500);
-    fs.rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+    if (!options.profile) fs.rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
   }
 }

@@ -41,6 +41,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly livePushAge = new Histogram({
+    name: 'intercom_live_push_age_seconds',
+    help: "Per live push handed to a console's hub connection: time since this instance's live state took its oldest change",
+    buckets: [0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+
   readonly historyFailures = new Counter({
     name: 'intercom_history_commit_failures_total',
     help: 'History batches the database refused (kept and retried; their fixes wait unacknowledged)',

@@ -31,6 +31,8 @@ export class FuncService {
   constructor(
     hub: HubServer,
     private readonly live: LiveState,
+    /** Told the age of the oldest change of each push handed to a connection, in seconds (a metric). */
+    private readonly onPushed?: (ageSeconds: number) => void,
   ) {
     for (const feed of FEEDS) hub.addMethod(feed, this.feedMethod(feed));
     hub.addMethod(HubMethods.Unsubscribe, {
@@ -90,6 +92,7 @@ export class FuncService {
       connection,
       () => this.scopeFor(connection.principal.scope.enterpriseIds),
       () => this.unindex(feeds),
+      this.onPushed,
     );
     this.feedsOf.set(connection, feeds);
     connection.onDispose(() => {

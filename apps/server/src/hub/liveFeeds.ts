@@ -43,12 +43,16 @@ export class LiveFeeds implements ScopeMember {
   private held: Pending | null = null;
   /** The online count at the newest held push. */
   private heldCount = 0;
+  /** When the oldest held change was taken (`performance.now()`). */
+  private heldSince = 0;
 
   constructor(
     private readonly connection: HubConnection,
     /** The feed of this connection's scope (made anew when the last connection of a scope left). */
     private readonly scopeFeed: () => ScopeFeed,
     private readonly onIdle: () => void,
+    /** Told, per push handed to the connection, the age of its oldest change in seconds. */
+    private readonly onPushed: (ageSeconds: number) => void = () => undefined,
   ) {
     this.enterpriseIds = connection.principal.scope.enterpriseIds;
     connection.onReadyForPushes(() => this.sendHeld());
@@ -114,7 +118,10 @@ export class LiveFeeds implements ScopeMember {
   }
 
   private hold(batch: ScopeBatch): void {
-    this.held ??= emptyPending();
+    if (!this.held) {
+      this.held = emptyPending();
+      this.heldSince = batch.since;
+    }
     this.heldCount = batch.count;
     if (!mergePending(this.held, batch.pending)) this.resync();
   }
@@ -124,7 +131,7 @@ export class LiveFeeds implements ScopeMember {
     const held = this.held;
     if (!held) return;
     this.held = null;
-    this.send(new ScopeBatch(held, this.heldCount));
+    this.send(new ScopeBatch(held, this.heldCount, this.heldSince));
   }
 
   /**
@@ -156,6 +163,7 @@ export class LiveFeeds implements ScopeMember {
       this.countSent.FuncNotify = count;
     }
     for (const [feed, argument] of out) this.deliver(feed, argument, batch);
+    if (out.length > 0) this.onPushed((performance.now() - batch.since) / 1000);
   }
 
   private sendSnapshot(feeds: readonly HubFeed[]): void {

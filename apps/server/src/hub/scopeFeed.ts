@@ -137,6 +137,8 @@ export class ScopeBatch extends RecordCache {
     readonly pending: Pending,
     /** Online users of the scope at this push. */
     readonly count: number,
+    /** When the live state took the oldest change of this push (`performance.now()`). */
+    readonly since: number,
   ) {
     super();
   }
@@ -200,6 +202,8 @@ export interface ScopeMember {
 export class ScopeFeed {
   readonly members = new Set<ScopeMember>();
   private pending = emptyPending();
+  /** When the oldest change of `pending` was taken (`performance.now()`). */
+  private pendingSince = 0;
   private timer: NodeJS.Timeout | null = null;
   private lastPushAt = 0;
   private cachedSnapshot: ScopeSnapshot | null = null;
@@ -218,6 +222,8 @@ export class ScopeFeed {
 
   apply(change: LiveChange): void {
     this.cachedSnapshot = null;
+    // The first change since the last push (a timer is set from the first to the push).
+    if (!this.timer) this.pendingSince = performance.now();
     const pending = this.pending;
     switch (change.kind) {
       case 'gps':
@@ -236,6 +242,7 @@ export class ScopeFeed {
         setLast(pending.notifications, change.key, change.json);
         if (pending.notifications.size > MAX_PENDING_NOTIFICATIONS) {
           this.pending = emptyPending();
+          this.pendingSince = performance.now();
           for (const member of this.members) member.resync();
           return;
         }
@@ -259,7 +266,7 @@ export class ScopeFeed {
   private flush(): void {
     this.timer = null;
     this.lastPushAt = Date.now();
-    const batch = new ScopeBatch(this.pending, this.live.onlineCount(this.enterpriseIds));
+    const batch = new ScopeBatch(this.pending, this.live.onlineCount(this.enterpriseIds), this.pendingSince);
     this.pending = emptyPending();
     for (const member of this.members) member.push(batch);
   }

@@ -6,6 +6,7 @@ import {
   type IHttpConnectionOptions,
 } from '@microsoft/signalr';
 import { HUB_PATH } from '@intercom/contract';
+import type { Histogram } from 'prom-client';
 import type { HubOptions } from '../../src/hub/hubOptions.js';
 import type { HubServer } from '../../src/hub/hubServer.js';
 import type { LiveState } from '../../src/live/liveState.js';
@@ -156,4 +157,25 @@ export function records(payload: string): Record<string, unknown>[] {
     .slice(0, -1)
     .split(RS)
     .map((text) => JSON.parse(text) as Record<string, unknown>);
+}
+
+/**
+ * `intercom_live_push_age_seconds` as /metrics gives it: how many pushes were observed, and how many
+ * of them were at most `le` seconds old (a bucket's bound as printed, e.g. '0.15').
+ */
+export async function livePushAges(t: TestApp): Promise<{ count: number; atMost(le: string): number }> {
+  const metric = t.deps.metrics.registry.getSingleMetric('intercom_live_push_age_seconds') as Histogram | undefined;
+  if (!metric) throw new Error('intercom_live_push_age_seconds is not registered');
+  const { values } = await metric.get();
+  const bucket = (le: string) =>
+    values.find((v) => v.metricName === 'intercom_live_push_age_seconds_bucket' && String(v.labels.le) === le)?.value;
+  const count = values.find((v) => v.metricName === 'intercom_live_push_age_seconds_count')?.value ?? 0;
+  return {
+    count,
+    atMost(le) {
+      const value = bucket(le);
+      if (value === undefined) throw new Error(`no bucket le=${le}`);
+      return value;
+    },
+  };
 }

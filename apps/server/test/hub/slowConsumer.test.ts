@@ -2,7 +2,17 @@ import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { HubConnection } from '../../src/hub/hubConnection.js';
-import { FAST_HUB, HANDSHAKE, RS, negotiate, sleep, startHubApp, until, type HubTestApp } from './hubTestApp.js';
+import {
+  FAST_HUB,
+  HANDSHAKE,
+  RS,
+  livePushAges,
+  negotiate,
+  sleep,
+  startHubApp,
+  until,
+  type HubTestApp,
+} from './hubTestApp.js';
 
 // A client that stops reading while pushes flow: the server queues it no push behind another; it
 // holds the changes merged by user (conflation), so what it holds for the client (its queue plus
@@ -81,6 +91,7 @@ async function stallAndRecover(
   // before it, and how much of it this process held depended on how soon the kernel took it.
   await until(() => connection().pendingChars === 0, 'the snapshot written out');
   connection().peakPendingChars = 0;
+  const agesBefore = await livePushAges(t);
   client.pause();
   const before = client.received().length;
   const counters = await pushWhileStalled(connection(), 3000);
@@ -100,6 +111,10 @@ async function stallAndRecover(
   );
   expect(latestLatitudes(client.received().slice(before)).snapshot).toBe(false);
   expect(connection().state).toBe('open');
+  // What the client was held is counted as old as it was when it went: the metric shows a slow console.
+  const ages = await livePushAges(t);
+  const olderThanOneSecond = (a: typeof ages) => a.count - a.atMost('1');
+  expect(olderThanOneSecond(ages) - olderThanOneSecond(agesBefore)).toBeGreaterThanOrEqual(1);
 }
 
 /** The server side of the connection negotiated with `connectionId`. */
