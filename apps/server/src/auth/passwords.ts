@@ -32,3 +32,23 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const key = await scrypt(password, salt, expected.length, { N, r, p, maxmem: 256 * N * r });
   return key.length === expected.length && timingSafeEqual(key, expected);
 }
+
+const dummyHashes = new Map<number, Promise<string>>();
+
+/** A hash of cost 2^logN that no password matches in practice, made once per cost. */
+export function dummyHash(logN: number): Promise<string> {
+  let dummy = dummyHashes.get(logN);
+  if (!dummy) {
+    dummy = hashPassword('no account has this password', logN);
+    dummyHashes.set(logN, dummy);
+  }
+  return dummy;
+}
+
+/**
+ * Spends the time a real password check costs (scrypt at the cost of new hashes) for a name or phone
+ * nobody has, so the answer time does not tell which exist. Console and terminal logins use it.
+ */
+export async function verifyAgainstDummy(password: string, logN: number): Promise<void> {
+  await verifyPassword(password, await dummyHash(logN));
+}

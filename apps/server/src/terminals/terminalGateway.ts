@@ -7,7 +7,7 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { AppDeps } from '../appDeps.js';
-import { verifyPassword } from '../auth/passwords.js';
+import { verifyAgainstDummy, verifyPassword } from '../auth/passwords.js';
 import type { TerminalSessionEnd } from '../core/terminalEvents.js';
 import type { RealtimeEvent, TerminalLoginStamp } from '../bus/eventBus.js';
 import type { TalkService } from '../talk/talkService.js';
@@ -186,7 +186,11 @@ export class TerminalGateway implements ConnectionHost {
     password: string | undefined,
     resume: string | undefined,
   ): Promise<{ valid: boolean; resumed: boolean }> {
-    if (!user) return { valid: false, resumed: false };
+    if (!user) {
+      // An unknown phone costs what a wrong password does: the answer's time does not tell which phones exist.
+      if (password !== undefined) await verifyAgainstDummy(password, this.deps.passwordLogN).catch(() => undefined);
+      return { valid: false, resumed: false };
+    }
     if (resume !== undefined && (await resumeHolds(this.deps.db, user, resume))) return { valid: true, resumed: true };
     if (password === undefined) return { valid: false, resumed: false };
     return { valid: await verifyPassword(password, user.PasswordHash).catch(() => false), resumed: false };

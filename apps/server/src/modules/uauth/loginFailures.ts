@@ -1,7 +1,6 @@
 import { Limits } from '@intercom/contract';
 import { sql, type Kysely } from 'kysely';
 import type { AppDeps } from '../../appDeps.js';
-import { hashPassword, verifyPassword } from '../../auth/passwords.js';
 import type { DB } from '../../db/schema.js';
 import type { LoginThrottle } from '../../bus/loginThrottle.js';
 
@@ -50,24 +49,4 @@ export function unknownNameThrottle(deps: AppDeps): LoginThrottle {
     unknownNames.set(deps, throttle);
   }
   return throttle;
-}
-
-const dummyHashes = new Map<number, Promise<string>>();
-
-/**
- * Spends the time a real password check costs (scrypt at the cost of new hashes) for a name no
- * account has, so the answer time does not tell which accounts exist.
- */
-export async function verifyAgainstDummy(password: string, logN: number): Promise<void> {
-  await verifyPassword(password, await dummyHash(logN));
-}
-
-/** The dummy hash of cost 2^logN, made once (the login routes start it when they load). */
-export function dummyHash(logN: number): Promise<string> {
-  let dummy = dummyHashes.get(logN);
-  if (!dummy) {
-    dummy = hashPassword('no account has this password', logN);
-    dummyHashes.set(logN, dummy);
-  }
-  return dummy;
 }

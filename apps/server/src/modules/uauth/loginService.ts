@@ -2,11 +2,11 @@ import { Code, Limits, MessageKeys, SysLogActions, normaliseLoginName, type Logi
 import { AppError } from '../../http/AppError.js';
 import type { AppDeps } from '../../appDeps.js';
 import { checkLoginClock, consumeNonce, openLoginEnvelope } from '../../auth/loginCrypto.js';
-import { verifyPassword } from '../../auth/passwords.js';
+import { verifyAgainstDummy, verifyPassword } from '../../auth/passwords.js';
 import { openSession, type IssuedTokens } from '../../auth/sessions.js';
 import { announceSessionsEnded } from '../../bus/sessionEvents.js';
 import { writeSysLog } from '../../core/writeSysLog.js';
-import { countAccountFailure, unknownNameThrottle, verifyAgainstDummy } from './loginFailures.js';
+import { countAccountFailure, unknownNameThrottle } from './loginFailures.js';
 
 const wrongCredentials = () => new AppError(Code.Forbidden, MessageKeys.loginWrongCredentials);
 const locked = (minutes: number) => new AppError(Code.TooMany, MessageKeys.loginLocked, { minutes });

@@ -11,7 +11,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ok } from '../../http/envelope.js';
 import { publicKeyOf } from '../../auth/loginCrypto.js';
 import { refreshSession } from '../../auth/sessions.js';
-import { dummyHash } from './loginFailures.js';
+import { dummyHash } from '../../auth/passwords.js';
 import { login } from './loginService.js';
 import { syncPlugin } from '../../http/syncPlugin.js';
 
