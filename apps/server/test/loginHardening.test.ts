@@ -11,6 +11,15 @@ import {
   loginRaw,
   type TestApp,
 } from './helper.js';
+import { TerminalErrors } from '@intercom/contract';
+import {
+  FAST_TERMINALS,
+  TERMINAL_PASSWORD,
+  TestTerminal,
+  createTerminalUser,
+  startTerminalApp,
+  type TerminalTestApp,
+} from './terminals/terminalTestApp.js';
 
 /** Issue 16: nothing in a login's answer, its time or its lock tells which accounts exist. */
 
@@ -90,6 +99,68 @@ describe('login timing', () => {
       t.deps.passwordLogN = restore;
     }
   }, 120_000); // 63 tries of a real scrypt cost: over 30 s with three suites on two slow cores
+});
+
+describe('terminal login timing', () => {
+  // Here, not in the terminal tests: this file's timing tests run one after the other, so neither's
+  // scrypt load falls into the other's rounds.
+  let terminals: TerminalTestApp;
+  beforeAll(async () => {
+    terminals = await startTerminalApp(FAST_TERMINALS);
+  });
+  afterAll(async () => {
+    await terminals.close();
+  });
+
+  it('takes as long to refuse an unknown phone as a known phone with a wrong password', async () => {
+    // A real cost (2^14, about 50 ms), so the scrypt check is what each answer's time is made of. Before
+    // the unknown phone paid one too, it was answered in about 1 ms: a list of phones could be tested.
+    const logN = 14;
+    const restore = terminals.deps.passwordLogN;
+    terminals.deps.passwordLogN = logN;
+    let fresh = 0;
+    const unknownPhone = () => `1${String(Date.now() + (fresh += 1)).slice(-10)}`;
+    try {
+      /** One wrong login on a new connection (one not logged in is closed after FAST_TERMINALS' 2 s). */
+      const timed = async (phone: string) => {
+        const terminal = await TestTerminal.connect(terminals);
+        try {
+          const start = performance.now();
+          expect(await terminal.login(phone, 'Wrong#pass1')).toMatchObject({ code: TerminalErrors.badCredentials });
+          return performance.now() - start;
+        } finally {
+          terminal.close();
+        }
+      };
+      await timed(unknownPhone()); // warm-up: the dummy hash of this cost is made on first use
+      const known: number[] = [];
+      const unknown: number[] = [];
+      for (let i = 0; i < 9; i++) {
+        // A new known user each time (one wrong password each, below the lock) and a phone nobody has,
+        // each going first in turn.
+        const user = await createTerminalUser(terminals, { E_ID: terminals.demo.E_ID });
+        const hash = await hashPassword(TERMINAL_PASSWORD, logN);
+        await terminals.db
+          .updateTable('terminal_user')
+          .set({ PasswordHash: hash })
+          .where('UserID', '=', user.U_ID)
+          .execute();
+        if (i % 2 === 0) {
+          known.push(await timed(user.phone));
+          unknown.push(await timed(unknownPhone()));
+        } else {
+          unknown.push(await timed(unknownPhone()));
+          known.push(await timed(user.phone));
+        }
+      }
+      // Typically the same; far from the 0.02-0.06 of answers that skipped the hash.
+      const ratio = typicalRatio(unknown, known);
+      expect(ratio, JSON.stringify({ ratio, known, unknown })).toBeGreaterThan(0.5);
+      expect(ratio, JSON.stringify({ ratio, known, unknown })).toBeLessThan(2);
+    } finally {
+      terminals.deps.passwordLogN = restore;
+    }
+  }, 60_000);
 });
 
 describe('lock state of unknown names', () => {
