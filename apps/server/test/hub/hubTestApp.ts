@@ -6,11 +6,11 @@ import {
   type IHttpConnectionOptions,
 } from '@microsoft/signalr';
 import { HUB_PATH } from '@intercom/contract';
-import type { Histogram } from 'prom-client';
 import type { HubOptions } from '../../src/hub/hubOptions.js';
 import type { HubServer } from '../../src/hub/hubServer.js';
 import type { LiveState } from '../../src/live/liveState.js';
 import { enterpriseWithAccount, login } from '../helper.js';
+import { scrapeMetrics, seriesValue } from '../metricsScrape.js';
 import { buildTestApp, type TestApp, type TestAppOptions } from '../testApp.js';
 
 /** A listening server (port 0) with hub options of the test's choosing. */
@@ -163,19 +163,15 @@ export function records(payload: string): Record<string, unknown>[] {
  * `intercom_live_push_age_seconds` as /metrics gives it: how many pushes were observed, and how many
  * of them were at most `le` seconds old (a bucket's bound as printed, e.g. '0.15').
  */
-export async function livePushAges(t: TestApp): Promise<{ count: number; atMost(le: string): number }> {
-  const metric = t.deps.metrics.registry.getSingleMetric('intercom_live_push_age_seconds') as Histogram | undefined;
-  if (!metric) throw new Error('intercom_live_push_age_seconds is not registered');
-  const { values } = await metric.get();
-  const bucket = (le: string) =>
-    values.find((v) => v.metricName === 'intercom_live_push_age_seconds_bucket' && String(v.labels.le) === le)?.value;
-  const count = values.find((v) => v.metricName === 'intercom_live_push_age_seconds_count')?.value ?? 0;
+export async function livePushAges(t: HubTestApp): Promise<{ count: number; atMost(le: string): number }> {
+  const name = 'intercom_live_push_age_seconds';
+  const text = await scrapeMetrics(t.origin);
   return {
-    count,
+    count: seriesValue(text, `${name}_count`),
     atMost(le) {
-      const value = bucket(le);
-      if (value === undefined) throw new Error(`no bucket le=${le}`);
-      return value;
+      const series = `${name}_bucket{le="${le}"}`;
+      if (!text.includes(`\n${series} `)) throw new Error(`/metrics has no ${series}`);
+      return seriesValue(text, series);
     },
   };
 }
