@@ -146,7 +146,9 @@ describe.runIf(postgres)('PostgreSQL day partitions', () => {
   it('stores fixes outside every day partition in the default one, without failing their batch', async () => {
     const U_ID = (nextUser += 1);
     const now = Date.now();
-    const wrongClock = Date.UTC(2000, 0, 1, 0, 0, 1);
+    // A day with no partition, inside the retention window: every PostgreSQL test file shares this
+    // database, and any app starting elsewhere runs retention at once (a fix of 2000 went that way).
+    const wrongClock = now - 30 * DAY_MS;
     const farAhead = now + 20 * DAY_MS;
     const writer = new HistoryWriter(t.db, { flushMs: 1, flushRows: 10, maxQueuedRows: 100, onError: () => undefined });
     await writer.enqueue([row(U_ID, now), row(U_ID, wrongClock), row(U_ID, farAhead)]);
