@@ -46,6 +46,7 @@ const envSchema = z
     LOGIN_IP_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(30),
     BASEMAP_IP_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(1200),
     TALK_MAX_SEATS_PER_ACCOUNT: z.coerce.number().int().min(1).max(16).default(2),
+    TALK_BUNDLE_LISTENERS: z.coerce.number().int().min(0).max(1_000_000).default(100),
     ICP_TEXT: z.string().max(200).default(''),
     TRUST_PROXY: z
       .string()
@@ -114,6 +115,8 @@ export interface Config {
   basemapIpLimitPerMinute: number;
   /** Live dispatcher seats one console account may hold on all instances; past that the oldest is replaced. */
   talkMaxSeatsPerAccount: number;
+  /** Listeners here from which a room's terminals get two frames per write; 0: never. */
+  talkBundleListeners: number;
   icpText: string;
   /** Proxies whose X-Forwarded-For entries name the client (http/trustProxy.ts); false: none. */
   trustProxy: TrustProxy;
@@ -167,6 +170,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, consoleDir?: st
     loginIpLimitPerMinute: e.LOGIN_IP_LIMIT_PER_MINUTE,
     basemapIpLimitPerMinute: e.BASEMAP_IP_LIMIT_PER_MINUTE,
     talkMaxSeatsPerAccount: e.TALK_MAX_SEATS_PER_ACCOUNT,
+    talkBundleListeners: e.TALK_BUNDLE_LISTENERS,
     icpText: e.ICP_TEXT,
     trustProxy: e.TRUST_PROXY,
     osmandPort: e.OSMAND_PORT,

@@ -20,9 +20,12 @@ export interface WireSink {
  * one at the head of a full queue is written at once instead.
  */
 export class AudioOutbox {
-  // Defaults: 32 frames in the socket and 100 (2 s of speech) waiting; a listener further behind
-  // than that hears the newest 2.6 s, not a growing delay.
+  // Defaults: 32 writes in the socket and 100 frames (2 s of speech) waiting; a listener further
+  // behind than that hears the newest 2.6 s (3.2 s with bundles), not a growing delay.
   private readonly queue: (Buffer | string | undefined)[];
+  /** Audio frames in each queued entry (0 for a floor event). */
+  private readonly counts: Uint8Array;
+  private queuedFrames = 0;
   private head = 0;
   private size = 0;
   private inFlight = 0;
@@ -43,6 +46,7 @@ export class AudioOutbox {
     maxQueued = 100,
   ) {
     this.queue = new Array<Buffer | string | undefined>(maxQueued);
+    this.counts = new Uint8Array(maxQueued);
   }
 
   get queued(): number {
@@ -50,22 +54,28 @@ export class AudioOutbox {
   }
 
   /**
-   * An audio frame (a whole WebSocket frame, built once for every listener) or a floor event (JSON
-   * text).
+   * An audio entry (one or more whole WebSocket frames, built once for every listener: `frames` says
+   * how many, two for a bundle) or a floor event (JSON text). The queue's bound counts frames, so a
+   * listener that falls behind hears the same newest 2 s with or without bundles.
    */
-  push(entry: Buffer | string): void {
+  push(entry: Buffer | string, frames = 1): void {
     if (this.closed) return;
     if (this.inFlight < this.maxInFlight && this.size === 0) return this.write(entry);
     const capacity = this.queue.length;
-    if (this.size === capacity) {
+    const adding = typeof entry === 'string' ? 0 : frames;
+    while (this.size > 0 && (this.size === capacity || this.queuedFrames + adding > capacity)) {
+      const count = this.counts[this.head] as number;
       const oldest = this.shift();
       if (typeof oldest === 'string') this.write(oldest);
       else {
-        this.dropped += 1;
-        if (this.totals) this.totals.dropped += 1;
+        this.dropped += count;
+        if (this.totals) this.totals.dropped += count;
       }
     }
-    this.queue[(this.head + this.size) % capacity] = entry;
+    const at = (this.head + this.size) % capacity;
+    this.queue[at] = entry;
+    this.counts[at] = adding;
+    this.queuedFrames += adding;
     this.size += 1;
   }
 
@@ -73,11 +83,13 @@ export class AudioOutbox {
     this.closed = true;
     this.queue.fill(undefined);
     this.size = 0;
+    this.queuedFrames = 0;
   }
 
   private shift(): Buffer | string {
     const entry = this.queue[this.head] as Buffer | string;
     this.queue[this.head] = undefined;
+    this.queuedFrames -= this.counts[this.head] as number;
     this.head = (this.head + 1) % this.queue.length;
     this.size -= 1;
     return entry;

@@ -2,6 +2,7 @@ import { TalkErrors, TerminalErrors } from '@intercom/contract';
 import { decodeAudioDown, decodeAudioUp, encodeAudioDown } from '@intercom/terminal-client';
 import type { RefusingPeer } from '../core/refusalEpisodes.js';
 import { holds } from './floorMachine.js';
+import type { AudioFanOut } from './audioFanOut.js';
 import type { RoomFloors } from './roomFloors.js';
 import type { TalkPeer } from './talkPeer.js';
 import type { PeerState, TalkRegistry } from './talkRegistry.js';
@@ -48,6 +49,7 @@ export class AudioRelay {
     private readonly floors: RoomFloors,
     /** Frames over the rate in a row after which a talker loses its floors. */
     private readonly floodCutAfter: number,
+    private readonly fanOut: AudioFanOut,
   ) {}
 
   /**
@@ -71,8 +73,7 @@ export class AudioRelay {
     }
     void this.floors.step(room, { kind: 'audio', key: peer.talker.key, now });
     const out = encodeAudioDown({ ...frame, cid: room.cid, speaker: peer.talker.uid }, allocUnsafe);
-    const wire = webSocketFrame(out);
-    for (const listener of room.listeners.keys()) if (listener !== peer) listener.outbox.push(wire);
+    this.fanOut.send(room, webSocketFrame(out), peer);
     const shared = this.registry.shared;
     if (shared && room.shared) {
       shared.floors.publishAudio(room.token, out);
@@ -91,8 +92,7 @@ export class AudioRelay {
       this.counters.fenced += 1;
       return;
     }
-    const wire = webSocketFrame(frame);
-    for (const listener of room.listeners.keys()) listener.outbox.push(wire);
+    this.fanOut.send(room, webSocketFrame(frame), null);
     this.counters.remote += 1;
   }
 

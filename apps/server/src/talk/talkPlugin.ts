@@ -37,7 +37,8 @@ export interface TalkPluginOptions {
  */
 export const talkPlugin = fp(
   async (app: FastifyInstance, opts: TalkPluginOptions) => {
-    const options = { ...DEFAULT_TALK_OPTIONS, ...opts.options };
+    const bundle = { ...DEFAULT_TALK_OPTIONS.bundle, fromListeners: app.deps.config.talkBundleListeners };
+    const options = { ...DEFAULT_TALK_OPTIONS, bundle, ...opts.options };
     const service = new TalkService(app.deps, options, app.log);
     service.recorder = fileRecorder(app.deps, app.log);
     let authCodes: AuthCodeStore = new AuthCodes();

@@ -11,6 +11,14 @@ export interface Burst {
 /** Starts a burst's recording, or returns null when the room does not record. */
 export type BurstRecorder = (room: TalkRoom, talker: Talker, now: number) => Burst | null;
 
+/** A talker's frame held back for a bundle (audioFanOut.ts), and for whom. */
+export interface HeldFrame {
+  wire: Buffer;
+  /** The talker, who does not hear itself (null: a frame from another instance). */
+  except: TalkPeer | null;
+  timer: NodeJS.Timeout;
+}
+
 /** One floor with its listeners: a channel (`group`) or a private call (`private`). */
 export class TalkRoom {
   floor: FloorState = IDLE;
@@ -30,6 +38,8 @@ export class TalkRoom {
   shared = false;
   /** An emergency call (emergencyCalls.ts): the terminal that raised it; its seats come and go, it stays. */
   emergency: { uid: number; name: string } | null = null;
+  /** A frame waiting for the next to go out with it to the terminals (big rooms: audioFanOut.ts). */
+  held: HeldFrame | null = null;
 
   constructor(
     readonly cid: number,
@@ -46,9 +56,19 @@ export class TalkRoom {
     return undefined;
   }
 
-  /** Sends a floor event to every listener, behind the audio already queued to each. */
+  /** Sends a floor event to every listener, behind the audio already queued to each (a held frame too). */
   tell(message: TalkServerMessage): void {
+    this.flushHeld();
     for (const peer of this.listeners.keys()) peer.notify(message);
+  }
+
+  /** Writes the held frame alone to the terminals it was held for. */
+  flushHeld(): void {
+    const held = this.held;
+    if (!held) return;
+    this.held = null;
+    clearTimeout(held.timer);
+    for (const peer of this.listeners.keys()) if (peer !== held.except && !peer.seat) peer.outbox.push(held.wire);
   }
 }
 

@@ -5,6 +5,7 @@ import type { RefusingPeer } from '../core/refusalEpisodes.js';
 import { TokenBucket } from '../core/tokenBucket.js';
 import { openMembershipsOf } from '../modules/incident/index.js';
 import { inScope } from '../tenancy/scope.js';
+import { AudioFanOut, DEFAULT_BUNDLE, type BundleOptions } from './audioFanOut.js';
 import { AudioRelay, type TalkCounters } from './audioRelay.js';
 import { EmergencyCalls } from './emergencyCalls.js';
 import type { FloorLimits } from './floorMachine.js';
@@ -27,6 +28,8 @@ export interface TalkOptions {
   framesPerSecond: number;
   framesBurst: number;
   floodCutAfter: number;
+  /** Two frames per write to the terminals of big rooms (TALK_BUNDLE_LISTENERS). */
+  bundle: BundleOptions;
   /** With REDIS_URL: a floor whose instance stops renewing it is idle after this long. */
   leaseMs: number;
   /** With REDIS_URL: how long a call to a user connected to no instance here waits for an answer. */
@@ -39,6 +42,7 @@ export const DEFAULT_TALK_OPTIONS: TalkOptions = {
   framesPerSecond: TalkLimits.framesPerSecond,
   framesBurst: TalkLimits.framesBurst,
   floodCutAfter: TalkLimits.floodCutAfter,
+  bundle: DEFAULT_BUNDLE,
   leaseMs: DEFAULT_LEASE_MS,
   callAnswerMs: 1_000,
 };
@@ -78,7 +82,7 @@ export class TalkService {
     this.emergency = new EmergencyCalls(this.registry, this.floors, this.calls, deps, (error, context) =>
       log.error({ err: error }, context),
     );
-    this.relay = new AudioRelay(this.registry, this.floors, options.floodCutAfter);
+    this.relay = new AudioRelay(this.registry, this.floors, options.floodCutAfter, new AudioFanOut(options.bundle));
     this.regroups = new Regroups(
       this.registry,
       {

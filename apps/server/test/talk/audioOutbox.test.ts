@@ -72,6 +72,26 @@ describe('AudioOutbox', () => {
     expect(t.written).toEqual([1, 'taken', 3, 4]);
   });
 
+  it('counts a bundle as its frames: the queue holds as many frames, and losing one loses both', () => {
+    const s = slowSink();
+    const box = new AudioOutbox(s.sink, 1, 4);
+    box.push(Buffer.from([1]), 2);
+    // 4 frames' room behind the write in flight: two bundles fit, a third pushes out the oldest.
+    box.push(Buffer.from([2]), 2);
+    box.push(Buffer.from([3]), 2);
+    expect(box.dropped).toBe(0);
+    box.push(Buffer.from([4]), 2);
+    expect(box.dropped).toBe(2);
+    expect(box.queued).toBe(2);
+    // A single frame beside two bundles: the oldest bundle goes for it.
+    box.push(Buffer.from([5]));
+    expect(box.dropped).toBe(4);
+    s.flush();
+    s.flush();
+    s.flush();
+    expect(s.written).toEqual([1, 4, 5]);
+  });
+
   it('stops writing once closed or after a failed write', () => {
     const s = slowSink();
     const box = new AudioOutbox({ send: (_d, done) => done(new Error('gone')) }, 1, 2);

@@ -119,8 +119,8 @@ export class TestTerminal {
     });
   }
 
-  static async connect(t: TerminalTestApp): Promise<TestTerminal> {
-    const terminal = new TestTerminal(new WebSocket(t.terminalUrl));
+  static async connect(t: TerminalTestApp, options?: WebSocket.ClientOptions): Promise<TestTerminal> {
+    const terminal = new TestTerminal(new WebSocket(t.terminalUrl, options));
     await terminal.client.opened();
     return terminal;
   }
