@@ -32,6 +32,8 @@ import { watchHubSocket, type HubSocketWatch } from './support/hubSocketWatch.js
 import { INSTRUMENT_HUB, type ProbeWindow } from './support/mapProbe.js';
 import { plainOpening } from './support/plainOpening.js';
 import { startOpeningTrace } from './support/openingTrace.js';
+import { histogramBetween, scrapeMetrics } from './support/serverMetrics.js';
+import { cpuSeconds } from './support/terminalPeer.js';
 
 const USERS = (process.env.MAP_BENCH_USERS ?? '5000,50000').split(',').map(Number);
 const SECONDS = Number(process.env.MAP_BENCH_SECONDS ?? 10);
@@ -460,7 +462,23 @@ async function run(users: number, soak: boolean) {
     const updatesTrace = process.env.MAP_BENCH_TRACE_UPDATES
       ? await startOpeningTrace(browser, page, await context.newCDPSession(page))
       : undefined;
+    // The server's own share of fix to frame (issue 34): how old each push's oldest change was when it
+    // went to a console, the server's event-loop delay, and its CPU over the same seconds.
+    const metricsBefore = await scrapeMetrics(server.url);
+    const serverCpuBefore = cpuSeconds(server.process.pid ?? 0);
+    const latencyStarted = performance.now();
     const latencyMs = await latency(page, hub, SECONDS);
+    const metricsAfter = await scrapeMetrics(server.url);
+    const lag = (p: number) =>
+      Math.round((metricsAfter.get(`intercom_nodejs_eventloop_lag_p${p}_seconds`) ?? NaN) * 1000);
+    const serverShare = {
+      pushAgeSeconds: histogramBetween(metricsBefore, metricsAfter, 'intercom_live_push_age_seconds', [50, 95]),
+      eventLoopDelayMs: { p50: lag(50), p99: lag(99) },
+      cpuSecondsPerSecond: round(
+        (cpuSeconds(server.process.pid ?? 0) - serverCpuBefore) / ((performance.now() - latencyStarted) / 1000),
+        2,
+      ),
+    };
     if (updatesTrace) {
       const { longTasks, hot } = await updatesTrace.stop();
       log(
@@ -470,6 +488,7 @@ async function run(users: number, soak: boolean) {
     }
     if (stopWorkers) log(`${users} users: workers' hottest functions ${JSON.stringify(await stopWorkers(), null, 1)}`);
     log(`${users} users: fix to frame ${JSON.stringify(latencyMs)}`);
+    log(`${users} users: the server's share of it ${JSON.stringify(serverShare)}`);
     let memory:
       | {
           seconds: number;
