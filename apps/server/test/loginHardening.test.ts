@@ -1,3 +1,4 @@
+import { TerminalErrors } from '@intercom/contract';
 import { Redis } from 'ioredis';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +12,6 @@ import {
   loginRaw,
   type TestApp,
 } from './helper.js';
-import { TerminalErrors } from '@intercom/contract';
 import {
   FAST_TERMINALS,
   TERMINAL_PASSWORD,

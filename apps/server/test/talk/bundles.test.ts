@@ -9,7 +9,7 @@ import {
   startTerminalApp,
   type TerminalTestApp,
 } from '../terminals/terminalTestApp.js';
-import { FAST_TALK, SPEECH, channelOf, isType, joinAll, readDown, talk, waitFor } from './talkFixtures.js';
+import { FAST_TALK, SPEECH, channelOf, isType, joinAll, readDown, seatOf, talk, waitFor } from './talkFixtures.js';
 
 // Big rooms: two frames per write to the terminals, every frame at once to the seats (audioFanOut.ts).
 // From 4 listeners here (the talker included); a lone frame waits up to 2 s for the next one, so what
@@ -45,18 +45,6 @@ async function countingTerminal(phone: string) {
   return { terminal, reads };
 }
 
-async function seat(): Promise<TestTerminal> {
-  const res = await fetch(`${t.origin}/api/Talk/AuthCode`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${t.adminToken}` },
-  });
-  const body = (await res.json()) as { BaseData: { authCode: string } };
-  const terminal = await TestTerminal.connect(t);
-  const reply = await terminal.request({ type: 'login', authCode: body.BaseData.authCode });
-  if (reply.type !== 'ack') throw new Error(`seat refused: ${JSON.stringify(reply)}`);
-  return terminal;
-}
-
 const seqs = (terminal: TestTerminal) => terminal.frames.map((frame) => readDown(frame).seq);
 
 describe('bundles in a big room', () => {
@@ -68,7 +56,7 @@ describe('bundles in a big room', () => {
       .values({ CID: cid, UserID: counted.U_ID, E_ID: t.demo.E_ID, Priority: 0 })
       .execute();
     const { terminal: listener, reads } = await countingTerminal(counted.phone);
-    const dispatcher = await seat();
+    const dispatcher = await seatOf(t);
     await joinAll(members, cid);
     for (const m of [listener, dispatcher])
       expect(await m.request({ type: 'join', cid })).toMatchObject({ type: 'ack' });

@@ -2,11 +2,11 @@ import { speechPackets } from '@intercom/media';
 import { decodeAudioDown, encodeAudioUp, frameKind } from '@intercom/terminal-client';
 import { sleep } from '../hub/hubTestApp.js';
 import {
+  TestTerminal,
   createTerminalUser,
   loggedIn,
   type ServerMessage,
   type TerminalTestApp,
-  type TestTerminal,
 } from '../terminals/terminalTestApp.js';
 
 /** Short floor timings so silence, timeout and the pre-emption grace happen within a test. */
@@ -72,6 +72,19 @@ export async function channelOf(
   );
   const members = await Promise.all(users.map(async (u) => ({ U_ID: u.U_ID, terminal: await loggedIn(t, u.phone) })));
   return { cid, members };
+}
+
+/** A dispatcher seat of the app's admin: an AuthCode from the API, then `login` with it on /terminal. */
+export async function seatOf(t: TerminalTestApp, token = t.adminToken): Promise<TestTerminal> {
+  const res = await fetch(`${t.origin}/api/Talk/AuthCode`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+  });
+  const code = ((await res.json()) as { BaseData: { authCode: string } }).BaseData.authCode;
+  const terminal = await TestTerminal.connect(t);
+  const reply = await terminal.request({ type: 'login', authCode: code });
+  if (reply.type !== 'ack') throw new Error(`seat refused: ${JSON.stringify(reply)}`);
+  return terminal;
 }
 
 export async function joinAll(members: Member[], cid: number): Promise<void> {

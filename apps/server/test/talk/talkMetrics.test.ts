@@ -14,7 +14,7 @@ import {
   startTerminalApp,
   type TerminalTestApp,
 } from '../terminals/terminalTestApp.js';
-import { FAST_TALK, SPEECH, channelOf, createChannel, isType, joinAll, talk, waitFor } from './talkFixtures.js';
+import { FAST_TALK, SPEECH, channelOf, createChannel, isType, joinAll, seatOf, talk, waitFor } from './talkFixtures.js';
 
 // intercom_talk_* on /metrics (issue 35): real floors, frames, seats, calls and recordings move them.
 let t: TerminalTestApp;
@@ -29,17 +29,6 @@ afterAll(async () => {
 const read = (series: readonly string[]) => readSeries(t.origin, series);
 const delta = (before: Record<string, number>, after: Record<string, number>) =>
   Object.fromEntries(Object.keys(after).map((k) => [k, (after[k] ?? 0) - (before[k] ?? 0)]));
-
-async function seat(): Promise<TestTerminal> {
-  const res = await fetch(`${t.origin}/api/Talk/AuthCode`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${t.adminToken}` },
-  });
-  const code = ((await res.json()) as { BaseData: { authCode: string } }).BaseData.authCode;
-  const terminal = await TestTerminal.connect(t);
-  expect(await terminal.request({ type: 'login', authCode: code })).toMatchObject({ type: 'ack' });
-  return terminal;
-}
 
 describe('talk metrics', () => {
   it('count grants, refusals, revokes by reason, grant time and relayed and refused frames', async () => {
@@ -97,7 +86,7 @@ describe('talk metrics', () => {
       'intercom_talk_recording_bytes_total',
     ] as const;
     const before = await read(series);
-    const dispatcher = await seat();
+    const dispatcher = await seatOf(t);
     const [a, b] = await Promise.all([0, 1].map(() => createTerminalUser(t, { E_ID: t.demo.E_ID })));
     if (!a || !b) throw new Error('two users');
     const caller = await loggedIn(t, a.phone);
