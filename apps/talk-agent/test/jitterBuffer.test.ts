@@ -45,4 +45,16 @@ describe('JitterBuffer', () => {
     expect(drain(buffer, 3).map((p) => p?.[0])).toEqual([0, 1, 2]);
     expect(buffer.dropped).toBe(0);
   });
+
+  it('plays the last packets of a burst once the talker is quiet, even fewer than the target', () => {
+    const buffer = new JitterBuffer();
+    for (let seq = 0; seq < 3; seq += 1) buffer.push(seq, packet(seq));
+    drain(buffer, 4); // a stall: the buffer ran dry and waits for the target again
+    buffer.push(3, packet(3));
+    buffer.push(4, packet(4));
+    expect(buffer.pop()).toBeUndefined();
+    expect([buffer.pop(true), buffer.pop(true), buffer.pop(true)].map((p) => p?.[0])).toEqual([3, 4, undefined]);
+    expect(buffer.size).toBe(0);
+    expect(buffer.dropped).toBe(0);
+  });
 });

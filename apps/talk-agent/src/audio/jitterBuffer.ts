@@ -15,7 +15,9 @@ const RESTART_BEHIND = 50;
  *   once, the delay shrinks back to the target instead of staying high for the rest of the burst;
  * - a packet older than the one last played (late, or a duplicate).
  * A gap gives `null` (20 ms of silence). A new talk burst may start its seq anew: when the buffer is
- * empty, or a packet is far behind, playout restarts from it.
+ * empty, or a packet is far behind, playout restarts from it. Fewer than JITTER_TARGET_FRAMES left
+ * when the talker has gone quiet (the end of a burst, after a stall drained the buffer) are played
+ * anyway: `pop(true)`, else they would wait for packets that never come.
  */
 export class JitterBuffer {
   private readonly packets = new Map<number, Buffer>();
@@ -42,8 +44,12 @@ export class JitterBuffer {
     if (this.packets.size >= JITTER_TARGET_FRAMES) this.primed = true;
   }
 
-  /** The packet for this tick: a Buffer, `null` for a lost one, `undefined` while waiting or empty. */
-  pop(): Buffer | null | undefined {
+  /**
+   * The packet for this tick: a Buffer, `null` for a lost one, `undefined` while waiting or empty.
+   * `talkerQuiet`: no packet has come for the target delay, so what is held is all there will be.
+   */
+  pop(talkerQuiet = false): Buffer | null | undefined {
+    if (talkerQuiet && this.packets.size > 0) this.primed = true;
     if (!this.primed || this.next === undefined) return undefined;
     if (this.packets.size === 0) {
       // Drained: wait for JITTER_TARGET_FRAMES again before playing (the talker paused or ended).

@@ -1,5 +1,5 @@
 import type { Speaker } from './audioBackend.js';
-import { JitterBuffer } from './jitterBuffer.js';
+import { JITTER_TARGET_FRAMES, JitterBuffer } from './jitterBuffer.js';
 import { OpusDecoder } from './opusCodec.js';
 import { FRAME_MS, FRAME_SAMPLES } from './pcmFormat.js';
 
@@ -54,7 +54,7 @@ export class Playout {
     const mix = new Int32Array(FRAME_SAMPLES);
     let heard = false;
     for (const [key, source] of this.sources) {
-      const packet = source.buffer.pop();
+      const packet = source.buffer.pop(now - source.lastPacketAt >= JITTER_TARGET_FRAMES * FRAME_MS);
       if (packet === undefined) {
         if (source.buffer.size === 0 && now - source.lastPacketAt > SOURCE_IDLE_MS) {
           source.decoder.delete();
