@@ -185,7 +185,7 @@ function isSessionError(error: unknown): error is ApiError {
 /**
  * One call of the API envelope; resolves only for Code 8888, otherwise throws an ApiError. An expired
  * access token is renewed once (SPEC.md 9) and the call repeated; only when that fails does the
- * re-login dialog open.
+ * re-login dialog open (not for a call the user's logout overtook).
  */
 export async function apiRequest<TData = unknown, TBase = unknown>(
   method: Method,
@@ -198,7 +198,11 @@ export async function apiRequest<TData = unknown, TBase = unknown>(
     return await requestOnce<TData, TBase>(method, path, { ...options, sessionDialog: false });
   } catch (error) {
     if (!(await mayRetry(error, sentWith, renewedAhead))) {
-      if (isSessionError(error) && options.sessionDialog !== false) emitApiEvent({ type: 'session', error });
+      // Logged out while it was under way: its refusal is expected, and the login page shows no dialog.
+      const signedOutMeanwhile = sentWith !== undefined && getAccessToken() === undefined;
+      if (isSessionError(error) && options.sessionDialog !== false && !signedOutMeanwhile) {
+        emitApiEvent({ type: 'session', error });
+      }
       throw error;
     }
   }

@@ -48,6 +48,28 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
+describe('a request the logout overtook', () => {
+  it('ends quietly: its refusal opens no re-login dialog over the login page', async () => {
+    let answer: (response: Response) => void = () => undefined;
+    vi.stubGlobal('fetch', () => new Promise<Response>((resolve) => (answer = resolve)));
+    const underWay = apiRequest('GET', '/api/Enterprise/Statistics').catch((e: unknown) => e);
+    await vi.waitFor(() => expect(answer).not.toBe(undefined));
+    clearTokens(); // the user logged out; the server ended the session the request carries
+    const body = { BaseResult: { Code: Code.SessionEnded, Message: 'error.session_ended' } };
+    answer(new Response(JSON.stringify(body), { status: 401, headers: { 'Content-Type': 'application/json' } }));
+    expect(((await underWay) as ApiError).code).toBe(Code.SessionEnded);
+    expect(events).toEqual([]);
+  });
+
+  it('still opens the dialog when the session ends while the user is signed in', async () => {
+    const body = { BaseResult: { Code: Code.SessionEnded, Message: 'error.session_ended' } };
+    const headers = { 'Content-Type': 'application/json' };
+    vi.stubGlobal('fetch', () => Promise.resolve(new Response(JSON.stringify(body), { status: 401, headers })));
+    expect(await apiRequest('GET', '/api/Enterprise/Statistics').catch((e: unknown) => e)).toBeInstanceOf(ApiError);
+    expect(events.map((e) => e.type)).toEqual(['session']);
+  });
+});
+
 describe('an expired access token (50014)', () => {
   it('is renewed once through Refresh and the request repeated, without the re-login dialog', async () => {
     const server = fakeServer('renew');
