@@ -19,9 +19,15 @@ let t: TerminalTestApp;
 let withToken: TerminalTestApp;
 const TOKEN = 'metrics-token-0123456789abcdef';
 
+/**
+ * The terminal counted online sends no heartbeat: FAST_TERMINALS' 2 s would drop it while a loaded
+ * machine is still making the requests this test counts (it read 0 online in CI once).
+ */
+const TERMINALS = { ...FAST_TERMINALS, heartbeatTimeoutMs: 60_000 };
+
 beforeAll(async () => {
-  t = await startTerminalApp(FAST_TERMINALS);
-  withToken = await startTerminalApp(FAST_TERMINALS, undefined, { METRICS_TOKEN: TOKEN });
+  t = await startTerminalApp(TERMINALS);
+  withToken = await startTerminalApp(TERMINALS, undefined, { METRICS_TOKEN: TOKEN });
 });
 afterAll(async () => {
   await t.close();

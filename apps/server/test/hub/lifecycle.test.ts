@@ -1,6 +1,6 @@
 import type { HubConnection as ClientConnection } from '@microsoft/signalr';
 import { HubConnectionState } from '@microsoft/signalr';
-import { HubCloseErrors, hubCloseCode, type PushMsg } from '@intercom/contract';
+import { HubCloseErrors, HubMethods, hubCloseCode, type PushMsg } from '@intercom/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../../src/auth/tokens.js';
 import { login } from '../helper.js';
@@ -201,12 +201,15 @@ describe('sessions', () => {
   it('counts hub traffic as session activity', async () => {
     const user = await tenant(t);
     const hub = await connected(user.token);
+    await sleep(1000); // a check (every 500 ms here) has taken the connection's opening as counted
     const stale = Date.now() - 60_000;
     await t.db
       .updateTable('session')
       .set({ LastSeenAt: stale })
       .where('TokenHash', '=', hashToken(user.token))
       .execute();
+    // Traffic after the stale write (the client's own pings come only every 15 s).
+    expect(await hub.client.invoke(HubMethods.Unsubscribe, HubMethods.FuncGPS)).toBe(false);
     const touched = async () =>
       (
         await t.db
