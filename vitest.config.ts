@@ -12,7 +12,7 @@ const alias = { '@intercom/contract': contract, '@intercom/media': media, '@inte
  *
  * `isolate: false`: a worker keeps the modules it has loaded from one test file to the next instead
  * of importing the server, Fastify, Kysely and the rest again for each file. Measured on the server's
- * 119 files (SQLite, 2 cores, idle): 551 s and 575 s of CPU isolated, 351 s and 330 s of CPU not.
+ * 119 files (SQLite, 2 cores, idle): 551 s (575 s of CPU) isolated, 351 s (330 s of CPU) not.
  * A file therefore must not rely on module state another file may have changed: every test builds
  * its own app (buildTestApp) and closes it. The component tests (console-dom) stay isolated: React,
  * antd and the console's stores hold module state that one file's render leaves behind.

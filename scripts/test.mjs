@@ -235,9 +235,9 @@ if (built) step('login page JavaScript budget', process.execPath, ['scripts/bund
 // The SQLite pass, the PostgreSQL pass and the browser tests side by side, one file at a time each.
 // Measured (README "The two commands"): a pass spends most of its time waiting on sockets and timers
 // (each worker keeps its loaded modules between files: vitest.config.ts), so one alone keeps a core
-// far from busy, and three side by side finish well before the three one after another. They share nothing but Redis (every test file
-// has its own key prefix), and the typecheck above built the server that the built-server tests
-// start. Each one's lines carry its name.
+// far from busy, and three side by side finish well before the three one after another. They share
+// nothing but Redis (every test file has its own key prefix), and the typecheck above built the
+// server that the built-server tests start. Each one's lines carry its name.
 const e2eReport = path.join(reports, 'e2e.json');
 await Promise.all([
   // TEST_DATABASE_URL left out: this pass is SQLite even where CI exports it for the other one.
