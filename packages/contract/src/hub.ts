@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { Code } from './codes.js';
+import { incidentPushSchema } from './incident.js';
+import { alarmDetailSchema } from './notification.js';
 import { videoChangeSchema, videoSourceSchema } from './video.js';
 
 /**
@@ -128,6 +130,8 @@ export const notificationSchema = z.object({
   CreatedAt: epochMs,
   /** True when raised again because nobody acknowledged it in time (docs/safety.md "Escalation"). */
   Escalated: z.boolean().optional(),
+  /** The details as a key and parameters (notification.ts AlarmDetailKeys); absent: only `Content`. */
+  Detail: alarmDetailSchema.optional(),
 });
 export type Notification = z.infer<typeof notificationSchema>;
 
@@ -158,6 +162,8 @@ export const pushMsgSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('Videos'), data: z.array(videoSourceSchema) }),
   /** Video online/offline since the last push (delta). */
   z.object({ type: z.literal('Video'), data: z.array(videoChangeSchema) }),
+  /** Incidents of the scope opened, closed or with members joined or left since the last push (delta). */
+  z.object({ type: z.literal('Incident'), data: z.array(incidentPushSchema) }),
 ]);
 export type PushMsg = z.infer<typeof pushMsgSchema>;
 export const onlineSummarySchema = z.object({

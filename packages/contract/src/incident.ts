@@ -81,3 +81,14 @@ export const IncidentMessageKeys = {
 /** An incident's membership changes, as the bus carries them to every instance's talk service. */
 export const IncidentChanges = { opened: 'opened', members: 'members', closed: 'closed' } as const;
 export type IncidentChange = (typeof IncidentChanges)[keyof typeof IncidentChanges];
+
+/**
+ * The hub's `Incident` push (docs/realtime.md): an incident of the scope opened, closed or had members
+ * join or leave. It names the incident only; a console reads its open incidents again.
+ */
+export const incidentPushSchema = z.object({
+  IN_ID: z.number().int(),
+  E_ID: z.number().int(),
+  change: z.enum(IncidentChanges),
+});
+export type IncidentPush = z.infer<typeof incidentPushSchema>;

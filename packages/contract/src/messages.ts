@@ -103,6 +103,10 @@ export const MessageKeys = {
   traceRangeTooLong: 'trace.range_too_long',
   // Geofences and incident zones (issue 32): a polygon whose edges cross or touch.
   selfIntersecting: 'geofence.self_intersecting',
+  // Geofence caps (issue 48): 4009 with Params max (and name: the user who would pass it).
+  geofenceTooMany: 'geofence.too_many',
+  geofenceTooManyForUser: 'geofence.too_many_for_user',
+  geofenceTooManyForEveryone: 'geofence.too_many_for_everyone',
 } as const;
 
 export type MessageKey = (typeof MessageKeys)[keyof typeof MessageKeys];

@@ -71,7 +71,17 @@ export const talkClientMessages = [
   message('floorRelease', { cid: id }),
   message('call', { uid: id }),
   message('hangup', { cid: id }),
+  /** The user's channels in its enterprise, acked `{ channels: TerminalChannel[] }` (terminal users only). */
+  message('channels', {}),
 ] as const;
+
+/** One channel of the `channels` ack: its id and name, its members, and how many of them are online now. */
+export interface TerminalChannel {
+  cid: number;
+  name: string;
+  online: number;
+  members: number;
+}
 
 /** Messages the server pushes about talking. */
 export type TalkServerMessage =
@@ -91,7 +101,9 @@ export type TalkServerMessage =
    * The terminal left a channel it had not left itself: removed from it, out of the incident's zone,
    * or the incident was closed. It hears it no more.
    */
-  | { type: 'channelLeft'; cid: number; reason: 'removed' | 'left_zone' | 'incident_closed' };
+  | { type: 'channelLeft'; cid: number; reason: 'removed' | 'left_zone' | 'incident_closed' }
+  /** The user's channel list changed (added or removed, a channel renamed or deleted): ask `channels` again. */
+  | { type: 'channelsChanged' };
 
 /** Floor priority of the terminal in its own emergency call: above every seat and member (0-7). */
 export const EMERGENCY_PRIORITY = 8;

@@ -64,6 +64,11 @@ export const TerminalErrors = {
   enterpriseDisabled: 'enterprise_disabled',
   tooManyAttempts: 'too_many_attempts',
   rateLimited: 'rate_limited',
+  /**
+   * Too many failed logins from the client's address within a minute: a login that no good `resume`
+   * token or AuthCode lets in is refused before its password is checked; `retryAfterMs`.
+   */
+  loginRateLimited: 'login_rate_limited',
   /** The history queue is full (not stored, send it again later); or the floor is taken (TalkErrors). */
   shuttingDown: 'shutting_down',
   internal: 'internal',
@@ -82,6 +87,8 @@ export const TerminalCloseCodes = {
   accountChanged: 4002,
   loginTimeout: 4003,
   heartbeatTimeout: 4004,
+  /** Too many failed logins on this socket (`login_failures`). */
+  loginFailures: 4005,
 } as const;
 
 /** Why the server closes a terminal's socket (the `reason` of a `closing` message). */
@@ -98,6 +105,8 @@ export const TERMINAL_CLOSE_REASONS = [
   'server_restart',
   /** A dispatcher seat's console session ended (timed out, replaced by a new login, or the account is gone). */
   'session_end',
+  /** Too many failed logins on one socket: a new socket may try again. */
+  'login_failures',
 ] as const;
 export type TerminalCloseReason = (typeof TERMINAL_CLOSE_REASONS)[number];
 

@@ -4,26 +4,14 @@
  * the server reports and what the map shows never disagree.
  */
 
-const EARTH_RADIUS_M = 6_371_008.8;
-const RAD = Math.PI / 180;
+import { distanceMeters } from './geodesy.js';
+
 /** A silence longer than this is "no data": neither a stop nor movement. */
 export const TRACK_GAP_MS = 60 * 60_000;
 /** A stop is a stay within this radius (metres)... */
 export const DEFAULT_STOP_RADIUS_M = 30;
 /** ...for at least this long. */
 export const DEFAULT_STOP_MIN_MS = 5 * 60_000;
-
-/**
- * Great-circle distance in metres. Haversine, not SPEC.md's flat 111,240 / 100,000 m per degree
- * (wrong away from about 26 degrees of latitude); it also crosses the antimeridian correctly,
- * since only the sine of the longitude difference enters.
- */
-export function haversineMeters(lat1: number, lon1: number, lat2: number, lon2: number): number {
-  const dLat = (lat2 - lat1) * RAD;
-  const dLon = (lon2 - lon1) * RAD;
-  const a = Math.sin(dLat / 2) ** 2 + Math.cos(lat1 * RAD) * Math.cos(lat2 * RAD) * Math.sin(dLon / 2) ** 2;
-  return 2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.sqrt(a)));
-}
 
 /** Fixes as parallel arrays, oldest first (the compact shape of the Track call). */
 export interface TrackPoints {
@@ -106,7 +94,7 @@ export function mergeIdentical(fixes: readonly RawFix[]): TrackPoints {
     let speed = fix.speed;
     if (speed === null) {
       const dt = last >= 0 ? fix.t - (out.t[last] as number) : 0;
-      const d = last >= 0 ? haversineMeters(out.lat[last] as number, out.lon[last] as number, fix.lat, fix.lon) : 0;
+      const d = last >= 0 ? distanceMeters(out.lat[last] as number, out.lon[last] as number, fix.lat, fix.lon) : 0;
       speed = dt > 0 && dt <= TRACK_GAP_MS ? (d / dt) * 3600 : 0;
     }
     out.t.push(fix.t);
@@ -159,7 +147,7 @@ export function findStops(points: Pick<TrackPoints, 't' | 'lat' | 'lon'>, rule: 
     const gap = (t[i] as number) - (t[i - 1] as number) > TRACK_GAP_MS;
     const away =
       gap ||
-      haversineMeters(lat[anchor] as number, lon[anchor] as number, lat[i] as number, lon[i] as number) > rule.radius;
+      distanceMeters(lat[anchor] as number, lon[anchor] as number, lat[i] as number, lon[i] as number) > rule.radius;
     if (away) {
       close(i - 1);
       anchor = i;
@@ -176,7 +164,7 @@ export function trackStats(points: TrackPoints, stops: readonly TrackStop[], gap
   let maxSpeed = 0;
   for (let i = 0; i < t.length; i++) {
     if (i > 0)
-      distance += haversineMeters(lat[i - 1] as number, lon[i - 1] as number, lat[i] as number, lon[i] as number);
+      distance += distanceMeters(lat[i - 1] as number, lon[i - 1] as number, lat[i] as number, lon[i] as number);
     maxSpeed = Math.max(maxSpeed, speed[i] as number);
   }
   const span = t.length > 1 ? (t[t.length - 1] as number) - (t[0] as number) : 0;

@@ -10,7 +10,10 @@ export const UserImportLimits = {
   maxRows: 20_000,
   /** Bytes of the uploaded file. */
   maxBytes: 10 * 1024 * 1024,
-  /** Bytes an XLSX may expand to (all its zip entries together): more is refused as a zip bomb. */
+  /**
+   * Bytes an XLSX may expand to (all its zip entries together): more is refused as a zip bomb. The
+   * default of the server's IMPORT_MAX_INFLATED_MB, which counts the bytes really inflated.
+   */
   maxUncompressedBytes: 100 * 1024 * 1024,
   /** Rows written per transaction. */
   chunkRows: 1000,
@@ -100,6 +103,12 @@ export const UserImportKeys = {
   channelUnknown: 'userImport.channel_unknown',
   userTypeUnknown: 'userImport.user_type_unknown',
   quota: 'userImport.quota',
+  /** Another import of the enterprise, or too many on the server, is running (4029, HTTP 429). */
+  busy: 'userImport.busy',
+  /** Reading the file needed more memory than an import may use. */
+  fileTooComplex: 'userImport.file_too_complex',
+  /** A phone the import may not use, without saying why (it belongs to another enterprise). */
+  cannotImport: 'userImport.cannot_import',
 } as const;
 
 /** System-log action of an import (one row per import, Summary: the counts). */
@@ -170,6 +179,12 @@ export const userImportReportSchema = z.object({
   created: z.number().int(),
   updated: z.number().int(),
   unchanged: z.number().int(),
+  /**
+   * Known users whose Password cell is set. A dry run never compares passwords: it counts every known
+   * user with a Password cell ("password will be set") as an update. An import compares them and
+   * counts only the passwords it changed.
+   */
+  passwordsSet: z.number().int(),
   skipped: z.number().int(),
   /** Departments the import created (or would create on a dry run). */
   departmentsCreated: z.number().int(),

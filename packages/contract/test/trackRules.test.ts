@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   buildTrack,
   findGaps,
-  haversineMeters,
+  distanceMeters,
   positionAt,
   trackQuerySchema,
   type RawFix,
@@ -21,19 +21,19 @@ const fix = (seconds: number, lat: number, lon: number, speed: number | null = n
 /** Metres per degree of latitude on the mean sphere. */
 const M_PER_DEG = 111_195;
 
-describe('haversineMeters', () => {
+describe('distanceMeters', () => {
   it('measures a degree of latitude and is zero for the same point', () => {
-    expect(haversineMeters(0, 0, 1, 0)).toBeCloseTo(M_PER_DEG, -1);
-    expect(haversineMeters(31.2, 121.4, 31.2, 121.4)).toBe(0);
+    expect(distanceMeters(0, 0, 1, 0)).toBeCloseTo(M_PER_DEG, -1);
+    expect(distanceMeters(31.2, 121.4, 31.2, 121.4)).toBe(0);
   });
 
   it('shrinks a degree of longitude with latitude, unlike the flat 100,000 m constant', () => {
-    expect(haversineMeters(60, 10, 60, 11)).toBeCloseTo(M_PER_DEG / 2, -2);
-    expect(haversineMeters(0, 10, 0, 11)).toBeCloseTo(M_PER_DEG, -1);
+    expect(distanceMeters(60, 10, 60, 11)).toBeCloseTo(M_PER_DEG / 2, -2);
+    expect(distanceMeters(0, 10, 0, 11)).toBeCloseTo(M_PER_DEG, -1);
   });
 
   it('crosses the antimeridian the short way', () => {
-    expect(haversineMeters(0, 179.9, 0, -179.9)).toBeCloseTo(0.2 * M_PER_DEG, -1);
+    expect(distanceMeters(0, 179.9, 0, -179.9)).toBeCloseTo(0.2 * M_PER_DEG, -1);
   });
 });
 

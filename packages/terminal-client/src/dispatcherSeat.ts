@@ -299,27 +299,20 @@ export class DispatcherSeat extends Emitter<DispatcherSeatEvents> {
     this.emit('event', { event: 'loggedOut', reason });
   }
 
+  /** The pushes the seat keeps state of; seatEventOf, whose switch names every push, passes them on. */
   private pushed(message: TerminalServerMessage): void {
-    switch (message.type) {
-      case 'floorIdle':
-      case 'floorRevoked':
-        if (this.talking?.cid === message.cid) this.stopMic();
-        break;
-      case 'callStart':
-        this.calls.add(message.cid);
-        if ('emergency' in message) this.emergency.add(message.cid);
-        break;
-      case 'callEnd':
-        this.dropCall(message.cid);
-        break;
-      case 'channelLeft':
-        // Removed from the channel: it is heard no more, whatever the seat wanted.
-        this.joined.delete(message.cid);
-        this.monitored.delete(message.cid);
-        this.dropCall(message.cid);
-        break;
-      default:
-        break;
+    if (message.type === 'floorIdle' || message.type === 'floorRevoked') {
+      if (this.talking?.cid === message.cid) this.stopMic();
+    } else if (message.type === 'callStart') {
+      this.calls.add(message.cid);
+      if ('emergency' in message) this.emergency.add(message.cid);
+    } else if (message.type === 'callEnd') {
+      this.dropCall(message.cid);
+    } else if (message.type === 'channelLeft') {
+      // Removed from the channel: it is heard no more, whatever the seat wanted.
+      this.joined.delete(message.cid);
+      this.monitored.delete(message.cid);
+      this.dropCall(message.cid);
     }
     const event = seatEventOf(message);
     if (event) this.emit('event', event);

@@ -38,7 +38,14 @@ export function seatEventOf(message: TerminalServerMessage): TalkAgentEvent | un
     }
     case 'videoOffline':
       return { event: 'videoOffline', uid: message.uid };
-    default:
+    case 'ack':
+    case 'channelsChanged':
+    case 'checkInDue':
+    case 'closing':
+    case 'config':
+    case 'error':
+    case 'videoStart':
+    case 'videoStop':
       return undefined;
   }
 }

@@ -286,6 +286,18 @@ export class TerminalSocket extends Emitter<TerminalSocketEvents> {
     this.emit('reconnect', delayMs);
   }
 
+  /**
+   * Reconnects at once when a reconnect is waiting out its back-off (the device says its network is
+   * back), with the back-off reset; does nothing otherwise.
+   */
+  reconnectNow(): void {
+    if (this.reconnectTimer === undefined || this.stopped) return;
+    cancel(this.reconnectTimer);
+    this.reconnectTimer = undefined;
+    this.backoffMs = this.reconnectOptions()?.initialMs ?? 1000;
+    this.socket = this.attach(this.options.connect());
+  }
+
   /** (Re)starts heartbeats every `seconds`, unless the options fix or forbid them. */
   private startHeartbeat(seconds: number): void {
     const { heartbeatMs } = this.options;

@@ -143,6 +143,24 @@ describe('TerminalSocket timers', () => {
     expect(delays.at(-1)).toBe(1_000);
   });
 
+  it('reconnectNow opens at once while a back-off waits, and does nothing while connected or after close()', async () => {
+    const client = terminal({ reconnect: { initialMs: 8_000, maxMs: 8_000 }, random: () => 0.5 });
+    latest().open();
+    client.reconnectNow();
+    expect(sockets).toHaveLength(1);
+    latest().drop(1006);
+    client.reconnectNow();
+    expect(sockets).toHaveLength(2);
+    // The waiting reconnect was cancelled: no third socket when its time comes.
+    await vi.advanceTimersByTimeAsync(8_000);
+    expect(sockets).toHaveLength(2);
+    latest().drop(1006);
+    client.close();
+    client.reconnectNow();
+    await vi.advanceTimersByTimeAsync(16_000);
+    expect(sockets).toHaveLength(2);
+  });
+
   it('jitters the delay by ±50 %', () => {
     const low = terminal({ reconnect: {}, random: () => 0 });
     const high = terminal({ reconnect: {}, random: () => 0.999 });

@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import type { GpsRecord } from './hub.js';
+import { decodePositionBlock, fixAt, type PositionFix } from './positionBlock.js';
+
+/**
+ * `pushMsg` `{ type: 'GPSBlock', data }` — what MessagePack hub connections get instead of `GPSArray`
+ * (`full`: every user of the scope, replacing what the client holds) and `GPS` (the changes of one
+ * push). `block` is a position block (positionBlock.ts); `users` holds, as columns, the slow fields
+ * of the users whose slow fields are new to the client: all of them in a full block, only those
+ * that changed in a delta. docs/realtime.md, "Position blocks".
+ */
+export const GPS_BLOCK_TYPE = 'GPSBlock';
+
+/** The fields of a GpsRecord that change seldom: never in a position block. */
+export type UserFields = Pick<GpsRecord, 'U_ID' | 'E_ID' | 'Phone' | 'UserName' | 'battery' | 'signal' | 'interval'>;
+
+const numbers = z.array(z.number());
+const nullableNumbers = z.array(z.number().nullable());
+
+export const userColumnsSchema = z.object({
+  U_ID: numbers,
+  E_ID: numbers,
+  Phone: z.array(z.string()),
+  UserName: z.array(z.string()),
+  battery: nullableNumbers,
+  signal: nullableNumbers,
+  interval: numbers,
+});
+export type UserColumns = z.infer<typeof userColumnsSchema>;
+
+export const gpsBlockDataSchema = z.object({
+  full: z.boolean(),
+  block: z.custom<Uint8Array>((value) => value instanceof Uint8Array, 'block must be binary'),
+  users: userColumnsSchema,
+});
+export type GpsBlockData = z.infer<typeof gpsBlockDataSchema>;
+
+export function userColumnsOf(users: Iterable<UserFields>): UserColumns {
+  const columns: UserColumns = { U_ID: [], E_ID: [], Phone: [], UserName: [], battery: [], signal: [], interval: [] };
+  for (const user of users) {
+    columns.U_ID.push(user.U_ID);
+    columns.E_ID.push(user.E_ID);
+    columns.Phone.push(user.Phone);
+    columns.UserName.push(user.UserName);
+    columns.battery.push(user.battery);
+    columns.signal.push(user.signal);
+    columns.interval.push(user.interval);
+  }
+  return columns;
+}
+
+function usersOf(columns: UserColumns): UserFields[] {
+  const lengths = new Set(Object.values(columns).map((column) => column.length));
+  if (lengths.size > 1) throw new RangeError('The user columns of a GPS block differ in length.');
+  return columns.U_ID.map((U_ID, index) => ({
+    U_ID,
+    E_ID: columns.E_ID[index] ?? 0,
+    Phone: columns.Phone[index] ?? '',
+    UserName: columns.UserName[index] ?? '',
+    battery: columns.battery[index] ?? null,
+    signal: columns.signal[index] ?? null,
+    interval: columns.interval[index] ?? 0,
+  }));
+}
+
+export function gpsRecordOf(user: UserFields, fix: PositionFix): GpsRecord {
+  return { ...user, ...fix, U_ID: user.U_ID };
+}
+
+/**
+ * A client's side of GPS blocks: the slow fields of every user it was told, and the GpsRecords each
+ * block makes of them. A fix of a user it knows nothing of is left out (the server sends the user's
+ * fields first). Throws PositionBlockError for a block version it does not know, RangeError or a
+ * ZodError for a malformed message.
+ */
+export class GpsBlockReader {
+  private readonly users = new Map<number, UserFields>();
+
+  read(data: unknown): { full: boolean; records: GpsRecord[] } {
+    const message = gpsBlockDataSchema.parse(data);
+    const columns = decodePositionBlock(message.block);
+    if (message.full) this.users.clear();
+    for (const user of usersOf(message.users)) this.users.set(user.U_ID, user);
+    const records: GpsRecord[] = [];
+    for (let index = 0; index < columns.count; index++) {
+      const fix = fixAt(columns, index);
+      const user = this.users.get(fix.U_ID);
+      if (user) records.push(gpsRecordOf(user, fix));
+    }
+    return { full: message.full, records };
+  }
+}
