@@ -14,6 +14,7 @@ import { sql } from 'kysely';
 import type { AppDeps } from './appDeps.js';
 import { authPlugin } from './auth/authPlugin.js';
 import { installErrorHandler } from './http/errorHandler.js';
+import { registerFieldApp } from './http/fieldApp.js';
 import { redactUrl } from './http/redactUrl.js';
 import { RequestLog } from './http/requestLog.js';
 import { fastifyTrustProxy } from './http/trustProxy.js';
@@ -211,6 +212,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     }
   });
 
+  registerFieldApp(app, deps.config.fieldDir);
   registerConsole(app, deps.config.consoleDir);
   return app;
 }

@@ -4,6 +4,7 @@ import type { Dialect } from './db/database.js';
 import type { DB } from './db/schema.js';
 import type { LoginKey } from './auth/loginCrypto.js';
 import type { AuthContext } from './auth/authContext.js';
+import type { Clock } from './core/clock.js';
 import type { Metrics } from './core/metrics.js';
 import type { Realtime } from './live/realtime.js';
 
@@ -19,6 +20,8 @@ export interface AppDeps {
   realtime: Realtime;
   /** Prometheus metrics of this instance (/metrics). */
   metrics: Metrics;
+  /** The time every timing rule reads (core/clock.ts): the system's, or a test's FakeClock. */
+  clock: Clock;
 }
 
 declare module 'fastify' {

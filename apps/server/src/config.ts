@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { SAFETY_ESCALATE_MINUTES } from '@intercom/contract';
+import { SAFETY_ESCALATE_MINUTES, UserImportLimits } from '@intercom/contract';
 import { parseTrustProxy, type TrustProxy } from './http/trustProxy.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -44,6 +44,10 @@ const envSchema = z
     SESSION_IDLE_MINUTES: minutes(30),
     SESSION_ABSOLUTE_MINUTES: minutes(12 * 60),
     LOGIN_IP_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(30),
+    TERMINAL_LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).max(100).default(5),
+    TERMINAL_LOGIN_LOCK_MINUTES: minutes(15),
+    TERMINAL_LOGIN_IP_FAILURES: z.coerce.number().int().min(1).max(100_000).default(30),
+    TERMINAL_LOGIN_SOCKET_FAILURES: z.coerce.number().int().min(1).max(100).default(5),
     BASEMAP_IP_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(1200),
     TALK_MAX_SEATS_PER_ACCOUNT: z.coerce.number().int().min(1).max(16).default(2),
     TALK_BUNDLE_LISTENERS: z.coerce.number().int().min(0).max(1_000_000).default(100),
@@ -60,6 +64,9 @@ const envSchema = z
     OSMAND_PORT: z.coerce.number().int().min(1).max(65535).optional(),
     HEART_RATE_LOW: z.coerce.number().int().min(1).max(300).default(40),
     HEART_RATE_HIGH: z.coerce.number().int().min(1).max(300).default(160),
+    GEOFENCE_MAX_PER_ENTERPRISE: z.coerce.number().int().min(1).max(100_000).default(500),
+    GEOFENCE_MAX_PER_USER: z.coerce.number().int().min(1).max(10_000).default(50),
+    GEOFENCE_ALARM_COOLDOWN_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
     BASEMAP_PMTILES: z.string().max(1024).optional(),
     TALK_AGENT_DIR: z.string().max(1024).optional(),
     GEOCODER_URL: z
@@ -83,6 +90,16 @@ const envSchema = z
       .min(20, 'must be at least 20 ms')
       .max(1000, 'must be at most 1000 ms')
       .default(DEFAULT_HUB_PUSH_INTERVAL_MS),
+    IMPORT_MAX_CONCURRENT: z.coerce.number().int().min(1).max(16).default(2),
+    IMPORT_MAX_INFLATED_MB: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(1024)
+      .default(UserImportLimits.maxUncompressedBytes / 1024 / 1024),
+    IMPORT_MAX_SHARED_STRINGS: z.coerce.number().int().min(1000).max(10_000_000).default(200_000),
+    IMPORT_MAX_SHARED_STRINGS_MB: z.coerce.number().int().min(1).max(1024).default(16),
+    IMPORT_WORKER_HEAP_MB: z.coerce.number().int().min(32).max(4096).default(128),
   })
   .refine((env) => Boolean(env.TLS_CERT) === Boolean(env.TLS_KEY), {
     message: 'TLS_CERT and TLS_KEY must be set together',
@@ -111,6 +128,11 @@ export interface Config {
   sessionIdleMs: number;
   sessionAbsoluteMs: number;
   loginIpLimitPerMinute: number;
+  /**
+   * `/terminal` login limits (docs/security.md "Terminal logins"): wrong passwords in a row that lock a
+   * phone and for how long; failed logins per client address a minute; failed logins per socket.
+   */
+  terminalLogin: { maxFailures: number; lockMs: number; ipFailuresPerMinute: number; failuresPerSocket: number };
   /** Offline basemap tiles (and, apart, glyph ranges) one client IP may fetch a minute; past it 429. */
   basemapIpLimitPerMinute: number;
   /** Live dispatcher seats one console account may hold on all instances; past that the oldest is replaced. */
@@ -124,6 +146,12 @@ export interface Config {
   osmandPort: number | undefined;
   /** Heart rates outside [low, high] beats per minute raise an alarm. */
   heartRate: { low: number; high: number };
+  /**
+   * Geofence limits (docs/safety.md "Limits"): fences an enterprise may have, fences that may apply
+   * to one user (a Save past either is refused), and the least time between two alarms of one user
+   * and fence (0: none).
+   */
+  geofence: { maxPerEnterprise: number; maxPerUser: number; alarmCooldownMs: number };
   /** A PMTiles archive served at /basemap/tiles.pmtiles (DefaultMap PMTILES); unset: none. */
   basemapPmtiles: string | undefined;
   /** Directory of the bundled talk agent (talk-agent.mjs + talk-agent.json); unset: apps/talk-agent/dist. */
@@ -138,8 +166,25 @@ export interface Config {
   safetyEscalateMs: number;
   /** Least time between two live pushes of one scope to the consoles (hub option pushIntervalMs). */
   hubPushIntervalMs: number;
+  /** Limits of user imports (docs/security.md "Imports"). */
+  imports: ImportSettings;
   /** Directory of the built console; absent in API-only test runs. */
   consoleDir: string | undefined;
+  /** Directory of the built field app (served at /field); absent in API-only test runs. */
+  fieldDir: string | undefined;
+}
+
+/** What an import may cost; past a limit the file is refused (4000) or the import is busy (4029). */
+export interface ImportSettings {
+  /** Imports running at once on this instance (one per enterprise whatever this says). */
+  maxConcurrent: number;
+  /** Bytes an XLSX's entries may inflate to, all together, counted as they inflate. */
+  maxInflatedBytes: number;
+  /** Shared strings of an XLSX: how many, and their UTF-8 bytes all together. */
+  maxSharedStrings: number;
+  maxSharedStringBytes: number;
+  /** Old-generation heap of the worker thread that reads the file; past it the worker ends. */
+  workerHeapMb: number;
 }
 
 export class ConfigError extends Error {
@@ -147,7 +192,7 @@ export class ConfigError extends Error {
 }
 
 /** Reads and validates the environment; a bad value throws a ConfigError naming the variable. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, consoleDir?: string): Config {
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, consoleDir?: string, fieldDir?: string): Config {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const parsed = envSchema.safeParse(cleaned);
   if (!parsed.success) {
@@ -168,6 +213,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, consoleDir?: st
     sessionIdleMs: e.SESSION_IDLE_MINUTES * 60_000,
     sessionAbsoluteMs: e.SESSION_ABSOLUTE_MINUTES * 60_000,
     loginIpLimitPerMinute: e.LOGIN_IP_LIMIT_PER_MINUTE,
+    terminalLogin: {
+      maxFailures: e.TERMINAL_LOGIN_MAX_FAILURES,
+      lockMs: e.TERMINAL_LOGIN_LOCK_MINUTES * 60_000,
+      ipFailuresPerMinute: e.TERMINAL_LOGIN_IP_FAILURES,
+      failuresPerSocket: e.TERMINAL_LOGIN_SOCKET_FAILURES,
+    },
     basemapIpLimitPerMinute: e.BASEMAP_IP_LIMIT_PER_MINUTE,
     talkMaxSeatsPerAccount: e.TALK_MAX_SEATS_PER_ACCOUNT,
     talkBundleListeners: e.TALK_BUNDLE_LISTENERS,
@@ -175,6 +226,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, consoleDir?: st
     trustProxy: e.TRUST_PROXY,
     osmandPort: e.OSMAND_PORT,
     heartRate: { low: e.HEART_RATE_LOW, high: e.HEART_RATE_HIGH },
+    geofence: {
+      maxPerEnterprise: e.GEOFENCE_MAX_PER_ENTERPRISE,
+      maxPerUser: e.GEOFENCE_MAX_PER_USER,
+      alarmCooldownMs: e.GEOFENCE_ALARM_COOLDOWN_SECONDS * 1000,
+    },
     basemapPmtiles: e.BASEMAP_PMTILES ? path.resolve(e.BASEMAP_PMTILES) : undefined,
     talkAgentDir: e.TALK_AGENT_DIR ? path.resolve(e.TALK_AGENT_DIR) : undefined,
     geocoder: { url: e.GEOCODER_URL, timeoutMs: e.GEOCODER_TIMEOUT_MS, ratePerSecond: e.GEOCODER_RATE_PER_SECOND },
@@ -182,6 +238,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, consoleDir?: st
     historyRetentionDays: e.HISTORY_RETENTION_DAYS,
     safetyEscalateMs: e.SAFETY_ESCALATE_MINUTES * 60_000,
     hubPushIntervalMs: e.HUB_PUSH_INTERVAL_MS,
+    imports: {
+      maxConcurrent: e.IMPORT_MAX_CONCURRENT,
+      maxInflatedBytes: e.IMPORT_MAX_INFLATED_MB * 1024 * 1024,
+      maxSharedStrings: e.IMPORT_MAX_SHARED_STRINGS,
+      maxSharedStringBytes: e.IMPORT_MAX_SHARED_STRINGS_MB * 1024 * 1024,
+      workerHeapMb: e.IMPORT_WORKER_HEAP_MB,
+    },
     consoleDir,
+    fieldDir,
   };
 }

@@ -1,6 +1,7 @@
 import type { AppDeps } from './appDeps.js';
 import { loadOrCreateLoginKey } from './auth/loginCrypto.js';
 import type { Config } from './config.js';
+import { systemClock, type Clock } from './core/clock.js';
 import { Metrics } from './core/metrics.js';
 import { openDatabase, type Database } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
@@ -14,7 +15,7 @@ export interface Runtime {
 /** Opens the database, migrates it and loads the login key: everything buildApp needs. */
 export async function createDeps(
   config: Config,
-  options: { sqliteFile?: string; passwordLogN?: number; realtime?: RealtimeOptions } = {},
+  options: { sqliteFile?: string; passwordLogN?: number; realtime?: RealtimeOptions; clock?: Clock } = {},
 ): Promise<Runtime> {
   const database = openDatabase({
     databaseUrl: config.databaseUrl,
@@ -23,14 +24,16 @@ export async function createDeps(
   });
   await migrateToLatest(database.db);
   const loginKey = await loadOrCreateLoginKey(database.db);
+  const clock = options.clock ?? systemClock;
   const deps: AppDeps = {
     db: database.db,
     dialect: database.dialect,
     config,
     loginKey,
     passwordLogN: options.passwordLogN ?? 17,
-    realtime: await createRealtime(config, database.db, options.realtime),
+    realtime: await createRealtime(config, database.db, options.realtime, clock),
     metrics: new Metrics(),
+    clock,
   };
   return { deps, database };
 }

@@ -10,11 +10,12 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 /** On shutdown, how long hub clients reconnect elsewhere before the terminals are sent after them. */
 const CONSOLE_HEAD_START_MS = 2000;
 const consoleDir = path.resolve(here, '../../console/dist');
+const fieldDir = path.resolve(here, '../../field/dist');
 
 async function main(): Promise<void> {
   let config;
   try {
-    config = loadConfig(process.env, consoleDir);
+    config = loadConfig(process.env, consoleDir, fieldDir);
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`${error.message}\n`);
@@ -39,6 +40,7 @@ async function main(): Promise<void> {
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `${config.tls ? 'https' : 'http'}://localhost:${port}`;
   const lines = [`Intercom Management Platform is ready at ${url}`];
+  if (fs.existsSync(path.join(fieldDir, 'index.html'))) lines.push(`  Field app:    ${url}/field`);
   if (config.osmandPort) lines.push(`  OsmAnd / Traccar Client: port ${config.osmandPort} (?id=<phone>)`);
   if (firstRun.created) {
     lines.push(`  Company code: ${DEMO_CODE}`, `  Account:      ${DEMO_ADMIN}`);

@@ -1,8 +1,7 @@
 import { SYS_CONFIG_CODES, SYS_CONFIG_DEFAULTS } from '@intercom/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   authed,
-  buildTestApp,
   createAccount,
   createEnterprise,
   expectFailure,
@@ -10,17 +9,10 @@ import {
   login,
   loginRaw,
   sysLogOf,
-  type TestApp,
 } from './helper.js';
+import { useTestApp } from './useTestApp.js';
 
-let t: TestApp;
-
-beforeAll(async () => {
-  t = await buildTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 const START_PASSWORD = 'Start#2026pw';
 

@@ -1,21 +1,19 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sleep } from './hub/hubTestApp.js';
 import {
-  buildServer,
+  builtSuite,
   drive,
   missingAcked,
   root,
   seedTerminalUsers,
   startBuilt,
   store,
-  type BuiltServer,
 } from './terminals/builtServer.js';
-import { TestTerminal, type TerminalTestApp } from './terminals/terminalTestApp.js';
+import { TestTerminal } from './terminals/terminalTestApp.js';
 
 // `npm run backup` while the built server ingests, `npm run restore` into a new data directory, and
 // a server started there has the same data (SQLite; PostgreSQL uses pg_dump, docs/operations.md).
@@ -23,25 +21,17 @@ const run = promisify(execFile);
 const script = (name: string, args: string[], env: Record<string, string>) =>
   run(process.execPath, [path.join(root, 'scripts', name), ...args], { env: { ...process.env, ...env } });
 
-const servers: BuiltServer[] = [];
-let work: string;
-
-beforeAll(() => {
-  buildServer();
-  work = fs.mkdtempSync(path.join(os.tmpdir(), 'intercom-backup-'));
-}, 180_000);
-afterAll(() => {
-  for (const server of servers) if (server.child.exitCode === null) server.child.kill('SIGKILL');
-  fs.rmSync(work, { recursive: true, force: true });
-});
+/** SQLite whatever TEST_DATABASE_URL says: the live and restored data directories live in its dataDir. */
+const suite = builtSuite('backup', null);
 
 describe('backup and restore', () => {
   it('backs up during ingest and restores to a working server with the same data', async () => {
+    const work = suite.dataDir;
     const live = path.join(work, 'live');
     const restored = path.join(work, 'restored');
     const db = await store(live, 'unused', null);
     const server = await startBuilt(live, db, { DATABASE_URL: '' });
-    servers.push(server);
+    suite.servers.push(server);
     const terminals = await seedTerminalUsers(db, 8);
     fs.mkdirSync(path.join(live, 'media'), { recursive: true });
     fs.writeFileSync(path.join(live, 'media', 'logo.png'), 'not really a png');
@@ -85,9 +75,9 @@ describe('backup and restore', () => {
 
     // The restored server works: the same terminal users log in and report.
     const again = await startBuilt(restored, copy, { DATABASE_URL: '' });
-    servers.push(again);
+    suite.servers.push(again);
     const terminalUrl = `${again.url.replace('http', 'ws')}/terminal`;
-    const terminal = await TestTerminal.connect({ terminalUrl } as TerminalTestApp);
+    const terminal = await TestTerminal.connect({ terminalUrl });
     expect((await terminal.login(terminals[0]?.phone ?? '')).type).toBe('ack');
     expect((await terminal.request({ type: 'position', lat: 22.6, lon: 114.1, time: Date.now() })).type).toBe('ack');
     terminal.close();

@@ -1,6 +1,6 @@
 import type { ChannelRow } from '@intercom/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, expectFailure, type TestApp } from './helper.js';
+import { describe, expect, it } from 'vitest';
+import { expectFailure } from './helper.js';
 import {
   channelName,
   data,
@@ -13,15 +13,9 @@ import {
   saveChannel,
   setConfig,
 } from './channelFixtures.js';
+import { useTestApp } from './useTestApp.js';
 
-let t: TestApp;
-
-beforeAll(async () => {
-  t = await buildTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 async function channelCount(E_ID: number): Promise<number> {
   const row = await t.db

@@ -1,6 +1,6 @@
 import type { ChannelRow, ChannelMemberRow } from '@intercom/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, expectFailure, expectSuccess, type TestApp } from './helper.js';
+import { describe, expect, it } from 'vitest';
+import { expectFailure, expectSuccess } from './helper.js';
 import {
   colleague,
   data,
@@ -14,15 +14,9 @@ import {
   saveChannel,
   setConfig,
 } from './channelFixtures.js';
+import { useTestApp } from './useTestApp.js';
 
-let t: TestApp;
-
-beforeAll(async () => {
-  t = await buildTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 describe('edit, rename, record switch, delete', () => {
   it('UpdateChannel and ChangeChannelName keep the rules and log before/after', async () => {

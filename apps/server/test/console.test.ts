@@ -1,28 +1,23 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, call, expectFailure, type TestApp } from './helper.js';
+import { describe, expect, it } from 'vitest';
+import { buildTestApp, call, expectFailure } from './helper.js';
+import { useTempDir, useTestApp } from './useTestApp.js';
 
 const INDEX = '<!doctype html><title>console</title>';
-let t: TestApp;
-let root: string;
+const root = useTempDir('intercom-console-');
+const t = useTestApp(() => buildTestApp({ consoleDir: writeConsole() }));
 
-beforeAll(async () => {
-  root = fs.mkdtempSync(path.join(os.tmpdir(), 'intercom-console-'));
+/** A built console in `root`, and a sibling directory whose name starts like the console's: never reachable. */
+function writeConsole(): string {
   const consoleDir = path.join(root, 'dist');
   fs.mkdirSync(path.join(consoleDir, 'assets'), { recursive: true });
   fs.writeFileSync(path.join(consoleDir, 'index.html'), INDEX);
   fs.writeFileSync(path.join(consoleDir, 'assets', 'app-1234.js'), 'console.log(1)');
-  // A sibling directory whose name starts like the console's: never reachable.
   fs.mkdirSync(path.join(root, 'dist-secret'));
   fs.writeFileSync(path.join(root, 'dist-secret', 'key.txt'), 'TOP-SECRET');
-  t = await buildTestApp({ consoleDir });
-});
-afterAll(async () => {
-  await t.close();
-  fs.rmSync(root, { recursive: true, force: true });
-});
+  return consoleDir;
+}
 
 describe('serving the console', () => {
   it('answers client-side routes with index.html, never cached', async () => {

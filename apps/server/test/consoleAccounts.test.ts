@@ -1,25 +1,10 @@
 import type { ConsoleAccountRow } from '@intercom/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  authed,
-  buildTestApp,
-  createAccount,
-  expectFailure,
-  expectSuccess,
-  login,
-  loginRaw,
-  type TestApp,
-} from './helper.js';
+import { describe, expect, it } from 'vitest';
+import { authed, createAccount, expectFailure, expectSuccess, login, loginRaw } from './helper.js';
 import { body, expectLogged, tenant } from './directoryFixtures.js';
+import { useTestApp } from './useTestApp.js';
 
-let t: TestApp;
-
-beforeAll(async () => {
-  t = await buildTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 const GOOD_PASSWORD = 'Good#2026pw';
 

@@ -1,17 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, expectFailure, type TestApp } from './helper.js';
+// postgres: tenancy checks in device writes through the API.
+import { describe, expect, it } from 'vitest';
+import { expectFailure } from './helper.js';
 import { body, countRows, tenant, uniqueIccid } from './directoryFixtures.js';
+import { useTestApp } from './useTestApp.js';
 
 /** Issue 16: Device/Save checks the scope before the form, so no answer depends on another enterprise. */
 
-let t: TestApp;
-
-beforeAll(async () => {
-  t = await buildTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 describe('POST /api/Device/Save scope first', () => {
   it("answers another enterprise's E_ID or device with 4004 whatever the form holds, as an unknown id", async () => {

@@ -1,17 +1,15 @@
 import type { DeviceRow } from '@intercom/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, expectFailure, expectSuccess, type TestApp } from './helper.js';
+import { describe, expect, it } from 'vitest';
+import { expectFailure, expectSuccess } from './helper.js';
 import { saveChannel } from './channelFixtures.js';
 import { addOrgan, addUser, body, countRows, expectLogged, tenant, uniqueIccid } from './directoryFixtures.js';
+import { useTestApp } from './useTestApp.js';
 
-let t: TestApp;
+const t = useTestApp();
 
-beforeAll(async () => {
-  t = await buildTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+/** The inventory record of an ICCID (a user's ICCID has one). */
+const deviceOf = (ICCID: string) =>
+  t.db.selectFrom('device').select('D_ID').where('ICCID', '=', ICCID).executeTakeFirstOrThrow();
 
 describe('POST /api/Device/Save', () => {
   it('creates an inventory record with every field from a form, logged', async () => {
@@ -61,11 +59,7 @@ describe('POST /api/Device/Save', () => {
   it('edits a record; a new ICCID on a mapped record moves the user’s ICCID with it', async () => {
     const a = await tenant(t);
     const user = await addUser(a.api, { ICCID: uniqueIccid() });
-    const record = await t.db
-      .selectFrom('device')
-      .select('D_ID')
-      .where('ICCID', '=', user.ICCID as string)
-      .executeTakeFirstOrThrow();
+    const record = await deviceOf(user.ICCID as string);
     const next = uniqueIccid(20);
     const edited = body<DeviceRow>(
       await a.api.postJson('/api/Device/Save', { D_ID: record.D_ID, ICCID: next, NickName: 'Moved' }),
@@ -150,11 +144,7 @@ describe('device lists', () => {
     const generic = expectSuccess(await a.api.get('/api/Device/QueryData?pageIndex=0&pageSize=10'));
     expect((generic.Data as DeviceRow[]).find((d) => d.UserID === user.UserID)?.rids).toEqual([first.CID, second.CID]);
 
-    const record = await t.db
-      .selectFrom('device')
-      .select('D_ID')
-      .where('ICCID', '=', user.ICCID as string)
-      .executeTakeFirstOrThrow();
+    const record = await deviceOf(user.ICCID as string);
     expect(body<DeviceRow>(await a.api.get(`/api/Device/Entitys/${record.D_ID}`)).rids).toEqual([
       first.CID,
       second.CID,
@@ -181,11 +171,7 @@ describe('device lists', () => {
   it('GET /api/Device/Entitys/{id} and Delete: deleting a mapped record clears the user’s ICCID', async () => {
     const a = await tenant(t);
     const user = await addUser(a.api, { ICCID: uniqueIccid() });
-    const record = await t.db
-      .selectFrom('device')
-      .select('D_ID')
-      .where('ICCID', '=', user.ICCID as string)
-      .executeTakeFirstOrThrow();
+    const record = await deviceOf(user.ICCID as string);
     expect(body<DeviceRow>(await a.api.get(`/api/Device/Entitys/${record.D_ID}`)).UserID).toBe(user.UserID);
     expectSuccess(await a.api.delete(`/api/Device/Delete/${record.D_ID}`));
     const row = await t.db

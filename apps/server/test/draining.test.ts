@@ -1,24 +1,16 @@
-import type { AddressInfo } from 'node:net';
 import WebSocket from 'ws';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, call, type TestApp } from './helper.js';
+import { describe, expect, it } from 'vitest';
+import { call } from './helper.js';
+import { useTestApp } from './useTestApp.js';
 
 // What a load balancer sees of an instance that has begun to shut down (main.ts sets `draining`):
 // its health check fails, and a terminal's upgrade is refused with a status it retries elsewhere.
-let t: TestApp;
-let url: string;
-
-beforeAll(async () => {
-  t = await buildTestApp();
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  url = `ws://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/terminal`;
-});
-afterAll(async () => t?.close());
+const t = useTestApp({ listen: true });
 
 /** The HTTP status a WebSocket upgrade of /terminal gets: 101 when it is accepted. */
 function upgradeStatus(): Promise<number> {
   return new Promise((resolve, reject) => {
-    const socket = new WebSocket(url);
+    const socket = new WebSocket(`${String(t.origin).replace('http', 'ws')}/terminal`);
     socket.on('upgrade', (response) => {
       resolve(response.statusCode ?? 0);
       socket.terminate();

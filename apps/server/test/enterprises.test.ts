@@ -1,16 +1,10 @@
 import type { EnterpriseDetail } from '@intercom/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, expectFailure, expectSuccess, sysLogOf, type TestApp } from './helper.js';
+import { describe, expect, it } from 'vitest';
+import { expectFailure, expectSuccess, sysLogOf } from './helper.js';
 import { addOrgan, addUser, body, expectLogged, tenant, uniquePhone } from './directoryFixtures.js';
+import { useTestApp } from './useTestApp.js';
 
-let t: TestApp;
-
-beforeAll(async () => {
-  t = await buildTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 let codeCounter = 0;
 const newCode = () => `SUB${process.pid}X${++codeCounter}`;

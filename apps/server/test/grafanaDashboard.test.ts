@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, call, type TestApp } from './helper.js';
+import { describe, expect, it } from 'vitest';
+import { call } from './helper.js';
+import { useTestApp } from './useTestApp.js';
 
 // deploy/grafana-dashboard.json: valid JSON whose every query names a metric this server exports; so do
 // the alert rules docs/operations.md suggests.
@@ -16,13 +17,7 @@ interface Panel {
   targets?: { refId: string; expr: string }[];
 }
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 /** Metric families as /metrics declares them (`# TYPE name kind`), with their kinds. */
 async function exported(): Promise<Map<string, string>> {

@@ -1,10 +1,8 @@
-import fs from 'node:fs';
 import type { IncomingMessage } from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HAPROXY, startBalancer, type Balancer } from './haproxyBalancer.js';
-import { buildTestApp, createEnterprise, encryptLogin, loginPayload, type TestApp } from './helper.js';
+import { describe, expect, it } from 'vitest';
+import { HAPROXY, startBalancer } from './haproxyBalancer.js';
+import { buildTestApp, createEnterprise, encryptLogin, loginPayload } from './helper.js';
+import { useTempDir, useTestApp } from './useTestApp.js';
 
 // Issue 30 item 2, end to end: the shipped deploy/haproxy.cfg in front of an instance run as the
 // file prescribes (TRUST_PROXY=true). A client that sends made-up X-Forwarded-For addresses is
@@ -12,33 +10,28 @@ import { buildTestApp, createEnterprise, encryptLogin, loginPayload, type TestAp
 const LIMIT = 5;
 if (!HAPROXY) process.stderr.write('HAProxy client address test SKIPPED: no haproxy (/usr/sbin/haproxy)\n');
 
-let work: string;
-let t: TestApp;
-let balancer: Balancer | undefined;
-/** X-Forwarded-For of every login the instance received. */
-const received: (string | undefined)[] = [];
-
-beforeAll(async () => {
-  if (!HAPROXY) return;
-  work = fs.mkdtempSync(path.join(os.tmpdir(), 'intercom-haproxy-ip-'));
-  t = await buildTestApp({ env: { TRUST_PROXY: 'true', LOGIN_IP_LIMIT_PER_MINUTE: String(LIMIT) } });
-  // Beside Fastify's own listener: only reads what HAProxy passed on.
-  t.app.server.on('request', (request: IncomingMessage) => {
-    if (request.url === '/api/UAuth/Login') received.push(request.headers['x-forwarded-for'] as string | undefined);
-  });
-  const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
-  const port = Number(new URL(address).port);
-  balancer = await startBalancer(work, [port, port]);
-}, 60_000);
-afterAll(async () => {
-  await balancer?.stop();
-  await t?.close();
-  if (work) fs.rmSync(work, { recursive: true, force: true });
-});
+const work = useTempDir('intercom-haproxy-ip-');
 
 describe.skipIf(!HAPROXY)('client addresses behind the shipped HAProxy configuration', () => {
+  /** X-Forwarded-For of every login the instance received. */
+  const received: (string | undefined)[] = [];
+  const t = useTestApp(async () => {
+    const env = { TRUST_PROXY: 'true', LOGIN_IP_LIMIT_PER_MINUTE: String(LIMIT) };
+    const app = await buildTestApp({ env, listen: true });
+    // Beside Fastify's own listener: only reads what HAProxy passed on.
+    app.app.server.on('request', (request: IncomingMessage) => {
+      if (request.url === '/api/UAuth/Login') received.push(request.headers['x-forwarded-for'] as string | undefined);
+    });
+    return app;
+  });
+  const balancer = useTestApp(async () => {
+    const port = Number(new URL(String(t.origin)).port);
+    const started = await startBalancer(work, [port, port]);
+    return { ...started, close: () => started.stop() };
+  });
+
   it('logs and limits a client that forges X-Forwarded-For under the address it connects from', async () => {
-    const url = balancer?.url ?? '';
+    const url = balancer.url;
     const key = (await (await fetch(`${url}/api/UAuth/PublicKey`)).json()) as { BaseData: { spki: string } };
     const attempt = async (input: { username: string; password: string; code: string }, forged: string) => {
       const sealed = encryptLogin(key.BaseData.spki, loginPayload(input));

@@ -242,9 +242,7 @@ export async function enterpriseWithAccount(
   input: { role?: 'admin' | 'editor'; parentId?: number | null; quota?: number } = {},
 ): Promise<{ E_ID: number; code: string; A_ID: number; username: string; password: string; token: string }> {
   const enterprise = await createEnterprise(t.db, { parentId: input.parentId ?? null, quota: input.quota ?? 100 });
-  const account = await createAccount(t.db, { E_ID: enterprise.E_ID, role: input.role ?? 'admin' });
-  const tokens = await login(t.app, { username: account.username, password: account.password, code: enterprise.code });
-  return { ...enterprise, ...account, token: tokens.access_token };
+  return { ...enterprise, ...(await signedInAccount(t, enterprise, input.role ?? 'admin')) };
 }
 
 /** Another account of the enterprise, logged in: a console session of its own (one session per account). */
@@ -253,9 +251,14 @@ export async function accountSession(
   enterprise: { E_ID: number; code: string },
   role: 'admin' | 'editor' = 'editor',
 ): Promise<{ A_ID: number; token: string }> {
+  const { A_ID, token } = await signedInAccount(t, enterprise, role);
+  return { A_ID, token };
+}
+
+async function signedInAccount(t: TestApp, enterprise: { E_ID: number; code: string }, role: 'admin' | 'editor') {
   const account = await createAccount(t.db, { E_ID: enterprise.E_ID, role });
   const tokens = await login(t.app, { username: account.username, password: account.password, code: enterprise.code });
-  return { A_ID: account.A_ID, token: tokens.access_token };
+  return { ...account, token: tokens.access_token };
 }
 
 /** Inserts one system-log row directly (for query, export and tenancy tests). */

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/database.js';
 import {
   DAY_MS,
@@ -8,21 +8,18 @@ import {
   historyPartitionName,
   historyPartitions,
 } from '../src/db/historyPartitions.js';
+import { systemClock } from '../src/core/clock.js';
 import { HistoryRetention, deleteExpiredHistory, historyRetentionDefaults } from '../src/db/historyRetention.js';
 import type { DB } from '../src/db/schema.js';
 import { fixesOf } from '../src/modules/gisLocation/trackRepository.js';
 import { HistoryWriter, type HistoryRow } from '../src/terminals/historyWriter.js';
-import { buildTestApp, type TestApp } from './helper.js';
+import { useTestApp } from './useTestApp.js';
 
 // Location history retention and PostgreSQL's day partitions (issue 15), on the suite's database.
-let t: TestApp;
+const t = useTestApp();
 beforeAll(async () => {
-  t = await buildTestApp();
   // The app's own first retention run (on the empty history) goes first, so it never takes a test's rows.
   await new Promise((resolve) => setTimeout(resolve, 100));
-});
-afterAll(async () => {
-  await t.close();
 });
 
 const postgres = Boolean(process.env.TEST_DATABASE_URL);
@@ -46,16 +43,21 @@ async function partitionsOf(U_ID: number): Promise<Record<number, string>> {
 }
 
 function retention(retentionDays: number, batchRows = 1_000) {
-  return new HistoryRetention(t.db, t.dialect, {
-    ...historyRetentionDefaults,
-    retentionDays,
-    batchRows,
-    pauseMs: 1,
-    onRun: () => undefined,
-    onError: (error) => {
-      throw error;
+  return new HistoryRetention(
+    t.db,
+    t.dialect,
+    {
+      ...historyRetentionDefaults,
+      retentionDays,
+      batchRows,
+      pauseMs: 1,
+      onRun: () => undefined,
+      onError: (error) => {
+        throw error;
+      },
     },
-  });
+    systemClock,
+  );
 }
 
 describe('retention (both databases)', () => {

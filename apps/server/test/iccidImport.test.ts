@@ -1,16 +1,10 @@
 import { DeviceLimits, type IccidImportReport } from '@intercom/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, expectFailure, expectSuccess, sysLogOf, type TestApp } from './helper.js';
+import { describe, expect, it } from 'vitest';
+import { expectFailure, expectSuccess, sysLogOf } from './helper.js';
 import { addUser, body, countRows, expectLogged, tenant, uniqueIccid, type Api } from './directoryFixtures.js';
+import { useTestApp } from './useTestApp.js';
 
-let t: TestApp;
-
-beforeAll(async () => {
-  t = await buildTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 function upload(
   api: Api,

@@ -1,17 +1,11 @@
 import type { UserRow, MapResult } from '@intercom/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TerminalSessionEnd } from '../src/core/terminalEvents.js';
-import { buildTestApp, expectFailure, expectSuccess, type TestApp } from './helper.js';
+import { expectFailure, expectSuccess } from './helper.js';
 import { addOrgan, addUser, body, expectLogged, tenant, uniqueIccid, type Api } from './directoryFixtures.js';
+import { useTestApp } from './useTestApp.js';
 
-let t: TestApp;
-
-beforeAll(async () => {
-  t = await buildTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 async function iccidOf(api: Api, userId: number): Promise<string | null> {
   return body<UserRow>(await api.get(`/api/UserInfo/Entitys/${userId}`)).ICCID;

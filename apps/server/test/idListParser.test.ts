@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, expectFailure, type TestApp } from './helper.js';
+import { describe, expect, it } from 'vitest';
+import { expectFailure } from './helper.js';
 import { addUser, body, tenant } from './directoryFixtures.js';
+import { useTestApp } from './useTestApp.js';
 
 /** Issue 16: every call that takes a list of ids reads it with the one parser docs/api.md describes. */
 
-let t: TestApp;
-
-beforeAll(async () => {
-  t = await buildTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 describe('id lists in BChangeUser', () => {
   it('accepts a JSON array as text in a form, a comma list, one id and a JSON array in a JSON body', async () => {

@@ -1,20 +1,17 @@
 import { Code, IncidentLogActions, IncidentMessageKeys, MessageKeys, type IncidentRow } from '@intercom/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { expectFailure } from './helper.js';
 import { logged, rows } from './channelFixtures.js';
 import { create, org, settled, walker, zone, type Org } from './incidentFixtures.js';
-import { startTerminalApp, type TerminalTestApp } from './terminals/terminalTestApp.js';
+import { startTerminalApp } from './terminals/terminalTestApp.js';
+import { useTestApp } from './useTestApp.js';
 
 // POST /api/Incident/Create and /Close, GET /api/Incident/QueryData and ExportData (issue 32).
-let t: TerminalTestApp;
+const t = useTestApp(() => startTerminalApp());
 let a: Org;
 
 beforeAll(async () => {
-  t = await startTerminalApp();
   a = await org(t);
-});
-afterAll(async () => {
-  await t.close();
 });
 
 const count = async (table: 'incident' | 'channel' | 'incident_member') =>

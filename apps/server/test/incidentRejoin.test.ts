@@ -1,18 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// postgres: incident membership rows through the API.
+import { describe, expect, it } from 'vitest';
 import { FAST_HUB } from './hub/hubTestApp.js';
 import { create, org, pushes, settled, walker, zone } from './incidentFixtures.js';
 import { FAST_TALK, SPEECH, isType, talk, waitFor } from './talk/talkFixtures.js';
-import { FAST_TERMINALS, loggedIn, startTerminalApp, type TerminalTestApp } from './terminals/terminalTestApp.js';
+import { FAST_TERMINALS, loggedIn, startTerminalApp } from './terminals/terminalTestApp.js';
+import { useTestApp } from './useTestApp.js';
 
 // A terminal that reconnects while a member of an open incident is regrouped into it again (issue 32).
-let t: TerminalTestApp;
-
-beforeAll(async () => {
-  t = await startTerminalApp(FAST_TERMINALS, FAST_HUB, {}, { talk: FAST_TALK });
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp(() => startTerminalApp(FAST_TERMINALS, FAST_HUB, {}, { talk: FAST_TALK }));
 
 describe('incident membership across a reconnect', () => {
   it('a member that logs in again is told regrouped and hears the channel; after the close it is not', async () => {

@@ -1,21 +1,15 @@
 import { IncidentLeaveReasons, TalkErrors, type IncidentRow } from '@intercom/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { rows } from './channelFixtures.js';
 import { FAST_HUB } from './hub/hubTestApp.js';
 import { create, org, pushes, settled, walker, zone, type Walker } from './incidentFixtures.js';
 import { createChannel, FAST_TALK, isType, readDown, SPEECH, talk, waitFor } from './talk/talkFixtures.js';
-import { FAST_TERMINALS, startTerminalApp, type TerminalTestApp } from './terminals/terminalTestApp.js';
+import { FAST_TERMINALS, startTerminalApp } from './terminals/terminalTestApp.js';
+import { useTestApp } from './useTestApp.js';
 
 // Terminals in incident zones (issue 32): `regrouped` on entering (and at the create), `channelLeft`
 // `left_zone` on leaving unless Sticky, `incident_closed` at the close; members hear the channel at once.
-let t: TerminalTestApp;
-
-beforeAll(async () => {
-  t = await startTerminalApp(FAST_TERMINALS, FAST_HUB, {}, { talk: FAST_TALK });
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp(() => startTerminalApp(FAST_TERMINALS, FAST_HUB, {}, { talk: FAST_TALK }));
 
 /** `talker` takes the floor of `cid`, sends `n` packets and releases it; resolves once `listener` got them. */
 async function speak(talker: Walker, cid: number, listener: Walker, n = 8) {
@@ -46,6 +40,14 @@ describe('incident zones on /terminal', () => {
     await b.terminal.next(isType('regrouped', { cid: CID }));
     await settled(t);
     expect(regrouped(out, CID)).toEqual([]);
+    // Their channel lists changed (the incident's channel is in them), the outsider's did not.
+    await a.terminal.next(isType('channelsChanged'));
+    const listed = await a.terminal.request({ type: 'channels' });
+    expect(listed).toMatchObject({
+      type: 'ack',
+      channels: expect.arrayContaining([expect.objectContaining({ cid: CID })]),
+    });
+    expect(pushes(out.terminal, 'channelsChanged')).toEqual([]);
     // Bravo talks; Alpha hears it in the incident's channel having sent nothing but fixes.
     const heard = await speak(b, CID, a);
     expect(heard.every((f) => f.cid === CID && f.speaker === b.U_ID)).toBe(true);

@@ -1,16 +1,10 @@
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, call, expectFailure, expectSuccess, type TestApp } from './helper.js';
+import { describe, expect, it } from 'vitest';
+import { call, expectFailure, expectSuccess } from './helper.js';
 import { addOrgan, addUser, body, tenant, uniqueIccid, uniquePhone, type Tenant } from './directoryFixtures.js';
+import { useTestApp } from './useTestApp.js';
 
-let t: TestApp;
-
-beforeAll(async () => {
-  t = await buildTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 const ISSUE_3_ROUTES = [
   'GET /api/Enterprise/Entitys/:id',

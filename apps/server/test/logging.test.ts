@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loggerOptions } from '../src/app.js';
 import { redactUrl } from '../src/http/redactUrl.js';
 import { signTicket } from '../src/modules/media/playTicket.js';
 import {
   authed,
-  buildTestApp,
   call,
   encryptLogin,
   enterpriseWithAccount,
@@ -13,20 +12,13 @@ import {
   loginPayload,
   postLogin,
   publicKeyOf,
-  type TestApp,
 } from './helper.js';
+import { useTestApp } from './useTestApp.js';
 
 const lines: string[] = [];
 const stream = { write: (line: string) => void lines.push(line) };
-let t: TestApp;
-
-beforeAll(async () => {
-  // Trace level: the most the server ever logs.
-  t = await buildTestApp({ logger: { ...(loggerOptions('trace') as object), stream } });
-});
-afterAll(async () => {
-  await t.close();
-});
+// Trace level: the most the server ever logs.
+const t = useTestApp({ logger: { ...(loggerOptions('trace') as object), stream } });
 
 describe('redactUrl', () => {
   it('hides secret query parameters and keeps the rest', () => {
@@ -160,14 +152,8 @@ describe('logs of play URLs and query tokens', () => {
 
 describe('request lines at the default level', () => {
   const infoLines: string[] = [];
-  let quiet: TestApp;
-  beforeAll(async () => {
-    const infoStream = { write: (line: string) => void infoLines.push(line) };
-    quiet = await buildTestApp({ logger: { ...(loggerOptions('info') as object), stream: infoStream } });
-  });
-  afterAll(async () => {
-    await quiet.close();
-  });
+  const infoStream = { write: (line: string) => void infoLines.push(line) };
+  const quiet = useTestApp({ logger: { ...(loggerOptions('info') as object), stream: infoStream } });
 
   it('leaves out quick successes and keeps failures, one line each', async () => {
     const token = (await login(quiet.app, { username: 'admin', password: quiet.demo.password, code: 'DEMO' }))

@@ -1,20 +1,17 @@
 import type { UploadImageResult } from '@intercom/contract';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, call, expectFailure, expectSuccess, sysLogOf, type TestApp } from './helper.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { call, expectFailure, expectSuccess, sysLogOf } from './helper.js';
 import { colleague, data, org, type Org } from './channelFixtures.js';
 import { jpeg, png, webpExtended, webpLossless, webpLossy } from './mediaFixtures.js';
+import { useTestApp } from './useTestApp.js';
 
-let t: TestApp;
+const t = useTestApp();
 let mediaDir: string;
 
-beforeAll(async () => {
-  t = await buildTestApp();
+beforeAll(() => {
   mediaDir = path.join(t.deps.config.dataDir, 'media');
-});
-afterAll(async () => {
-  await t.close();
 });
 
 function upload(

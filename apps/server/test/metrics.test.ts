@@ -1,7 +1,6 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, buildTestApp, call, expectFailure, loginRaw } from './helper.js';
 import { hubClient } from './hub/hubTestApp.js';
 import {
@@ -13,10 +12,9 @@ import {
   startTerminalApp,
   type TerminalTestApp,
 } from './terminals/terminalTestApp.js';
+import { useTempDir, useTestApp } from './useTestApp.js';
 
 // /metrics (Prometheus): what an operator's scraper sees, and that nobody else sees anything.
-let t: TerminalTestApp;
-let withToken: TerminalTestApp;
 const TOKEN = 'metrics-token-0123456789abcdef';
 
 /**
@@ -25,14 +23,8 @@ const TOKEN = 'metrics-token-0123456789abcdef';
  */
 const TERMINALS = { ...FAST_TERMINALS, heartbeatTimeoutMs: 60_000 };
 
-beforeAll(async () => {
-  t = await startTerminalApp(TERMINALS);
-  withToken = await startTerminalApp(TERMINALS, undefined, { METRICS_TOKEN: TOKEN });
-});
-afterAll(async () => {
-  await t.close();
-  await withToken.close();
-});
+const t = useTestApp(() => startTerminalApp(TERMINALS));
+const withToken = useTestApp(() => startTerminalApp(TERMINALS, undefined, { METRICS_TOKEN: TOKEN }));
 
 const scrape = async (app: TerminalTestApp, headers: Record<string, string> = {}) => {
   const res = await fetch(`${app.origin}/metrics`, { headers });
@@ -119,27 +111,25 @@ describe('/metrics', () => {
 });
 
 describe('/metrics route labels of the console build', () => {
-  it('gives every static file one route series, so hashed assets add no series at a deploy', async () => {
-    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'intercom-metrics-console-'));
+  const root = useTempDir('intercom-metrics-console-');
+  const app = useTestApp(() => {
     const consoleDir = path.join(root, 'dist');
     fs.mkdirSync(path.join(consoleDir, 'assets'), { recursive: true });
     fs.writeFileSync(path.join(consoleDir, 'index.html'), '<!doctype html><title>console</title>');
     fs.writeFileSync(path.join(consoleDir, 'assets', 'index-3f9a1c.js'), 'console.log(1)');
     fs.writeFileSync(path.join(consoleDir, 'assets', 'map-8b2d07.css'), 'body{}');
-    const app = await buildTestApp({ consoleDir });
-    try {
-      for (const url of ['/assets/index-3f9a1c.js', '/assets/map-8b2d07.css']) {
-        expect((await call(app.app, { method: 'GET', url })).statusCode).toBe(200);
-      }
-      const text = (await call(app.app, { method: 'GET', url: '/metrics' })).body;
-      const counts = text.split('\n').filter((l) => l.startsWith('intercom_http_request_duration_seconds_count{'));
-      expect(counts.filter((l) => l.includes('/assets/'))).toEqual([]);
-      expect(counts).toContain(
-        'intercom_http_request_duration_seconds_count{method="GET",route="static",status="200"} 2',
-      );
-    } finally {
-      await app.close();
-      fs.rmSync(root, { recursive: true, force: true });
+    return buildTestApp({ consoleDir });
+  });
+
+  it('gives every static file one route series, so hashed assets add no series at a deploy', async () => {
+    for (const url of ['/assets/index-3f9a1c.js', '/assets/map-8b2d07.css']) {
+      expect((await call(app.app, { method: 'GET', url })).statusCode).toBe(200);
     }
+    const text = (await call(app.app, { method: 'GET', url: '/metrics' })).body;
+    const counts = text.split('\n').filter((l) => l.startsWith('intercom_http_request_duration_seconds_count{'));
+    expect(counts.filter((l) => l.includes('/assets/'))).toEqual([]);
+    expect(counts).toContain(
+      'intercom_http_request_duration_seconds_count{method="GET",route="static",status="200"} 2',
+    );
   });
 });

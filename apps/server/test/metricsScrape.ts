@@ -18,3 +18,8 @@ export async function readSeries(origin: string, series: readonly string[]): Pro
   const text = await scrapeMetrics(origin);
   return Object.fromEntries(series.map((s) => [s, seriesValue(text, s)]));
 }
+
+/** How far each series of `after` moved since `before` (a series missing from `before` counts from 0). */
+export function seriesDelta(before: Record<string, number>, after: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.keys(after).map((k) => [k, (after[k] ?? 0) - (before[k] ?? 0)]));
+}

@@ -1,34 +1,16 @@
+// postgres: alarm rows, their states and paging through the API.
 import type { Notification, NotifyRow } from '@intercom/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { insertNotification } from '../src/modules/notify/notifyRepository.js';
-import { buildTestApp, expectFailure, type TestApp } from './helper.js';
+import { expectFailure } from './helper.js';
 import { colleague, data, form, insertUsers, logged, org, rows, type Org } from './channelFixtures.js';
+import { pushedDuring } from './live/pushedDuring.js';
+import { useTestApp } from './useTestApp.js';
 
-let t: TestApp;
-
-beforeAll(async () => {
-  t = await buildTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 async function raise(who: Org, fields: Partial<Parameters<typeof insertNotification>[1]> = {}): Promise<Notification> {
   return insertNotification(t.db, { E_ID: who.E_ID, U_ID: null, Phone: '13800000000', NType: 'SOS', ...fields });
-}
-
-/** Alarms the live state hands to the hub while `work` runs. */
-async function pushedDuring(work: () => Promise<void>): Promise<Notification[]> {
-  const seen: Notification[] = [];
-  const stop = t.deps.realtime.live.onChange((change) => {
-    if (change.kind === 'notification') seen.push(JSON.parse(change.json) as Notification);
-  });
-  try {
-    await work();
-  } finally {
-    stop();
-  }
-  return seen;
 }
 
 describe('insertNotification (for the real-time side)', () => {
@@ -64,7 +46,7 @@ describe('acknowledge and resolve', () => {
     const alarm = await raise(a);
     let acked: { changed: number; rows: NotifyRow[] } | undefined;
     let resolved: { rows: NotifyRow[] } | undefined;
-    const seen = await pushedDuring(async () => {
+    const seen = await pushedDuring(t.deps.realtime.live, async () => {
       acked = data<{ changed: number; rows: NotifyRow[] }>(
         await editor.api.post('/api/Notification/Acknowledge', form({ ids: alarm.N_ID, comment: 'calling him' })),
       );

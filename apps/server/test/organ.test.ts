@@ -1,16 +1,10 @@
 import type { OrganRow, OrgTreeNode } from '@intercom/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectFailure, expectSuccess, buildTestApp, type TestApp } from './helper.js';
+import { describe, expect, it } from 'vitest';
+import { expectFailure, expectSuccess } from './helper.js';
 import { addOrgan, addUser, body, countRows, expectLogged, tenant } from './directoryFixtures.js';
+import { useTestApp } from './useTestApp.js';
 
-let t: TestApp;
-
-beforeAll(async () => {
-  t = await buildTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 describe('POST /api/Organ/Save', () => {
   it('creates a department under the enterprise from a form, defaults filled in, and logs it', async () => {

@@ -1,10 +1,11 @@
 import { QUERY_OPS } from '@intercom/contract';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parseCondition } from '../src/generic/parseCondition.js';
 import { AppError } from '../src/http/AppError.js';
 import { sysLogEntity } from '../src/modules/syslog/sysLogEntity.js';
-import { authed, buildTestApp, enterpriseWithAccount, insertSysLog, loginAdmin, type TestApp } from './helper.js';
+import { authed, enterpriseWithAccount, insertSysLog, loginAdmin } from './helper.js';
+import { useTestApp } from './useTestApp.js';
 
 const fields = sysLogEntity.fields;
 const fieldNames = Object.keys(fields);
@@ -121,12 +122,11 @@ describe('parseCondition', () => {
 });
 
 describe('QueryData with arbitrary conditions', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let token: string;
   /** A second tenant with log rows just like the demo enterprise's, so a leak would show. */
   let other: { E_ID: number; token: string };
   beforeAll(async () => {
-    t = await buildTestApp();
     token = await loginAdmin(t);
     other = await enterpriseWithAccount(t);
     for (const E_ID of [t.demo.E_ID, other.E_ID]) {
@@ -134,9 +134,6 @@ describe('QueryData with arbitrary conditions', () => {
         await insertSysLog(t.db, { E_ID, Action, Operator: 'tester', Target: 'a', Summary: '{}' });
       }
     }
-  });
-  afterAll(async () => {
-    await t.close();
   });
 
   it('answers 200 or 400 (never 500) and only rows of the scope, for each of two tenants', async () => {

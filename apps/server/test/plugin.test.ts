@@ -1,19 +1,15 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { colleague, data, org } from './channelFixtures.js';
-import { buildTestApp, type TestApp } from './helper.js';
+import { useTempDir, useTestApp } from './useTestApp.js';
 
 // /api/Plugin: the talk agent's package (apps/talk-agent, bundled by scripts/buildTalkAgent.mjs).
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plugin-'));
+const dir = useTempDir('plugin-');
 const script = '#!/usr/bin/env node\nconsole.log("talk agent");\n';
 const signature = `${'A'.repeat(86)}==`;
-let none: TestApp;
-let built: TestApp;
-let signed: TestApp;
 
-beforeAll(async () => {
+beforeAll(() => {
   fs.writeFileSync(path.join(dir, 'talk-agent.mjs'), script);
   fs.writeFileSync(
     path.join(dir, 'talk-agent.json'),
@@ -25,16 +21,10 @@ beforeAll(async () => {
     path.join(dir, 'signed', 'talk-agent.json'),
     JSON.stringify({ version: '1.2.4', size: script.length, sha256: 'x', signature, keyId: '0123456789abcdef' }),
   );
-  none = await buildTestApp({ env: { TALK_AGENT_DIR: path.join(dir, 'missing') } });
-  built = await buildTestApp({ env: { TALK_AGENT_DIR: dir } });
-  signed = await buildTestApp({ env: { TALK_AGENT_DIR: path.join(dir, 'signed') } });
 });
-afterAll(async () => {
-  await none.close();
-  await built.close();
-  await signed.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+const none = useTestApp({ env: { TALK_AGENT_DIR: path.join(dir, 'missing') } });
+const built = useTestApp({ env: { TALK_AGENT_DIR: dir } });
+const signed = useTestApp({ env: { TALK_AGENT_DIR: path.join(dir, 'signed') } });
 
 describe('GET /api/Plugin/Info', () => {
   it('says plainly that the package is not available when the server has no build, to every role', async () => {

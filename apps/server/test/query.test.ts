@@ -1,26 +1,18 @@
 import type { SysLogRow } from '@intercom/contract';
 import ExcelJS from 'exceljs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   authed,
-  buildTestApp,
   createAccount,
   createEnterprise,
   expectFailure,
   expectSuccess,
   insertSysLog,
   login,
-  type TestApp,
 } from './helper.js';
+import { useTestApp } from './useTestApp.js';
 
-let t: TestApp;
-
-beforeAll(async () => {
-  t = await buildTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 /** A fresh enterprise whose admin is logged in; its log holds that login plus what a test inserts. */
 async function freshAdmin() {

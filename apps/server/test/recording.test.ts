@@ -1,12 +1,13 @@
 import type { RecordingRow } from '@intercom/contract';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, call, expectFailure, expectSuccess, type TestApp } from './helper.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { call, expectFailure, expectSuccess } from './helper.js';
 import { colleague, insertUsers, org, rows, saveChannel, type Org } from './channelFixtures.js';
 import { oggOpus } from './mediaFixtures.js';
+import { useTestApp } from './useTestApp.js';
 
-let t: TestApp;
+const t = useTestApp();
 let a: Org;
 let b: Org;
 let file: Buffer;
@@ -50,14 +51,10 @@ async function addRecording(
 }
 
 beforeAll(async () => {
-  t = await buildTestApp();
   a = await org(t);
   b = await org(t);
   file = oggOpus(200);
   recordingId = await addRecording(a.E_ID, {});
-});
-afterAll(async () => {
-  await t.close();
 });
 
 function get(url: string, range?: string, who: Org = a) {

@@ -1,23 +1,21 @@
+// postgres: three built instances share one PostgreSQL database (it runs in that pass only).
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { HttpTransportType } from '@microsoft/signalr';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { connectConsole, type Answer, type ConsoleHubClient } from './consoleHubClient.js';
 import { HAPROXY, startBalancer, type Balancer } from './haproxyBalancer.js';
 import { ADMIN_PASSWORD, encryptLogin, loginPayload } from './helper.js';
 import { sleep } from './hub/hubTestApp.js';
 import {
-  buildServer,
+  builtSuite,
   drive,
   freePort,
   missingAcked,
   seedTerminalUsers,
   startBuilt,
-  store,
   type BuiltServer,
-  type Store,
 } from './terminals/builtServer.js';
 
 // Three built instances on one PostgreSQL database and Redis behind HAProxy (deploy/haproxy.cfg as
@@ -79,8 +77,6 @@ async function waitFor(what: string, condition: () => boolean | Promise<boolean>
   }
 }
 
-let work: string;
-let db: Store;
 /** What clients, servers and HAProxy saw, in time order; printed when the test fails (or ROLLING_RESTART_TIMELINE is set). */
 const timeline: string[] = [];
 let printTimeline = true;
@@ -117,25 +113,17 @@ function fullTimeline(): string[] {
   return lines.sort((a, b) => parseFloat(a) - parseFloat(b));
 }
 let balancer: Balancer | undefined;
-const servers: BuiltServer[] = [];
-
-beforeAll(async () => {
-  if (missing.length > 0) return;
-  buildServer();
-  work = fs.mkdtempSync(path.join(os.tmpdir(), 'intercom-rolling-'));
-  db = await store(work, 'intercom_rolling');
-}, 180_000);
-afterAll(async () => {
-  await stopClients();
-  if (printTimeline && timeline.length > 0) process.stderr.write(`${fullTimeline().join('\n')}\n`);
-  await balancer?.stop();
-  for (const server of servers) if (server.child.exitCode === null) server.child.kill('SIGKILL');
-  await db?.drop();
-  if (work) fs.rmSync(work, { recursive: true, force: true });
-});
 
 describe.skipIf(missing.length > 0)('rolling restart behind HAProxy', () => {
+  const suite = builtSuite('rolling');
+  afterAll(async () => {
+    await stopClients();
+    if (printTimeline && timeline.length > 0) process.stderr.write(`${fullTimeline().join('\n')}\n`);
+    await balancer?.stop();
+  });
+
   it('loses no acknowledged fix; every terminal reconnects, every console resyncs with every terminal; no 5xx', async () => {
+    const { dataDir: work, db } = suite;
     t0 = Date.now();
     const note = (who: string, what: string) => timeline.push(`${stamp(Date.now())} ${who}: ${what}`);
     const env = {
@@ -154,7 +142,7 @@ describe.skipIf(missing.length > 0)('rolling restart behind HAProxy', () => {
       logs.push({ name: names[i] ?? '', file });
       // Registered at once, so afterAll stops it even when a later step fails.
       const started = await startBuilt(path.join(work, `s${i}`), db, env, ports[i] ?? 0, fs.openSync(file, 'a'));
-      servers.push(started);
+      suite.servers.push(started);
       return started;
     };
     // One after the other: the first migrates and seeds the fresh database.

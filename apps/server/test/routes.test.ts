@@ -1,16 +1,10 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PUBLIC_API_ROUTES } from '../src/auth/authPlugin.js';
-import { authed, buildTestApp, call, expectFailure, expectSuccess, loginAdmin, type TestApp } from './helper.js';
+import { authed, buildTestApp, call, expectFailure, expectSuccess, loginAdmin } from './helper.js';
+import { useTestApp } from './useTestApp.js';
 
-let t: TestApp;
-
-beforeAll(async () => {
-  t = await buildTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 function isPublic(url: string): boolean {
   return PUBLIC_API_ROUTES.includes(url) || url === '/api/docs' || url.startsWith('/api/docs/');

@@ -1,16 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, call, createAccount, createEnterprise, loginRaw, type TestApp } from './helper.js';
+import { describe, expect, it } from 'vitest';
+import { call, createAccount, createEnterprise, loginRaw, type TestApp } from './helper.js';
+import { useTestApp } from './useTestApp.js';
 
 /** Issue 16: the security headers every answer carries, and client IPs behind TRUST_PROXY. */
 
 describe('security headers over plain HTTP', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp();
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+  const t = useTestApp();
 
   it.each(['/api/UAuth/ICP', '/api/Account/LoginInfo', '/api/UserInfo/QueryData', '/healthz'])(
     '%s: CSP, nosniff, framing, no HSTS',
@@ -51,16 +46,8 @@ async function loggedIp(t: TestApp, forwarded: string): Promise<string> {
 }
 
 describe('client IPs', () => {
-  let direct: TestApp;
-  let proxied: TestApp;
-  beforeAll(async () => {
-    direct = await buildTestApp();
-    proxied = await buildTestApp({ env: { TRUST_PROXY: 'true' } });
-  });
-  afterAll(async () => {
-    await direct.close();
-    await proxied.close();
-  });
+  const direct = useTestApp();
+  const proxied = useTestApp({ env: { TRUST_PROXY: 'true' } });
 
   it('ignores X-Forwarded-For unless TRUST_PROXY is set: a client cannot forge its logged address', async () => {
     expect(await loggedIp(direct, '203.0.113.9')).toBe('10.0.0.7');

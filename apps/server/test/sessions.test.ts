@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hashToken } from '../src/auth/tokens.js';
 import {
   authed,
@@ -11,17 +11,10 @@ import {
   expectSuccess,
   login,
   sysLogOf,
-  type TestApp,
 } from './helper.js';
+import { useTestApp } from './useTestApp.js';
 
-let t: TestApp;
-
-beforeAll(async () => {
-  t = await buildTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 const minute = 60_000;
 

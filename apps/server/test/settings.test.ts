@@ -1,16 +1,10 @@
 import type { LocationProfileRow } from '@intercom/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, expectFailure, expectSuccess, type TestApp } from './helper.js';
+import { describe, expect, it } from 'vitest';
+import { expectFailure, expectSuccess } from './helper.js';
 import { colleague, data, form, logged, org, rows } from './channelFixtures.js';
+import { useTestApp } from './useTestApp.js';
 
-let t: TestApp;
-
-beforeAll(async () => {
-  t = await buildTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 const value = (v: object) => JSON.stringify(v);
 

@@ -1,70 +1,27 @@
 import type { SysLogRow } from '@intercom/contract';
-import type { Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DB } from '../src/db/schema.js';
-import {
-  authed,
-  buildTestApp,
-  enterpriseWithAccount,
-  expectSuccess,
-  insertSysLog,
-  loginAdmin,
-  loginRaw,
-  type TestApp,
-} from './helper.js';
+import { describe, expect, it } from 'vitest';
+import { insertUsers } from './channelFixtures.js';
+import { authed, enterpriseWithAccount, expectSuccess, insertSysLog, loginAdmin, loginRaw } from './helper.js';
+import { useTestApp } from './useTestApp.js';
 
-let t: TestApp;
-
-beforeAll(async () => {
-  t = await buildTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
-
-let phoneCounter = 0;
+const t = useTestApp();
 
 /** Terminal users, organisation units, channels, memberships and recordings of one enterprise. */
 async function populate(
-  db: Kysely<DB>,
   E_ID: number,
   counts: { users: number; organs: number; channels: number; memberships: number; recordings: number },
 ) {
   const now = Date.now();
-  const userIds: number[] = [];
-  for (let i = 0; i < counts.users; i++) {
-    phoneCounter += 1;
-    const row = await db
-      .insertInto('terminal_user')
-      .values({
-        E_ID,
-        OS_ID: null,
-        UserName: `user${phoneCounter}`,
-        MobilePhone: `1390000${String(phoneCounter).padStart(4, '0')}`,
-        ICCID: null,
-        UType: 0,
-        PriorityLevel: 0,
-        ExpireAt: null,
-        IsLock: 0,
-        Caps: 0,
-        PasswordHash: '',
-        GPSConfig: '',
-        Remark: '',
-        CreatedAt: now,
-      })
-      .returning('UserID')
-      .executeTakeFirstOrThrow();
-    userIds.push(row.UserID);
-  }
+  const userIds = await insertUsers(t, E_ID, counts.users);
   for (let i = 0; i < counts.organs; i++) {
-    await db
+    await t.db
       .insertInto('organ')
       .values({ E_ID, OSParentID: 0, OSName: `organ${i}`, U_TypeID: 0, PriorityLevel: 0 })
       .execute();
   }
   const channelIds: number[] = [];
   for (let i = 0; i < counts.channels; i++) {
-    const row = await db
+    const row = await t.db
       .insertInto('channel')
       .values({
         E_ID,
@@ -84,13 +41,13 @@ async function populate(
   for (const CID of channelIds) {
     for (const UserID of userIds) {
       if (added >= counts.memberships) break;
-      await db.insertInto('channel_member').values({ CID, UserID, E_ID, Priority: 0 }).execute();
+      await t.db.insertInto('channel_member').values({ CID, UserID, E_ID, Priority: 0 }).execute();
       added += 1;
     }
   }
   expect(added).toBe(counts.memberships);
   for (let i = 0; i < counts.recordings; i++) {
-    await db
+    await t.db
       .insertInto('recording')
       .values({
         E_ID,
@@ -120,7 +77,7 @@ async function sysLogRows(token: string, params: Record<string, string> = {}) {
 describe('Statistics', () => {
   it('counts exactly the rows of the caller scope; Balance is quota minus users', async () => {
     const a = await enterpriseWithAccount(t, { quota: 50 });
-    await populate(t.db, a.E_ID, { users: 3, organs: 2, channels: 2, memberships: 5, recordings: 4 });
+    await populate(a.E_ID, { users: 3, organs: 2, channels: 2, memberships: 5, recordings: 4 });
     expect(await statisticsOf(a.token)).toEqual({
       User: 3,
       Organ: 2,
@@ -149,15 +106,15 @@ describe('Statistics', () => {
 
   it('never counts a negative balance when users exceed the quota', async () => {
     const a = await enterpriseWithAccount(t, { quota: 1 });
-    await populate(t.db, a.E_ID, { users: 3, organs: 0, channels: 0, memberships: 0, recordings: 0 });
+    await populate(a.E_ID, { users: 3, organs: 0, channels: 0, memberships: 0, recordings: 0 });
     expect(await statisticsOf(a.token)).toMatchObject({ User: 3, Balance: 0 });
   });
 
   it('gives an admin of enterprise B nothing of enterprise A', async () => {
     const a = await enterpriseWithAccount(t, { quota: 20 });
     const b = await enterpriseWithAccount(t, { quota: 10 });
-    await populate(t.db, a.E_ID, { users: 4, organs: 3, channels: 2, memberships: 2, recordings: 2 });
-    await populate(t.db, b.E_ID, { users: 1, organs: 0, channels: 1, memberships: 1, recordings: 0 });
+    await populate(a.E_ID, { users: 4, organs: 3, channels: 2, memberships: 2, recordings: 2 });
+    await populate(b.E_ID, { users: 1, organs: 0, channels: 1, memberships: 1, recordings: 0 });
     expect(await statisticsOf(b.token)).toEqual({
       User: 1,
       Organ: 0,
@@ -175,9 +132,9 @@ describe('Statistics', () => {
     const parent = await enterpriseWithAccount(t, { quota: 100 });
     const child = await enterpriseWithAccount(t, { quota: 10, parentId: parent.E_ID });
     const grandchild = await enterpriseWithAccount(t, { quota: 5, parentId: child.E_ID });
-    await populate(t.db, parent.E_ID, { users: 2, organs: 1, channels: 1, memberships: 1, recordings: 0 });
-    await populate(t.db, child.E_ID, { users: 3, organs: 2, channels: 1, memberships: 3, recordings: 1 });
-    await populate(t.db, grandchild.E_ID, { users: 1, organs: 0, channels: 0, memberships: 0, recordings: 2 });
+    await populate(parent.E_ID, { users: 2, organs: 1, channels: 1, memberships: 1, recordings: 0 });
+    await populate(child.E_ID, { users: 3, organs: 2, channels: 1, memberships: 3, recordings: 1 });
+    await populate(grandchild.E_ID, { users: 1, organs: 0, channels: 0, memberships: 0, recordings: 2 });
     expect(await statisticsOf(parent.token)).toEqual({
       User: 6,
       Organ: 3,

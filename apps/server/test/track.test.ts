@@ -1,17 +1,12 @@
 import { trackSchema } from '@intercom/contract';
 import type { Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DB } from '../src/db/schema.js';
 import { insertUsers } from './channelFixtures.js';
-import { authed, buildTestApp, enterpriseWithAccount, expectFailure, expectSuccess, type TestApp } from './helper.js';
+import { authed, enterpriseWithAccount, expectFailure, expectSuccess } from './helper.js';
+import { useTestApp } from './useTestApp.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await buildTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 const T0 = Date.UTC(2026, 10, 23, 0, 0, 0);
 const DAY = 86_400_000;

@@ -1,17 +1,12 @@
+// postgres: user updates and their transactions through the API.
 import { USER_CAPS_MASK, UserCaps, type UserRow } from '@intercom/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TerminalSessionEnd } from '../src/core/terminalEvents.js';
-import { buildTestApp, expectFailure, expectSuccess, type TestApp } from './helper.js';
+import { expectFailure, expectSuccess } from './helper.js';
 import { addOrgan, addUser, body, expectLogged, tenant } from './directoryFixtures.js';
+import { useTestApp } from './useTestApp.js';
 
-let t: TestApp;
-
-beforeAll(async () => {
-  t = await buildTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 async function row(api: Awaited<ReturnType<typeof tenant>>['api'], id: number) {
   return body<UserRow>(await api.get(`/api/UserInfo/Entitys/${id}`));

@@ -1,17 +1,11 @@
 import { verifyPassword } from '../src/auth/passwords.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, sysLogOf, type TestApp } from './helper.js';
+import { describe, expect, it } from 'vitest';
+import { sysLogOf } from './helper.js';
 import { addOrgan, addUser, countRows, tenant, uniqueIccid, uniquePhone } from './directoryFixtures.js';
 import { csv, report, upload, xlsx, type Cells } from './userImportFixtures.js';
+import { useTestApp } from './useTestApp.js';
 
-let t: TestApp;
-
-beforeAll(async () => {
-  t = await buildTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 async function addChannel(E_ID: number, CName: string): Promise<number> {
   const row = await t.db
@@ -237,7 +231,7 @@ describe('POST /api/UserInfo/Import', () => {
       [5, 'Channels', 'userImport.channel_unknown'],
       [6, 'Priority', 'validation.out_of_range'],
       [8, 'MobilePhone', 'userImport.duplicate_in_file'],
-      [9, 'MobilePhone', 'user.phone_exists'],
+      [9, 'MobilePhone', 'userImport.cannot_import'],
       [10, 'UserName', 'validation.required'],
       [11, 'Password', 'user.password_invalid'],
       [12, 'UserType', 'userImport.user_type_unknown'],

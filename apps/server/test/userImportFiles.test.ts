@@ -1,20 +1,18 @@
+// postgres: imports written in transactions through the API.
 import { randomBytes } from 'node:crypto';
 import { USER_IMPORT_LANGS, UserImportLimits } from '@intercom/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { USER_IMPORT_CODES, importMessage } from '../src/modules/userinfo/importMessages.js';
-import { buildTestApp, expectFailure, type TestApp } from './helper.js';
+import { expectFailure } from './helper.js';
 import { countRows, tenant, uniquePhone, type Tenant } from './directoryFixtures.js';
 import { csv, upload, xlsx, zipBomb } from './userImportFixtures.js';
+import { useTestApp } from './useTestApp.js';
 
-let t: TestApp;
+const t = useTestApp();
 let a: Tenant;
 
 beforeAll(async () => {
-  t = await buildTestApp();
   a = await tenant(t);
-});
-afterAll(async () => {
-  await t.close();
 });
 
 async function refused(content: Buffer | string, key: string, fileName = 'users.csv') {

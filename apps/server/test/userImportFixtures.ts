@@ -1,9 +1,9 @@
-import { deflateRawSync, crc32 } from 'node:zlib';
 import type { UserImportReport } from '@intercom/contract';
 import ExcelJS from 'exceljs';
 import type { LightMyRequestResponse } from 'fastify';
 import type { Api } from './directoryFixtures.js';
 import { expectSuccess } from './helper.js';
+import { MAIN_NS, deflated, workbookParts, zipOf } from './zipWriter.js';
 
 /** Fixtures of the user import tests (issue 33): multipart bodies, CSV and XLSX files, zips. */
 
@@ -85,33 +85,44 @@ export function zipBomb(size: number): Buffer {
   const data = Buffer.alloc(size, 0x20);
   open.copy(data, 0);
   close.copy(data, size - close.length);
-  const compressed = deflateRawSync(data, { level: 9 });
-  const crc = crc32(data);
-  const name = Buffer.from('xl/worksheets/sheet1.xml');
-  const local = Buffer.alloc(30);
-  local.writeUInt32LE(0x04034b50, 0);
-  local.writeUInt16LE(20, 4);
-  local.writeUInt16LE(8, 8);
-  local.writeUInt32LE(crc >>> 0, 14);
-  local.writeUInt32LE(compressed.length, 18);
-  local.writeUInt32LE(size, 22);
-  local.writeUInt16LE(name.length, 26);
-  const central = Buffer.alloc(46);
-  central.writeUInt32LE(0x02014b50, 0);
-  central.writeUInt16LE(20, 4);
-  central.writeUInt16LE(20, 6);
-  central.writeUInt16LE(8, 10);
-  central.writeUInt32LE(crc >>> 0, 16);
-  central.writeUInt32LE(compressed.length, 20);
-  central.writeUInt32LE(size, 24);
-  central.writeUInt16LE(name.length, 28);
-  const cdOffset = local.length + name.length + compressed.length;
-  const cdSize = central.length + name.length;
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(1, 8);
-  end.writeUInt16LE(1, 10);
-  end.writeUInt32LE(cdSize, 12);
-  end.writeUInt32LE(cdOffset, 16);
-  return Buffer.concat([local, name, compressed, central, name, end]);
+  return zipOf([deflated('xl/worksheets/sheet1.xml', data)]);
+}
+
+/** The XML of a sheet whose rows are these cells (`{ s: i }` a shared string, text an inline one). */
+export function sheetXml(rows: (string | { s: number } | { ref: string; text: string })[][], dimension = ''): string {
+  const column = (i: number) => String.fromCharCode(65 + i);
+  const cells = (row: (typeof rows)[number], r: number) =>
+    row
+      .map((cell, i) => {
+        if (typeof cell === 'string') return `<c r="${column(i)}${r}" t="inlineStr"><is><t>${cell}</t></is></c>`;
+        if ('s' in cell) return `<c r="${column(i)}${r}" t="s"><v>${cell.s}</v></c>`;
+        return `<c r="${cell.ref}${r}" t="inlineStr"><is><t>${cell.text}</t></is></c>`;
+      })
+      .join('');
+  const data = rows.map((row, i) => `<row r="${i + 1}">${cells(row, i + 1)}</row>`).join('');
+  const dim = dimension ? `<dimension ref="${dimension}"/>` : '';
+  return `<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="${MAIN_NS}">${dim}<sheetData>${data}</sheetData></worksheet>`;
+}
+
+/** The XML of a shared-strings part holding these strings. */
+export function sharedStringsXml(strings: string[]): string {
+  const items = strings.map((s) => `<si><t>${s}</t></si>`).join('');
+  return `<?xml version="1.0" encoding="UTF-8"?><sst xmlns="${MAIN_NS}" count="${strings.length}">${items}</sst>`;
+}
+
+/**
+ * A workbook of one sheet built by hand (the parts an XLSX reader needs), the sheet before the
+ * shared strings in the zip as Excel and exceljs write them. `declared` makes the directory lie
+ * about the size of a part.
+ */
+export function workbookOf(
+  sheet: string | Buffer,
+  strings?: string | Buffer,
+  declared: { sheet?: number; strings?: number } = {},
+): Buffer {
+  return zipOf([
+    ...workbookParts(),
+    deflated('xl/worksheets/sheet1.xml', sheet, declared.sheet),
+    ...(strings === undefined ? [] : [deflated('xl/sharedStrings.xml', strings, declared.strings)]),
+  ]);
 }

@@ -1,22 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loggerOptions } from '../src/app.js';
 import { tenant, uniquePhone } from './directoryFixtures.js';
-import { buildTestApp, type TestApp } from './helper.js';
 import { csv, report, upload, type Cells } from './userImportFixtures.js';
+import { useTestApp } from './useTestApp.js';
 
 /** Issue 33: a big import's garbage is collected once it is answered (the RSS budget of the import). */
 
-let t: TestApp;
+const t = useTestApp({
+  logger: { ...(loggerOptions('info') as object), stream: { write: (line: string) => void lines.push(line) } },
+});
 const lines: string[] = [];
-
-beforeAll(async () => {
-  t = await buildTestApp({
-    logger: { ...(loggerOptions('info') as object), stream: { write: (line: string) => void lines.push(line) } },
-  });
-});
-afterAll(async () => {
-  await t.close();
-});
 
 interface Released {
   msg: string;

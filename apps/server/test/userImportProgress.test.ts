@@ -1,21 +1,16 @@
+// postgres: import jobs' rows through the API.
 import { randomUUID } from 'node:crypto';
 import type { UserImportProgress } from '@intercom/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { InProcessEventBus, type RealtimeEvent } from '../src/bus/eventBus.js';
 import { connectRedisEventBus } from '../src/bus/redisEventBus.js';
 import { ImportProgressBoard } from '../src/modules/userinfo/importProgress.js';
-import { accountSession, authed, buildTestApp, expectFailure, type TestApp } from './helper.js';
+import { accountSession, authed, expectFailure } from './helper.js';
 import { body, countRows, tenant, uniquePhone } from './directoryFixtures.js';
 import { csv, report, upload } from './userImportFixtures.js';
+import { useTestApp } from './useTestApp.js';
 
-let t: TestApp;
-
-beforeAll(async () => {
-  t = await buildTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 type Api = Awaited<ReturnType<typeof tenant>>['api'];
 

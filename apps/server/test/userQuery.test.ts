@@ -1,10 +1,12 @@
+// postgres: the query engine's SQL (filters, sorting, paging) through the API.
 import type { UserRow } from '@intercom/contract';
 import ExcelJS from 'exceljs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, expectFailure, expectSuccess, type TestApp } from './helper.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { expectFailure, expectSuccess } from './helper.js';
 import { addOrgan, addUser, tenant, uniqueIccid, uniquePhone, type Tenant } from './directoryFixtures.js';
+import { useTestApp } from './useTestApp.js';
 
-let t: TestApp;
+const t = useTestApp();
 let a: Tenant;
 let ids: Record<string, number>;
 let depts: Record<string, number>;
@@ -12,7 +14,6 @@ let iccid: string;
 
 /** One enterprise with a small department tree and users in every state. */
 beforeAll(async () => {
-  t = await buildTestApp();
   a = await tenant(t);
   const other = await tenant(t);
   await addUser(other.api, { UserName: 'Alice elsewhere' });
@@ -29,9 +30,6 @@ beforeAll(async () => {
   const erin = await addUser(a.api, { UserName: '小王' });
   expectSuccess(await a.api.post('/api/UserInfo/FreezeUser', { MobilePhone: dave.MobilePhone, isLock: 'true' }));
   ids = { alice: alice.UserID, bob: bob.UserID, carol: carol.UserID, dave: dave.UserID, erin: erin.UserID };
-});
-afterAll(async () => {
-  await t.close();
 });
 
 async function names(condition: object, extra = ''): Promise<string[]> {

@@ -14,6 +14,8 @@ export interface AuthenticateDeps {
   db: Kysely<DB>;
   config: Pick<Config, 'sessionIdleMs' | 'sessionAbsoluteMs'>;
   realtime: { bus: EventBus };
+  /** The session's idle and absolute limits are judged at `clock.now()` (AppDeps.clock; core sits above auth). */
+  clock: { now(): number };
 }
 
 /**
@@ -24,7 +26,7 @@ export interface AuthenticateDeps {
 export async function authenticate(deps: AuthenticateDeps, token: string | undefined): Promise<AuthContext> {
   const { db, config } = deps;
   const policy = { idleMs: config.sessionIdleMs, absoluteMs: config.sessionAbsoluteMs };
-  const session = await resolveSession(db, policy, token);
+  const session = await resolveSession(db, policy, token, deps.clock.now());
   const account = await db
     .selectFrom('account')
     .select(['A_ID', 'E_ID', 'LoginName', 'Name', 'Role', 'Disabled'])

@@ -44,7 +44,7 @@ export async function openSession(
   policy: SessionPolicy,
   account: { A_ID: number; E_ID: number },
   meta: { clientId: string; ip: string },
-  now = Date.now(),
+  now: number,
 ): Promise<{ tokens: IssuedTokens; replaced: number[] }> {
   const { tokens, TokenHash, RefreshHash } = issue(policy);
   const replaced = await endSessions(db, account.A_ID, 'replaced', now);
@@ -108,7 +108,7 @@ export async function resolveSession(
   db: Kysely<DB>,
   policy: SessionPolicy,
   token: string | undefined,
-  now = Date.now(),
+  now: number,
 ): Promise<ActiveSession> {
   if (!token) throw new AppError(Code.TokenMissing, MessageKeys.tokenMissing);
   const row = await db
@@ -133,7 +133,7 @@ export async function refreshSession(
   db: Kysely<DB>,
   policy: SessionPolicy,
   refreshToken: string,
-  now = Date.now(),
+  now: number,
 ): Promise<IssuedTokens> {
   const row = await db
     .selectFrom('session')

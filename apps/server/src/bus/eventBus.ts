@@ -83,6 +83,11 @@ export type RealtimeEvent =
    * `users` batches of the terminals connected to it (E_ID 0: it concerns every enterprise).
    */
   | { kind: 'liveStateWanted'; E_ID: 0 }
+  /**
+   * These users' channel lists changed (added to or removed from a channel, a channel renamed or
+   * deleted): their terminals are told `channelsChanged` and ask `channels` again.
+   */
+  | { kind: 'channelsChanged'; E_ID: number; UserIDs: number[] }
   /** Users left channel CID (null: the channel was deleted): they stop hearing it at once. */
   | { kind: 'membersRemoved'; E_ID: number; CID: number; UserIDs: number[] | null }
   /** A dispatcher seat logged in (stamp ordered like terminal logins); older seats it displaces close. */
@@ -117,37 +122,79 @@ export type RealtimeEvent =
 
 export type RealtimeListener = (event: RealtimeEvent) => void;
 
+export type RealtimeKind = RealtimeEvent['kind'];
+
+/** The event of one kind. */
+export type RealtimeEventOf<K extends RealtimeKind> = Extract<RealtimeEvent, { kind: K }>;
+
+/** What a subscriber handles: one handler per kind it names; events of the other kinds never reach it. */
+export type RealtimeHandlers = { [K in RealtimeKind]?: (event: RealtimeEventOf<K>) => void };
+
 /**
  * The backplane. `publish` delivers to this instance's listeners at once (synchronously) and to
  * every other instance through the shared channel, if there is one.
  */
 export interface EventBus {
   publish(event: RealtimeEvent): void;
+  /** Calls `handler` with every event of `kind`, published here or on another instance. */
+  on<K extends RealtimeKind>(kind: K, handler: (event: RealtimeEventOf<K>) => void): () => void;
+  /**
+   * Every event, of every kind, including kinds of a newer instance: for relays and tests. A
+   * subscriber that acts on events names their kinds with `on` or `onEach` instead.
+   */
   subscribe(listener: RealtimeListener): () => void;
   close(): Promise<void>;
 }
 
+/** Registers each handler of `handlers` for its kind; the function returned removes them all. */
+export function onEach(bus: Pick<EventBus, 'on'>, handlers: RealtimeHandlers): () => void {
+  const offs = (Object.keys(handlers) as RealtimeKind[]).map((kind) =>
+    bus.on(kind, handlers[kind] as (event: RealtimeEvent) => void),
+  );
+  return () => {
+    for (const off of offs) off();
+  };
+}
+
 export type ErrorSink = (error: unknown, context: string) => void;
 
-/** Calls each listener; one that throws is reported and never stops the others. */
+interface Registration {
+  /** null: every kind. */
+  kind: RealtimeKind | null;
+  listener: RealtimeListener;
+}
+
+/**
+ * Calls each listener of the event's kind, in the order they were added; one that throws is
+ * reported and never stops the others.
+ */
 export class ListenerSet {
-  private readonly listeners = new Set<RealtimeListener>();
+  private readonly registrations = new Set<Registration>();
 
   constructor(private readonly onError: ErrorSink) {}
 
   add(listener: RealtimeListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.register({ kind: null, listener });
+  }
+
+  addKind<K extends RealtimeKind>(kind: K, handler: (event: RealtimeEventOf<K>) => void): () => void {
+    return this.register({ kind, listener: handler as RealtimeListener });
   }
 
   deliver(event: RealtimeEvent): void {
-    for (const listener of this.listeners) {
+    for (const { kind, listener } of this.registrations) {
+      if (kind !== null && kind !== event.kind) continue;
       try {
         listener(event);
       } catch (error) {
         this.onError(error, `realtime listener failed on a ${event.kind} event`);
       }
     }
+  }
+
+  private register(registration: Registration): () => void {
+    this.registrations.add(registration);
+    return () => this.registrations.delete(registration);
   }
 }
 
@@ -161,6 +208,10 @@ export class InProcessEventBus implements EventBus {
 
   publish(event: RealtimeEvent): void {
     this.listeners.deliver(event);
+  }
+
+  on<K extends RealtimeKind>(kind: K, handler: (event: RealtimeEventOf<K>) => void): () => void {
+    return this.listeners.addKind(kind, handler);
   }
 
   subscribe(listener: RealtimeListener): () => void {

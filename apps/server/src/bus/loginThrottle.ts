@@ -14,12 +14,15 @@ export interface LoginThrottleLimits {
  * `REDIS_URL` is set (`RedisLoginThrottle`). No method rejects.
  */
 export interface LoginThrottle {
-  /** Milliseconds the phone stays locked, 0 when it may try. */
-  lockedFor(phone: string): Promise<number>;
-  failed(phone: string): Promise<void>;
+  /**
+   * Milliseconds the phone stays locked, 0 when it may try. `now` (here and in `failed`) is the
+   * caller's clock (AppDeps.clock), which the in-memory throttle follows; Redis keeps its own.
+   */
+  lockedFor(phone: string, now: number): Promise<number>;
+  failed(phone: string, now: number): Promise<void>;
   succeeded(phone: string): Promise<void>;
   /** Drops expired in-memory entries (the gateway's sweep calls it). */
-  prune(now?: number): void;
+  prune(now: number): void;
 }
 
 /** The embedded throttle: one process, kept in memory. */
@@ -28,23 +31,23 @@ export class MemoryLoginThrottle implements LoginThrottle {
 
   constructor(private readonly limits: LoginThrottleLimits) {}
 
-  lockedFor(phone: string, now = Date.now()): Promise<number> {
+  lockedFor(phone: string, now: number): Promise<number> {
     return Promise.resolve(this.lockedForNow(phone, now));
   }
 
   /** `lockedFor` without the promise. */
-  lockedForNow(phone: string, now = Date.now()): number {
+  lockedForNow(phone: string, now: number): number {
     const entry = this.entries.get(phone);
     return entry && entry.lockedUntil > now ? entry.lockedUntil - now : 0;
   }
 
-  failed(phone: string, now = Date.now()): Promise<void> {
+  failed(phone: string, now: number): Promise<void> {
     this.failedNow(phone, now);
     return Promise.resolve();
   }
 
   /** `failed` without the promise. */
-  failedNow(phone: string, now = Date.now()): void {
+  failedNow(phone: string, now: number): void {
     const entry = this.entries.get(phone) ?? { failures: 0, lockedUntil: 0 };
     entry.failures += 1;
     if (entry.failures >= this.limits.maxFailures) {
@@ -62,7 +65,7 @@ export class MemoryLoginThrottle implements LoginThrottle {
   }
 
   /** Drops expired locks; with `keep`, also the oldest entries beyond it. */
-  prune(now = Date.now(), keep = Infinity): void {
+  prune(now: number, keep = Infinity): void {
     let excess = this.entries.size - keep;
     for (const [phone, entry] of this.entries) {
       if (entry.lockedUntil !== 0 && entry.lockedUntil <= now) this.entries.delete(phone);

@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { ListenerSet, type ErrorSink, type EventBus, type RealtimeEvent, type RealtimeListener } from './eventBus.js';
+import {
+  ListenerSet,
+  type ErrorSink,
+  type EventBus,
+  type RealtimeEvent,
+  type RealtimeEventOf,
+  type RealtimeKind,
+  type RealtimeListener,
+} from './eventBus.js';
 
 /** The part of an ioredis client the backplane uses; a subscribed connection can only subscribe. */
 export interface RedisClient {
@@ -49,6 +57,10 @@ export class RedisEventBus implements EventBus {
     this.publisher.publish(this.channel, JSON.stringify(envelope)).catch((error: unknown) => {
       this.onError(error, 'redis publish');
     });
+  }
+
+  on<K extends RealtimeKind>(kind: K, handler: (event: RealtimeEventOf<K>) => void): () => void {
+    return this.listeners.addKind(kind, handler);
   }
 
   subscribe(listener: RealtimeListener): () => void {

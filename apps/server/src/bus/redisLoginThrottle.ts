@@ -56,13 +56,13 @@ export class RedisLoginThrottle implements LoginThrottle {
     return this.redisCalls.call(command);
   }
 
-  async lockedFor(phone: string): Promise<number> {
-    const local = this.fallback.lockedForNow(phone);
+  async lockedFor(phone: string, now: number): Promise<number> {
+    const local = this.fallback.lockedForNow(phone, now);
     const shared = await this.call(() => this.redis.pttl(this.key('lock', phone)));
     return Math.max(local, shared !== undefined && shared > 0 ? shared : 0);
   }
 
-  async failed(phone: string): Promise<void> {
+  async failed(phone: string, now: number): Promise<void> {
     const done = await this.call(() =>
       this.redis.eval(
         FAILED_SCRIPT,
@@ -73,7 +73,7 @@ export class RedisLoginThrottle implements LoginThrottle {
         this.limits.lockMs,
       ),
     );
-    if (done === undefined) this.fallback.failedNow(phone);
+    if (done === undefined) this.fallback.failedNow(phone, now);
   }
 
   async succeeded(phone: string): Promise<void> {
@@ -81,7 +81,7 @@ export class RedisLoginThrottle implements LoginThrottle {
     await this.call(() => this.redis.del(this.key('fail', phone)));
   }
 
-  prune(now = Date.now()): void {
+  prune(now: number): void {
     this.fallback.prune(now);
   }
 

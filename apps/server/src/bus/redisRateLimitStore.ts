@@ -44,6 +44,12 @@ export class MemoryWindows {
     return this.active(key, now)?.count ?? 0;
   }
 
+  /** The count of the key's running window and the ms left of it, without counting ({0, 0} when none runs). */
+  peek(key: string, now = Date.now()): { current: number; ttl: number } {
+    const window = this.active(key, now);
+    return window ? { current: window.count, ttl: window.resetAt - now } : { current: 0, ttl: 0 };
+  }
+
   private active(key: string, now: number): Window | undefined {
     const window = this.windows.get(key);
     if (window && window.resetAt <= now) this.windows.delete(key);
@@ -100,4 +106,67 @@ export function redisRateLimitStore(
     }
   }
   return RedisRateLimitStore;
+}
+
+/**
+ * Fixed windows of counts per key, for a limit that a route option cannot express (the failed
+ * `/terminal` logins of a client address): count one more, or read the count without counting.
+ * `now` moves the in-memory windows only (tests' fake time); Redis keeps its own time.
+ */
+export interface CountWindows {
+  /** One more in the key's window (a new window of `windowMs` when none runs): the count and the ms left. */
+  incr(key: string, windowMs: number, now?: number): Promise<{ current: number; ttl: number }>;
+  /** The key's count and the ms left of its window, without counting ({0, 0} when none runs). */
+  peek(key: string, now?: number): Promise<{ current: number; ttl: number }>;
+}
+
+/** The windows of one process (no `REDIS_URL`). */
+export function memoryCountWindows(windows = new MemoryWindows()): CountWindows {
+  return {
+    incr: (key, windowMs, now) => Promise.resolve(windows.incr(key, windowMs, now)),
+    peek: (key, now) => Promise.resolve(windows.peek(key, now)),
+  };
+}
+
+/** The count of KEYS[1] and the ms left of its window, without counting; {0, 0} when it has none. */
+const PEEK_SCRIPT = `
+local current = redis.call('GET', KEYS[1])
+if not current then return {0, 0} end
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then ttl = 0 end
+return {tonumber(current), ttl}
+`;
+
+/**
+ * The same store as the per-IP request limits (`redisRateLimitStore`: one Redis key per window,
+ * `<prefix>:<key>`, INCR and PEXPIRE in one script) for counts a route option cannot take. Redis down:
+ * counted in memory on this instance, with one warning, until Redis answers again; a count reached in
+ * memory meanwhile still holds for the rest of its window once Redis is back.
+ */
+export function redisCountWindows(
+  redis: FallbackRedisClient,
+  prefix: string,
+  log: ThrottleLog,
+  what: string,
+): CountWindows {
+  const fallback = new RedisFallback(redis, log, {
+    down: `${what}: Redis unavailable; counting per instance until it is back`,
+    back: `${what}: Redis is back; counted across instances again`,
+  });
+  const memory = new MemoryWindows();
+  const pair = (answer: unknown) => (Array.isArray(answer) ? (answer.map(Number) as [number, number]) : undefined);
+  return {
+    async incr(key, windowMs) {
+      const fullKey = `${prefix}:${key}`;
+      const shared = pair(await fallback.call(() => redis.eval(INCR_SCRIPT, 1, fullKey, windowMs)));
+      if (!shared) return memory.incr(fullKey, windowMs);
+      return { current: Math.max(shared[0], memory.current(fullKey)), ttl: shared[1] };
+    },
+    async peek(key) {
+      const fullKey = `${prefix}:${key}`;
+      const local = memory.peek(fullKey);
+      const shared = pair(await fallback.call(() => redis.eval(PEEK_SCRIPT, 1, fullKey)));
+      return shared && shared[0] >= local.current ? { current: shared[0], ttl: shared[1] } : local;
+    },
+  };
 }

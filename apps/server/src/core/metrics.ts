@@ -101,6 +101,12 @@ export class Metrics {
       help: 'Bytes of the Ogg Opus files of stored recordings',
       registers: [this.registry],
     }),
+    leaseRenewLate: new Histogram({
+      name: 'intercom_talk_lease_renew_late_seconds',
+      help: 'How much later than its step (leaseMs / 8) the holder instance renewed a shared floor lease; a stalled event loop shows here, and a lateness near the lease loses the floor',
+      buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 3],
+      registers: [this.registry],
+    }),
     recordingsFailed: new Counter({
       name: 'intercom_talk_recordings_failed_total',
       help: 'Burst recordings that could not be stored (disk, database); the log has each',

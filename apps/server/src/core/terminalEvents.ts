@@ -7,7 +7,7 @@ export type { TerminalEndReason, TerminalSessionEnd } from '../bus/eventBus.js';
 
 /** The bus events about terminal users and their configuration, by kind. */
 export type TerminalEventKind =
-  'endSessions' | 'usersChanged' | 'locationProfileChanged' | 'membersRemoved' | 'geofencesChanged';
+  'endSessions' | 'usersChanged' | 'locationProfileChanged' | 'membersRemoved' | 'channelsChanged' | 'geofencesChanged';
 type EventOf<K extends TerminalEventKind> = Extract<RealtimeEvent, { kind: K }>;
 /** An event without its `kind`, as publishers give it and listeners receive it. */
 export type TerminalEventPayload<K extends TerminalEventKind> = Omit<EventOf<K>, 'kind'>;
@@ -52,8 +52,7 @@ export class TerminalEvents {
 
   /** Calls `listener` with every event of `kind`, published here or on another instance. */
   on<K extends TerminalEventKind>(kind: K, listener: Listener<K>): () => void {
-    const unsubscribe = this.bus.subscribe((event) => {
-      if (event.kind !== kind) return;
+    const unsubscribe = this.bus.on(kind, (event: RealtimeEvent) => {
       const { kind: _kind, ...payload } = event;
       listener(payload as unknown as TerminalEventPayload<K>);
     });

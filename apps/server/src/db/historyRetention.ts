@@ -3,6 +3,12 @@ import type { Dialect } from './database.js';
 import { DAY_MS, ensureHistoryPartitions, purgeHistoryPartitions } from './historyPartitions.js';
 import type { DB } from './schema.js';
 
+/** The time retention runs on: AppDeps.clock (core/clock.ts; db sits below core, so it is named here). */
+export interface RetentionClock {
+  now(): number;
+  timeout(run: () => void, ms: number): { cancel(): void };
+}
+
 export interface HistoryRetentionOptions {
   /** Fixes older than this many days are removed (HISTORY_RETENTION_DAYS). */
   retentionDays: number;
@@ -37,6 +43,7 @@ export interface RetentionRun {
   deleted: number;
 }
 
+/** The pause between SQLite's delete batches: load pacing for the writer, not a rule (real time). */
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -69,7 +76,7 @@ export async function deleteExpiredHistory(
  * PostgreSQL they take turns under an advisory lock (historyPartitions.ts).
  */
 export class HistoryRetention {
-  private timer: NodeJS.Timeout | undefined;
+  private timer: { cancel(): void } | undefined;
   private running: Promise<unknown> | undefined;
   private stopping = false;
 
@@ -77,18 +84,20 @@ export class HistoryRetention {
     private readonly db: Kysely<DB>,
     private readonly dialect: Dialect,
     private readonly options: HistoryRetentionOptions,
+    /** When retention runs and what it counts as expired (AppDeps.clock). */
+    private readonly clock: RetentionClock,
   ) {}
 
   async start(): Promise<void> {
     if (this.dialect === 'postgres') {
       // A failure here must not keep the server down: the default partition takes every fix meanwhile.
-      await ensureHistoryPartitions(this.db, Date.now(), this.options.daysAhead).catch(this.options.onError);
+      await ensureHistoryPartitions(this.db, this.clock.now(), this.options.daysAhead).catch(this.options.onError);
     }
     this.schedule(0);
   }
 
   /** One run at `now`: partitions ahead (PostgreSQL), then whatever retention removes. */
-  async runOnce(now = Date.now()): Promise<RetentionRun> {
+  async runOnce(now = this.clock.now()): Promise<RetentionRun> {
     const cutoff = now - this.options.retentionDays * DAY_MS;
     if (this.dialect === 'postgres') {
       const created = await ensureHistoryPartitions(this.db, now, this.options.daysAhead);
@@ -104,14 +113,14 @@ export class HistoryRetention {
   /** Stops the timer and waits for a run in progress (SQLite's stops after its current batch). */
   async stop(): Promise<void> {
     this.stopping = true;
-    if (this.timer) clearTimeout(this.timer);
+    this.timer?.cancel();
     this.timer = undefined;
     await this.running;
   }
 
   private schedule(delayMs: number): void {
     if (this.stopping) return;
-    this.timer = setTimeout(() => {
+    this.timer = this.clock.timeout(() => {
       this.timer = undefined;
       this.running = this.runOnce()
         .then((run) => {
@@ -123,6 +132,5 @@ export class HistoryRetention {
           this.schedule(this.options.intervalMs);
         });
     }, delayMs);
-    this.timer.unref();
   }
 }

@@ -11,12 +11,17 @@ import { syncPlugin } from '../http/syncPlugin.js';
 export const historyRetentionPlugin = fp(
   syncPlugin((app: FastifyInstance) => {
     const { db, dialect, config } = app.deps;
-    const retention = new HistoryRetention(db, dialect, {
-      ...historyRetentionDefaults,
-      retentionDays: config.historyRetentionDays,
-      onRun: (run) => app.log.info({ ...run }, 'location history maintenance'),
-      onError: (error) => app.log.error({ err: error }, 'location history maintenance failed'),
-    });
+    const retention = new HistoryRetention(
+      db,
+      dialect,
+      {
+        ...historyRetentionDefaults,
+        retentionDays: config.historyRetentionDays,
+        onRun: (run) => app.log.info({ ...run }, 'location history maintenance'),
+        onError: (error) => app.log.error({ err: error }, 'location history maintenance failed'),
+      },
+      app.deps.clock,
+    );
     app.addHook('onReady', () => retention.start());
     app.addHook('onClose', () => retention.stop());
   }),

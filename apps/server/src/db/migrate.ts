@@ -11,6 +11,7 @@ import * as safety from './migrations/2026112801_safety.js';
 import * as incidents from './migrations/2026112802_incidents.js';
 import * as safetyTimers from './migrations/2026112803_safety_timers.js';
 import * as terminalResume from './migrations/2026112900_terminal_resume.js';
+import * as alarmDetail from './migrations/2026120600_alarm_detail.js';
 
 /** Migrations are listed here (not read from disk) so the built server carries them. */
 const migrations: Record<string, Migration> = {
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   '2026112802_incidents': incidents,
   '2026112803_safety_timers': safetyTimers,
   '2026112900_terminal_resume': terminalResume,
+  '2026120600_alarm_detail': alarmDetail,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

@@ -168,6 +168,8 @@ export interface NotificationTable {
   Escalated: Generated<number>;
   /** Issue 32: the emergency call this SOS or ManDown opened or joined (claimed once, across instances). */
   CallID: Generated<number | null>;
+  /** Issue 51: the details as JSON `{ key, params }` (AlarmDetail), shown in the reader's language. */
+  Detail: Generated<string | null>;
 }
 
 export interface HeartRateTable {

@@ -1,6 +1,11 @@
 import type { Socket } from 'node:net';
 import type { WebSocket } from 'ws';
 
+/** What an outbox writes to: a WebSocket's `send` (binary for a Buffer, text for a string). */
+export interface BinarySink {
+  send(data: Buffer | string, callback: (error?: Error) => void): void;
+}
+
 /** RFC 6455 section 5.2 opcodes of the data frames a server sends. */
 const OPCODES = { text: 0x1, binary: 0x2 } as const;
 

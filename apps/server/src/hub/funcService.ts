@@ -1,4 +1,5 @@
 import { HubMethods, type HubFeed, type HubSubscribeResult } from '@intercom/contract';
+import type { Clock } from '../core/clock.js';
 import type { HubConnection } from './hubConnection.js';
 import type { ServerStream } from './serverStream.js';
 import { HubError, type HubMethod, type HubServer } from './hubServer.js';
@@ -31,6 +32,8 @@ export class FuncService {
   constructor(
     hub: HubServer,
     private readonly live: LiveState,
+    /** The time of the scopes' push interval (AppDeps.clock). */
+    private readonly clock: Clock,
     /** Told the age of the oldest change of each push handed to a connection, in seconds (a metric). */
     private readonly onPushed?: (ageSeconds: number) => void,
   ) {
@@ -107,7 +110,7 @@ export class FuncService {
     const key = [...enterpriseIds].sort((x, y) => x - y).join(',');
     let scope = this.scopes.get(key);
     if (scope) return scope;
-    scope = new ScopeFeed(enterpriseIds, this.live, this.pushInterval);
+    scope = new ScopeFeed(enterpriseIds, this.live, this.pushInterval, this.clock);
     this.scopes.set(key, scope);
     for (const E_ID of enterpriseIds) {
       let listeners = this.byEnterprise.get(E_ID);

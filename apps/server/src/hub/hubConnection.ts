@@ -1,29 +1,25 @@
 import { HubCloseErrors } from '@intercom/contract';
 import type { AuthContext } from '../auth/authContext.js';
+import type { Clock, ClockTimer } from '../core/clock.js';
 import type { HubOptions, TransportKind } from './hubOptions.js';
-import {
-  HANDSHAKE_OK,
-  ProtocolError,
-  RecordReader,
-  checkHandshake,
-  closeRecord,
-  handshakeError,
-  parseHubMessage,
-  type HubMessage,
-} from './hubProtocol.js';
+import { ProtocolError, checkHandshake, handshakeError, type HubMessage } from './hubProtocol.js';
+import { HandshakeReader, JSON_WIRE, joinPayloads, wireOf, type HubWire, type Payload } from './hubWire.js';
 import type { ServerStream } from './serverStream.js';
 import type { TransportSink } from './transports.js';
 
 /** What the connection needs from the hub that owns it. */
 export interface ConnectionHost {
   readonly options: HubOptions;
+  /** The time the connection's timestamps and close timer read (AppDeps.clock). */
+  readonly clock: Clock;
   dispatch(connection: HubConnection, message: HubMessage): void;
   connected(connection: HubConnection): void;
   disposed(connection: HubConnection, reason: string): void;
 }
 
 interface Queued {
-  text: string;
+  /** Text of the JSON protocol, bytes of MessagePack; its length counts as characters. */
+  text: Payload;
   /** Pushes are dropped when the connection closes; replies and control records never are. */
   droppable: boolean;
 }
@@ -41,16 +37,16 @@ const MAX_WRITE_CHARS = 64 * 1024;
  * backpressure cap, and the handshake. Records it receives go to the hub's dispatcher.
  */
 export class HubConnection {
-  readonly createdAt = Date.now();
+  readonly createdAt: number;
   readonly streams = new Map<string, ServerStream>();
   sink: TransportSink | null = null;
   /** A WebSocket upgrade is under way for this connection; a second one is refused. */
   claimed = false;
   handshaken = false;
   attachedAt = 0;
-  lastSentAt = Date.now();
+  lastSentAt: number;
   /** When the client last sent anything (records, pings); a silent one is dropped (clientTimeoutMs). */
-  lastReceivedAt = Date.now();
+  lastReceivedAt: number;
   /** Any traffic from the client since the hub last touched the session. */
   active = true;
   /** The most characters ever waiting for this client at once (queue and transport): a slow consumer's bound. */
@@ -67,8 +63,10 @@ export class HubConnection {
   private queuedPushes = 0;
   private tellingReady = false;
   private ending = false;
-  private closeTimer: NodeJS.Timeout | null = null;
-  private readonly reader: RecordReader;
+  private closeTimer: ClockTimer | null = null;
+  private readonly handshake: HandshakeReader;
+  /** The protocol the handshake chose; null before it. */
+  private chosenWire: HubWire | null = null;
   private readonly readyHandlers = new Set<() => void>();
   private readonly disposeHandlers = new Set<() => void>();
 
@@ -80,7 +78,15 @@ export class HubConnection {
     readonly principal: AuthContext,
     private readonly host: ConnectionHost,
   ) {
-    this.reader = new RecordReader(host.options.maxMessageChars);
+    this.handshake = new HandshakeReader(host.options.maxMessageChars);
+    this.createdAt = host.clock.now();
+    this.lastSentAt = this.createdAt;
+    this.lastReceivedAt = this.createdAt;
+  }
+
+  /** How this connection's records are written (JSON until the handshake chose otherwise). */
+  get wire(): HubWire {
+    return this.chosenWire ?? JSON_WIRE;
   }
 
   get transport(): TransportKind | null {
@@ -112,7 +118,7 @@ export class HubConnection {
 
   attach(sink: TransportSink): void {
     this.sink = sink;
-    this.attachedAt = Date.now();
+    this.attachedAt = this.host.clock.now();
     this.pump();
   }
 
@@ -127,49 +133,50 @@ export class HubConnection {
     return () => this.disposeHandlers.delete(handler);
   }
 
-  /** Text from the client: the handshake first, then hub messages, split on the record separator. */
-  receive(text: string): void {
+  /** Data from the client: the handshake first, then hub messages of the protocol it chose. */
+  receive(data: string | Uint8Array): void {
     if (this.lifecycle !== 'open') return;
     this.active = true;
-    this.lastReceivedAt = Date.now();
-    let records: string[];
+    this.lastReceivedAt = this.host.clock.now();
+    let messages: HubMessage[];
     try {
-      records = this.reader.push(text);
-    } catch {
+      const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+      const rest = this.chosenWire ? bytes : this.readHandshake(bytes);
+      if (!rest || !this.chosenWire || this.lifecycle !== 'open') return;
+      messages = rest.length === 0 ? [] : this.chosenWire.read(rest);
+    } catch (error) {
+      if (!(error instanceof ProtocolError)) throw error;
       this.close({ error: HubCloseErrors.protocolError });
       return;
     }
-    for (const record of records) {
+    for (const message of messages) {
       if (this.lifecycle !== 'open') return;
-      if (!this.handshaken) {
-        const error = checkHandshake(record);
-        if (error) {
-          this.enqueue(handshakeError(error), false);
-          this.finish();
-          return;
-        }
-        this.handshaken = true;
-        this.enqueue(HANDSHAKE_OK, false);
-        this.host.connected(this);
-        continue;
-      }
-      let message: HubMessage;
-      try {
-        message = parseHubMessage(record);
-      } catch (error) {
-        if (!(error instanceof ProtocolError)) throw error;
-        this.close({ error: HubCloseErrors.protocolError });
-        return;
-      }
       this.host.dispatch(this, message);
     }
+  }
+
+  /** The handshake: answers it, and returns what followed it (undefined until it is complete). */
+  private readHandshake(bytes: Uint8Array): Uint8Array | undefined {
+    const read = this.handshake.push(bytes);
+    if (!read) return undefined;
+    const answer = checkHandshake(read.record, this.sink?.kind !== 'ServerSentEvents');
+    if ('error' in answer) {
+      this.enqueue(handshakeError(answer.error), false);
+      this.finish();
+      return undefined;
+    }
+    this.chosenWire = wireOf(answer.protocol, this.host.options.maxMessageChars);
+    this.handshaken = true;
+    this.enqueue(this.chosenWire.handshakeOk, false);
+    this.host.connected(this);
+    return read.rest;
   }
 
   /**
    * Queues a record. Pushes are never refused: LiveFeeds sends one only when the connection is
    * `readyForPushes` (or a snapshot), and holds the rest merged by key.
    */
-  send(text: string, options: SendOptions = {}): boolean {
+  send(text: Payload, options: SendOptions = {}): boolean {
     if (this.lifecycle !== 'open' || !this.handshaken) return false;
     const droppable = options.droppable ?? false;
     const cap = Math.max(this.host.options.maxQueueChars, 2 * this.snapshotChars);
@@ -197,10 +204,10 @@ export class HubConnection {
       }
       // One record keeps its string: a push shared by a scope stays one string (one encoding).
       const taken = this.queue.splice(0, count);
-      const payload = count === 1 ? (taken[0]?.text ?? '') : taken.map((item) => item.text).join('');
+      const payload = count === 1 ? (taken[0]?.text ?? '') : joinPayloads(taken.map((item) => item.text));
       this.queuedChars -= size;
       for (const item of taken) if (item.droppable) this.queuedPushes -= 1;
-      this.lastSentAt = Date.now();
+      this.lastSentAt = this.host.clock.now();
       sink.write(payload);
     }
     this.peakPendingChars = Math.max(this.peakPendingChars, this.pendingChars);
@@ -230,7 +237,7 @@ export class HubConnection {
     if (this.lifecycle !== 'open') return;
     if (this.handshaken) {
       this.dropBacklog();
-      this.enqueue(closeRecord(options.error, options.allowReconnect), false);
+      this.enqueue(this.wire.close(options.error, options.allowReconnect), false);
     }
     this.finish();
   }
@@ -255,7 +262,7 @@ export class HubConnection {
   dispose(reason: string): void {
     if (this.lifecycle === 'closed') return;
     this.lifecycle = 'closed';
-    if (this.closeTimer) clearTimeout(this.closeTimer);
+    this.closeTimer?.cancel();
     this.queue = [];
     this.queuedChars = 0;
     this.queuedPushes = 0;
@@ -270,7 +277,7 @@ export class HubConnection {
     this.host.disposed(this, reason);
   }
 
-  private enqueue(text: string, droppable: boolean): void {
+  private enqueue(text: Payload, droppable: boolean): void {
     this.queue.push({ text, droppable });
     this.queuedChars += text.length;
     if (droppable) this.queuedPushes += 1;
@@ -290,8 +297,10 @@ export class HubConnection {
       this.dispose('closed before a transport connected');
       return;
     }
-    this.closeTimer = setTimeout(() => this.dispose('close not taken in time'), this.host.options.disconnectTimeoutMs);
-    this.closeTimer.unref();
+    this.closeTimer = this.host.clock.timeout(
+      () => this.dispose('close not taken in time'),
+      this.host.options.disconnectTimeoutMs,
+    );
     this.pump();
   }
 }

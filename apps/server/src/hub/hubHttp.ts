@@ -46,7 +46,12 @@ export class HubAccess {
     const token = hubToken(request);
     const id = queryValue(request, 'id');
     const known = id ? this.hub.get(id) : undefined;
-    if (known && token && known.verifiedToken === token && Date.now() - known.verifiedAt < TOKEN_RECHECK_MS) {
+    if (
+      known &&
+      token &&
+      known.verifiedToken === token &&
+      this.deps.clock.now() - known.verifiedAt < TOKEN_RECHECK_MS
+    ) {
       known.active = true;
       return known;
     }
@@ -66,7 +71,7 @@ export class HubAccess {
       return undefined;
     }
     connection.verifiedToken = token;
-    connection.verifiedAt = Date.now();
+    connection.verifiedAt = this.deps.clock.now();
     connection.active = true;
     return connection;
   }

@@ -1,6 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { HubConnection } from './hubConnection.js';
-import { completionRecord } from './hubProtocol.js';
 import { ServerStream } from './serverStream.js';
 
 /** A failure whose message the client may see; anything else is reported as unexpected. */
@@ -83,7 +82,7 @@ export class HubMethods {
     invocationId: string | undefined,
     outcome: { result: unknown } | { error: string },
   ): void {
-    if (invocationId !== undefined) connection.send(completionRecord(invocationId, outcome));
+    if (invocationId !== undefined) connection.send(connection.wire.completion(invocationId, outcome));
   }
 
   private errorText(target: string, error: unknown): string {

@@ -25,7 +25,7 @@ export class HubPolling {
       const transport: TransportKind = wantsEvents ? 'ServerSentEvents' : 'LongPolling';
       if (!this.hub.options.transports.includes(transport)) return text(reply, 404, `${transport} is not offered here`);
       if (wantsEvents) return startEventStream(connection, request, reply);
-      connection.attach(new LongPollingSink(this.hub.options.pollTimeoutMs));
+      connection.attach(new LongPollingSink(this.hub.options.pollTimeoutMs, this.hub.clock));
       // The first poll answers at once and empty: the client discards what it carries.
       return reply.code(200).type('application/octet-stream').send('');
     }
@@ -44,7 +44,7 @@ export class HubPolling {
     if (connection.transport === 'WebSockets') return text(reply, 405, 'This connection sends over its WebSocket');
     if (connection.state !== 'open') return text(reply, 404, 'The connection has ended');
     const body: unknown = request.body;
-    connection.receive(typeof body === 'string' ? body : Buffer.isBuffer(body) ? body.toString('utf8') : '');
+    connection.receive(typeof body === 'string' || Buffer.isBuffer(body) ? body : '');
     return text(reply, 200);
   }
 

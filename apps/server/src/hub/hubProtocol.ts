@@ -40,17 +40,33 @@ export class RecordReader {
 
 const handshakeSchema = z.object({ protocol: z.string(), version: z.number().int() });
 
-/** The first record of every connection; returns the error text to answer with, or undefined when accepted. */
-export function checkHandshake(record: string): string | undefined {
+export type HubProtocolName = 'json' | 'messagepack';
+
+/**
+ * The first record of every connection: the protocol it asks for, or the error text to answer with.
+ * MessagePack needs a transport that carries binary (not Server-Sent Events).
+ */
+export function checkHandshake(
+  record: string,
+  binaryTransport = true,
+): { protocol: HubProtocolName } | { error: string } {
   let parsed: z.infer<typeof handshakeSchema>;
   try {
     parsed = handshakeSchema.parse(JSON.parse(record));
   } catch {
-    return 'Handshake request is not valid JSON with protocol and version.';
+    return { error: 'Handshake request is not valid JSON with protocol and version.' };
   }
-  if (parsed.protocol !== 'json') return `The protocol '${parsed.protocol}' is not supported.`;
-  if (parsed.version !== 1) return `The server does not support version ${parsed.version} of the 'json' protocol.`;
-  return undefined;
+  const { protocol, version } = parsed;
+  if (protocol !== 'json' && protocol !== 'messagepack')
+    return { error: `The protocol '${protocol}' is not supported.` };
+  if (version !== 1) return { error: `The server does not support version ${version} of the '${protocol}' protocol.` };
+  if (protocol === 'messagepack' && !binaryTransport) {
+    return {
+      error:
+        "Cannot use the 'messagepack' protocol on the current transport. The transport does not support 'Binary' transfer format.",
+    };
+  }
+  return { protocol };
 }
 
 export const HANDSHAKE_OK = `{}${RS}`;
@@ -110,8 +126,13 @@ export function parseHubMessage(record: string): HubMessage {
   } catch {
     throw new ProtocolError('message is not JSON');
   }
-  const parsed = hubMessageSchema.safeParse(json);
-  if (!parsed.success) throw new ProtocolError('message does not follow the JSON hub protocol');
+  return hubMessageOf(json);
+}
+
+/** A message object of either protocol, checked against the messages the hub protocol defines. */
+export function hubMessageOf(value: unknown): HubMessage {
+  const parsed = hubMessageSchema.safeParse(value);
+  if (!parsed.success) throw new ProtocolError('message does not follow the hub protocol');
   return parsed.data;
 }
 

@@ -20,7 +20,8 @@ export interface HubRoutesOptions {
  * behind the same session tokens as the REST API (hubHttp.ts).
  */
 export const hubRoutes = syncPlugin((app: FastifyInstance, { hub, deps, path }: HubRoutesOptions) => {
-  app.addContentTypeParser('application/octet-stream', { parseAs: 'string' }, (_request, body, done) =>
+  // MessagePack clients post their binary messages as application/octet-stream.
+  app.addContentTypeParser('application/octet-stream', { parseAs: 'buffer' }, (_request, body, done) =>
     done(null, body),
   );
   const access = new HubAccess(hub, deps);
@@ -38,7 +39,7 @@ export const hubRoutes = syncPlugin((app: FastifyInstance, { hub, deps, path }: 
     const connection = hub.create(principal, version);
     if (!connection) return text(reply, 429, 'Too many hub connections for this session');
     connection.verifiedToken = hubToken(request);
-    connection.verifiedAt = Date.now();
+    connection.verifiedAt = deps.clock.now();
     return reply.code(200).header('cache-control', 'no-store').send(hub.negotiateBody(connection, version));
   });
 

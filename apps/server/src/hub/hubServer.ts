@@ -4,13 +4,14 @@ import { HubCloseErrors } from '@intercom/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { AuthContext } from '../auth/authContext.js';
+import type { Clock, ClockTimer } from '../core/clock.js';
 import type { SessionPolicy } from '../auth/sessions.js';
 import type { DB } from '../db/schema.js';
 import type { EventBus } from '../bus/eventBus.js';
 import { HubConnection, type ConnectionHost } from './hubConnection.js';
 import { hubOptionsOf, type HubOptions, type TransportKind } from './hubOptions.js';
 import { HubMethods, type HubMethod } from './hubMethods.js';
-import { MessageType, PING, type HubMessage } from './hubProtocol.js';
+import { MessageType, type HubMessage } from './hubProtocol.js';
 import { checkHubSessions } from './sessionWatch.js';
 import { LongPollingSink } from './transports.js';
 
@@ -25,6 +26,8 @@ export interface HubServerDeps {
   bus: EventBus;
   sessionPolicy: SessionPolicy;
   log: FastifyBaseLogger;
+  /** The time of the protocol's timers and the session check (AppDeps.clock). */
+  clock: Clock;
 }
 
 export interface NegotiateBody {
@@ -56,8 +59,8 @@ export class HubServer extends EventEmitter<HubEvents> implements ConnectionHost
   private readonly byToken = new Map<string, HubConnection>();
   private readonly methods: HubMethods;
   private readonly perSession = new Map<number, number>();
-  private readonly scanTimer: NodeJS.Timeout;
-  private readonly sessionTimer: NodeJS.Timeout;
+  private readonly scanTimer: ClockTimer;
+  private readonly sessionTimer: ClockTimer;
   private readonly unsubscribeBus: () => void;
   private checkingSessions = false;
   private closing = false;
@@ -76,13 +79,13 @@ export class HubServer extends EventEmitter<HubEvents> implements ConnectionHost
       handshakeTimeoutMs,
       disconnectTimeoutMs,
     );
-    this.scanTimer = setInterval(() => this.scan(), Math.max(20, Math.min(1000, shortest / 2)));
-    this.scanTimer.unref();
-    this.sessionTimer = setInterval(() => void this.checkSessions(), this.options.sessionCheckMs);
-    this.sessionTimer.unref();
-    this.unsubscribeBus = deps.bus.subscribe((event) => {
-      if (event.kind === 'sessionsEnded') this.closeSessions(event.sessionIds, event.reason);
-    });
+    this.scanTimer = deps.clock.interval(() => this.scan(), Math.max(20, Math.min(1000, shortest / 2)));
+    this.sessionTimer = deps.clock.interval(() => void this.checkSessions(), this.options.sessionCheckMs);
+    this.unsubscribeBus = deps.bus.on('sessionsEnded', (event) => this.closeSessions(event.sessionIds, event.reason));
+  }
+
+  get clock(): Clock {
+    return this.deps.clock;
   }
 
   get isClosing(): boolean {
@@ -175,8 +178,8 @@ export class HubServer extends EventEmitter<HubEvents> implements ConnectionHost
   async close(graceMs = 1000): Promise<void> {
     if (this.closing) return;
     this.closing = true;
-    clearInterval(this.scanTimer);
-    clearInterval(this.sessionTimer);
+    this.scanTimer.cancel();
+    this.sessionTimer.cancel();
     this.unsubscribeBus();
     for (const connection of this.connections()) {
       connection.close({ error: HubCloseErrors.serverRestarting, allowReconnect: true });
@@ -223,7 +226,11 @@ export class HubServer extends EventEmitter<HubEvents> implements ConnectionHost
       case MessageType.Close:
         connection.closedByClient();
         break;
-      default:
+      case MessageType.Ping:
+      case MessageType.Completion:
+      case MessageType.StreamItem:
+      case MessageType.Ack:
+      case MessageType.Sequence:
         // Pings only prove the client is there; completions, stream items, acks and sequences
         // answer features this hub never uses.
         break;
@@ -233,7 +240,7 @@ export class HubServer extends EventEmitter<HubEvents> implements ConnectionHost
   // ---- timers ----
 
   private scan(): void {
-    const now = Date.now();
+    const now = this.deps.clock.now();
     const { keepAliveMs, clientTimeoutMs, handshakeTimeoutMs, disconnectTimeoutMs } = this.options;
     for (const connection of this.byToken.values()) {
       if (connection.state === 'closed') continue;
@@ -253,13 +260,13 @@ export class HubServer extends EventEmitter<HubEvents> implements ConnectionHost
         // Half-open socket or a hung client: the kernel may not notice for many minutes.
         connection.dispose('client timeout');
       } else if (keepAliveMs > 0 && now - connection.lastSentAt >= keepAliveMs && connection.pendingChars === 0) {
-        connection.send(PING);
+        connection.send(connection.wire.ping);
       }
     }
   }
 
   /** One pass of the session check (realtime/sessionWatch.ts); the timer runs it every sessionCheckMs. */
-  async checkSessions(now = Date.now()): Promise<void> {
+  async checkSessions(now = this.deps.clock.now()): Promise<void> {
     if (this.checkingSessions || this.byToken.size === 0) return;
     this.checkingSessions = true;
     try {

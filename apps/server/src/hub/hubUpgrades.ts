@@ -5,10 +5,11 @@ import { queryValue, text, type HubAccess } from './hubHttp.js';
 import type { HubServer } from './hubServer.js';
 import { WebSocketSink } from './transports.js';
 
-function textOf(data: RawData): string {
-  if (Buffer.isBuffer(data)) return data.toString('utf8');
-  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
-  return Buffer.from(data).toString('utf8');
+/** A frame's bytes, text or binary alike: the connection's protocol reads them. */
+function bytesOf(data: RawData): Buffer {
+  if (Buffer.isBuffer(data)) return data;
+  if (Array.isArray(data)) return Buffer.concat(data);
+  return Buffer.from(data);
 }
 
 /**
@@ -49,7 +50,7 @@ export class HubUpgrades {
       socket.close(1000);
       return;
     }
-    socket.on('message', (data) => connection.receive(textOf(data)));
+    socket.on('message', (data) => connection.receive(bytesOf(data)));
     socket.on('close', () => connection.dispose('websocket closed'));
     connection.attach(new WebSocketSink(socket, () => connection.pump()));
   }

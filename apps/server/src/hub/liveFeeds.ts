@@ -1,6 +1,7 @@
 import { HubMethods, HubTargets, type HubFeed, type HubSubscribeResult } from '@intercom/contract';
 import type { HubConnection } from './hubConnection.js';
 import type { ServerStream } from './serverStream.js';
+import type { GpsBlockMessage } from './gpsBlocks.js';
 import {
   ScopeBatch,
   emptyPending,
@@ -10,6 +11,9 @@ import {
   type ScopeMember,
   type ScopeSnapshot,
 } from './scopeFeed.js';
+
+/** A message's argument: JSON text, or (MessagePack connections) a GPS block. */
+type Argument = string | GpsBlockMessage;
 
 /** A subscription delivers by `pushMsg`/`pushNotify` invocations, or as items of a client's stream. */
 interface Subscription {
@@ -60,6 +64,11 @@ export class LiveFeeds implements ScopeMember {
 
   get scope(): readonly number[] {
     return this.enterpriseIds;
+  }
+
+  /** A MessagePack connection: positions go as binary blocks (gpsBlocks.ts). */
+  private get binary(): boolean {
+    return this.connection.wire.protocol === 'messagepack';
   }
 
   get subscribed(): boolean {
@@ -140,18 +149,19 @@ export class LiveFeeds implements ScopeMember {
    */
   private send(batch: ScopeBatch): void {
     const count = batch.count;
-    const out: [HubFeed, string][] = [];
-    const add = (feed: HubFeed, argument: string | null) => {
+    const out: [HubFeed, Argument][] = [];
+    const add = (feed: HubFeed, argument: Argument | null) => {
       if (argument !== null) out.push([feed, argument]);
     };
     if (this.subscriptions.has(HubMethods.FuncGPS)) {
       const feed = HubMethods.FuncGPS;
-      add(feed, batch.gps());
+      add(feed, this.binary ? batch.gpsBlock() : batch.gps());
       add(feed, batch.onlineUsers());
       if (count !== this.countSent.FuncGPS) add(feed, batch.numOnline());
       add(feed, batch.notify());
       add(feed, batch.heartRate());
       add(feed, batch.video());
+      add(feed, batch.incident());
       this.countSent.FuncGPS = count;
     }
     if (this.subscriptions.has(HubMethods.FuncNotify)) {
@@ -169,11 +179,11 @@ export class LiveFeeds implements ScopeMember {
   private sendSnapshot(feeds: readonly HubFeed[]): void {
     if (feeds.length === 0) return;
     const snapshot = this.scopeFeed().snapshot();
-    const out: [HubFeed, string][] = [];
+    const out: [HubFeed, Argument][] = [];
     for (const feed of feeds) {
       if (feed === HubMethods.FuncGPS) {
         out.push(
-          [feed, snapshot.gpsArray],
+          [feed, this.binary ? snapshot.gpsBlock : snapshot.gpsArray],
           [feed, snapshot.numOnline],
           [feed, snapshot.onlineUsers],
           [feed, snapshot.notifys],
@@ -185,16 +195,24 @@ export class LiveFeeds implements ScopeMember {
       }
       this.countSent[feed] = snapshot.count;
     }
-    this.connection.snapshotChars = out.reduce((sum, [, argument]) => sum + argument.length, 0);
+    this.connection.snapshotChars = out.reduce(
+      (sum, [, argument]) => sum + (typeof argument === 'string' ? argument.length : argument.size),
+      0,
+    );
     for (const [feed, argument] of out) this.deliver(feed, argument, snapshot);
   }
 
   /** Queues one message (`send` says why what is queued stays bounded). */
-  private deliver(feed: HubFeed, argument: string, texts: ScopeBatch | ScopeSnapshot): void {
+  private deliver(feed: HubFeed, argument: Argument, texts: ScopeBatch | ScopeSnapshot): void {
     const subscription = this.subscriptions.get(feed);
     if (!subscription) return;
     const options = { droppable: true };
+    if (typeof argument !== 'string') {
+      if (subscription.stream) subscription.stream.nextValue(argument.value, options);
+      else this.connection.send(argument.record(TARGET[feed], this.connection.wire), options);
+      return;
+    }
     if (subscription.stream) subscription.stream.next(argument, options);
-    else this.connection.send(texts.record(TARGET[feed], argument), options);
+    else this.connection.send(texts.record(TARGET[feed], argument, this.connection.wire), options);
   }
 }

@@ -26,8 +26,13 @@ export const realtimePlugin = fp(
     const { deps } = app;
     deps.realtime.reportErrorsTo((error, context) => app.log.error({ err: error }, context));
     const sessionPolicy = { idleMs: deps.config.sessionIdleMs, absoluteMs: deps.config.sessionAbsoluteMs };
-    const hub = new HubServer({ db: deps.db, bus: deps.realtime.bus, sessionPolicy, log: app.log }, options.hub);
-    const funcService = new FuncService(hub, deps.realtime.live, (age) => deps.metrics.livePushAge.observe(age));
+    const hub = new HubServer(
+      { db: deps.db, bus: deps.realtime.bus, sessionPolicy, log: app.log, clock: deps.clock },
+      options.hub,
+    );
+    const funcService = new FuncService(hub, deps.realtime.live, deps.clock, (age) =>
+      deps.metrics.livePushAge.observe(age),
+    );
     app.decorate('hub', hub);
     deps.metrics.read('intercom_hub_connections', 'SignalR hub connections on this instance', () => hub.size);
     deps.metrics.read(

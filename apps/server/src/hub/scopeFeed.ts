@@ -1,5 +1,7 @@
-import { invocationRecord } from './hubProtocol.js';
-import type { LiveChange, LiveSnapshot } from '../live/liveRecords.js';
+import type { Clock, ClockTimer } from '../core/clock.js';
+import type { HubWire, Payload } from './hubWire.js';
+import { GpsBlockMessage, SlowFieldWatch } from './gpsBlocks.js';
+import type { LiveChange, LiveFix, LiveSnapshot } from '../live/liveRecords.js';
 import type { LiveState } from '../live/liveState.js';
 
 /** Alarms waiting for the next push beyond this count are replaced by a fresh snapshot. */
@@ -18,7 +20,8 @@ export function jsonList(jsons: Iterable<string>): string {
  * (target, argument), and the messages of a push or snapshot by name.
  */
 class RecordCache {
-  private readonly records = new Map<string, Map<string, string>>();
+  /** By protocol, then target, then argument. */
+  private readonly records = new Map<string, Map<string, Payload>>();
   private readonly texts = new Map<string, string>();
 
   protected memo(key: string, make: () => string): string {
@@ -30,15 +33,16 @@ class RecordCache {
     return text;
   }
 
-  record(target: string, argument: string): string {
-    let byArgument = this.records.get(target);
+  record(target: string, argument: string, wire: HubWire): Payload {
+    const key = `${wire.protocol}:${target}`;
+    let byArgument = this.records.get(key);
     if (!byArgument) {
       byArgument = new Map();
-      this.records.set(target, byArgument);
+      this.records.set(key, byArgument);
     }
     let record = byArgument.get(argument);
     if (record === undefined) {
-      record = invocationRecord(target, argument);
+      record = wire.invocation(target, { json: argument });
       byArgument.set(argument, record);
     }
     return record;
@@ -52,10 +56,21 @@ class RecordCache {
  */
 export class ScopeSnapshot extends RecordCache {
   readonly count: number;
+  private block: GpsBlockMessage | null = null;
 
   constructor(private readonly snapshot: LiveSnapshot) {
     super();
     this.count = snapshot.online.length;
+  }
+
+  /** What MessagePack connections get instead of `gpsArray`: every user's fields, and a position block. */
+  get gpsBlock(): GpsBlockMessage {
+    this.block ??= new GpsBlockMessage(this.snapshot.fixes, [], true);
+    return this.block;
+  }
+
+  get fixes(): readonly LiveFix[] {
+    return this.snapshot.fixes;
   }
 
   get gpsArray(): string {
@@ -98,14 +113,29 @@ export class ScopeSnapshot extends RecordCache {
  */
 export interface Pending {
   gps: Map<number, string>;
+  /** The same fixes as `gps`, as values (MessagePack connections get them as a position block). */
+  fixes: Map<number, LiveFix>;
+  /** Fixes whose user's slow fields changed (MessagePack connections get these fields with the block). */
+  slow: Map<number, LiveFix>;
   online: Map<number, string>;
   notifications: Map<number, string>;
   heartRates: Map<string, string>;
   videos: Map<number, string>;
+  /** IncidentPush texts, by IN_ID. */
+  incidents: Map<number, string>;
 }
 
 export function emptyPending(): Pending {
-  return { gps: new Map(), online: new Map(), notifications: new Map(), heartRates: new Map(), videos: new Map() };
+  return {
+    gps: new Map(),
+    fixes: new Map(),
+    slow: new Map(),
+    online: new Map(),
+    notifications: new Map(),
+    heartRates: new Map(),
+    videos: new Map(),
+    incidents: new Map(),
+  };
 }
 
 /** Alarms waiting for a push, to keep in the order they changed: a changed one moves to the end. */
@@ -120,9 +150,12 @@ function setLast<K>(map: Map<K, string>, key: K, json: string): void {
  */
 export function mergePending(into: Pending, from: Pending): boolean {
   for (const [key, json] of from.gps) into.gps.set(key, json);
+  for (const [key, fix] of from.fixes) into.fixes.set(key, fix);
+  for (const [key, fix] of from.slow) into.slow.set(key, fix);
   for (const [key, json] of from.online) into.online.set(key, json);
   for (const [key, json] of from.heartRates) into.heartRates.set(key, json);
   for (const [key, json] of from.videos) into.videos.set(key, json);
+  for (const [key, json] of from.incidents) into.incidents.set(key, json);
   for (const [key, json] of from.notifications) setLast(into.notifications, key, json);
   return into.notifications.size <= MAX_PENDING_NOTIFICATIONS;
 }
@@ -132,6 +165,8 @@ export function mergePending(into: Pending, from: Pending): boolean {
  * same string goes to every connection (so the WebSocket sink encodes it once, too).
  */
 export class ScopeBatch extends RecordCache {
+  private block: GpsBlockMessage | null | undefined;
+
   constructor(
     /** The texts of this push, keyed; never changed after the push was made. */
     readonly pending: Pending,
@@ -151,6 +186,15 @@ export class ScopeBatch extends RecordCache {
     return this.list('GPS', this.pending.gps);
   }
 
+  /** The same changes for MessagePack connections: one position block, and the slow fields that changed. */
+  gpsBlock(): GpsBlockMessage | null {
+    if (this.block === undefined) {
+      const { fixes, slow } = this.pending;
+      this.block = fixes.size === 0 ? null : new GpsBlockMessage(fixes.values(), slow.values(), false);
+    }
+    return this.block;
+  }
+
   onlineUsers(): string | null {
     return this.list('OnlineUser', this.pending.online);
   }
@@ -165,6 +209,10 @@ export class ScopeBatch extends RecordCache {
 
   video(): string | null {
     return this.list('Video', this.pending.videos);
+  }
+
+  incident(): string | null {
+    return this.list('Incident', this.pending.incidents);
   }
 
   numOnline(): string {
@@ -204,19 +252,25 @@ export class ScopeFeed {
   private pending = emptyPending();
   /** When the oldest change of `pending` was taken (`performance.now()`). */
   private pendingSince = 0;
-  private timer: NodeJS.Timeout | null = null;
+  private timer: ClockTimer | null = null;
   private lastPushAt = 0;
   private cachedSnapshot: ScopeSnapshot | null = null;
+  private readonly slowFields = new SlowFieldWatch();
 
   constructor(
     readonly enterpriseIds: readonly number[],
     private readonly live: LiveState,
     private readonly pushIntervalMs: number,
+    /** The time of the push interval (AppDeps.clock). */
+    private readonly clock: Clock,
   ) {}
 
   /** The scope's snapshot now; connections that (re)subscribe before the next change share it. */
   snapshot(): ScopeSnapshot {
-    this.cachedSnapshot ??= new ScopeSnapshot(this.live.snapshot(this.enterpriseIds));
+    if (!this.cachedSnapshot) {
+      this.cachedSnapshot = new ScopeSnapshot(this.live.snapshot(this.enterpriseIds));
+      this.slowFields.seed(this.cachedSnapshot.fixes);
+    }
     return this.cachedSnapshot;
   }
 
@@ -228,6 +282,8 @@ export class ScopeFeed {
     switch (change.kind) {
       case 'gps':
         pending.gps.set(change.key, change.json);
+        pending.fixes.set(change.key, change.fix);
+        if (this.slowFields.changed(change.fix)) pending.slow.set(change.key, change.fix);
         break;
       case 'heartRate':
         pending.heartRates.set(change.key, change.json);
@@ -237,6 +293,9 @@ export class ScopeFeed {
         break;
       case 'video':
         pending.videos.set(change.key, change.json);
+        break;
+      case 'incident':
+        pending.incidents.set(change.key, change.json);
         break;
       case 'notification':
         setLast(pending.notifications, change.key, change.json);
@@ -252,20 +311,20 @@ export class ScopeFeed {
   }
 
   dispose(): void {
-    if (this.timer) clearTimeout(this.timer);
+    this.timer?.cancel();
     this.timer = null;
     this.members.clear();
   }
 
   private schedule(): void {
     if (this.timer) return;
-    const wait = Math.max(0, this.lastPushAt + this.pushIntervalMs - Date.now());
-    this.timer = setTimeout(() => this.flush(), wait);
+    const wait = Math.max(0, this.lastPushAt + this.pushIntervalMs - this.clock.now());
+    this.timer = this.clock.timeout(() => this.flush(), wait);
   }
 
   private flush(): void {
     this.timer = null;
-    this.lastPushAt = Date.now();
+    this.lastPushAt = this.clock.now();
     const batch = new ScopeBatch(this.pending, this.live.onlineCount(this.enterpriseIds), this.pendingSince);
     this.pending = emptyPending();
     for (const member of this.members) member.push(batch);

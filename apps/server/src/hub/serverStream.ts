@@ -1,5 +1,4 @@
 import type { HubConnection, SendOptions } from './hubConnection.js';
-import { completionRecord, streamItemRecord } from './hubProtocol.js';
 
 /**
  * A server-to-client stream (StreamInvocation): items, then a Completion. The client's
@@ -20,12 +19,18 @@ export class ServerStream {
 
   next(itemJson: string, options: SendOptions = { droppable: true }): boolean {
     if (this.done) return false;
-    return this.connection.send(streamItemRecord(this.invocationId, itemJson), options);
+    return this.connection.send(this.connection.wire.streamItem(this.invocationId, { json: itemJson }), options);
+  }
+
+  /** An item given as a value (a MessagePack connection's binary block). */
+  nextValue(item: unknown, options: SendOptions = { droppable: true }): boolean {
+    if (this.done) return false;
+    return this.connection.send(this.connection.wire.streamItem(this.invocationId, { value: item }), options);
   }
 
   /** Ends the stream from the server side; the client's subscriber sees `complete` or `error`. */
   complete(error?: string): void {
-    if (this.finish()) this.connection.send(completionRecord(this.invocationId, error ? { error } : {}));
+    if (this.finish()) this.connection.send(this.connection.wire.completion(this.invocationId, error ? { error } : {}));
   }
 
   onCancel(handler: () => void): void {
@@ -36,7 +41,7 @@ export class ServerStream {
   cancel(): void {
     if (!this.finish()) return;
     for (const handler of this.cancelHandlers) handler();
-    this.connection.send(completionRecord(this.invocationId));
+    this.connection.send(this.connection.wire.completion(this.invocationId));
   }
 
   /** The connection ended: stop without a word. */

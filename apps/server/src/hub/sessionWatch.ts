@@ -17,7 +17,7 @@ export async function checkHubSessions(
   policy: SessionPolicy,
   connections: readonly HubConnection[],
   close: (sessionId: number, reason: string | null) => void,
-  now = Date.now(),
+  now: number,
 ): Promise<void> {
   const bySession = new Map<number, HubConnection[]>();
   for (const connection of connections) {

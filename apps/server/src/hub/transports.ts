@@ -3,7 +3,9 @@ import type { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { tcpSocketOf, webSocketFrame } from '../http/webSocketFrame.js';
+import type { Clock, ClockTimer } from '../core/clock.js';
 import type { TransportKind } from './hubOptions.js';
+import type { Payload } from './hubWire.js';
 
 /** Where a connection's records go; the connection keeps its own queue and feeds the sink when ready. */
 export interface TransportSink {
@@ -12,7 +14,7 @@ export interface TransportSink {
   buffered(): number;
   /** Whether a write now would be taken without piling up in the transport. */
   ready(): boolean;
-  write(payload: string): void;
+  write(payload: Payload): void;
   /** Ends the transport: after what was written (graceful), or at once. */
   end(graceful: boolean): void;
 }
@@ -26,7 +28,7 @@ const HIGH_WATER = 64 * 1024;
 
 interface HeldPoll {
   reply: FastifyReply;
-  timer: NodeJS.Timeout;
+  timer: ClockTimer;
 }
 
 /**
@@ -38,11 +40,17 @@ interface HeldPoll {
 export class LongPollingSink implements TransportSink {
   readonly kind = 'LongPolling';
   /** When the last poll was answered or abandoned; a client that stops polling is gone. */
-  lastPollEndAt = Date.now();
+  lastPollEndAt: number;
   private held: HeldPoll | null = null;
   private ended = false;
 
-  constructor(private readonly pollTimeoutMs: number) {}
+  constructor(
+    private readonly pollTimeoutMs: number,
+    /** The hub's clock: the poll timeout and `lastPollEndAt`, which the hub's scan compares with it. */
+    private readonly clock: Clock,
+  ) {
+    this.lastPollEndAt = clock.now();
+  }
 
   get polling(): boolean {
     return this.held !== null;
@@ -56,8 +64,9 @@ export class LongPollingSink implements TransportSink {
     return this.held !== null;
   }
 
-  write(payload: string): void {
-    this.release()?.code(200).type('application/octet-stream').send(payload);
+  write(payload: Payload): void {
+    const body = typeof payload === 'string' ? payload : bufferOf(payload);
+    this.release()?.code(200).type('application/octet-stream').send(body);
   }
 
   end(): void {
@@ -72,7 +81,7 @@ export class LongPollingSink implements TransportSink {
       reply.code(204).send();
       return;
     }
-    const timer = setTimeout(() => {
+    const timer = this.clock.timeout(() => {
       if (this.held?.reply === reply) this.release()?.code(200).type('application/octet-stream').send('');
     }, this.pollTimeoutMs);
     this.held = { reply, timer };
@@ -85,9 +94,9 @@ export class LongPollingSink implements TransportSink {
   private release(): FastifyReply | undefined {
     const held = this.held;
     if (!held) return undefined;
-    clearTimeout(held.timer);
+    held.timer.cancel();
     this.held = null;
-    this.lastPollEndAt = Date.now();
+    this.lastPollEndAt = this.clock.now();
     return held.reply;
   }
 }
@@ -113,8 +122,9 @@ export class ServerSentEventsSink implements TransportSink {
     return !this.res.writableEnded && !this.res.destroyed && this.res.writableLength < HIGH_WATER;
   }
 
-  write(payload: string): void {
-    this.res.write(serverSentEvent(payload));
+  /** Text only: the handshake refuses MessagePack on this transport. */
+  write(payload: Payload): void {
+    this.res.write(serverSentEvent(typeof payload === 'string' ? payload : bufferOf(payload).toString('utf8')));
   }
 
   end(graceful: boolean): void {
@@ -137,6 +147,22 @@ function textFrame(text: string): Buffer {
     lastFrame = webSocketFrame(Buffer.from(text, 'utf8'), 'text');
   }
   return lastFrame;
+}
+
+/** The same for MessagePack: a scope's push is one Uint8Array shared by its connections. */
+let lastBytes: Uint8Array | null = null;
+let lastBinaryFrame = lastFrame;
+
+function binaryFrame(bytes: Uint8Array): Buffer {
+  if (bytes !== lastBytes) {
+    lastBytes = bytes;
+    lastBinaryFrame = webSocketFrame(bytes, 'binary');
+  }
+  return lastBinaryFrame;
+}
+
+function bufferOf(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 /**
@@ -166,8 +192,9 @@ export class WebSocketSink implements TransportSink {
     return this.socket.readyState === this.socket.OPEN && this.socket.bufferedAmount < HIGH_WATER;
   }
 
-  write(payload: string): void {
-    if (this.socket.readyState === this.socket.OPEN) this.tcp?.write(textFrame(payload));
+  write(payload: Payload): void {
+    if (this.socket.readyState !== this.socket.OPEN) return;
+    this.tcp?.write(typeof payload === 'string' ? textFrame(payload) : binaryFrame(payload));
   }
 
   end(graceful: boolean): void {

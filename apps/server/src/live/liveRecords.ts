@@ -28,20 +28,30 @@ export interface StatusReport extends UserRef {
   talking?: boolean;
 }
 
+/** A user with a fix, and whether the fix is GPS-online: what a MessagePack push encodes (hub/gpsBlocks.ts). */
+export interface LiveFix {
+  user: LiveUser;
+  gpsOnline: boolean;
+}
+
 /**
  * One change, already serialised once for every connection that receives it. `key` identifies the
  * entry inside its kind (U_ID, N_ID or phone), so later changes of the same key replace earlier ones.
  */
 export type LiveChange =
-  | { kind: 'gps'; E_ID: number; key: number; json: string }
+  | { kind: 'gps'; E_ID: number; key: number; json: string; fix: LiveFix }
   | { kind: 'online'; E_ID: number; key: number; json: string }
   | { kind: 'notification'; E_ID: number; key: number; json: string }
   | { kind: 'heartRate'; E_ID: number; key: string; json: string }
-  | { kind: 'video'; E_ID: number; key: number; json: string };
+  | { kind: 'video'; E_ID: number; key: number; json: string }
+  /** An incident of the enterprise opened, closed or changed members (key IN_ID; an IncidentPush text). */
+  | { kind: 'incident'; E_ID: number; key: number; json: string };
 
 /** JSON texts of the current state of some enterprises: what a new subscription receives first. */
 export interface LiveSnapshot {
   gps: string[];
+  /** The same users as `gps`, in the same order, as values. */
+  fixes: LiveFix[];
   /** Users currently chat-online. */
   online: string[];
   notifications: string[];

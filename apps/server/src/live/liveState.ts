@@ -1,6 +1,7 @@
 import {
   DEFAULT_LOCATION_VALUE,
   NotificationStates,
+  parseAlarmDetail,
   gpsStaleAt,
   isGpsOnline,
   type HeartRate,
@@ -9,8 +10,9 @@ import {
   type VideoSource,
 } from '@intercom/contract';
 import type { Kysely } from 'kysely';
+import { systemClock, type Clock, type ClockTimer } from '../core/clock.js';
 import type { DB } from '../db/schema.js';
-import type { EventBus, LiveUser, RealtimeEvent } from '../bus/eventBus.js';
+import { onEach, type EventBus, type LiveUser } from '../bus/eventBus.js';
 import {
   gpsJsonFrom,
   onlineUserOf,
@@ -26,8 +28,8 @@ export interface LiveStateOptions {
   maxNotificationsPerEnterprise?: number;
   /** How often fresh fixes are checked for turning stale (a GPS delta with gpsOnline false), ms. */
   staleSweepMs?: number;
-  /** The clock (tests). */
-  now?: () => number;
+  /** The time of the stale sweep and of online stamps (AppDeps.clock; tests pass a FakeClock). */
+  clock?: Clock;
 }
 
 interface UserEntry {
@@ -66,19 +68,18 @@ export class LiveState {
   /** Users whose fix is GPS-online now: the stale sweep looks at these only. */
   private readonly fresh = new Set<UserEntry>();
   private readonly maxNotifications: number;
-  private readonly now: () => number;
+  private readonly clock: Clock;
   private readonly unsubscribe: () => void;
-  private readonly staleTimer: ReturnType<typeof setInterval>;
+  private readonly staleTimer: ClockTimer;
 
   constructor(
     private readonly bus: EventBus,
     options: LiveStateOptions = {},
   ) {
     this.maxNotifications = options.maxNotificationsPerEnterprise ?? 500;
-    this.now = options.now ?? Date.now;
-    this.unsubscribe = bus.subscribe((event) => this.apply(event));
-    this.staleTimer = setInterval(() => this.sweepStale(), options.staleSweepMs ?? 1000);
-    this.staleTimer.unref();
+    this.clock = options.clock ?? systemClock;
+    this.unsubscribe = this.subscribe(bus);
+    this.staleTimer = this.clock.interval(() => this.sweepStale(), options.staleSweepMs ?? 1000);
   }
 
   // ---- what the terminal gateway calls ----
@@ -126,7 +127,7 @@ export class LiveState {
   }
 
   /** Chat-online state; a repeat of the current state publishes nothing. */
-  setOnline(ref: UserRef, online: boolean, time = Date.now()): void {
+  setOnline(ref: UserRef, online: boolean, time = this.clock.now()): void {
     const current = this.entry(ref.E_ID, ref.U_ID)?.user;
     if ((current?.online ?? false) === online) return;
     const user = this.merged(ref, current);
@@ -160,6 +161,18 @@ export class LiveState {
     return user ? structuredClone(user) : undefined;
   }
 
+  /** Whether the user is chat-online (a terminal logged in on any instance). */
+  isOnline(E_ID: number, U_ID: number): boolean {
+    return this.users.get(E_ID)?.get(U_ID)?.user.online ?? false;
+  }
+
+  /** The enterprise's chat-online users as held now: read them, never change them. */
+  onlineUsersOf(E_ID: number): Readonly<LiveUser>[] {
+    const online: LiveUser[] = [];
+    for (const entry of this.users.get(E_ID)?.values() ?? []) if (entry.user.online) online.push(entry.user);
+    return online;
+  }
+
   onlineCount(enterpriseIds: Iterable<number>): number {
     let count = 0;
     for (const E_ID of enterpriseIds) count += this.onlineCounts.get(E_ID) ?? 0;
@@ -180,10 +193,13 @@ export class LiveState {
 
   snapshot(enterpriseIds: Iterable<number>): LiveSnapshot {
     this.sweepStale();
-    const snapshot: LiveSnapshot = { gps: [], online: [], notifications: [], heartRates: [], videos: [] };
+    const snapshot: LiveSnapshot = { gps: [], fixes: [], online: [], notifications: [], heartRates: [], videos: [] };
     for (const E_ID of enterpriseIds) {
       for (const entry of this.users.get(E_ID)?.values() ?? []) {
-        if (entry.gpsJson) snapshot.gps.push(entry.gpsJson);
+        if (entry.gpsJson) {
+          snapshot.gps.push(entry.gpsJson);
+          snapshot.fixes.push({ user: entry.user, gpsOnline: entry.staleAt !== null });
+        }
         if (entry.user.online) snapshot.online.push((entry.onlineJson ??= JSON.stringify(onlineUserOf(entry.user))));
       }
       snapshot.notifications.push(...(this.notifications.get(E_ID)?.values() ?? []));
@@ -203,13 +219,15 @@ export class LiveState {
     const rows = await db
       .selectFrom('notification')
       .select(['N_ID', 'E_ID', 'U_ID', 'Phone', 'NType', 'Content', 'Latitude', 'Longitude', 'State', 'CreatedAt'])
-      .select('Escalated')
+      .select(['Escalated', 'Detail'])
       .where('State', '=', NotificationStates.new)
       .orderBy('CreatedAt', 'desc')
       .limit(limit)
       .execute();
-    for (const { Escalated, ...row } of rows.reverse())
-      this.applyNotification(Escalated ? { ...row, Escalated: true } : row);
+    for (const { Escalated, Detail, ...row } of rows.reverse()) {
+      const detail = parseAlarmDetail(Detail);
+      this.applyNotification({ ...row, ...(Escalated ? { Escalated: true } : {}), ...(detail && { Detail: detail }) });
+    }
     return rows.length;
   }
 
@@ -217,7 +235,7 @@ export class LiveState {
    * Fixes that turned stale since the last sweep: their records are rebuilt with gpsOnline false and
    * pushed as GPS deltas. Every instance sweeps its own copy of the state, so each hub pushes its own.
    */
-  sweepStale(now = this.now()): void {
+  sweepStale(now = this.clock.now()): void {
     for (const entry of this.fresh) {
       if (entry.staleAt !== null && entry.staleAt > now) continue;
       this.unmarkFresh(entry);
@@ -226,44 +244,37 @@ export class LiveState {
       if (!user.position) continue;
       const gpsOnline = isGpsOnline(user.position.time, user.position.interval, now);
       entry.gpsJson = gpsJsonFrom(user, user.position, gpsOnline);
-      this.emit({ kind: 'gps', E_ID: user.E_ID, key: user.U_ID, json: entry.gpsJson });
+      this.emit({ kind: 'gps', E_ID: user.E_ID, key: user.U_ID, json: entry.gpsJson, fix: { user, gpsOnline } });
     }
   }
 
   close(): void {
-    clearInterval(this.staleTimer);
+    this.staleTimer.cancel();
     this.unsubscribe();
     this.listeners.clear();
   }
 
   // ---- applying events from the bus ----
 
-  private apply(event: RealtimeEvent): void {
-    switch (event.kind) {
-      case 'user':
-        this.applyUser(event.user);
-        break;
-      case 'users':
+  /** The bus events that are live state, and incident changes for the hub; not sessionsEnded, terminalLogin, ... */
+  private subscribe(bus: EventBus): () => void {
+    return onEach(bus, {
+      user: (event) => this.applyUser(event.user),
+      users: (event) => {
         for (const user of event.users) if (user.E_ID === event.E_ID) this.applyUser(user);
-        break;
-      case 'notification':
+      },
+      notification: (event) =>
         this.emit({
           kind: 'notification',
           E_ID: event.E_ID,
           key: event.notification.N_ID,
           json: this.applyNotification(event.notification),
-        });
-        break;
-      case 'heartRate':
-        this.applyHeartRate(event.heartRate);
-        break;
-      case 'video':
-        this.applyVideo(event.video);
-        break;
-      default:
-        // sessionsEnded, terminalLogin, and kinds of a newer instance: not live state.
-        break;
-    }
+        }),
+      heartRate: (event) => this.applyHeartRate(event.heartRate),
+      video: (event) => this.applyVideo(event.video),
+      incident: ({ E_ID, IN_ID, change }) =>
+        this.emit({ kind: 'incident', E_ID, key: IN_ID, json: JSON.stringify({ IN_ID, E_ID, change }) }),
+    });
   }
 
   /**
@@ -274,7 +285,7 @@ export class LiveState {
     const users = bucket(this.users, user.E_ID);
     const previous = users.get(user.U_ID);
     const position = user.position;
-    const gpsOnline = position !== null && isGpsOnline(position.time, position.interval, this.now());
+    const gpsOnline = position !== null && isGpsOnline(position.time, position.interval, this.clock.now());
     const gpsJson = position ? gpsJsonFrom(user, position, gpsOnline) : null;
     const wasOnline = previous?.user.online ?? false;
     const previousGpsJson = previous?.gpsJson ?? null;
@@ -305,7 +316,7 @@ export class LiveState {
       this.emit({ kind: 'online', E_ID: user.E_ID, key: user.U_ID, json: entry.onlineJson });
     }
     if (gpsJson && gpsJson !== previousGpsJson) {
-      this.emit({ kind: 'gps', E_ID: user.E_ID, key: user.U_ID, json: gpsJson });
+      this.emit({ kind: 'gps', E_ID: user.E_ID, key: user.U_ID, json: gpsJson, fix: { user, gpsOnline } });
     }
   }
 

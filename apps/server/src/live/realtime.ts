@@ -1,6 +1,7 @@
 import type { FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
+import { systemClock, type Clock } from '../core/clock.js';
 import type { DB } from '../db/schema.js';
 import { MemoryAlarmEpisodes, RedisAlarmEpisodes, type AlarmEpisodes } from '../bus/alarmEpisodes.js';
 import { MemoryLoginThrottle, type LoginThrottle, type LoginThrottleLimits } from '../bus/loginThrottle.js';
@@ -9,7 +10,12 @@ import { RedisLoginThrottle, connectThrottleRedis } from '../bus/redisLoginThrot
 import { InProcessEventBus, type ErrorSink, type EventBus } from '../bus/eventBus.js';
 import { LiveState } from './liveState.js';
 import { connectRedisEventBus } from '../bus/redisEventBus.js';
-import { redisRateLimitStore } from '../bus/redisRateLimitStore.js';
+import {
+  memoryCountWindows,
+  redisCountWindows,
+  redisRateLimitStore,
+  type CountWindows,
+} from '../bus/redisRateLimitStore.js';
 
 /**
  * The event bus, the live state and the terminal login throttle: created with the other
@@ -33,6 +39,12 @@ export interface Realtime {
    * in Redis under `<prefix>:rate:*` with `REDIS_URL`; undefined (the plugin's memory) without.
    */
   rateLimitStore(log: ThrottleLog): FastifyRateLimitStoreCtor | undefined;
+  /**
+   * Counts per key in fixed windows, in the same store as `rateLimitStore` (Redis keys
+   * `<prefix>:rate:<name>:<key>` with `REDIS_URL`, else memory): the failed `/terminal` logins of a
+   * client address. `what` names it in the log lines of a Redis outage.
+   */
+  countWindows(log: ThrottleLog, name: string, what: string): CountWindows;
   /** Where failures inside listeners and the backplane are reported (the app logger, once it exists). */
   reportErrorsTo(sink: ErrorSink): void;
   /** With REDIS_URL: where other shared state (the talk floors) keeps its keys and channels. */
@@ -54,7 +66,13 @@ const toStderr: ErrorSink = (error, context) => {
 };
 
 /** In-process bus and throttle by default; Redis between instances when REDIS_URL is set. */
-export async function createRealtime(config: Config, db: Kysely<DB>, options: RealtimeOptions = {}): Promise<Realtime> {
+export async function createRealtime(
+  config: Config,
+  db: Kysely<DB>,
+  options: RealtimeOptions = {},
+  /** The live state's time (AppDeps.clock). */
+  clock: Clock = systemClock,
+): Promise<Realtime> {
   const prefix = options.redisPrefix ?? config.redisPrefix;
   let sink = toStderr;
   const onError: ErrorSink = (error, context) => sink(error, context);
@@ -62,7 +80,7 @@ export async function createRealtime(config: Config, db: Kysely<DB>, options: Re
     ? await connectRedisEventBus(config.redisUrl, onError, `${prefix}:realtime`)
     : new InProcessEventBus(onError);
   const throttleRedis = config.redisUrl ? await connectThrottleRedis(config.redisUrl) : undefined;
-  const live = new LiveState(bus);
+  const live = new LiveState(bus, { clock });
   await live.loadUnhandledNotifications(db);
   const memoryEpisodes = new MemoryAlarmEpisodes();
   if (!throttleRedis) await memoryEpisodes.loadUnhandled(db);
@@ -79,6 +97,11 @@ export async function createRealtime(config: Config, db: Kysely<DB>, options: Re
     },
     rateLimitStore(log) {
       return throttleRedis ? redisRateLimitStore(throttleRedis, `${prefix}:rate`, log) : undefined;
+    },
+    countWindows(log, name, what) {
+      return throttleRedis
+        ? redisCountWindows(throttleRedis, `${prefix}:rate:${name}`, log, what)
+        : memoryCountWindows();
     },
     reportErrorsTo(next) {
       sink = next;

@@ -1,8 +1,3 @@
-/** What an outbox writes to: a WebSocket's `send` (binary for a Buffer, text for a string). */
-export interface BinarySink {
-  send(data: Buffer | string, callback: (error?: Error) => void): void;
-}
-
 /**
  * What an audio outbox writes to: a Buffer is a whole WebSocket frame (webSocketFrame), written to
  * the socket as it is; a string is a text message, framed by the WebSocket library.

@@ -55,8 +55,9 @@ export class AudioRelay {
   /**
    * One binary frame from a terminal or seat: checked, rate limited, relayed when it holds the floor.
    * Refused frames are counted by the peer (its flood episodes), which answers at most once an episode.
+   * `now` is AppDeps.clock's time (TalkService), which the rate and the floor's silence are timed by.
    */
-  audio(peer: TalkPeer & RefusingPeer, data: Buffer, now = Date.now()): void {
+  audio(peer: TalkPeer & RefusingPeer, data: Buffer, now: number): void {
     const state = this.registry.peers.get(peer);
     if (!state) return;
     if (!this.take(state, now)) return this.overLimit(peer, state, now);

@@ -18,8 +18,9 @@ export interface SeatGrant {
 
 /** Issues and redeems AuthCodes: in this process, or in Redis so that any instance accepts them. */
 export interface AuthCodeStore {
-  issue(account: Omit<SeatGrant, 'expiresAt'>, now?: number): AuthCode | Promise<AuthCode>;
-  redeem(authCode: string, now?: number): SeatGrant | undefined | Promise<SeatGrant | undefined>;
+  /** `now` (here and in `redeem`) is AppDeps.clock's time: a code expires on the app's clock. */
+  issue(account: Omit<SeatGrant, 'expiresAt'>, now: number): AuthCode | Promise<AuthCode>;
+  redeem(authCode: string, now: number): SeatGrant | undefined | Promise<SeatGrant | undefined>;
 }
 
 const newCode = () => randomBytes(24).toString('base64url');
@@ -35,7 +36,7 @@ export class AuthCodes implements AuthCodeStore {
 
   constructor(private readonly ttlMs: number = TalkLimits.authCodeTtlMs) {}
 
-  issue(account: Omit<SeatGrant, 'expiresAt'>, now = Date.now()): AuthCode {
+  issue(account: Omit<SeatGrant, 'expiresAt'>, now: number): AuthCode {
     this.prune(now);
     const previous = this.bySession.get(account.S_ID);
     if (previous) this.codes.delete(previous);
@@ -47,7 +48,7 @@ export class AuthCodes implements AuthCodeStore {
   }
 
   /** The grant of a valid code, which is used up; undefined for an unknown, used or expired one. */
-  redeem(authCode: string, now = Date.now()): SeatGrant | undefined {
+  redeem(authCode: string, now: number): SeatGrant | undefined {
     const grant = this.codes.get(authCode);
     if (!grant) return undefined;
     this.codes.delete(authCode);
@@ -83,7 +84,7 @@ export class RedisAuthCodes implements AuthCodeStore {
     private readonly ttlMs: number = TalkLimits.authCodeTtlMs,
   ) {}
 
-  async issue(account: Omit<SeatGrant, 'expiresAt'>, now = Date.now()): Promise<AuthCode> {
+  async issue(account: Omit<SeatGrant, 'expiresAt'>, now: number): Promise<AuthCode> {
     const authCode = newCode();
     const expiresAt = now + this.ttlMs;
     const codeKey = `${this.prefix}:code:`;
@@ -100,7 +101,7 @@ export class RedisAuthCodes implements AuthCodeStore {
     return { authCode, expiresAt, dispatchNo: dispatchNoOf(account.A_ID) };
   }
 
-  async redeem(authCode: string, now = Date.now()): Promise<SeatGrant | undefined> {
+  async redeem(authCode: string, now: number): Promise<SeatGrant | undefined> {
     const value = await this.redis.getdel(`${this.prefix}:code:${authCode}`);
     if (!value) return undefined;
     const grant = JSON.parse(value) as SeatGrant;

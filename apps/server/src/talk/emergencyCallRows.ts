@@ -11,30 +11,6 @@ export interface OpenEmergencyCall {
   MaxTalkMs: number;
 }
 
-/**
- * Claims alarm `N_ID` for call `CID`: true when this call set it. An alarm pushed again (escalated,
- * after a restart, or heard by two instances) finds it claimed and opens nothing.
- */
-export async function claimAlarm(db: Kysely<DB>, N_ID: number, CID: number): Promise<boolean> {
-  const result = await db
-    .updateTable('notification')
-    .set({ CallID: CID })
-    .where('N_ID', '=', N_ID)
-    .where('CallID', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
-}
-
-/** Lets a claim go again (the call could not be opened: the terminal went meanwhile). */
-export async function unclaimAlarm(db: Kysely<DB>, N_ID: number, CID: number): Promise<void> {
-  await db
-    .updateTable('notification')
-    .set({ CallID: null })
-    .where('N_ID', '=', N_ID)
-    .where('CallID', '=', CID)
-    .execute();
-}
-
 /** Stores a call that opened (replacing a stale row of the same CID from before a restart). */
 export async function recordOpened(db: Kysely<DB>, call: OpenEmergencyCall, at: number): Promise<void> {
   const values = { ...call, Record: call.Record ? 1 : 0, OpenedAt: at, EndedAt: null };

@@ -1,15 +1,8 @@
 import { EMERGENCY_PRIORITY, NotificationStates, URGENT_ALARM_TYPES, type Notification } from '@intercom/contract';
 import type { AppDeps } from '../appDeps.js';
 import { inScope } from '../tenancy/scope.js';
-import {
-  claimAlarm,
-  openCallsIn,
-  openCallsOf,
-  recordEnded,
-  recordOpened,
-  unclaimAlarm,
-  type OpenEmergencyCall,
-} from './emergencyCallRows.js';
+import { claimAlarm, unclaimAlarm } from '../modules/notify/index.js';
+import { openCallsIn, openCallsOf, recordEnded, recordOpened, type OpenEmergencyCall } from './emergencyCallRows.js';
 import type { PrivateCalls } from './privateCalls.js';
 import type { RoomFloors } from './roomFloors.js';
 import type { CallSignal } from './sharedFloors.js';
@@ -98,7 +91,7 @@ export class EmergencyCalls {
         this.adopt(call, seat);
       else stale.push(call.CID); // its terminal is gone (one instance, or an instance that stopped)
     }
-    await recordEnded(this.deps.db, stale, Date.now());
+    await recordEnded(this.deps.db, stale, this.deps.clock.now());
   }
 
   /**
@@ -108,7 +101,7 @@ export class EmergencyCalls {
   async terminalArrived(terminal: TalkPeer): Promise<void> {
     if (!terminal.user) return;
     const stale = (await openCallsOf(this.deps.db, terminal.user.U_ID)).filter((cid) => !this.registry.rooms.has(cid));
-    await recordEnded(this.deps.db, stale, Date.now());
+    await recordEnded(this.deps.db, stale, this.deps.clock.now());
     for (const cid of stale) this.registry.shared?.floors.publishCall({ kind: 'end', cid });
   }
 
@@ -168,7 +161,7 @@ export class EmergencyCalls {
     terminal.send({ type: 'callStart', cid, emergency: true });
     this.offer(room, { uid, name }, seats);
     const row = { CID: cid, E_ID: terminal.E_ID, U_ID: uid, UserName: name, Record: record, MaxTalkMs: maxTalkMs };
-    this.track(recordOpened(this.deps.db, row, Date.now()));
+    this.track(recordOpened(this.deps.db, row, this.deps.clock.now()));
     return room;
   }
 
@@ -215,7 +208,7 @@ export class EmergencyCalls {
     const uid = room.emergency?.uid;
     if (uid === undefined || this.byUser.get(uid) !== room) return;
     this.byUser.delete(uid);
-    this.track(recordEnded(this.deps.db, [room.cid], Date.now()));
+    this.track(recordEnded(this.deps.db, [room.cid], this.deps.clock.now()));
   }
 
   private track(write: Promise<unknown>): void {

@@ -5,11 +5,18 @@ import type { TalkPeer } from './talkPeer.js';
 import type { TalkRegistry } from './talkRegistry.js';
 import type { BurstRecorder, TalkRoom } from './talkRoom.js';
 
+/** A tick this long after the one before it follows a stalled event loop (a GC pause, a busy tick). */
+const STALL_MS = 250;
+
 /**
  * Drives the rooms' floors: steps them through floorMachine.ts (or, for a shared floor, through
  * Redis) and applies the effects: acks and pushes, a talker's GpsRecord.talking, its recording.
  */
 export class RoomFloors {
+  private lastTickAt = 0;
+  /** Whether the last tick left the timing rules to the next one (never two in a row). */
+  private deferred = false;
+
   constructor(
     private readonly registry: TalkRegistry,
     private readonly deps: AppDeps,
@@ -44,23 +51,31 @@ export class RoomFloors {
 
   /** Releases `peer`'s hold of the floor; a shared floor answers after the peer has gone, so its burst ends now. */
   release(room: TalkRoom, peer: TalkPeer): void {
-    const now = Date.now();
+    const now = this.deps.clock.now();
     if (room.shared && holds(room.floor, peer.talker.key)) this.endBurst(room, peer, now);
     void this.step(room, { kind: 'release', key: peer.talker.key, now });
   }
 
-  /** Times out the floors that are not idle (maximum talk time, silence, the pre-emption grace). */
+  /**
+   * Times out the floors that are not idle (maximum talk time, silence, the pre-emption grace) and
+   * renews or checks the shared ones' leases. The first tick after a stalled event loop renews the
+   * leases but leaves the timing rules to the next tick: the talkers' frames that came during the
+   * stall still wait in the sockets, and would otherwise read as silence.
+   */
   tick(now: number): void {
+    const stalled = this.lastTickAt > 0 && now - this.lastTickAt > STALL_MS && !this.deferred;
+    this.lastTickAt = now;
+    this.deferred = stalled;
     const shared = this.registry.shared;
     for (const room of [...this.registry.active]) {
       const floor = room.floor;
       if (!shared || !room.shared || floor.name === 'idle') {
-        void this.step(room, { kind: 'tick', now });
+        if (!stalled) void this.step(room, { kind: 'tick', now });
       } else {
         // Only the holder's instance sees its audio, so only it times the floor out.
         const holderHere = room.peerOf(floor.holder.key) !== undefined;
         shared.tick(room, holderHere, now);
-        if (holderHere) void this.step(room, { kind: 'tick', now });
+        if (holderHere && !stalled) void this.step(room, { kind: 'tick', now });
       }
     }
   }
@@ -83,7 +98,7 @@ export class RoomFloors {
         if (!peer) return;
         const { talk } = this.deps.metrics;
         talk.floorsGranted.inc();
-        talk.floorGrant.observe(Math.max(0, Date.now() - now) / 1000);
+        talk.floorGrant.observe(Math.max(0, this.deps.clock.now() - now) / 1000);
         this.setHolding(peer, 1);
         room.burst = this.record(room, talker, now);
         return;

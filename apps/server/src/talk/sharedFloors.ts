@@ -58,7 +58,14 @@ export interface SharedFloorsOptions {
   leaseMs: number;
 }
 
-export const DEFAULT_LEASE_MS = 3_000;
+/**
+ * Long enough that an instance whose event loop stalls for 2 s (a GC pause, a busy tick) keeps its
+ * floors: it renews every `leaseMs / LEASE_STEPS`, so a stall of 2 s leaves 1.5 s of lease. Short
+ * enough that a floor whose instance froze or died is idle elsewhere within `leaseMs` plus one check.
+ */
+export const DEFAULT_LEASE_MS = 4_000;
+/** The holder's instance renews, and the others check, every `leaseMs / LEASE_STEPS` (500 ms by default). */
+export const LEASE_STEPS = 8;
 
 /*
  * Compare-and-set of one floor. KEYS: version counter, floor. ARGV: expected version, the new

@@ -1,8 +1,9 @@
 import { TerminalErrors } from '@intercom/contract';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../core/clock.js';
 import type { Metrics } from '../core/metrics.js';
 import type { FloorEffect, FloorEvent, FloorState } from './floorMachine.js';
-import type { FloorNote, SharedFloor, SharedFloors } from './sharedFloors.js';
+import { LEASE_STEPS, type FloorNote, type SharedFloor, type SharedFloors } from './sharedFloors.js';
 import type { TalkRoom } from './talkRoom.js';
 
 /** What the talk service does with a floor state and its effects (acks, pushes, talking, recordings). */
@@ -19,6 +20,7 @@ export class SharedRooms {
     private readonly settle: Settle,
     private readonly log: FastifyBaseLogger,
     private readonly metrics: Metrics,
+    private readonly clock: Clock,
   ) {}
 
   /** Loads the floor of a room opened on this instance (someone elsewhere may be talking). */
@@ -45,15 +47,29 @@ export class SharedRooms {
     this.settle(room, state, note.effects, now);
   }
 
-  /** A tick of a floor that is not idle: renew it if its holder is here, else check it is still held. */
+  /**
+   * A tick of a floor that is not idle: renew it if its holder is here, else check it is still held.
+   * Every tick (50 ms) may renew, so renewal rests on no single timer: the first tick after a stalled
+   * event loop renews at once, and a stall shorter than the lease less one step keeps the floor.
+   */
   tick(room: TalkRoom, holderHere: boolean, now: number): void {
-    const { leaseMs } = this.floors.options;
-    if (now - room.leaseAt < (holderHere ? leaseMs / 3 : leaseMs / 2)) return;
+    const step = this.floors.options.leaseMs / LEASE_STEPS;
+    if (now - room.leaseAt < step) return;
     room.leaseAt = now;
+    if (holderHere) this.observeRenewal(room, step, now);
     const check = holderHere
       ? this.floors.renew(room.cid, room.token).then((held) => (held ? undefined : this.check(room)))
       : this.check(room);
     check.catch((error: unknown) => this.log.error({ err: error, cid: room.cid }, 'floor lease check failed'));
+  }
+
+  /** How late this renewal of the same holder's lease is against its step (a stalled loop shows here). */
+  private observeRenewal(room: TalkRoom, step: number, now: number): void {
+    if (room.renewedToken === room.token && room.renewedAt > 0) {
+      this.metrics.talk.leaseRenewLate.observe(Math.max(0, now - room.renewedAt - step) / 1000);
+    }
+    room.renewedAt = now;
+    room.renewedToken = room.token;
   }
 
   /** The floor in Redis no longer held under this mirror's token (its lease ran out): follow it. */
@@ -65,7 +81,7 @@ export class SharedRooms {
     const effects: FloorEffect[] = [{ kind: 'ended', talker: held.holder }];
     if (held.name === 'pendingRevoke') effects.unshift({ kind: 'busy', request: held.next });
     if (floor.state.name === 'idle') effects.push({ kind: 'idle' });
-    this.settle(room, this.adopt(room, floor), effects, Date.now());
+    this.settle(room, this.adopt(room, floor), effects, this.clock.now());
     const taken = room.floor;
     if (taken.name === 'idle') return;
     const { uid, name, priority } = taken.holder;

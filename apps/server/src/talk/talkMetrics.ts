@@ -1,6 +1,6 @@
 import type { Metrics } from '../core/metrics.js';
 import type { TalkService } from './talkService.js';
-import type { VideoService } from './videoService.js';
+import type { VideoService } from '../video/videoService.js';
 
 /**
  * The talk and video figures read at scrape time (docs/operations.md "Metrics"): what is open now,

@@ -1,13 +1,14 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
+import { onEach } from '../bus/eventBus.js';
 import { AuthCodes, RedisAuthCodes, type AuthCodeStore } from './authCodes.js';
 import { fileRecorder } from './fileRecorder.js';
 import { SharedFloors } from './sharedFloors.js';
 import { registerTalkMetrics } from './talkMetrics.js';
 import { DEFAULT_TALK_OPTIONS, TalkService, type TalkOptions } from './talkService.js';
-import { VideoBackplane } from './videoBackplane.js';
-import { DEFAULT_VIDEO_OPTIONS, VideoService, type VideoOptions } from './videoService.js';
+import { VideoBackplane } from '../video/videoBackplane.js';
+import { DEFAULT_VIDEO_OPTIONS, VideoService, type VideoOptions } from '../video/videoService.js';
 
 /** The talk server of this instance: floors and relay, and the dispatcher seats' one-time codes. */
 export interface Talk {
@@ -69,13 +70,17 @@ export const talkPlugin = fp(
     app.decorate('talk', { service, authCodes, video });
     registerTalkMetrics(app.deps.metrics, service, video);
     // Removed on any instance: the bus carries the change to every instance's listeners.
-    const unsubscribe = app.deps.realtime.bus.subscribe((event) => {
-      if (event.kind === 'membersRemoved') service.membersRemoved(event.CID, event.UserIDs);
-      if (event.kind === 'incident') service.regroups.heard(event);
+    const unsubscribe = onEach(app.deps.realtime.bus, {
+      membersRemoved: (event) => service.membersRemoved(event.CID, event.UserIDs),
+      channelsChanged: (event) => service.channelsChanged(event.E_ID, event.UserIDs),
+      incident: (event) => {
+        service.regroups.heard(event);
+        service.channelsChanged(event.E_ID, [...event.joined, ...event.left]);
+      },
       // An SOS or ManDown: the instance holding the terminal opens the emergency call (docs/safety.md).
-      if (event.kind === 'notification') {
+      notification: (event) => {
         service.alarm(event.notification).catch((error: unknown) => app.log.error({ err: error }, 'emergency call'));
-      }
+      },
     });
     app.addHook('onClose', async () => {
       unsubscribe();

@@ -30,6 +30,9 @@ export class TalkRoom {
   /** ...the version of the floor this mirror shows, and when its lease was last renewed or checked. */
   version = 0;
   leaseAt = 0;
+  /** When this instance last renewed the lease of the holder granted under `renewedToken` (the lateness metric). */
+  renewedAt = 0;
+  renewedToken = 0;
   /** The parties of a private call connected to this instance (both, unless the call crosses instances). */
   parties: TalkPeer[] | null = null;
   /** The party of a private call connected to another instance. */

@@ -1,6 +1,7 @@
 import { CALL_ID_BASE, TalkErrors, TalkLimits, TerminalErrors, type Notification } from '@intercom/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps } from '../appDeps.js';
+import type { ClockTimer } from '../core/clock.js';
 import type { RefusingPeer } from '../core/refusalEpisodes.js';
 import { TokenBucket } from '../core/tokenBucket.js';
 import { openMembershipsOf } from '../modules/incident/index.js';
@@ -12,6 +13,7 @@ import type { FloorLimits } from './floorMachine.js';
 import { PrivateCalls } from './privateCalls.js';
 import { Regroups } from './regroups.js';
 import { RoomFloors } from './roomFloors.js';
+import { channelsOfUser } from './terminalChannels.js';
 import { DEFAULT_LEASE_MS, type CallSignal, type FloorNote, type SharedFloors } from './sharedFloors.js';
 import { SharedRooms } from './sharedRooms.js';
 import { channelInfo, memberPriority, talkSettings } from './talkRepository.js';
@@ -61,7 +63,7 @@ export class TalkService {
   private readonly calls: PrivateCalls;
   private readonly emergency: EmergencyCalls;
   private readonly relay: AudioRelay;
-  private readonly timer: NodeJS.Timeout;
+  private readonly timer: ClockTimer;
   /** Incident zones move terminals in and out of channels (regroups.ts). */
   readonly regroups: Regroups;
   /** Starts a burst's recording at each grant (talkPlugin sets the file recorder). */
@@ -93,8 +95,7 @@ export class TalkService {
       },
       (error) => log.error({ err: error }, 'incident regroup failed'),
     );
-    this.timer = setInterval(() => this.floors.tick(Date.now()), options.tickMs);
-    this.timer.unref();
+    this.timer = deps.clock.interval(() => this.floors.tick(deps.clock.now()), options.tickMs);
   }
 
   /** Counters for tests, metrics and the benchmark. */
@@ -109,6 +110,7 @@ export class TalkService {
       (room, state, effects, now) => this.floors.settle(room, state, effects, now),
       this.log,
       this.deps.metrics,
+      this.deps.clock,
     );
     this.calls.share(floors, this.options.callAnswerMs);
   }
@@ -118,7 +120,7 @@ export class TalkService {
   }
 
   attach(peer: TalkPeer): void {
-    const now = Date.now();
+    const now = this.deps.clock.now();
     peer.outbox.totals = this.relay.counters;
     this.registry.peers.set(peer, {
       rooms: new Set(),
@@ -212,7 +214,7 @@ export class TalkService {
     const priority = room?.listeners.get(peer);
     if (!room || priority === undefined) return this.refuseNotJoined(peer, cid, seq);
     const request = { talker: { ...peer.talker, priority }, seq };
-    await this.floors.step(room, { kind: 'request', request, now: Date.now() });
+    await this.floors.step(room, { kind: 'request', request, now: this.deps.clock.now() });
   }
 
   floorRelease(peer: TalkPeer, cid: number, seq: number): Promise<void> | undefined {
@@ -222,7 +224,7 @@ export class TalkService {
       return undefined;
     }
     peer.ack(seq);
-    return this.floors.step(room, { kind: 'release', key: peer.talker.key, now: Date.now() });
+    return this.floors.step(room, { kind: 'release', key: peer.talker.key, now: this.deps.clock.now() });
   }
 
   /** A private call to a connected terminal user of the same enterprise (a seat: of its scope). */
@@ -257,7 +259,7 @@ export class TalkService {
   }
 
   /** One binary frame from a terminal or seat (AudioRelay). */
-  audio(peer: TalkPeer & RefusingPeer, data: Buffer, now = Date.now()): void {
+  audio(peer: TalkPeer & RefusingPeer, data: Buffer, now = this.deps.clock.now()): void {
     this.relay.audio(peer, data, now);
   }
 
@@ -269,7 +271,24 @@ export class TalkService {
   /** A floor transition made on another instance. */
   remoteNote(note: FloorNote): void {
     const room = this.registry.rooms.get(note.cid);
-    if (room) this.registry.shared?.apply(room, note, Date.now());
+    if (room) this.registry.shared?.apply(room, note, this.deps.clock.now());
+  }
+
+  /** `channels`: the terminal user's channels in its enterprise (a seat has none of its own). */
+  async channels(peer: TalkPeer, seq: number): Promise<void> {
+    const user = peer.user;
+    if (!user) return peer.error(seq, TerminalErrors.notSupported, 'a dispatcher seat has no channels of its own');
+    const live = this.deps.realtime.live;
+    const channels = await channelsOfUser(this.deps.db, user, (U_ID) => live.isOnline(user.E_ID, U_ID));
+    peer.ack(seq, { channels });
+  }
+
+  /** These users' channel lists changed: their terminals connected here are told to ask again. */
+  channelsChanged(E_ID: number, userIds: readonly number[]): void {
+    for (const U_ID of new Set(userIds)) {
+      const peer = this.registry.users.get(U_ID);
+      if (peer?.user?.E_ID === E_ID) peer.notify({ type: 'channelsChanged' });
+    }
   }
 
   /** Members removed from a channel (null: it was deleted, everyone) stop hearing it at once. */
@@ -310,7 +329,7 @@ export class TalkService {
   }
 
   close(): void {
-    clearInterval(this.timer);
+    this.timer.cancel();
     for (const peer of [...this.registry.peers.keys()]) this.detach(peer);
   }
 

@@ -1,7 +1,14 @@
-import { LOW_BATTERY_PERCENT, NotificationTypes, SafetyAlarmTypes, type Notification } from '@intercom/contract';
+import {
+  AlarmDetailKeys,
+  LOW_BATTERY_PERCENT,
+  NotificationTypes,
+  SafetyAlarmTypes,
+  type Notification,
+} from '@intercom/contract';
 import type { Kysely } from 'kysely';
+import { UserQueue } from '../core/userQueue.js';
 import type { DB } from '../db/schema.js';
-import { insertNotification, type NewNotification } from '../modules/notify/index.js';
+import { alarmText, insertNotification, type AlarmContent, type NewNotification } from '../modules/notify/index.js';
 import type { LiveState } from '../live/liveState.js';
 import type { AlarmEpisodes, EpisodeKind } from '../bus/alarmEpisodes.js';
 
@@ -18,6 +25,17 @@ export interface AlarmOptions {
   onError: (error: unknown, context: string) => void;
 }
 
+/**
+ * The gateway's reasons for going offline (TerminalGateway.closed) as keys, so the reader's language
+ * says them; a reason not listed here is stored as it is.
+ */
+function offlineContent(why: string): AlarmContent {
+  if (why === 'Connection lost') return alarmText(AlarmDetailKeys.connectionLost, {}, why);
+  if (why === 'Disconnected (flooding)') return alarmText(AlarmDetailKeys.flooding, {}, why);
+  const heartbeat = /^No heartbeat for (\d+) s$/.exec(why);
+  return heartbeat ? alarmText(AlarmDetailKeys.noHeartbeat, { seconds: Number(heartbeat[1]) }, why) : why;
+}
+
 /** A low-battery alarm re-arms once the level is back this far above the threshold (no flapping at 15/16 %). */
 const BATTERY_REARM = LOW_BATTERY_PERCENT + 5;
 
@@ -30,27 +48,29 @@ const BATTERY_REARM = LOW_BATTERY_PERCENT + 5;
  */
 export class AlarmRaiser {
   private readonly pending = new Set<Promise<unknown>>();
-  /** Per user, the end of the alarm work queued so far (see inOrder). */
-  private readonly queues = new Map<number, Promise<void>>();
+  /** Each user's alarm work, in the order its reports came (see inOrder). */
+  private readonly queue: UserQueue;
 
   constructor(
     private readonly db: Kysely<DB>,
     private readonly live: LiveState,
     private readonly episodes: AlarmEpisodes,
     private readonly options: AlarmOptions,
-  ) {}
+  ) {
+    this.queue = new UserQueue(options.onError, 'alarm');
+  }
 
   /** Stores and pushes one alarm; the position defaults to the user's latest. */
   raise(
     subject: AlarmSubject,
     NType: string,
-    Content: string,
+    Content: AlarmContent,
     at?: { lat: number; lon: number },
   ): Promise<Notification> {
     return this.track(this.store(subject, NType, Content, at));
   }
 
-  private async store(subject: AlarmSubject, NType: string, Content: string, at?: { lat: number; lon: number }) {
+  private async store(subject: AlarmSubject, NType: string, Content: AlarmContent, at?: { lat: number; lon: number }) {
     const position = at ?? this.live.user(subject.E_ID, subject.U_ID)?.position ?? undefined;
     const input: NewNotification = {
       E_ID: subject.E_ID,
@@ -67,12 +87,13 @@ export class AlarmRaiser {
   }
 
   sos(subject: AlarmSubject, text: string | undefined, at?: { lat: number; lon: number }): Promise<Notification> {
-    return this.raise(subject, NotificationTypes.sos, text?.trim() || 'SOS', at);
+    // The worker's own words stay as they are; without any, the reader's language says SOS.
+    return this.raise(subject, NotificationTypes.sos, text?.trim() || alarmText(AlarmDetailKeys.sos, {}, 'SOS'), at);
   }
 
   /** A fall the terminal detected: treated like SOS by the consoles (URGENT_ALARM_TYPES). */
   manDown(subject: AlarmSubject, at?: { lat: number; lon: number }): Promise<Notification> {
-    return this.raise(subject, SafetyAlarmTypes.manDown, 'Man down', at);
+    return this.raise(subject, SafetyAlarmTypes.manDown, alarmText(AlarmDetailKeys.manDown, {}, 'Man down'), at);
   }
 
   /** A battery report: an alarm when the level falls to 15 % or below (once until it is back at 20 %). */
@@ -82,7 +103,9 @@ export class AlarmRaiser {
     if (percent >= BATTERY_REARM)
       this.inOrder(subject, () => this.episodes.end(kind, subject.U_ID), 'low-battery alarm');
     if (percent > LOW_BATTERY_PERCENT) return;
-    this.inOrder(subject, () => this.once(kind, subject, `Battery ${Math.round(percent)}%`), 'low-battery alarm');
+    const level = Math.round(percent);
+    const content = alarmText(AlarmDetailKeys.battery, { percent: level }, `Battery ${level}%`);
+    this.inOrder(subject, () => this.once(kind, subject, content), 'low-battery alarm');
   }
 
   /** A heart-rate reading: an alarm when it leaves the range (once until it is back inside). */
@@ -93,13 +116,14 @@ export class AlarmRaiser {
       this.inOrder(subject, () => this.episodes.end(kind, subject.U_ID), 'heart-rate alarm');
       return;
     }
-    const content = `Heart rate ${value} bpm (range ${low}-${high})`;
+    const english = `Heart rate ${value} bpm (range ${low}-${high})`;
+    const content = alarmText(AlarmDetailKeys.heartRate, { value, low, high }, english);
     this.inOrder(subject, () => this.once(kind, subject, content), 'heart-rate alarm');
   }
 
   /** The user went offline without logging out (heartbeat timeout, connection lost). */
   offline(subject: AlarmSubject, why: string): void {
-    this.inOrder(subject, () => this.raise(subject, NotificationTypes.offline, why), 'offline alarm');
+    this.inOrder(subject, () => this.raise(subject, NotificationTypes.offline, offlineContent(why)), 'offline alarm');
   }
 
   /** Waits for alarms still being written (shutdown, tests). */
@@ -108,7 +132,7 @@ export class AlarmRaiser {
   }
 
   /** Raises the alarm if this crossing begins an episode; one that could not be stored ends it again. */
-  private async once(kind: EpisodeKind, subject: AlarmSubject, Content: string): Promise<void> {
+  private async once(kind: EpisodeKind, subject: AlarmSubject, Content: AlarmContent): Promise<void> {
     if (!(await this.episodes.begin(kind, subject.U_ID))) return;
     try {
       await this.raise(subject, kind, Content);
@@ -124,16 +148,7 @@ export class AlarmRaiser {
    * the end of an episode is never overtaken by the begin of the next one.
    */
   private inOrder(subject: AlarmSubject, task: () => Promise<unknown>, context: string): void {
-    const previous = this.queues.get(subject.U_ID) ?? Promise.resolve();
-    const done = previous.then(task).then(
-      () => undefined,
-      (error: unknown) => this.options.onError(error, context),
-    );
-    this.queues.set(subject.U_ID, done);
-    void this.track(done);
-    void done.finally(() => {
-      if (this.queues.get(subject.U_ID) === done) this.queues.delete(subject.U_ID);
-    });
+    void this.track(this.queue.run(subject.U_ID, task, context));
   }
 
   private track<T>(promise: Promise<T>): Promise<T> {

@@ -2,7 +2,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { TerminalCloseCodes, type TerminalCloseReason } from '@intercom/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps } from '../appDeps.js';
-import type { RealtimeEvent, TerminalLoginStamp } from '../bus/eventBus.js';
+import type { ClockTimer } from '../core/clock.js';
+import { onEach, type TerminalLoginStamp } from '../bus/eventBus.js';
 import type { Seat } from '../talk/talkPeer.js';
 import { isNewerLogin } from './loginClock.js';
 import { readSeatSessions, seatCloseReason, type LiveSeatSession, type SeatSessionState } from './seatSessions.js';
@@ -27,7 +28,7 @@ interface KnownSeat {
   stamp: TerminalLoginStamp;
 }
 
-type Deps = Pick<AppDeps, 'db' | 'config' | 'realtime'>;
+type Deps = Pick<AppDeps, 'db' | 'config' | 'realtime' | 'clock'>;
 
 const sameStamp = (a: TerminalLoginStamp, b: TerminalLoginStamp) =>
   a.instance === b.instance && a.connection === b.connection;
@@ -52,7 +53,7 @@ export class DispatcherSeats {
   private readonly own = new Map<number, SeatSocket>();
   /** Seats of every instance by account, as announced; this instance's included. */
   private readonly known = new Map<number, KnownSeat[]>();
-  private readonly timer: NodeJS.Timeout;
+  private readonly timer: ClockTimer;
   private readonly unsubscribe: () => void;
   private checking: Promise<void> | undefined;
 
@@ -63,9 +64,14 @@ export class DispatcherSeats {
     /** The seat's scope changed: leave what lies outside it. */
     private readonly rescoped: (socket: SeatSocket) => void,
   ) {
-    this.unsubscribe = deps.realtime.bus.subscribe((event) => this.heard(event));
-    this.timer = setInterval(() => void this.check(), options.checkMs);
-    this.timer.unref();
+    this.unsubscribe = onEach(deps.realtime.bus, {
+      sessionsEnded: (event) => this.sessionsEnded(new Set(event.sessionIds), seatCloseReason(event.reason)),
+      seatsCheck: (event) => void this.check(event.sessionIds ?? undefined),
+      seatOpened: (event) => this.seatOpened(event.A_ID, { S_ID: event.S_ID, stamp: event.stamp }),
+      seatClosed: (event) => this.seatClosed(event.A_ID, event.stamp),
+    });
+    // The sessions' idle and absolute limits are judged on AppDeps.clock, like the REST hook's.
+    this.timer = deps.clock.interval(() => void this.check(), options.checkMs);
   }
 
   private get policy() {
@@ -78,14 +84,14 @@ export class DispatcherSeats {
 
   /** The session's state now, for a seat login: undefined when it can carry no seat. */
   async admit(S_ID: number): Promise<LiveSeatSession | undefined> {
-    const state = (await readSeatSessions(this.deps.db, this.policy, [S_ID])).get(S_ID);
+    const state = (await readSeatSessions(this.deps.db, this.policy, [S_ID], this.deps.clock.now())).get(S_ID);
     return state?.live ? state : undefined;
   }
 
   /** A new seat: a talker key of its own, a stamp, and the announcement that displaces older seats. */
   opened(socket: SeatSocket, seat: Omit<Seat, 'dispatchNo'>): { dispatchNo: string; talkerKey: string } {
     this.count += 1;
-    const stamp: TerminalLoginStamp = { instance: this.instance, connection: this.count, at: Date.now() };
+    const stamp: TerminalLoginStamp = { instance: this.instance, connection: this.count, at: this.deps.clock.now() };
     socket.loginStamp = stamp;
     this.own.set(stamp.connection, socket);
     this.deps.realtime.bus.publish({ kind: 'seatOpened', E_ID: seat.E_ID, A_ID: seat.A_ID, S_ID: seat.S_ID, stamp });
@@ -107,7 +113,9 @@ export class DispatcherSeats {
   async refresh(socket: SeatSocket): Promise<boolean> {
     const seat = socket.seat;
     if (!seat) return false;
-    const state = (await readSeatSessions(this.deps.db, this.policy, [seat.S_ID])).get(seat.S_ID);
+    const state = (await readSeatSessions(this.deps.db, this.policy, [seat.S_ID], this.deps.clock.now())).get(
+      seat.S_ID,
+    );
     return this.apply(socket, state);
   }
 
@@ -122,6 +130,7 @@ export class DispatcherSeats {
         this.deps.db,
         this.policy,
         sockets.map((s) => (s.seat as Seat).S_ID),
+        this.deps.clock.now(),
       );
       for (const socket of sockets) this.apply(socket, states.get((socket.seat as Seat).S_ID));
     };
@@ -132,7 +141,7 @@ export class DispatcherSeats {
   }
 
   close(): void {
-    clearInterval(this.timer);
+    this.timer.cancel();
     this.unsubscribe();
   }
 
@@ -158,21 +167,17 @@ export class DispatcherSeats {
     socket.close(reason, code);
   }
 
-  private heard(event: RealtimeEvent): void {
-    if (event.kind === 'sessionsEnded') {
-      const ended = new Set(event.sessionIds);
-      for (const socket of this.own.values()) {
-        if (socket.seat && ended.has(socket.seat.S_ID)) this.end(socket, seatCloseReason(event.reason));
-      }
-    } else if (event.kind === 'seatsCheck') {
-      void this.check(event.sessionIds ?? undefined);
-    } else if (event.kind === 'seatOpened') {
-      this.seatOpened(event.A_ID, { S_ID: event.S_ID, stamp: event.stamp });
-    } else if (event.kind === 'seatClosed') {
-      const seats = this.known.get(event.A_ID)?.filter((s) => !sameStamp(s.stamp, event.stamp)) ?? [];
-      if (seats.length > 0) this.known.set(event.A_ID, seats);
-      else this.known.delete(event.A_ID);
+  private sessionsEnded(ended: ReadonlySet<number>, reason: ReturnType<typeof seatCloseReason>): void {
+    for (const socket of this.own.values()) {
+      if (socket.seat && ended.has(socket.seat.S_ID)) this.end(socket, reason);
     }
+  }
+
+  /** A seat closed somewhere: it no longer displaces others. */
+  private seatClosed(A_ID: number, stamp: TerminalLoginStamp): void {
+    const seats = this.known.get(A_ID)?.filter((s) => !sameStamp(s.stamp, stamp)) ?? [];
+    if (seats.length > 0) this.known.set(A_ID, seats);
+    else this.known.delete(A_ID);
   }
 
   /** A seat opened somewhere: this instance's seats it displaces are replaced. */

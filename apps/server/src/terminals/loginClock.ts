@@ -24,7 +24,13 @@ export class LoginClock {
   /** The latest `at` of each user's logins on other instances. */
   private readonly heardOf = new Map<number, number>();
 
-  stamp(U_ID: number, now = Date.now()): TerminalLoginStamp {
+  /**
+   * @param now the gateway's time: login stamps, the wrong-password lock, the per-address failure
+   *   windows and resume tokens' expiry read it, so tests run those rules in fake time.
+   */
+  constructor(readonly now: () => number = Date.now) {}
+
+  stamp(U_ID: number, now = this.now()): TerminalLoginStamp {
     this.count += 1;
     return { instance: this.instance, connection: this.count, at: Math.max(now, (this.heardOf.get(U_ID) ?? 0) + 1) };
   }

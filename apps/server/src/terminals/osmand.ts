@@ -49,7 +49,7 @@ function paramsOf(request: FastifyRequest): Record<string, unknown> {
 }
 
 /** Validated parameters and the fix they carry; absurd values are a 4000 naming the field, nothing stored. */
-export function parseOsmand(raw: Record<string, unknown>, now = Date.now()): { params: OsmandParams; fix: Fix } {
+export function parseOsmand(raw: Record<string, unknown>, now: number): { params: OsmandParams; fix: Fix } {
   const parsed = osmandParamsSchema.safeParse(raw);
   if (!parsed.success) {
     throw AppError.validation(
@@ -79,10 +79,11 @@ export function parseOsmand(raw: Record<string, unknown>, now = Date.now()): { p
 
 /** One OsmAnd report: the user by phone or device code, then the fix and the battery level. */
 export async function handleOsmand(service: TerminalService, raw: Record<string, unknown>): Promise<void> {
-  const { params, fix } = parseOsmand(raw);
-  const user = await service.userByDeviceId(params.id);
+  const now = service.clock.now();
+  const { params, fix } = parseOsmand(raw, now);
+  const user = await service.userByDeviceId(params.id, now);
   if (!user) throw AppError.notFound();
-  const refusal = refusalOf(user);
+  const refusal = refusalOf(user, now);
   if (refusal) {
     const key = refusal === 'enterprise_disabled' ? MessageKeys.loginEnterpriseExpired : MessageKeys.loginDisabled;
     throw new AppError(Code.Forbidden, key);

@@ -38,13 +38,13 @@ export function seatCloseReason(reason: string | null): TerminalCloseReason {
  * session is open and within its idle and absolute limits, its account exists and is enabled, and its
  * enterprise exists and is not frozen. The scope of a live one is read from the session's working
  * enterprise and the enterprise tree as they are now. A session found expired is ended, as the REST
- * auth hook and the hub would end it.
+ * auth hook and the hub would end it. `now` is AppDeps.clock's time, as those limits are judged by.
  */
 export async function readSeatSessions(
   db: Kysely<DB>,
   policy: SessionPolicy,
   sessionIds: readonly number[],
-  now = Date.now(),
+  now: number,
 ): Promise<Map<number, SeatSessionState>> {
   const states = new Map<number, SeatSessionState>();
   const ids = [...new Set(sessionIds)];

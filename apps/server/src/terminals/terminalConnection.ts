@@ -14,14 +14,15 @@ import { FrameLimits, frameKind } from '@intercom/terminal-client';
 import type { Socket } from 'node:net';
 import type { RawData, WebSocket } from 'ws';
 import type { TerminalLoginStamp } from '../bus/eventBus.js';
-import { AudioOutbox, type BinarySink } from '../talk/audioOutbox.js';
+import type { BinarySink } from '../http/webSocketFrame.js';
+import { AudioOutbox } from '../talk/audioOutbox.js';
 import type { Talker } from '../talk/floorMachine.js';
 import type { Seat } from '../talk/talkPeer.js';
 import { RefusalEpisodes, type RefusalEpisode, type RefusalKind } from '../core/refusalEpisodes.js';
 import { TokenBucket } from '../core/tokenBucket.js';
 import { tcpSocketOf } from '../http/webSocketFrame.js';
 import type { TalkService } from '../talk/talkService.js';
-import type { VideoPeer, VideoService } from '../talk/videoService.js';
+import type { VideoPeer, VideoService } from '../video/videoService.js';
 import { handleReport } from './terminalReports.js';
 import type { ReportingUser, TerminalService } from './terminalService.js';
 import type { TerminalOptions } from './terminalOptions.js';
@@ -38,22 +39,20 @@ export interface ConnectionHost {
 
 const KNOWN_TYPES: ReadonlySet<string> = new Set(terminalClientMessageSchema.options.map((o) => o.shape.type.value));
 /** The messages the talk and video services handle, queued in order by `talkMessage`. */
-type TalkClientMessage = Extract<
-  TerminalClientMessage,
-  {
-    type:
-      | 'join'
-      | 'leave'
-      | 'floorRequest'
-      | 'floorRelease'
-      | 'call'
-      | 'hangup'
-      | 'videoCaps'
-      | 'videoApply'
-      | 'videoFree'
-      | 'videoList';
-  }
->;
+const TALK_TYPES = {
+  join: true,
+  leave: true,
+  floorRequest: true,
+  floorRelease: true,
+  call: true,
+  hangup: true,
+  channels: true,
+  videoCaps: true,
+  videoApply: true,
+  videoFree: true,
+  videoList: true,
+} as const;
+type TalkClientMessage = Extract<TerminalClientMessage, { type: keyof typeof TALK_TYPES }>;
 /** Unread replies beyond which a terminal that never reads is dropped. */
 const MAX_BUFFERED_BYTES = 1024 * 1024;
 const CONNECTING = 0;
@@ -87,8 +86,11 @@ export class TerminalConnection implements VideoPeer {
   readonly binary: BinarySink;
   /** Why the server closed the socket; null when the terminal or the network did. */
   closeReason: TerminalCloseReason | null = null;
-  readonly openedAt = Date.now();
-  lastMessageAt = this.openedAt;
+  /** Logins refused on this socket for credentials or limits; at `loginFailuresPerSocket` it closes. */
+  loginFailures = 0;
+  /** Times on the service's clock (AppDeps.clock): the gateway's sweep judges them by it. */
+  readonly openedAt: number;
+  lastMessageAt: number;
   private readonly messages: TokenBucket;
   /** Refused messages and frames, counted per episode against `floodCloseAfter`. */
   private readonly refusals: RefusalEpisodes;
@@ -101,6 +103,8 @@ export class TerminalConnection implements VideoPeer {
     private readonly host: ConnectionHost,
     readonly ip: string,
   ) {
+    this.openedAt = host.service.clock.now();
+    this.lastMessageAt = this.openedAt;
     this.messages = new TokenBucket(host.options.messagesPerSecond, host.options.messagesBurst, this.openedAt);
     this.refusals = new RefusalEpisodes(host.options.floodQuietMs, (episode) => this.logEpisode(episode));
     // Text (floor events) and binary (audio, video) share the socket, in the order queued.
@@ -123,7 +127,7 @@ export class TerminalConnection implements VideoPeer {
 
   receive(data: RawData, isBinary: boolean): void {
     if (this.state === 'closing') return;
-    const now = Date.now();
+    const now = this.host.service.clock.now();
     this.lastMessageAt = now;
     try {
       if (isBinary) return this.binaryFrame(data, now);
@@ -181,7 +185,8 @@ export class TerminalConnection implements VideoPeer {
     }
     if (buffer.length > FrameLimits.audioUpBytes)
       return this.badFrame(now, TerminalErrors.tooLarge, 'audio frame too large');
-    this.host.talk.audio(this, buffer, now);
+    // The talk service times the floor on its own clock (AppDeps.clock), frames included.
+    this.host.talk.audio(this, buffer);
   }
 
   /**
@@ -302,6 +307,12 @@ export class TerminalConnection implements VideoPeer {
    * other message; the predicate lets `dispatch` check that its own switch covers the rest.
    */
   private talkMessage(message: TerminalClientMessage): message is TalkClientMessage {
+    if (!Object.hasOwn(TALK_TYPES, message.type)) return false;
+    this.queueTalk(message as TalkClientMessage);
+    return true;
+  }
+
+  private queueTalk(message: TalkClientMessage): void {
     const talk = this.host.talk;
     const { seq } = message;
     let run: () => unknown;
@@ -324,6 +335,9 @@ export class TerminalConnection implements VideoPeer {
       case 'hangup':
         run = () => talk.hangup(this, message.cid, seq);
         break;
+      case 'channels':
+        run = () => talk.channels(this, seq);
+        break;
       case 'videoCaps':
         run = () => this.host.video.caps(this, message.codecs, seq);
         break;
@@ -336,13 +350,10 @@ export class TerminalConnection implements VideoPeer {
       case 'videoList':
         run = () => this.host.video.list(this, seq);
         break;
-      default:
-        return false;
     }
     this.talkQueue = this.talkQueue
       .then(run)
       .catch(() => this.error(seq, TerminalErrors.internal, 'internal error; send it again'));
-    return true;
   }
 
   /**

@@ -7,26 +7,25 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { AppDeps } from '../appDeps.js';
-import { verifyAgainstDummy, verifyPassword } from '../auth/passwords.js';
+import type { ClockTimer } from '../core/clock.js';
 import type { TerminalSessionEnd } from '../core/terminalEvents.js';
-import type { RealtimeEvent, TerminalLoginStamp } from '../bus/eventBus.js';
+import { onEach, type RealtimeEvent, type TerminalLoginStamp } from '../bus/eventBus.js';
 import type { TalkService } from '../talk/talkService.js';
 import type { AuthCodeStore } from '../talk/authCodes.js';
-import type { VideoService } from '../talk/videoService.js';
+import type { VideoService } from '../video/videoService.js';
 import { talkSettings } from '../talk/talkRepository.js';
 import { DispatcherSeats } from './dispatcherSeats.js';
 import { publishLiveHandOver } from './liveHandOver.js';
 import { LoginClock, isNewerLogin } from './loginClock.js';
-import type { LoginThrottle } from '../bus/loginThrottle.js';
 import { TerminalConnection, type ConnectionHost } from './terminalConnection.js';
+import { BAD_CREDENTIALS, TerminalLoginChecks } from './terminalLoginChecks.js';
 import type { TerminalOptions } from './terminalOptions.js';
 import type { ReportingUser, TerminalService } from './terminalService.js';
 import { issueResume, resumeHolds } from './terminalResume.js';
-import { refusalOf, terminalUserByPhone, terminalUsersById, type TerminalUser } from './terminalUsers.js';
+import { refusalOf, terminalUserByPhone, terminalUsersById } from './terminalUsers.js';
 
 type LoginMessage = Extract<TerminalClientMessage, { type: 'login' }>;
 type LoginEvent = Extract<RealtimeEvent, { kind: 'terminalLogin' }>;
-
 /** Closes that end a user's online state at once and without an Offline alarm. */
 const QUIET_OFFLINE: ReadonlySet<TerminalCloseReason> = new Set([
   'logout',
@@ -47,18 +46,19 @@ const QUIET_OFFLINE: ReadonlySet<TerminalCloseReason> = new Set([
  * again (stamps: LoginClock).
  */
 export class TerminalGateway implements ConnectionHost {
-  private readonly clock = new LoginClock();
+  private readonly clock: LoginClock;
   private readonly sockets = new Set<TerminalConnection>();
   private readonly online = new Map<number, TerminalConnection>();
   /** Users whose socket dropped: still online until the timer fires or they log in again. */
   private readonly grace = new Map<
     number,
-    { timer: NodeJS.Timeout; user: ReportingUser; stamp: TerminalLoginStamp | null }
+    { timer: ClockTimer; user: ReportingUser; stamp: TerminalLoginStamp | null }
   >();
-  private readonly throttle: LoginThrottle;
+  /** The limits on failed logins: per phone, per address, per socket. */
+  private readonly checks: TerminalLoginChecks;
   /** Dispatcher seats, each bound to the console session that opened it. */
   readonly seats: DispatcherSeats;
-  private readonly sweepTimer: NodeJS.Timeout;
+  private readonly sweepTimer: ClockTimer;
   private readonly unsubscribeBus: () => void;
   private closing = false;
 
@@ -71,10 +71,9 @@ export class TerminalGateway implements ConnectionHost {
     private readonly authCodes: AuthCodeStore,
     readonly video: VideoService,
   ) {
-    this.throttle = deps.realtime.loginThrottle(
-      { maxFailures: options.loginMaxFailures, lockMs: options.loginLockMs },
-      log,
-    );
+    // The login rules (lock, per-address windows, resume tokens' age) read AppDeps.clock.
+    this.clock = new LoginClock(() => deps.clock.now());
+    this.checks = new TerminalLoginChecks(deps, options, log, this.clock);
     this.seats = new DispatcherSeats(
       deps,
       log,
@@ -82,16 +81,18 @@ export class TerminalGateway implements ConnectionHost {
       (seat) => this.seatRescoped(seat as TerminalConnection),
     );
     talk.seatScope = (peer) => this.seats.refresh(peer as TerminalConnection);
-    video.seatScope = talk.seatScope;
-    this.unsubscribeBus = deps.realtime.bus.subscribe((event) => {
-      if (event.kind === 'terminalLogin') this.remoteLogin(event);
-      else if (event.kind === 'user' && !event.user.online) this.stillOnline(event.user.E_ID, event.user.U_ID);
-      else if (event.kind === 'liveStateWanted') this.handOver();
+    video.seatScope = (peer) => this.seats.refresh(peer as TerminalConnection);
+    this.unsubscribeBus = onEach(deps.realtime.bus, {
+      terminalLogin: (event) => this.remoteLogin(event),
+      user: (event) => {
+        if (!event.user.online) this.stillOnline(event.user.E_ID, event.user.U_ID);
+      },
+      liveStateWanted: () => this.handOver(),
     });
     // This instance's LiveState starts empty: the others send the users connected to them.
     deps.realtime.bus.publish({ kind: 'liveStateWanted', E_ID: 0 });
-    this.sweepTimer = setInterval(() => this.sweep(), options.sweepMs);
-    this.sweepTimer.unref();
+    // The heartbeat and login timeouts and the offline grace are timed on AppDeps.clock.
+    this.sweepTimer = deps.clock.interval(() => this.sweep(), options.sweepMs);
   }
 
   /** Sockets open now, and users logged in on this instance. */
@@ -107,6 +108,13 @@ export class TerminalGateway implements ConnectionHost {
     this.sockets.add(new TerminalConnection(socket, this, ip));
   }
 
+  /**
+   * A terminal login. Possession first: a good `resume` token gets in whatever the phone's lock or the
+   * address's failures say (lock password guesses, not possession). Then, before any password is
+   * checked: the address's failed logins (`login_rate_limited`) and the phone's wrong passwords
+   * (`too_many_attempts`). Only a wrong password (or a phone nobody has, with a password) counts
+   * toward the phone's lock; every failed login counts toward the address and the socket.
+   */
   async login(connection: TerminalConnection, message: LoginMessage): Promise<void> {
     if (message.authCode !== undefined) return this.loginSeat(connection, message.seq, message.authCode);
     if (message.phone === undefined || (message.password === undefined && message.resume === undefined)) {
@@ -116,30 +124,19 @@ export class TerminalGateway implements ConnectionHost {
     }
     const phone = message.phone.trim();
     const { seq } = message;
-    const refuse = (
-      code: (typeof TerminalErrors)[keyof typeof TerminalErrors],
-      text: string,
-      retryAfterMs?: number,
-    ) => {
-      if (connection.state === 'loggingIn') connection.state = 'new';
-      this.deps.metrics.loginFailures.inc({ kind: 'terminal', reason: code });
-      connection.error(seq, code, text, undefined, retryAfterMs);
-    };
-    const lockedFor = await this.throttle.lockedFor(phone);
-    if (lockedFor > 0) return refuse(TerminalErrors.tooManyAttempts, 'too many wrong passwords', lockedFor);
     const user = await terminalUserByPhone(this.deps.db, phone);
-    const { valid, resumed } = await this.checkCredentials(user, message.password, message.resume);
+    const resumed =
+      user !== undefined &&
+      message.resume !== undefined &&
+      (await resumeHolds(this.deps.db, user, message.resume, this.clock.now()));
+    const failure = resumed ? null : await this.checks.passwordFailure(connection.ip, phone, user, message.password);
     if (connection.state !== 'loggingIn') return;
-    if (!user || !valid) {
-      await this.throttle.failed(phone);
-      return refuse(TerminalErrors.badCredentials, 'unknown phone or wrong password');
-    }
-    await this.throttle.succeeded(phone);
-    const refusal = refusalOf(user);
-    if (refusal) return refuse(refusal, `login refused: ${refusal}`);
+    if (failure || !user) return this.checks.refuse(connection, seq, failure ?? BAD_CREDENTIALS);
+    const refusal = refusalOf(user, this.clock.now());
+    if (refusal) return this.checks.refuse(connection, seq, { code: refusal, text: `login refused: ${refusal}` });
     const config = await this.service.configOf(user);
     // A password login hands out a new token; a resumed one keeps the token it used.
-    const resume = resumed ? undefined : await issueResume(this.deps.db, user);
+    const resume = resumed ? undefined : await issueResume(this.deps.db, user, this.clock.now());
     if (connection.state !== 'loggingIn') return;
     const ref: ReportingUser = {
       U_ID: user.U_ID,
@@ -163,7 +160,7 @@ export class TerminalGateway implements ConnectionHost {
     this.deps.realtime.live.setOnline(ref, true);
     this.announce(ref, stamp);
     const { interval: _interval, ...shown } = ref;
-    connection.ack(seq, { user: shown, config, serverTime: Date.now(), ...(resume ? { resume } : {}) });
+    connection.ack(seq, { user: shown, config, serverTime: this.clock.now(), ...(resume ? { resume } : {}) });
     this.log.info(
       {
         U_ID: ref.U_ID,
@@ -178,40 +175,19 @@ export class TerminalGateway implements ConnectionHost {
   }
 
   /**
-   * A good `resume` token stands in for the password (no scrypt: a reconnect storm after a restart
-   * would pay about 0.6 s of a core per terminal); else the password, when one was sent.
-   */
-  private async checkCredentials(
-    user: TerminalUser | undefined,
-    password: string | undefined,
-    resume: string | undefined,
-  ): Promise<{ valid: boolean; resumed: boolean }> {
-    if (!user) {
-      // An unknown phone costs what a wrong password does: the answer's time does not tell which phones exist.
-      if (password !== undefined) await verifyAgainstDummy(password, this.deps.passwordLogN).catch(() => undefined);
-      return { valid: false, resumed: false };
-    }
-    if (resume !== undefined && (await resumeHolds(this.deps.db, user, resume))) return { valid: true, resumed: true };
-    if (password === undefined) return { valid: false, resumed: false };
-    return { valid: await verifyPassword(password, user.PasswordHash).catch(() => false), resumed: false };
-  }
-
-  /**
    * A dispatcher seat: a one-time AuthCode from `POST /api/Talk/AuthCode` opens seat `D<A_ID>`, the voice
    * of the console session that asked for the code (DESIGN.md 11): refused when that session has ended
    * since, closed when it ends. It may join any channel and call any user of the session's scope as it
    * is at each use. Not a terminal user: no GPS, no online state, no Offline alarm.
    */
   private async loginSeat(connection: TerminalConnection, seq: number, authCode: string): Promise<void> {
-    const grant = await this.authCodes.redeem(authCode);
+    const grant = await this.authCodes.redeem(authCode, this.clock.now());
     const session = grant ? await this.seats.admit(grant.S_ID) : undefined;
     if (!grant || !session) {
-      if (connection.state === 'loggingIn') connection.state = 'new';
-      return connection.error(
-        seq,
-        TerminalErrors.badAuthCode,
-        'unknown, used or expired AuthCode, or its session ended',
-      );
+      await this.checks.addressFailed(connection.ip);
+      if (connection.state !== 'loggingIn') return;
+      const text = 'unknown, used or expired AuthCode, or its session ended';
+      return this.checks.refuse(connection, seq, { code: TerminalErrors.badAuthCode, text });
     }
     const { dispatchPriority } = await talkSettings(this.deps.db, session.E_ID);
     if (connection.state !== 'loggingIn') return;
@@ -223,7 +199,10 @@ export class TerminalGateway implements ConnectionHost {
     connection.state = 'online';
     this.talk.attach(connection);
     this.video.attach(connection);
-    connection.ack(seq, { seat: { dispatchNo, A_ID, E_ID, name, priority: dispatchPriority }, serverTime: Date.now() });
+    connection.ack(seq, {
+      seat: { dispatchNo, A_ID, E_ID, name, priority: dispatchPriority },
+      serverTime: this.clock.now(),
+    });
     this.log.info({ A_ID, E_ID, S_ID: grant.S_ID, ip: connection.ip }, 'dispatcher seat logged in');
   }
 
@@ -248,11 +227,10 @@ export class TerminalGateway implements ConnectionHost {
     }
     const why = reason === 'flooding' ? 'Disconnected (flooding)' : 'Connection lost';
     if (this.options.offlineGraceMs <= 0) return this.offline(user, why);
-    const timer = setTimeout(() => {
+    const timer = this.deps.clock.timeout(() => {
       this.grace.delete(user.U_ID);
       this.offline(user, why);
     }, this.options.offlineGraceMs);
-    timer.unref();
     this.grace.set(user.U_ID, { timer, user, stamp: connection.loginStamp });
   }
 
@@ -301,7 +279,7 @@ export class TerminalGateway implements ConnectionHost {
   }
 
   /** Closes silent sockets: no login within the login timeout, no message within the heartbeat timeout. */
-  sweep(now = Date.now()): void {
+  sweep(now = this.deps.clock.now()): void {
     for (const connection of this.sockets) {
       if (connection.state === 'online' && now - connection.lastMessageAt > this.options.heartbeatTimeoutMs) {
         connection.close('heartbeat_timeout', TerminalCloseCodes.heartbeatTimeout);
@@ -309,14 +287,14 @@ export class TerminalGateway implements ConnectionHost {
         connection.close('login_timeout', TerminalCloseCodes.loginTimeout);
       }
     }
-    this.throttle.prune(now);
+    this.checks.prune();
   }
 
   /** Shutdown: tells every terminal to reconnect later and marks its user offline (no alarm). */
   close(): void {
     if (this.closing) return;
     this.closing = true;
-    clearInterval(this.sweepTimer);
+    this.sweepTimer.cancel();
     this.unsubscribeBus();
     this.seats.close();
     for (const connection of this.sockets) connection.close('server_restart', TerminalCloseCodes.goingAway);
@@ -373,7 +351,7 @@ export class TerminalGateway implements ConnectionHost {
   private endGrace(U_ID: number): void {
     const entry = this.grace.get(U_ID);
     if (!entry) return;
-    clearTimeout(entry.timer);
+    entry.timer.cancel();
     this.grace.delete(U_ID);
   }
 

@@ -27,9 +27,20 @@ export interface TerminalOptions {
   floodCloseAfter: number;
   /** An episode of refusals ends after this long without one: its single log line is written then. */
   floodQuietMs: number;
-  /** Wrong passwords in a row for one phone before logins of that phone are refused for `loginLockMs`. */
+  /**
+   * Wrong passwords in a row for one phone before its password logins are refused for `loginLockMs`
+   * (`TERMINAL_LOGIN_MAX_FAILURES`, `TERMINAL_LOGIN_LOCK_MINUTES`). A good `resume` token still gets in.
+   */
   loginMaxFailures: number;
   loginLockMs: number;
+  /**
+   * Failed logins from one client address within `loginIpWindowMs` after which that address's logins
+   * are refused (`login_rate_limited`) until the window ends (`TERMINAL_LOGIN_IP_FAILURES`).
+   */
+  loginIpMaxFailures: number;
+  loginIpWindowMs: number;
+  /** Failed logins on one socket after which it closes (4005 `login_failures`; `TERMINAL_LOGIN_SOCKET_FAILURES`). */
+  loginFailuresPerSocket: number;
   /**
    * History writer: flush after this long or this many rows, whichever comes first. An ack waits
    * for the flush (it means stored), so this bounds the ack latency at low load.
@@ -66,6 +77,9 @@ export const DEFAULT_TERMINAL_OPTIONS: TerminalOptions = {
   floodQuietMs: 2_000,
   loginMaxFailures: 5,
   loginLockMs: 15 * 60_000,
+  loginIpMaxFailures: 30,
+  loginIpWindowMs: 60_000,
+  loginFailuresPerSocket: 5,
   flushMs: 50,
   flushRows: 500,
   maxQueuedRows: 12_000,
@@ -74,6 +88,25 @@ export const DEFAULT_TERMINAL_OPTIONS: TerminalOptions = {
   seatCheckMs: 5_000,
 };
 
-export function terminalOptionsOf(overrides: Partial<TerminalOptions> = {}): TerminalOptions {
-  return { ...DEFAULT_TERMINAL_OPTIONS, ...overrides };
+/** The login limits' settings (config.ts `terminalLogin`), which options given by a test override. */
+export interface TerminalLoginSettings {
+  maxFailures: number;
+  lockMs: number;
+  ipFailuresPerMinute: number;
+  failuresPerSocket: number;
+}
+
+export function terminalOptionsOf(
+  overrides: Partial<TerminalOptions> = {},
+  settings?: TerminalLoginSettings,
+): TerminalOptions {
+  const fromSettings: Partial<TerminalOptions> = settings
+    ? {
+        loginMaxFailures: settings.maxFailures,
+        loginLockMs: settings.lockMs,
+        loginIpMaxFailures: settings.ipFailuresPerMinute,
+        loginFailuresPerSocket: settings.failuresPerSocket,
+      }
+    : {};
+  return { ...DEFAULT_TERMINAL_OPTIONS, ...fromSettings, ...overrides };
 }

@@ -18,7 +18,7 @@ function digest(token: string, passwordHash: string): Buffer {
  * A new `resume` token for the user, replacing the one before (one per user: the newest password
  * login's). Only its digest is stored.
  */
-export async function issueResume(db: Kysely<DB>, user: ResumeHolder, now = Date.now()): Promise<string> {
+export async function issueResume(db: Kysely<DB>, user: ResumeHolder, now: number): Promise<string> {
   const token = randomBytes(32).toString('base64url');
   const row = {
     UserID: user.U_ID,
@@ -34,7 +34,7 @@ export async function issueResume(db: Kysely<DB>, user: ResumeHolder, now = Date
 }
 
 /** Whether `token` is the user's current token, unexpired and issued under the password hash it has now. */
-export async function resumeHolds(db: Kysely<DB>, user: ResumeHolder, token: string, now = Date.now()) {
+export async function resumeHolds(db: Kysely<DB>, user: ResumeHolder, token: string, now: number) {
   const row = await db
     .selectFrom('terminal_resume')
     .select(['TokenHash', 'ExpiresAt'])

@@ -2,6 +2,7 @@ import { FixTypes, type Fix, type Notification, type TerminalConfig } from '@int
 import type { FastifyBaseLogger } from 'fastify';
 import type { LocationValue } from '@intercom/contract';
 import type { AppDeps } from '../appDeps.js';
+import type { Clock } from '../core/clock.js';
 import { GeofenceWatcher } from '../modules/geofence/index.js';
 import { IncidentWatcher } from '../modules/incident/index.js';
 import { AlarmEscalation, SafetyWatch } from '../modules/safety/index.js';
@@ -17,6 +18,15 @@ export interface ReportingUser {
   Phone: string;
   UserName: string;
   interval: number;
+}
+
+/**
+ * What watches users' fixes behind `recordFixes` (geofence crossings, safety timers, incident zones):
+ * told of each batch once it is queued, with its newest fix. It never throws into ingest and never
+ * makes the terminal wait: each queues its own work per user.
+ */
+export interface FixWatcher {
+  fixes(user: ReportingUser, fixes: readonly Fix[], latest: Fix): void;
 }
 
 /**
@@ -43,6 +53,8 @@ export class TerminalService {
   /** Lone worker, no movement and escalation (docs/safety.md). */
   readonly safety: SafetyWatch;
   readonly incidents: IncidentWatcher;
+  /** The fix consumers, told in this order. */
+  private readonly fixWatchers: readonly FixWatcher[];
   private readonly deviceCache = new Map<string, { user: TerminalUser | undefined; at: number }>();
   private readonly profiles = new Map<number, Promise<LocationValue>>();
 
@@ -70,11 +82,21 @@ export class TerminalService {
     this.alarms = new AlarmRaiser(deps.db, deps.realtime.live, episodes, { heartRate: deps.config.heartRate, onError });
     this.geofences = new GeofenceWatcher(deps.db, (...alarm) => this.alarms.raise(...alarm), {
       onError,
+      clock: deps.clock,
+      alarmCooldownMs: deps.config.geofence.alarmCooldownMs,
       onStateChanged: (E_ID, U_ID) => deps.realtime.bus.publish({ kind: 'geofencesChanged', E_ID, U_ID }),
     });
     this.safety = safetyWatch(deps, this.alarms, onError);
     this.safety.start(options.sweepMs);
-    this.incidents = new IncidentWatcher(deps.db, deps.realtime.live, deps.realtime.bus, { onError });
+    this.incidents = new IncidentWatcher(deps.db, deps.realtime.live, deps.realtime.bus, {
+      onError,
+      clock: deps.clock,
+    });
+    this.fixWatchers = [
+      { fixes: (user, fixes) => this.geofences.check(user, fixes) },
+      { fixes: (user, fixes) => this.safety.fixes(user, fixes) },
+      { fixes: (user, _fixes, latest) => this.incidents.check(user, latest) },
+    ];
   }
 
   private get live() {
@@ -104,9 +126,7 @@ export class TerminalService {
     for (const fix of fixes) if (fix.time > latest.time) latest = fix;
     const { lat, lon, time, speed, course } = latest;
     this.live.reportPosition({ ...identity(user), lat, lon, time, speed, course, interval: user.interval });
-    this.geofences.check(user, fixes);
-    this.safety.fixes(user, fixes);
-    this.incidents.check(user, latest);
+    for (const watcher of this.fixWatchers) watcher.fixes(user, fixes, latest);
     return committed(commit);
   }
 
@@ -136,8 +156,13 @@ export class TerminalService {
     return this.alarms.manDown(user, at);
   }
 
+  /** The time of the terminals' rules (AppDeps.clock): heartbeats, refusals, the caches. */
+  get clock(): Clock {
+    return this.deps.clock;
+  }
+
   /** A user by phone or device code (OsmAnd), cached for `userCacheMs`. */
-  async userByDeviceId(id: string, now = Date.now()): Promise<TerminalUser | undefined> {
+  async userByDeviceId(id: string, now = this.deps.clock.now()): Promise<TerminalUser | undefined> {
     const cached = this.deviceCache.get(id);
     if (cached && now - cached.at < this.options.userCacheMs) return cached.user;
     const user = await terminalUserByDeviceId(this.deps.db, id);
@@ -193,6 +218,7 @@ function safetyWatch(deps: AppDeps, alarms: AlarmRaiser, onError: (error: unknow
   });
   return new SafetyWatch(deps.db, (...alarm) => alarms.raise(...alarm), {
     onError,
+    clock: deps.clock,
     escalation,
     position: (E_ID, U_ID) => live.user(E_ID, U_ID)?.position ?? null,
   });

@@ -85,7 +85,7 @@ export async function terminalUsersById(db: Kysely<DB>, ids: readonly number[]):
 }
 
 /** Why a user may not report now, or null: checked at login and on every OsmAnd request. */
-export function refusalOf(user: TerminalUser, now = Date.now()): 'frozen' | 'expired' | 'enterprise_disabled' | null {
+export function refusalOf(user: TerminalUser, now: number): 'frozen' | 'expired' | 'enterprise_disabled' | null {
   if (user.enterpriseDisabled || (user.enterpriseExpireAt !== null && user.enterpriseExpireAt <= now)) {
     return 'enterprise_disabled';
   }

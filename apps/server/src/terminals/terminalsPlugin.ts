@@ -42,7 +42,7 @@ export interface TerminalsPluginOptions {
  */
 export const terminalsPlugin = fp(
   syncPlugin((app: FastifyInstance, opts: TerminalsPluginOptions) => {
-    const options = terminalOptionsOf(opts.options);
+    const options = terminalOptionsOf(opts.options, app.deps.config.terminalLogin);
     const service = new TerminalService(app.deps, options, app.log);
     const gateway = new TerminalGateway(
       app.deps,

@@ -1,6 +1,6 @@
-import { ringSelfIntersects, type LatLon } from '@intercom/contract';
+import { distanceMeters, ringSelfIntersects, zoneShape as fenceShape, type LatLon } from '@intercom/contract';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { distanceMeters, fenceShape } from '../../src/modules/geofence/fenceShape.js';
 
 const polygon = (Points: LatLon[]) =>
   fenceShape({ Kind: 'polygon', CenterLat: null, CenterLon: null, Radius: null, Points });
@@ -51,6 +51,48 @@ describe('fence shapes', () => {
     expect(shape.depth(-17.5, -178.5)).toBeLessThan(0);
     // Half a degree of longitude at 17.5 degrees south, from the middle to an edge: about 53 km.
     expect(shape.depth(-17.5, 180)).toBeCloseTo(distanceMeters(-17.5, 180, -17, 180), -2);
+  });
+
+  it('inside and beyond answer as depth does, for any point near a circle or a polygon (the antimeridian too)', () => {
+    const shapes = [
+      fenceShape({ Kind: 'circle', CenterLat: 22.54, CenterLon: 114.05, Radius: 500, Points: null }),
+      polygon([
+        [0, 0],
+        [0, 0.01],
+        [0.005, 0.004],
+        [0.01, 0.01],
+        [0.01, 0],
+      ]),
+      polygon([
+        [-17, 179],
+        [-17, -179],
+        [-18, -179],
+        [-18, 179],
+      ]),
+    ];
+    const centres = [
+      [22.54, 114.05, 0.02],
+      [0.005, 0.005, 0.02],
+      [-17.5, 180, 2],
+    ] as const;
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 2 }),
+        fc.double({ min: -1, max: 1, noNaN: true }),
+        fc.double({ min: -1, max: 1, noNaN: true }),
+        fc.double({ min: 0, max: 2000, noNaN: true }),
+        (i, u, v, metres) => {
+          const shape = shapes[i]!;
+          const [lat, lon, spread] = centres[i]!;
+          let pLon = lon + v * spread;
+          if (pLon > 180) pLon -= 360;
+          const depth = shape.depth(lat + u * spread, pLon);
+          expect(shape.inside(lat + u * spread, pLon)).toBe(depth > 0);
+          expect(shape.beyond(lat + u * spread, pLon, metres)).toBe(depth < -metres);
+        },
+      ),
+      { numRuns: 3000 },
+    );
   });
 
   it('a circle across the antimeridian is found from either side', () => {

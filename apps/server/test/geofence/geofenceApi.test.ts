@@ -1,18 +1,16 @@
 import { Code, GeofenceLogActions, MessageKeys, type GeofenceRow } from '@intercom/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, call, expectFailure, type TestApp } from '../helper.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { call, expectFailure } from '../helper.js';
 import { colleague, data, insertUsers, logged, org, rows, type Org } from '../channelFixtures.js';
+import { useTestApp } from '../useTestApp.js';
+import { circleFence } from './circleFence.js';
 
 // POST /api/Geofence/Save, GET /api/Geofence/QueryData, POST /api/Geofence/Delete (issue 32).
-let t: TestApp;
+const t = useTestApp();
 let a: Org;
 
 beforeAll(async () => {
-  t = await buildTestApp();
   a = await org(t);
-});
-afterAll(async () => {
-  await t.close();
 });
 
 const square = [
@@ -21,15 +19,6 @@ const square = [
   [22.6, 114.1],
   [22.6, 114.0],
 ];
-const circle = (fields: Record<string, unknown> = {}) => ({
-  Name: 'Depot',
-  Kind: 'circle',
-  Center: [22.54, 114.05],
-  Radius: 200,
-  Enter: true,
-  Exit: true,
-  ...fields,
-});
 const save = (who: Org, body: unknown) => who.api.postJson('/api/Geofence/Save', body);
 const fenceCount = async () =>
   Number(
@@ -61,7 +50,7 @@ async function expectRefused(
 describe('Geofence Save', () => {
   it('creates a circle and a polygon; QueryData lists them with their shape and targets; the log has rows', async () => {
     const [u1, u2] = await insertUsers(t, a.E_ID, 2);
-    const c = data<{ GF_ID: number }>(await save(a, circle({ UserIds: [u1, u2], DwellMinutes: 15 })));
+    const c = data<{ GF_ID: number }>(await save(a, circleFence({ UserIds: [u1, u2], DwellMinutes: 15 })));
     const p = data<{ GF_ID: number }>(
       await save(a, { Name: 'Yard', Kind: 'polygon', Points: square, Enter: false, Exit: true }),
     );
@@ -86,7 +75,7 @@ describe('Geofence Save', () => {
   });
 
   it('edits a fence in place: the new shape and targets replace the old, with an update row', async () => {
-    const { GF_ID } = data<{ GF_ID: number }>(await save(a, circle({ Name: 'Edit me' })));
+    const { GF_ID } = data<{ GF_ID: number }>(await save(a, circleFence({ Name: 'Edit me' })));
     const organ = await t.db
       .insertInto('organ')
       .values({ E_ID: a.E_ID, OSParentID: 0, OSName: 'Drivers', U_TypeID: 0, PriorityLevel: 0 })
@@ -125,14 +114,14 @@ describe('Geofence Save', () => {
 
   it('an editor may save; without a token the call is refused', async () => {
     const editor = await colleague(t, a, 'editor');
-    expect(data<{ GF_ID: number }>(await save(editor, circle({ Name: 'By editor' }))).GF_ID).toBeGreaterThan(0);
+    expect(data<{ GF_ID: number }>(await save(editor, circleFence({ Name: 'By editor' }))).GF_ID).toBeGreaterThan(0);
     const before = await fenceCount();
-    const res = await call(t.app, { method: 'POST', url: '/api/Geofence/Save', payload: circle() });
+    const res = await call(t.app, { method: 'POST', url: '/api/Geofence/Save', payload: circleFence() });
     expectFailure(res, 401, Code.TokenMissing);
     const bad = await call(t.app, {
       method: 'POST',
       url: '/api/Geofence/Save',
-      payload: circle(),
+      payload: circleFence(),
       headers: { authorization: 'Bearer not-a-token' },
     });
     expect(bad.statusCode).toBe(401);
@@ -172,13 +161,13 @@ describe('Geofence Save', () => {
     const cases: [unknown, string, string][] = [
       [{ Name: 'R', Kind: 'polygon', Points: ring(501), Enter: true, Exit: true }, 'Points', MessageKeys.tooManyItems],
       [{ Name: 'R', Kind: 'polygon', Points: ring(2), Enter: true, Exit: true }, 'Points', MessageKeys.tooShort],
-      [circle({ Radius: 0 }), 'Radius', MessageKeys.outOfRange],
-      [circle({ Radius: 100_001 }), 'Radius', MessageKeys.outOfRange],
-      [circle({ DwellMinutes: 1441 }), 'DwellMinutes', MessageKeys.outOfRange],
-      [circle({ Center: undefined }), 'Center', MessageKeys.required],
-      [circle({ Center: [91, 0] }), 'Center.0', MessageKeys.outOfRange],
-      [circle({ Kind: 'square' }), 'Kind', MessageKeys.invalid],
-      [circle({ Name: '' }), 'Name', MessageKeys.required],
+      [circleFence({ Radius: 0 }), 'Radius', MessageKeys.outOfRange],
+      [circleFence({ Radius: 100_001 }), 'Radius', MessageKeys.outOfRange],
+      [circleFence({ DwellMinutes: 1441 }), 'DwellMinutes', MessageKeys.outOfRange],
+      [circleFence({ Center: undefined }), 'Center', MessageKeys.required],
+      [circleFence({ Center: [91, 0] }), 'Center.0', MessageKeys.outOfRange],
+      [circleFence({ Kind: 'square' }), 'Kind', MessageKeys.invalid],
+      [circleFence({ Name: '' }), 'Name', MessageKeys.required],
     ];
     for (const [body, field, key] of cases) {
       const refused = await expectRefused(a, body, 400, Code.Validation);
@@ -194,24 +183,24 @@ describe('Geofence Save', () => {
       .values({ E_ID: other.E_ID, OSParentID: 0, OSName: 'Theirs', U_TypeID: 0, PriorityLevel: 0 })
       .returning('OSID')
       .executeTakeFirstOrThrow();
-    await expectRefused(a, circle({ UserIds: [stranger] }), 404, Code.NotFound, MessageKeys.notFound);
-    await expectRefused(a, circle({ DepartmentIds: [strangeOrgan.OSID] }), 404, Code.NotFound);
+    await expectRefused(a, circleFence({ UserIds: [stranger] }), 404, Code.NotFound, MessageKeys.notFound);
+    await expectRefused(a, circleFence({ DepartmentIds: [strangeOrgan.OSID] }), 404, Code.NotFound);
     const child = await org(t, { parentId: a.E_ID });
     const [childUser] = await insertUsers(t, child.E_ID, 1);
-    const body = await expectRefused(a, circle({ UserIds: [childUser] }), 400, Code.Validation);
+    const body = await expectRefused(a, circleFence({ UserIds: [childUser] }), 400, Code.Validation);
     expect(fieldOf(body)).toEqual({ field: 'UserIds', key: MessageKeys.channelMemberEnterprise });
     // The sub-enterprise's own fence may name it.
     expect(
-      data<{ GF_ID: number }>(await save(a, circle({ E_ID: child.E_ID, UserIds: [childUser] }))).GF_ID,
+      data<{ GF_ID: number }>(await save(a, circleFence({ E_ID: child.E_ID, UserIds: [childUser] }))).GF_ID,
     ).toBeGreaterThan(0);
     // And nobody may edit or place a fence outside their scope.
-    await expectRefused(child, circle({ E_ID: a.E_ID }), 404, Code.NotFound);
+    await expectRefused(child, circleFence({ E_ID: a.E_ID }), 404, Code.NotFound);
   });
 
   it('refuses to edit a fence of another enterprise as if it did not exist', async () => {
     const other = await org(t);
-    const { GF_ID } = data<{ GF_ID: number }>(await save(other, circle({ Name: 'Theirs' })));
-    await expectRefused(a, circle({ GF_ID, Name: 'Mine now' }), 404, Code.NotFound);
+    const { GF_ID } = data<{ GF_ID: number }>(await save(other, circleFence({ Name: 'Theirs' })));
+    await expectRefused(a, circleFence({ GF_ID, Name: 'Mine now' }), 404, Code.NotFound);
     const [row] = await t.db.selectFrom('geofence').select('Name').where('GF_ID', '=', GF_ID).execute();
     expect(row?.Name).toBe('Theirs');
   });
@@ -221,9 +210,9 @@ describe('Geofence QueryData and Delete', () => {
   it('pages and sorts within the scope only', async () => {
     const b = await org(t);
     const other = await org(t);
-    await save(other, circle({ Name: 'Not yours' }));
+    await save(other, circleFence({ Name: 'Not yours' }));
     for (const name of ['c', 'a', 'e', 'b', 'd'])
-      data(await save(b, circle({ Name: name, Radius: 100 + name.charCodeAt(0) })));
+      data(await save(b, circleFence({ Name: name, Radius: 100 + name.charCodeAt(0) })));
     const page = rows<GeofenceRow>(
       await b.api.get('/api/Geofence/QueryData?pageIndex=1&pageSize=2&orderField=Name&desc=true'),
     );
@@ -242,10 +231,10 @@ describe('Geofence QueryData and Delete', () => {
     const b = await org(t);
     const other = await org(t);
     const mine = [
-      data<{ GF_ID: number }>(await save(b, circle({ Name: 'one' }))).GF_ID,
-      data<{ GF_ID: number }>(await save(b, circle({ Name: 'two' }))).GF_ID,
+      data<{ GF_ID: number }>(await save(b, circleFence({ Name: 'one' }))).GF_ID,
+      data<{ GF_ID: number }>(await save(b, circleFence({ Name: 'two' }))).GF_ID,
     ];
-    const theirs = data<{ GF_ID: number }>(await save(other, circle({ Name: 'theirs' }))).GF_ID;
+    const theirs = data<{ GF_ID: number }>(await save(other, circleFence({ Name: 'theirs' }))).GF_ID;
     expectFailure(await b.api.postJson('/api/Geofence/Delete', { ids: [mine[0], theirs] }), 404, Code.NotFound);
     expect(rows(await b.api.get('/api/Geofence/QueryData')).total).toBe(2);
     expectFailure(await b.api.postJson('/api/Geofence/Delete', { ids: [] }), 400, Code.Validation);

@@ -2,28 +2,22 @@ import { GeofenceAlarmTypes, type Notification } from '@intercom/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../helper.js';
 import { data, org, type Org } from '../channelFixtures.js';
-import {
-  createTerminalUser,
-  loggedIn,
-  startTerminalApp,
-  type TerminalTestApp,
-  type TestTerminal,
-} from '../terminals/terminalTestApp.js';
+import { createTerminalUser, loggedIn, startTerminalApp, type TestTerminal } from '../terminals/terminalTestApp.js';
+import { useTestApp } from '../useTestApp.js';
 
 // Fixes from /terminal and OsmAnd against geofences: one alarm per crossing, none at the edge (issue 32).
-let t: TerminalTestApp;
+// These tests cross the same fence again within seconds: no cooldown (geofenceLimits.test.ts tests it).
+const t = useTestApp(() => startTerminalApp(undefined, undefined, { GEOFENCE_ALARM_COOLDOWN_SECONDS: '0' }));
 const pushed: Notification[] = [];
 let stop: () => void;
 
-beforeAll(async () => {
-  t = await startTerminalApp();
+beforeAll(() => {
   stop = t.live.onChange((change) => {
     if (change.kind === 'notification') pushed.push(JSON.parse(change.json) as Notification);
   });
 });
-afterAll(async () => {
+afterAll(() => {
   stop();
-  await t.close();
 });
 
 /** Metres north of a point, as a latitude. */

@@ -1,34 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { GeofenceWatcher } from '../../src/modules/geofence/index.js';
-import { buildTestApp, type TestApp } from '../helper.js';
 import { data, insertUsers, org } from '../channelFixtures.js';
+import { useTestApp } from '../useTestApp.js';
+import { circleFence } from './circleFence.js';
 
 // Two instances' watchers on one database, as with PostgreSQL and Redis: a tracker whose fixes
 // alternate between them raises each crossing once (issue 32).
-let t: TestApp;
-
-beforeAll(async () => {
-  t = await buildTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 const north = (metres: number) => 10 + metres / 111_195;
 
 describe('geofence state across instances', () => {
   it('alternating instances: enter, exit, enter again, each alarmed once; the same fix seen twice alarms once', async () => {
     const o = await org(t);
-    data(
-      await o.api.postJson('/api/Geofence/Save', {
-        Name: 'Depot',
-        Kind: 'circle',
-        Center: [10, 20],
-        Radius: 100,
-        Enter: true,
-        Exit: true,
-      }),
-    );
+    data(await o.api.postJson('/api/Geofence/Save', circleFence({ Center: [10, 20], Radius: 100 })));
     const [U_ID] = await insertUsers(t, o.E_ID, 1);
     const subject = { E_ID: o.E_ID, U_ID: U_ID!, Phone: '' };
     const alarms: string[] = [];
@@ -38,7 +23,7 @@ describe('geofence state across instances', () => {
         new GeofenceWatcher(
           t.db,
           (_subject, NType, Content) => {
-            alarms.push(`${i} ${NType} ${Content}`);
+            alarms.push(`${i} ${NType} ${typeof Content === 'string' ? Content : Content.text}`);
             return Promise.resolve();
           },
           {
@@ -47,6 +32,8 @@ describe('geofence state across instances', () => {
             },
             // The bus: every instance hears it, the sender included.
             onStateChanged: (_E_ID, user) => instances.forEach((w) => w.usersChanged([user])),
+            // Crossings seconds apart, each alarmed: the cooldown has its own tests.
+            alarmCooldownMs: 0,
           },
         ),
       );

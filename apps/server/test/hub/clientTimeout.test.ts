@@ -1,5 +1,5 @@
 import { HubConnectionState } from '@microsoft/signalr';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import {
   FAST_HUB,
@@ -11,20 +11,15 @@ import {
   sleep,
   startHubApp,
   until,
-  type HubTestApp,
 } from './hubTestApp.js';
+import { useTestApp } from '../useTestApp.js';
 
 // ASP.NET's ClientTimeoutInterval: a WebSocket or SSE client that sends nothing (not even a ping
 // record) for clientTimeoutMs is dropped; one that pings, as the official client does, never is.
 const CLIENT_TIMEOUT_MS = 1500;
-let t: HubTestApp;
-
-beforeAll(async () => {
-  t = await startHubApp({ ...FAST_HUB, keepAliveMs: 300, clientTimeoutMs: CLIENT_TIMEOUT_MS, sessionCheckMs: 60_000 });
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp(() =>
+  startHubApp({ ...FAST_HUB, keepAliveMs: 300, clientTimeoutMs: CLIENT_TIMEOUT_MS, sessionCheckMs: 60_000 }),
+);
 
 /** Resolves with the reason the hub gives when it drops the connection of `connectionId`. */
 function droppedReason(connectionId: string): Promise<string> {

@@ -8,8 +8,9 @@ import {
   type PushMsg,
   type PushNotify,
 } from '@intercom/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
+  GPS_SNAPSHOT,
   HttpTransportType,
   RS,
   hubClient,
@@ -20,19 +21,12 @@ import {
   startHubApp,
   tenant,
   until,
-  type HubTestApp,
 } from './hubTestApp.js';
+import { useTestApp } from '../useTestApp.js';
 
 // FuncGPS / FuncNotify: snapshots, deltas, coalescing, scope, streams and backpressure (checklist 11, 15).
-let t: HubTestApp;
+const t = useTestApp(() => startHubApp({ keepAliveMs: 1000, pushIntervalMs: 250, sessionCheckMs: 60_000 }));
 let nextId = 1000;
-
-beforeAll(async () => {
-  t = await startHubApp({ keepAliveMs: 1000, pushIntervalMs: 250, disconnectTimeoutMs: 1000, sessionCheckMs: 60_000 });
-});
-afterAll(async () => {
-  await t.close();
-});
 
 function notification(E_ID: number, overrides: Partial<Notification> = {}): Notification {
   nextId += 1;
@@ -154,44 +148,32 @@ describe('deltas', () => {
     await client.stop();
   });
 
-  it('coalesces bursts to at most 4 pushes a second, the latest position per user winning', async () => {
+  // The rule (at most one push per interval, held pushes merged) is a table in fake time
+  // (pushCoalescing.table.test.ts); over a socket, a burst arrives merged, the latest position winning.
+  it('delivers a burst over the socket merged, the latest position per user winning', async () => {
     const user = await tenant(t);
     const { client, msgs } = await started(user.token);
     await client.invoke('FuncGPS');
-    // When the server queues each GPS push (arrival times at the client would add its own jitter).
-    const server = t.hub.find(client.connectionId ?? '');
-    if (!server) throw new Error('no server connection');
-    const queuedAt: number[] = [];
-    const send = server.send.bind(server);
-    server.send = (text, options) => {
-      if (text.includes('"type":"GPS"')) queuedAt.push(Date.now());
-      return send(text, options);
-    };
-    const startedAt = Date.now();
-    let i = 0;
-    while (Date.now() - startedAt < 1200) {
-      i += 1;
+    const base = Date.now();
+    const BURST = 50;
+    // One synchronous burst: every change lands before the scope's push timer can run.
+    for (let i = 1; i <= BURST; i++) {
       for (const U_ID of [1, 2, 3]) {
-        t.live.reportPosition({ E_ID: user.E_ID, U_ID, lat: i / 1000, lon: U_ID, time: startedAt + i });
+        t.live.reportPosition({ E_ID: user.E_ID, U_ID, lat: i / 1000, lon: U_ID, time: base + i });
       }
-      await sleep(5);
     }
     await until(() => {
       const last = ofType(msgs, 'GPS').at(-1)?.data as GpsRecord[] | undefined;
-      return last?.some((r) => r.U_ID === 1 && r.time === startedAt + i) ?? false;
+      return last?.some((r) => r.U_ID === 1 && r.time === base + BURST) ?? false;
     }, 'the last position');
-    expect(i).toBeGreaterThan(50);
     const pushes = ofType(msgs, 'GPS');
-    expect(pushes.length).toBeLessThanOrEqual(Math.ceil((Date.now() - startedAt) / 250) + 1);
-    expect(queuedAt.length).toBe(pushes.length);
-    // The scope pushes at most 4 times in any second. A connection that was not ready for one gets
-    // it late, the moment it is (liveFeeds.ts), and the scope's next push on time, so it may get
-    // one more in a second than the scope sent (docs/realtime.md), never a burst.
-    for (const at of queuedAt) expect(queuedAt.filter((t) => t >= at && t < at + 1000).length).toBeLessThanOrEqual(5);
-    for (const push of pushes) {
-      const users = (push.data as GpsRecord[]).map((r) => r.U_ID);
-      expect(new Set(users).size).toBe(users.length);
-    }
+    expect(pushes).toHaveLength(1);
+    const users = (pushes[0]?.data as GpsRecord[]).map((r) => [r.U_ID, r.time]);
+    expect(users.sort()).toEqual([
+      [1, base + BURST],
+      [2, base + BURST],
+      [3, base + BURST],
+    ]);
     await client.stop();
   });
 });
@@ -315,14 +297,7 @@ describe('streams and errors', () => {
     });
     const gps = collect(client, 'FuncGPS');
     await until(() => gps.items.length >= 5, 'the snapshot items');
-    expect(gps.items.map((i) => i.type)).toEqual([
-      'GPSArray',
-      'NumOnlineUser',
-      'OnlineUser',
-      'Notifys',
-      'HeartRate',
-      'Videos',
-    ]);
+    expect(gps.items.map((i) => i.type)).toEqual(GPS_SNAPSHOT);
     t.live.reportPosition({ E_ID: user.E_ID, U_ID: 1, lat: 1, lon: 1, time: Date.now() });
     await until(() => gps.items.some((i) => i.type === 'GPS'), 'a delta item');
     expect(msgs).toEqual([]);

@@ -6,7 +6,7 @@ import type { HubOptions } from '../../src/hub/hubOptions.js';
 import { createPostgresDatabase } from '../helper.js';
 import { startHubApp, type HubTestApp } from './hubTestApp.js';
 
-// The real Redis of this machine and CI (.ci/run starts it), as in redisBus.test.ts.
+// The real Redis of this machine and CI (.ci/run starts it), as in redisBus.redis.test.ts.
 export const REDIS_URL = process.env.REDIS_URL_TEST ?? 'redis://127.0.0.1:6379';
 
 /**
@@ -23,7 +23,7 @@ export interface HubPair {
 export async function startHubPair(hub: Partial<HubOptions>, env: Record<string, string> = {}): Promise<HubPair> {
   const prefix = `intercom:test:${randomUUID()}`;
   const adminUrl = process.env.TEST_DATABASE_URL;
-  const postgres = adminUrl ? await createPostgresDatabase(adminUrl) : undefined;
+  const postgres = adminUrl ? await createPostgresDatabase(adminUrl, { migrated: true }) : undefined;
   const dir = postgres ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'intercom-hub-pair-'));
   const shared = {
     env: { REDIS_URL, ...env },

@@ -26,13 +26,16 @@ describe('record framing', () => {
 });
 
 describe('handshake', () => {
-  it('accepts json version 1 only', () => {
-    expect(checkHandshake('{"protocol":"json","version":1}')).toBeUndefined();
-    expect(checkHandshake('{"protocol":"messagepack","version":1}')).toBe(
-      "The protocol 'messagepack' is not supported.",
-    );
-    expect(checkHandshake('{"protocol":"json","version":2}')).toContain('version 2');
-    expect(checkHandshake('nope')).toContain('not valid JSON');
+  it('accepts json and messagepack version 1 only, messagepack only on a binary transport', () => {
+    expect(checkHandshake('{"protocol":"json","version":1}')).toEqual({ protocol: 'json' });
+    expect(checkHandshake('{"protocol":"messagepack","version":1}')).toEqual({ protocol: 'messagepack' });
+    expect(checkHandshake('{"protocol":"messagepack","version":1}', false)).toEqual({
+      error: expect.stringContaining("does not support 'Binary'"),
+    });
+    expect(checkHandshake('{"protocol":"json","version":1}', false)).toEqual({ protocol: 'json' });
+    expect(checkHandshake('{"protocol":"foo","version":1}')).toEqual({ error: "The protocol 'foo' is not supported." });
+    expect(checkHandshake('{"protocol":"json","version":2}')).toEqual({ error: expect.stringContaining('version 2') });
+    expect(checkHandshake('nope')).toEqual({ error: expect.stringContaining('not valid JSON') });
   });
 });
 

@@ -4,6 +4,7 @@ import {
   LogLevel,
   type HubConnection,
   type IHttpConnectionOptions,
+  type IHubProtocol,
 } from '@microsoft/signalr';
 import { HUB_PATH } from '@intercom/contract';
 import type { HubOptions } from '../../src/hub/hubOptions.js';
@@ -23,12 +24,20 @@ export interface HubTestApp extends TestApp {
   adminToken: string;
 }
 
-/** Short timings so the suite stays fast; each test file may override them. */
+/** The items of a FuncGPS snapshot, in the order the hub sends them. */
+export const GPS_SNAPSHOT = ['GPSArray', 'NumOnlineUser', 'OnlineUser', 'Notifys', 'HeartRate', 'Videos'];
+
+/**
+ * Short timings so the suite stays fast; each test file may override them. The handshake and
+ * transport deadlines stay long: on a loaded machine a client's negotiate, upgrade and handshake can
+ * be more than a second apart, and only the files that test those deadlines (protocol, lifecycle)
+ * shorten them.
+ */
 export const FAST_HUB: Partial<HubOptions> = {
   keepAliveMs: 1000,
-  handshakeTimeoutMs: 1000,
+  handshakeTimeoutMs: 10_000,
   pollTimeoutMs: 2000,
-  disconnectTimeoutMs: 1000,
+  disconnectTimeoutMs: 10_000,
   pushIntervalMs: 50,
   sessionCheckMs: 500,
 };
@@ -41,7 +50,9 @@ export async function startHubApp(
   const t = await buildTestApp({ ...more, hub, listen: true });
   try {
     const origin = String(t.origin);
-    const tokens = await login(t.app, { username: t.demo.username, password: t.demo.password, code: t.demo.code });
+    // The envelope claims the app's time: an app on a FakeClock checks the login against that.
+    const { username, password, code } = t.demo;
+    const tokens = await login(t.app, { username, password, code, time: t.deps.clock.now() });
     return {
       ...t,
       origin,
@@ -70,6 +81,8 @@ export interface ClientOptions {
   keepAliveMs?: number;
   /** Where the token comes from on each negotiate; a string is used as it is. */
   token: string | (() => string);
+  /** The hub protocol (the client's default is JSON). */
+  protocol?: IHubProtocol;
 }
 
 /** The official client, pointed at the absolute hub URL. */
@@ -81,6 +94,7 @@ export function hubClient(t: HubTestApp, options: ClientOptions): HubConnection 
     ...(options.skipNegotiation ? { skipNegotiation: true } : {}),
   };
   let builder = new HubConnectionBuilder().withUrl(t.hubUrl, http).configureLogging(LogLevel.None);
+  if (options.protocol) builder = builder.withHubProtocol(options.protocol);
   if (options.reconnect) builder = builder.withAutomaticReconnect(options.reconnect);
   if (options.serverTimeoutMs !== undefined) builder = builder.withServerTimeout(options.serverTimeoutMs);
   if (options.keepAliveMs !== undefined) builder = builder.withKeepAliveInterval(options.keepAliveMs);

@@ -1,36 +1,23 @@
 import type { HubConnection as ClientConnection } from '@microsoft/signalr';
 import { HubConnectionState } from '@microsoft/signalr';
 import { HubCloseErrors, HubMethods, hubCloseCode, type PushMsg } from '@intercom/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hashToken } from '../../src/auth/tokens.js';
 import { login } from '../helper.js';
-import {
-  HttpTransportType,
-  hubClient,
-  record,
-  sleep,
-  startHubApp,
-  tenant,
-  until,
-  type HubTestApp,
-} from './hubTestApp.js';
+import { HttpTransportType, hubClient, record, sleep, startHubApp, tenant, until } from './hubTestApp.js';
+import { useTestApp } from '../useTestApp.js';
 
 // Keep-alive, close, reconnect and the sessions behind hub connections (checklist 12-14, 16).
-let t: HubTestApp;
-
-beforeAll(async () => {
-  t = await startHubApp({
+const t = useTestApp(() =>
+  startHubApp({
     keepAliveMs: 250,
     handshakeTimeoutMs: 1000,
     pollTimeoutMs: 1000,
     disconnectTimeoutMs: 500,
     pushIntervalMs: 20,
     sessionCheckMs: 200,
-  });
-});
-afterAll(async () => {
-  await t.close();
-});
+  }),
+);
 
 function closed(client: ClientConnection): Promise<Error | undefined> {
   return new Promise((resolve) => client.onclose((error) => resolve(error)));

@@ -1,18 +1,12 @@
 import { HubMethods, HubTargets } from '@intercom/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FAST_HUB, hubClient, livePushAges, record, startHubApp, until, type HubTestApp } from './hubTestApp.js';
+import { describe, expect, it } from 'vitest';
+import { FAST_HUB, hubClient, livePushAges, record, startHubApp, until } from './hubTestApp.js';
+import { useTestApp } from '../useTestApp.js';
 
 // intercom_live_push_age_seconds: how stale a live push is when it goes to a console, so an operator
 // sees the map falling behind before a dispatcher reports it.
 const PUSH_INTERVAL_MS = 200;
-let t: HubTestApp;
-
-beforeAll(async () => {
-  t = await startHubApp({ ...FAST_HUB, pushIntervalMs: PUSH_INTERVAL_MS });
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp(() => startHubApp({ ...FAST_HUB, pushIntervalMs: PUSH_INTERVAL_MS }));
 
 const move = (U_ID: number, lat: number) =>
   t.live.reportPosition({

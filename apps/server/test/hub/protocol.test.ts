@@ -1,18 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { RS, negotiate, rawLongPolling, records, startHubApp, tenant, until, type HubTestApp } from './hubTestApp.js';
+import { RS, negotiate, rawLongPolling, records, startHubApp, tenant, until } from './hubTestApp.js';
+import { useTestApp } from '../useTestApp.js';
 
 // Raw HTTP and WebSocket checks of notes/signalr-protocol.md: what the official client hides.
-let t: HubTestApp;
-const HANDSHAKE = `{"protocol":"json","version":1}${RS}`;
-
-/** Until the server holds a poll of this long-polling connection (not a fixed sleep: CI's load varies). */
-async function pollHeld(id: string): Promise<void> {
-  await until(() => (t.hub.get(id)?.sink as { polling?: boolean } | null)?.polling === true, 'a held poll');
-}
-
-beforeAll(async () => {
-  t = await startHubApp({
+const t = useTestApp(() =>
+  startHubApp({
     keepAliveMs: 1000,
     // Well above the poll timeout: a first test holds a poll before any handshake, and with both at
     // 300 ms the handshake timer and the held poll raced (CI saw 204 for 200 on a busy machine).
@@ -21,11 +14,14 @@ beforeAll(async () => {
     disconnectTimeoutMs: 400,
     pushIntervalMs: 20,
     sessionCheckMs: 60_000,
-  });
-});
-afterAll(async () => {
-  await t.close();
-});
+  }),
+);
+const HANDSHAKE = `{"protocol":"json","version":1}${RS}`;
+
+/** Until the server holds a poll of this long-polling connection (not a fixed sleep: CI's load varies). */
+async function pollHeld(id: string): Promise<void> {
+  await until(() => (t.hub.get(id)?.sink as { polling?: boolean } | null)?.polling === true, 'a held poll');
+}
 
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 

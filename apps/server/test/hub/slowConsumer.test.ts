@@ -1,18 +1,9 @@
 import http from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { HubConnection } from '../../src/hub/hubConnection.js';
-import {
-  FAST_HUB,
-  HANDSHAKE,
-  RS,
-  livePushAges,
-  negotiate,
-  sleep,
-  startHubApp,
-  until,
-  type HubTestApp,
-} from './hubTestApp.js';
+import { FAST_HUB, HANDSHAKE, RS, livePushAges, negotiate, sleep, startHubApp, until } from './hubTestApp.js';
+import { useTestApp } from '../useTestApp.js';
 
 // A client that stops reading while pushes flow: the server queues it no push behind another; it
 // holds the changes merged by user (conflation), so what it holds for the client (its queue plus
@@ -25,14 +16,9 @@ const PUSH_CHARS = USERS * 700;
 /** Past this many buffered characters a transport takes no more writes (transports.ts HIGH_WATER). */
 const TRANSPORT_HIGH_WATER = 64 * 1024;
 const SUBSCRIBE = `{"type":1,"target":"FuncGPS","arguments":[],"invocationId":"1"}${RS}`;
-let t: HubTestApp;
-
-beforeAll(async () => {
-  t = await startHubApp({ ...FAST_HUB, pushIntervalMs: 20, sessionCheckMs: 60_000, maxQueueChars: MAX_QUEUE_CHARS });
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp(() =>
+  startHubApp({ ...FAST_HUB, pushIntervalMs: 20, sessionCheckMs: 60_000, maxQueueChars: MAX_QUEUE_CHARS }),
+);
 
 const latitude = (round: number) => 22 + round / 1e4;
 

@@ -1,26 +1,22 @@
 import type { HubConnection as ClientConnection } from '@microsoft/signalr';
 import { HubConnectionState } from '@microsoft/signalr';
 import { pushMsgSchema, pushNotifySchema, type PushMsg, type PushNotify } from '@intercom/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { HubConnection } from '../../src/hub/hubConnection.js';
-import { HttpTransportType, hubClient, record, sleep, startHubApp, until, type HubTestApp } from './hubTestApp.js';
+import { GPS_SNAPSHOT, HttpTransportType, hubClient, record, sleep, startHubApp, until } from './hubTestApp.js';
+import { useTestApp } from '../useTestApp.js';
 
 // The official @microsoft/signalr client in Node against a listening server (checklist 2, 4-8).
-let t: HubTestApp;
-
-beforeAll(async () => {
-  t = await startHubApp({
+const t = useTestApp(() =>
+  startHubApp({
     keepAliveMs: 1000,
     handshakeTimeoutMs: 1000,
     pollTimeoutMs: 2000,
     disconnectTimeoutMs: 1000,
     pushIntervalMs: 20,
     sessionCheckMs: 60_000,
-  });
-});
-afterAll(async () => {
-  await t.close();
-});
+  }),
+);
 
 /** The server side of the client's connection, found by the connection id the client reports. */
 function serverSide(client: ClientConnection): HubConnection {
@@ -47,14 +43,7 @@ describe.each(transports)('%s only', (_name, transport, kind) => {
 
     expect(await client.invoke('FuncGPS')).toEqual({ feed: 'FuncGPS', enterprises: [t.demo.E_ID] });
     // The snapshot is in before the invocation completes.
-    expect(msgs.map((m) => m.type)).toEqual([
-      'GPSArray',
-      'NumOnlineUser',
-      'OnlineUser',
-      'Notifys',
-      'HeartRate',
-      'Videos',
-    ]);
+    expect(msgs.map((m) => m.type)).toEqual(GPS_SNAPSHOT);
     for (const m of msgs) pushMsgSchema.parse(m);
 
     const completions: unknown[] = [];

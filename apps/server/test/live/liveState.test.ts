@@ -2,9 +2,10 @@ import { NotificationStates, type Notification } from '@intercom/contract';
 import { describe, expect, it } from 'vitest';
 import { InProcessEventBus, type RealtimeEvent } from '../../src/bus/eventBus.js';
 import { gpsJsonOf, type LiveChange } from '../../src/live/liveRecords.js';
+import { FakeClock } from '../../src/core/clock.js';
 import { LiveState, type LiveStateOptions } from '../../src/live/liveState.js';
 import { RedisEventBus, type RedisClient } from '../../src/bus/redisEventBus.js';
-import { buildTestApp } from '../helper.js';
+import { useTestApp } from '../useTestApp.js';
 
 const failOnError = (error: unknown) => {
   throw error;
@@ -103,22 +104,22 @@ describe('LiveState', () => {
   });
 
   it('carries GPS-online and the report interval, and pushes a user turning stale as a delta', () => {
-    let now = 1_000_000;
-    const { live, changes } = setup({ now: () => now, staleSweepMs: 60_000 });
+    const clock = new FakeClock(1_000_000);
+    const { live, changes } = setup({ clock, staleSweepMs: 60_000 });
     const gpsOf = () =>
       changes
         .filter((c) => c.kind === 'gps')
         .map((c) => JSON.parse(c.json) as { gpsOnline: boolean; interval: number });
-    live.reportPosition({ E_ID: 1, U_ID: 7, lat: 1, lon: 1, time: now - 1_000, interval: 10 });
-    live.reportPosition({ E_ID: 1, U_ID: 8, lat: 1, lon: 1, time: now, interval: 60 });
+    live.reportPosition({ E_ID: 1, U_ID: 7, lat: 1, lon: 1, time: clock.now() - 1_000, interval: 10 });
+    live.reportPosition({ E_ID: 1, U_ID: 8, lat: 1, lon: 1, time: clock.now(), interval: 60 });
     expect(gpsOf()).toMatchObject([
       { gpsOnline: true, interval: 10 },
       { gpsOnline: true, interval: 60 },
     ]);
-    now += 13_999; // user 7's fix is 14.999 s old: 1.5 x 10 s not yet passed
+    clock.stall(13_999); // user 7's fix is 14.999 s old: 1.5 x 10 s not yet passed
     live.sweepStale();
     expect(gpsOf()).toHaveLength(2);
-    now += 2;
+    clock.stall(2);
     live.sweepStale();
     expect(changes.at(-1)).toMatchObject({ kind: 'gps', key: 7 });
     expect(gpsOf().at(-1)).toEqual(expect.objectContaining({ gpsOnline: false, interval: 10 }));
@@ -126,31 +127,31 @@ describe('LiveState', () => {
     expect(gpsOf()).toHaveLength(3);
     // The snapshot holds the stale state too, and a new fix makes the user fresh again.
     expect(JSON.parse(live.snapshot([1]).gps[0] as string)).toMatchObject({ U_ID: 7, gpsOnline: false });
-    live.reportPosition({ E_ID: 1, U_ID: 7, lat: 2, lon: 2, time: now });
+    live.reportPosition({ E_ID: 1, U_ID: 7, lat: 2, lon: 2, time: clock.now() });
     expect(gpsOf().at(-1)).toMatchObject({ gpsOnline: true, interval: 10 });
   });
 
   it('a snapshot taken after a fix went stale says so even before the sweep timer ran', () => {
-    let now = 5_000_000;
-    const { live } = setup({ now: () => now, staleSweepMs: 60_000 });
-    live.reportPosition({ E_ID: 1, U_ID: 7, lat: 1, lon: 1, time: now, interval: 1 });
+    const clock = new FakeClock(5_000_000);
+    const { live } = setup({ clock, staleSweepMs: 60_000 });
+    live.reportPosition({ E_ID: 1, U_ID: 7, lat: 1, lon: 1, time: clock.now(), interval: 1 });
     expect(JSON.parse(live.snapshot([1]).gps[0] as string)).toMatchObject({ gpsOnline: true, interval: 1 });
-    now += 1_501;
+    clock.stall(1_501);
     expect(JSON.parse(live.snapshot([1]).gps[0] as string)).toMatchObject({ gpsOnline: false, interval: 1 });
   });
 
   it('counts GPS-online users per enterprise: a new fix, turning stale, a new interval', () => {
-    let now = 1_000_000;
-    const { live } = setup({ now: () => now, staleSweepMs: 60_000 });
-    live.reportPosition({ E_ID: 1, U_ID: 1, lat: 1, lon: 1, time: now, interval: 10 });
-    live.reportPosition({ E_ID: 1, U_ID: 2, lat: 1, lon: 1, time: now - 20_000, interval: 10 });
-    live.reportPosition({ E_ID: 2, U_ID: 3, lat: 1, lon: 1, time: now, interval: 60 });
+    const clock = new FakeClock(1_000_000);
+    const { live } = setup({ clock, staleSweepMs: 60_000 });
+    live.reportPosition({ E_ID: 1, U_ID: 1, lat: 1, lon: 1, time: clock.now(), interval: 10 });
+    live.reportPosition({ E_ID: 1, U_ID: 2, lat: 1, lon: 1, time: clock.now() - 20_000, interval: 10 });
+    live.reportPosition({ E_ID: 2, U_ID: 3, lat: 1, lon: 1, time: clock.now(), interval: 60 });
     expect(live.gpsOnlineCount([1])).toBe(1);
     expect(live.gpsOnlineCount([1, 2])).toBe(2);
     // A newer fix of the same user counts once.
-    live.reportPosition({ E_ID: 1, U_ID: 1, lat: 2, lon: 2, time: now + 1000, interval: 10 });
+    live.reportPosition({ E_ID: 1, U_ID: 1, lat: 2, lon: 2, time: clock.now() + 1000, interval: 10 });
     expect(live.gpsOnlineCount([1])).toBe(1);
-    now += 16_001;
+    clock.stall(16_001);
     // User 1's fix is 15 s old at an interval of 10 s: stale, counted out before the sweep timer ran.
     expect(live.gpsOnlineCount([1, 2])).toBe(1);
     // A longer interval (configuration push) makes the same fix GPS-online again.
@@ -161,16 +162,16 @@ describe('LiveState', () => {
   });
 
   it('keeps the GPS-online count right while the same users move, go stale and move again', () => {
-    let now = 1_000_000;
-    const { live, changes } = setup({ now: () => now, staleSweepMs: 60_000 });
+    const clock = new FakeClock(1_000_000);
+    const { live, changes } = setup({ clock, staleSweepMs: 60_000 });
     const move = (U_ID: number) =>
-      live.reportPosition({ E_ID: 1, U_ID, lat: 1, lon: now / 1e6, time: now, interval: 10 });
+      live.reportPosition({ E_ID: 1, U_ID, lat: 1, lon: clock.now() / 1e6, time: clock.now(), interval: 10 });
     for (let round = 0; round < 3; round++) {
       for (const U_ID of [1, 2, 3]) move(U_ID);
-      now += 1000;
+      clock.stall(1000);
     }
     expect(live.gpsOnlineCount([1])).toBe(3);
-    now += 16_001;
+    clock.stall(16_001);
     expect(live.gpsOnlineCount([1])).toBe(0);
     // Each user turned stale once: one delta each saying so.
     const stale = () => changes.filter((c) => c.kind === 'gps' && c.json.includes('"gpsOnline":false'));
@@ -178,7 +179,7 @@ describe('LiveState', () => {
     move(1);
     move(1);
     expect(live.gpsOnlineCount([1])).toBe(1);
-    now += 16_001;
+    clock.stall(16_001);
     // Swept again and again: counted out once, never below zero.
     expect(live.gpsOnlineCount([1])).toBe(0);
     expect(live.gpsOnlineCount([1])).toBe(0);
@@ -228,9 +229,10 @@ describe('LiveState', () => {
     ]);
   });
 
-  it('loads unhandled alarms from the database on start', async () => {
-    const t = await buildTestApp();
-    try {
+  describe('on a database', () => {
+    const t = useTestApp();
+
+    it('loads unhandled alarms from the database on start', async () => {
       const base = {
         U_ID: null,
         Content: '',
@@ -252,9 +254,7 @@ describe('LiveState', () => {
       expect(
         live.snapshot([t.demo.E_ID]).notifications.map((json) => (JSON.parse(json) as Notification).Phone),
       ).toEqual(['1']);
-    } finally {
-      await t.close();
-    }
+    });
   });
 });
 

@@ -5,25 +5,11 @@ import { gunzipSync } from 'node:zlib';
 import { VectorTile } from '@mapbox/vector-tile';
 import { basemapSchema } from '@intercom/contract';
 import { PbfReader } from 'pbf';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  authed,
-  buildTestApp,
-  call,
-  enterpriseWithAccount,
-  expectFailure,
-  expectSuccess,
-  type TestApp,
-} from '../helper.js';
+import { describe, expect, it } from 'vitest';
+import { authed, buildTestApp, call, enterpriseWithAccount, expectFailure, expectSuccess } from '../helper.js';
+import { useTestApp } from '../useTestApp.js';
 
-let t: TestApp;
-
-beforeAll(async () => {
-  t = await buildTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 const get = (url: string, headers: Record<string, string> = {}) => call(t.app, { method: 'GET', url, headers });
 

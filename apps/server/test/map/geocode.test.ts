@@ -1,41 +1,40 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { reverseGeocodeSchema } from '@intercom/contract';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { insertUsers } from '../channelFixtures.js';
 import { authed, buildTestApp, enterpriseWithAccount, expectFailure, expectSuccess, type TestApp } from '../helper.js';
+import { useTestApp } from '../useTestApp.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-let geocoder: ChildProcess;
-let geocoderUrl: string;
-let t: TestApp;
 
-async function startGeocoder(): Promise<{ child: ChildProcess; url: string }> {
+/** test/map/fakeNominatim.mjs in a child process: its `url`, and `close()` kills it. */
+async function startGeocoder(): Promise<{ url: string; close(): Promise<void> }> {
   const child = spawn(process.execPath, [path.join(here, 'fakeNominatim.mjs')], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const [chunk] = (await once(child.stdout as NodeJS.ReadableStream, 'data')) as [Buffer];
-  return { child, url: `http://127.0.0.1:${chunk.toString().trim()}` };
+  return {
+    url: `http://127.0.0.1:${chunk.toString().trim()}`,
+    close() {
+      child.kill();
+      return Promise.resolve();
+    },
+  };
 }
+
+const geocoder = useTestApp(startGeocoder);
+const t = useTestApp(() =>
+  buildTestApp({
+    env: { GEOCODER_URL: geocoder.url, GEOCODER_TIMEOUT_MS: '500', GEOCODER_RATE_PER_SECOND: '1000' },
+  }),
+);
 
 async function stats(): Promise<{ requests: number; userAgent: string }> {
-  return (await (await fetch(`${geocoderUrl}/stats`)).json()) as { requests: number; userAgent: string };
+  return (await (await fetch(`${geocoder.url}/stats`)).json()) as { requests: number; userAgent: string };
 }
-
-beforeAll(async () => {
-  const started = await startGeocoder();
-  geocoder = started.child;
-  geocoderUrl = started.url;
-  t = await buildTestApp({
-    env: { GEOCODER_URL: geocoderUrl, GEOCODER_TIMEOUT_MS: '500', GEOCODER_RATE_PER_SECOND: '1000' },
-  });
-});
-afterAll(async () => {
-  await t.close();
-  geocoder.kill();
-});
 
 async function tenantWithUser(app: TestApp, parentId?: number) {
   const tenant = await enterpriseWithAccount(app, { role: 'editor', ...(parentId ? { parentId } : {}) });
@@ -153,7 +152,7 @@ describe('ReverseGeocode without or with a rate-limited geocoder', () => {
 
   it('sends at most the configured requests per second: a caller that would wait past the timeout gets failed', async () => {
     const slow = await buildTestApp({
-      env: { GEOCODER_URL: `${geocoderUrl}/reverse`, GEOCODER_TIMEOUT_MS: '300', GEOCODER_RATE_PER_SECOND: '1' },
+      env: { GEOCODER_URL: `${geocoder.url}/reverse`, GEOCODER_TIMEOUT_MS: '300', GEOCODER_RATE_PER_SECOND: '1' },
     });
     try {
       const { api, U_ID } = await tenantWithUser(slow);
@@ -173,7 +172,7 @@ describe('ReverseGeocode shared by enterprises', () => {
     const shared = await buildTestApp({
       // A queue of rate × timeout = 20 lookups, the first 10 of which take 1 s of the 2 s timeout. At
       // 20 a second and 1 s, a loaded CI machine served only 9 in time.
-      env: { GEOCODER_URL: geocoderUrl, GEOCODER_TIMEOUT_MS: '2000', GEOCODER_RATE_PER_SECOND: '10' },
+      env: { GEOCODER_URL: geocoder.url, GEOCODER_TIMEOUT_MS: '2000', GEOCODER_RATE_PER_SECOND: '10' },
     });
     try {
       const flooder = await tenantWithUser(shared);

@@ -1,21 +1,23 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ReverseGeocoder, type GeocodeResult, type GeocoderClock } from '../../src/modules/map/reverseGeocoder.js';
+import type { Clock, ClockTimer } from '../../src/core/clock.js';
+import { ReverseGeocoder, type GeocodeResult } from '../../src/modules/map/reverseGeocoder.js';
 
-/** Time that moves only when a test says so; due timers fire in order. */
-class ManualClock implements GeocoderClock {
+/** Time that moves only when a test says so, at once (no awaits between timers); due timers fire in order. */
+class ManualClock implements Clock {
   time = 0;
   private nextId = 1;
   private readonly timers = new Map<number, { at: number; callback: () => void }>();
 
   now = (): number => this.time;
-  setTimeout = (callback: () => void, ms: number): number => {
-    this.timers.set(this.nextId, { at: this.time + ms, callback });
-    return this.nextId++;
+  timeout = (callback: () => void, ms: number): ClockTimer => {
+    const id = this.nextId++;
+    this.timers.set(id, { at: this.time + ms, callback });
+    return { cancel: () => this.timers.delete(id) };
   };
-  clearTimeout = (handle: unknown): void => {
-    this.timers.delete(handle as number);
+  interval = (): ClockTimer => {
+    throw new Error('the geocoder sets no interval');
   };
 
   advance(ms: number): void {

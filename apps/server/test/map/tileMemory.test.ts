@@ -1,9 +1,10 @@
 import { Code, MessageKeys } from '@intercom/contract';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { OfflineTiles } from '../../src/modules/map/offlineTiles.js';
 import { MAX_DRILLED_TILES, TileCutter } from '../../src/modules/map/tileCutter.js';
-import { buildTestApp, call, expectFailure } from '../helper.js';
+import { call, expectFailure } from '../helper.js';
+import { useTestApp } from '../useTestApp.js';
 
 /** 16,000 distinct z 10 tiles spread over the world, as a crawler of the public addresses asks. */
 function* distinctZ10(count: number): Generator<[number, number]> {
@@ -67,14 +68,9 @@ describe('offline tiles: bounded memory (issue 30)', () => {
 });
 
 describe('GET /basemap: per-IP limit (issue 30)', () => {
-  const apps: Array<{ close(): Promise<void> }> = [];
-  afterAll(async () => {
-    for (const app of apps) await app.close();
-  });
+  const t = useTestApp({ env: { BASEMAP_IP_LIMIT_PER_MINUTE: '3' } });
 
   it('answers 429 with the envelope past BASEMAP_IP_LIMIT_PER_MINUTE, per client address', async () => {
-    const t = await buildTestApp({ env: { BASEMAP_IP_LIMIT_PER_MINUTE: '3' } });
-    apps.push(t);
     const get = (url: string, remoteAddress = '192.0.2.10') => call(t.app, { method: 'GET', url, remoteAddress });
     for (const url of ['/basemap/0/0/0.pbf', '/basemap/1/0/0.pbf', '/basemap/11/0/0.pbf']) {
       expect((await get(url)).statusCode).not.toBe(429);

@@ -1,36 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { enterpriseWithAccount } from '../helper.js';
-import { FAST_HUB, sleep } from '../hub/hubTestApp.js';
-import { FAST_TALK, SPEECH, isType, talk, waitFor } from '../talk/talkFixtures.js';
-import {
-  FAST_TERMINALS,
-  TestTerminal,
-  createTerminalUser,
-  loggedIn,
-  startTerminalApp,
-  type TerminalTestApp,
-} from '../terminals/terminalTestApp.js';
+import { sleep } from '../hub/hubTestApp.js';
+import { SPEECH, isType, seatOf, talk, useTalkApp, waitFor } from '../talk/talkFixtures.js';
+import { createTerminalUser, loggedIn } from '../terminals/terminalTestApp.js';
 
 // A dispatcher seat that logs in after an SOS began is offered the open emergency call (issue 32).
-let t: TerminalTestApp;
-
-beforeAll(async () => {
-  t = await startTerminalApp({ ...FAST_TERMINALS, heartbeatTimeoutMs: 30_000 }, FAST_HUB, {}, { talk: FAST_TALK });
-});
-afterAll(async () => {
-  await t.close();
-});
-
-async function seatOf(token: string): Promise<TestTerminal> {
-  const res = await fetch(`${t.origin}/api/Talk/AuthCode`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}` },
-  });
-  const code = ((await res.json()) as { BaseData: { authCode: string } }).BaseData.authCode;
-  const seat = await TestTerminal.connect(t);
-  expect(await seat.request({ type: 'login', authCode: code })).toMatchObject({ type: 'ack' });
-  return seat;
-}
+const t = useTalkApp();
 
 describe('emergency call for a seat that logs in later', () => {
   it('is offered the open call and hears the terminal; a seat of another enterprise is not; an ended call is not offered', async () => {
@@ -41,8 +16,8 @@ describe('emergency call for a seat that logs in later', () => {
     expect(await terminal.request({ type: 'sos', text: 'help' })).toMatchObject({ type: 'ack' });
     const cid = Number((await terminal.next(isType('callStart', { emergency: true }))).cid);
 
-    const late = await seatOf(enterprise.token);
-    const stranger = await seatOf(foreign.token);
+    const late = await seatOf(t, enterprise.token);
+    const stranger = await seatOf(t, foreign.token);
     const start = await late.next(isType('callStart', { cid }));
     expect(start).toEqual({ type: 'callStart', cid, from: user.U_ID, name: expect.any(String), emergency: true });
     // The worker talks at emergency priority; the late seat hears it, and can answer.
@@ -59,7 +34,7 @@ describe('emergency call for a seat that logs in later', () => {
     // Ended by the dispatcher: a seat logging in afterwards is offered nothing.
     expect(await late.request({ type: 'hangup', cid })).toMatchObject({ type: 'ack' });
     await terminal.next(isType('callEnd', { cid }));
-    const after = await seatOf(enterprise.token);
+    const after = await seatOf(t, enterprise.token);
     await sleep(300);
     expect(after.received.filter((m) => m.type === 'callStart')).toEqual([]);
     for (const peer of [terminal, late, stranger, after]) peer.close();

@@ -1,34 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// postgres: two instances on one PostgreSQL database and one Redis (it runs in that pass only).
+import { describe, expect, it } from 'vitest';
 import { enterpriseWithAccount } from '../helper.js';
-import { SPEECH, FAST_TALK, isType, talk, waitFor } from '../talk/talkFixtures.js';
-import { FAST_TERMINALS, TestTerminal, loggedIn, type TerminalTestApp } from '../terminals/terminalTestApp.js';
-import { startScaleOut, type ScaleOut } from '../terminals/scaleOutApps.js';
+import { SPEECH, FAST_TALK, TALK_TERMINALS, isType, seatOf, talk, waitFor } from '../talk/talkFixtures.js';
+import { loggedIn } from '../terminals/terminalTestApp.js';
+import { startScaleOut } from '../terminals/scaleOutApps.js';
+import { useTestApp } from '../useTestApp.js';
 
 // Two instances on one PostgreSQL database and one Redis: a dispatcher seat that logs in on instance
 // b after an SOS opened an emergency call on instance a is offered that call and hears the worker.
 const shared = Boolean(process.env.TEST_DATABASE_URL);
-let s: ScaleOut;
-
-beforeAll(async () => {
-  if (!shared) return;
-  s = await startScaleOut({ ...FAST_TERMINALS, heartbeatTimeoutMs: 30_000 }, FAST_TALK);
-});
-afterAll(async () => {
-  await s?.close();
-});
-
-async function seatOn(app: TerminalTestApp, token: string): Promise<TestTerminal> {
-  const res = await fetch(`${app.origin}/api/Talk/AuthCode`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}` },
-  });
-  const code = ((await res.json()) as { BaseData: { authCode: string } }).BaseData.authCode;
-  const seat = await TestTerminal.connect(app);
-  expect(await seat.request({ type: 'login', authCode: code })).toMatchObject({ type: 'ack' });
-  return seat;
-}
 
 describe.runIf(shared)('emergency call for a seat that logs in later on another instance', () => {
+  const s = useTestApp(() => startScaleOut(TALK_TERMINALS, FAST_TALK));
+
   it('is offered the call opened on instance a, and hears the worker', async () => {
     const enterprise = await enterpriseWithAccount(s.a, { role: 'admin' });
     const foreign = await enterpriseWithAccount(s.a, { role: 'admin' });
@@ -37,8 +21,8 @@ describe.runIf(shared)('emergency call for a seat that logs in later on another 
     expect(await terminal.request({ type: 'sos', text: 'help' })).toMatchObject({ type: 'ack' });
     const cid = Number((await terminal.next(isType('callStart', { emergency: true }))).cid);
 
-    const late = await seatOn(s.b, enterprise.token);
-    const stranger = await seatOn(s.b, foreign.token);
+    const late = await seatOf(s.b, enterprise.token);
+    const stranger = await seatOf(s.b, foreign.token);
     const start = await late.next(isType('callStart', { cid }));
     expect(start).toEqual({ type: 'callStart', cid, from: user.U_ID, name: expect.any(String), emergency: true });
     expect(await terminal.request({ type: 'floorRequest', cid })).toMatchObject({ granted: true });

@@ -1,26 +1,26 @@
 import { NotificationTypes, SafetyAlarmTypes } from '@intercom/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { FakeClock } from '../../src/core/clock.js';
 import { AlarmEscalation } from '../../src/modules/safety/index.js';
 import { data, form, org } from '../channelFixtures.js';
-import { startTerminalApp, type TerminalTestApp } from '../terminals/terminalTestApp.js';
-import { MINUTE, alarmsOf, busAlarms, guarded } from './safetyFixtures.js';
+import { startTerminalApp } from '../terminals/terminalTestApp.js';
+import { MINUTE, alarmsOf, busAlarms, guarded, moveTo } from './safetyFixtures.js';
+import { useTestApp } from '../useTestApp.js';
 
 // Unacknowledged safety alarms are raised again, once, after SAFETY_ESCALATE_MINUTES (issue 32).
-let t: TerminalTestApp;
-let clock = Date.now();
+const t = useTestApp(() => startTerminalApp(undefined, undefined, { SAFETY_ESCALATE_MINUTES: '3' }));
+/**
+ * The watch's clock, from the real time at each test's start (the alarms' CreatedAt is real time):
+ * it ticks only when the test calls `tick`, so nothing escalates behind a test's back.
+ */
+let clock: FakeClock;
 
-beforeAll(async () => {
-  t = await startTerminalApp(undefined, undefined, { SAFETY_ESCALATE_MINUTES: '3' });
-  t.terminals.service.safety.clock = () => clock;
-});
-afterAll(async () => {
-  await t.close();
+beforeEach(() => {
+  clock = new FakeClock(Date.now());
+  t.terminals.service.safety.useClock(clock);
 });
 
-const tickAt = (at: number) => {
-  clock = at;
-  return t.terminals.service.safety.tick(at);
-};
+const tickAt = (at: number) => t.terminals.service.safety.tick(moveTo(clock, at));
 
 describe('escalation', () => {
   it('an SOS still new after the configured minutes is pushed again, Escalated, once; to the parent enterprise too', async () => {
@@ -55,9 +55,6 @@ describe('escalation', () => {
   });
 
   it('an acknowledged ManDown and a low-battery alarm are not escalated', async () => {
-    // The periodic tick reads the clock: left where the last test moved it, it would escalate the
-    // ManDown before the Acknowledge below lands.
-    clock = Date.now();
     const o = await org(t);
     const { U_ID, terminal } = await guarded(t, {}, o);
     const manDown = await terminal.request({ type: 'manDown' });
@@ -71,7 +68,7 @@ describe('escalation', () => {
 
   it('two sweepers on one database (two instances) escalate each alarm once', async () => {
     const o = await org(t);
-    const start = (clock = Date.now());
+    const start = clock.now();
     const { U_ID, terminal } = await guarded(t, { CheckInMinutes: 1, GraceMinutes: 1 }, o);
     await tickAt(start);
     await tickAt(start + 2 * MINUTE); // missed: LoneWorker

@@ -1,8 +1,18 @@
 import type { Notification } from '@intercom/contract';
+import type { FakeClock } from '../../src/core/clock.js';
 import { data, org, type Org } from '../channelFixtures.js';
 import { createTerminalUser, loggedIn, type TerminalTestApp, type TestTerminal } from '../terminals/terminalTestApp.js';
 
 export const MINUTE = 60_000;
+
+/**
+ * Moves a FakeClock to `at` without running its timers (the test ticks the watch itself); returns
+ * `at`. Time only goes forward: a row that needs an earlier time passes it to `tick(at)` instead.
+ */
+export function moveTo(clock: FakeClock, at: number): number {
+  clock.stall(at - clock.now());
+  return at;
+}
 
 /** An enterprise with one logged-in terminal user under the given safety settings. */
 export async function guarded(
@@ -16,6 +26,27 @@ export async function guarded(
   data(await owner.api.postJson('/api/Safety/Settings', body));
   const terminal = await loggedIn(t, phone);
   return { o: owner, U_ID, phone, terminal };
+}
+
+/** Check-ins every `minutes` with a minute's grace for one user, written straight to the table. */
+export async function checkInEvery(
+  t: Pick<TerminalTestApp, 'db'>,
+  user: { U_ID: number; E_ID: number },
+  minutes: number,
+): Promise<void> {
+  await t.db
+    .insertInto('safety_setting')
+    .values({
+      TargetKind: 'user',
+      TargetID: user.U_ID,
+      E_ID: user.E_ID,
+      CheckInMinutes: minutes,
+      GraceMinutes: 1,
+      NoMovementMinutes: 0,
+      NoMovementMeters: 10,
+      UpdatedAt: Date.now(),
+    })
+    .execute();
 }
 
 /** The user's alarms of one type, oldest first, once every alarm under way is stored. */

@@ -3,30 +3,31 @@ import os from 'node:os';
 import path from 'node:path';
 import { NotificationTypes, SafetyAlarmTypes } from '@intercom/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FakeClock } from '../../src/core/clock.js';
 import { createPostgresDatabase, enterpriseWithAccount } from '../helper.js';
 import { FAST_HUB, sleep } from '../hub/hubTestApp.js';
-import { FAST_TALK, isType } from '../talk/talkFixtures.js';
+import { FAST_TALK, isType, seatOf } from '../talk/talkFixtures.js';
 import {
   FAST_TERMINALS,
-  TestTerminal,
   createTerminalUser,
   loggedIn,
   startTerminalApp,
   type TerminalTestApp,
 } from '../terminals/terminalTestApp.js';
-import { MINUTE, alarmsOf, busAlarms } from './safetyFixtures.js';
+import { MINUTE, alarmsOf, busAlarms, checkInEvery, moveTo } from './safetyFixtures.js';
 
 // Safety timers survive a restart and fire once (issues 32 and 35): an app is stopped and started
 // again on the same database (PostgreSQL with TEST_DATABASE_URL, else one SQLite file), with a second
 // instance on it, and each missed check-in, escalation and emergency call happens once.
 let storage: { options: { sharedDatabaseUrl: string } | { sharedDataDir: string }; drop(): Promise<void> };
 const apps: TerminalTestApp[] = [];
-let clock = Date.now();
+/** Every instance's safety watch runs on it: they tick only when the test calls `tick`. */
+const clock = new FakeClock(Date.now());
 
 async function start(): Promise<TerminalTestApp> {
   const env = { SAFETY_ESCALATE_MINUTES: '3' };
   const app = await startTerminalApp(FAST_TERMINALS, FAST_HUB, env, { ...storage.options, talk: FAST_TALK });
-  app.terminals.service.safety.clock = () => clock;
+  app.terminals.service.safety.useClock(clock);
   apps.push(app);
   return app;
 }
@@ -55,40 +56,17 @@ afterAll(async () => {
 });
 
 const tickAll = (at: number) => {
-  clock = at;
+  moveTo(clock, at);
   return Promise.all(apps.map((app) => app.terminals.service.safety.tick(at)));
 };
-
-async function seatOf(t: TerminalTestApp, token: string): Promise<TestTerminal> {
-  const res = await fetch(`${t.origin}/api/Talk/AuthCode`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}` },
-  });
-  const code = ((await res.json()) as { BaseData: { authCode: string } }).BaseData.authCode;
-  const seat = await TestTerminal.connect(t);
-  expect(await seat.request({ type: 'login', authCode: code })).toMatchObject({ type: 'ack' });
-  return seat;
-}
 
 describe('safety timers across a restart', () => {
   it('a check-in missed while the server was down and the phone dead alarms once, with two instances sweeping', async () => {
     const first = await start();
     const enterprise = await enterpriseWithAccount(first, { role: 'admin' });
     const { U_ID, phone } = await createTerminalUser(first, { E_ID: enterprise.E_ID });
-    await first.db
-      .insertInto('safety_setting')
-      .values({
-        TargetKind: 'user',
-        TargetID: U_ID,
-        E_ID: enterprise.E_ID,
-        CheckInMinutes: 5,
-        GraceMinutes: 1,
-        NoMovementMinutes: 0,
-        NoMovementMeters: 10,
-        UpdatedAt: Date.now(),
-      })
-      .execute();
-    const at = (clock = Date.now());
+    await checkInEvery(first, { U_ID, E_ID: enterprise.E_ID }, 5);
+    const at = moveTo(clock, Date.now());
     const terminal = await loggedIn(first, phone);
     await first.terminals.service.safety.tick(at);
     const dueAt = at + 5 * MINUTE;
@@ -116,7 +94,7 @@ describe('safety timers across a restart', () => {
   });
 
   it('an SOS escalates once after a restart and opens no second emergency call; its stale call is not offered', async () => {
-    clock = Date.now(); // every tick, the periodic ones too, reads it: no escalation before it is moved
+    // The watches tick only when told: nothing escalates before the ticks below.
     const first = await start();
     const enterprise = await enterpriseWithAccount(first, { role: 'admin' });
     const { U_ID, phone } = await createTerminalUser(first, { E_ID: enterprise.E_ID });
@@ -141,9 +119,9 @@ describe('safety timers across a restart', () => {
     const seatAgain = await seatOf(again, enterprise.token);
     // The instance holding the terminal escalates (its push reaches the terminal's talk service),
     // then both sweep again: nothing more.
-    clock = raisedAt + 3 * MINUTE;
-    await again.terminals.service.safety.tick(clock);
-    await tickAll(raisedAt + 4 * MINUTE);
+    // The alarm's CreatedAt is real time; the ticks pass their times (the clock is ahead after the first test).
+    await again.terminals.service.safety.tick(raisedAt + 3 * MINUTE);
+    await Promise.all(apps.map((app) => app.terminals.service.safety.tick(raisedAt + 4 * MINUTE)));
     await sleep(300); // a callStart would have come by now
     for (const bus of buses) bus.stop();
     const pushes = buses.flatMap((bus) => bus.list).filter((n) => n.N_ID === sos.N_ID);

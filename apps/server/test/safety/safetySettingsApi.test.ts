@@ -1,18 +1,15 @@
 import { Code, MessageKeys, SafetyLogActions, type SafetySettings } from '@intercom/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, expectFailure, type TestApp } from '../helper.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { expectFailure } from '../helper.js';
 import { data, insertUsers, logged, org, type Org } from '../channelFixtures.js';
+import { useTestApp } from '../useTestApp.js';
 
 // POST /api/Safety/Settings and GET /api/Safety/Settings?U_ID= (issue 32).
-let t: TestApp;
+const t = useTestApp();
 let a: Org;
 
 beforeAll(async () => {
-  t = await buildTestApp();
   a = await org(t);
-});
-afterAll(async () => {
-  await t.close();
 });
 
 const valid = { CheckInMinutes: 30, GraceMinutes: 5, NoMovementMinutes: 15, NoMovementMeters: 20 };

@@ -1,17 +1,11 @@
 import { Code, MessageKeys, SafetyLogActions, type SafetySettingRow, type SafetySettings } from '@intercom/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, expectFailure, type TestApp } from '../helper.js';
+import { describe, expect, it } from 'vitest';
+import { expectFailure } from '../helper.js';
 import { data, insertUsers, logged, org, rows, type Org } from '../channelFixtures.js';
+import { useTestApp } from '../useTestApp.js';
 
 // GET /api/Safety/QueryData and POST /api/Safety/Delete (issue 32): the stored settings rows.
-let t: TestApp;
-
-beforeAll(async () => {
-  t = await buildTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp();
 
 const valid = { CheckInMinutes: 30, GraceMinutes: 5, NoMovementMinutes: 15, NoMovementMeters: 20 };
 const save = async (who: Org, body: object) =>

@@ -1,28 +1,24 @@
 import { SafetyAlarmTypes, TerminalErrors } from '@intercom/contract';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { TestTerminal, startTerminalApp, type TerminalTestApp } from '../terminals/terminalTestApp.js';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { FakeClock } from '../../src/core/clock.js';
+import { TestTerminal, startTerminalApp } from '../terminals/terminalTestApp.js';
 import { createTerminalUser, loggedIn } from '../terminals/terminalTestApp.js';
 import { org } from '../channelFixtures.js';
-import { MINUTE, alarmsOf, busAlarms, guarded } from './safetyFixtures.js';
+import { MINUTE, alarmsOf, busAlarms, guarded, moveTo } from './safetyFixtures.js';
+import { useTestApp } from '../useTestApp.js';
 
 // The terminal side of lone worker, no movement and man down (issue 32): manDown, checkIn, checkInDue.
-let t: TerminalTestApp;
+const t = useTestApp(() => startTerminalApp());
 
-beforeAll(async () => {
-  t = await startTerminalApp();
-  t.terminals.service.safety.clock = () => clock;
-});
-afterAll(async () => {
-  await t.close();
+/** The watch's clock, from the real time at each test's start: it ticks only when the test calls `tick`. */
+let clock: FakeClock;
+beforeEach(() => {
+  clock = new FakeClock(Date.now());
+  t.terminals.service.safety.useClock(clock);
 });
 
 const watch = () => t.terminals.service.safety;
-/** The watch's clock, moved by the test (its periodic tick reads it too). */
-let clock = Date.now();
-const clockAt = (at: number) => {
-  clock = at;
-  return at;
-};
+const clockAt = (at: number) => moveTo(clock, at);
 const tickAt = (at: number) => watch().tick(clockAt(at));
 const stateOf = (U_ID: number) =>
   t.db.selectFrom('safety_state').selectAll().where('U_ID', '=', U_ID).executeTakeFirst();
@@ -77,7 +73,7 @@ describe('lone worker', () => {
   it('a checkIn with nothing due is acknowledged: null without check-ins, else the next due time', async () => {
     const off = await guarded(t, {});
     expect(await off.terminal.request({ type: 'checkIn' })).toMatchObject({ type: 'ack', nextDueAt: null });
-    const now = clockAt(Date.now());
+    const now = clock.now();
     const on = await guarded(t, { CheckInMinutes: 30, GraceMinutes: 5 });
     const reply = await on.terminal.request({ type: 'checkIn' });
     expect(reply).toMatchObject({ type: 'ack', nextDueAt: now + 30 * MINUTE });
@@ -90,7 +86,7 @@ describe('lone worker', () => {
   });
 
   it('sends checkInDue when the check-in falls due; answered, no alarm; missed by the grace, one LoneWorker alarm', async () => {
-    const start = clockAt(Date.now());
+    const start = clock.now();
     const { U_ID, terminal } = await guarded(t, { CheckInMinutes: 10, GraceMinutes: 2 });
     await tickAt(start);
     const first = await stateOf(U_ID);
@@ -126,7 +122,7 @@ describe('lone worker', () => {
   });
 
   it('a due check-in survives a reconnect (as after a restart): missed, it alarms once', async () => {
-    const start = clockAt(Date.now());
+    const start = clock.now();
     const { U_ID, phone, terminal } = await guarded(t, { CheckInMinutes: 5, GraceMinutes: 1 });
     await tickAt(start);
     const dueAt = start + 5 * MINUTE;
@@ -148,7 +144,7 @@ describe('no movement', () => {
   const north = (lat: number, metres: number) => lat + metres / 111_195;
 
   it('one NoMovement alarm per episode of standing still; moving beyond the distance starts a new one', async () => {
-    const start = clockAt(Date.now());
+    const start = clock.now();
     const { U_ID, terminal } = await guarded(t, { NoMovementMinutes: 3, NoMovementMeters: 20 });
     await tickAt(start);
     const at = async (lat: number) =>
@@ -172,7 +168,7 @@ describe('no movement', () => {
   });
 
   it('a user that keeps moving raises nothing until it stops', async () => {
-    const start = clockAt(Date.now());
+    const start = clock.now();
     const { U_ID, terminal } = await guarded(t, { NoMovementMinutes: 1, NoMovementMeters: 10 });
     await tickAt(start);
     for (let i = 0; i < 4; i++) {

@@ -1,17 +1,18 @@
 import { Writable } from 'node:stream';
 import { TalkLimits, TerminalCloseCodes, TerminalErrors, VideoCodec, VideoErrors } from '@intercom/contract';
 import { encodeAudioUp, encodeVideoUp } from '@intercom/terminal-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FAST_HUB, sleep, tenant } from '../hub/hubTestApp.js';
 import {
   FAST_TERMINALS,
   createTerminalUser,
   loggedIn,
   startTerminalApp,
-  type TerminalTestApp,
   type TestTerminal,
 } from '../terminals/terminalTestApp.js';
-import { FAST_TALK, SPEECH, channelOf, createChannel, isType, joinAll, talk, waitFor } from './talkFixtures.js';
+import { FAST_TALK, SPEECH, channelOf, isType, joinAll, joinedChannel, talk, waitFor } from './talkFixtures.js';
+import { useTestApp } from '../useTestApp.js';
+import { JPEG, channelMember, setVideoEnable } from '../video/videoFixtures.js';
 
 // Binary floods (issue 30, item 5): refused audio and video frames count like refused messages, the
 // socket closes as flooding at the same threshold, and each episode costs one log line and at most
@@ -24,16 +25,14 @@ const QUIET_MS = 1_000;
 const FLOOD = 10_000;
 const EPISODE = 'refusal episode';
 const lines: Record<string, unknown>[] = [];
-let t: TerminalTestApp;
-
-beforeAll(async () => {
+const t = useTestApp(async () => {
   const stream = new Writable({
     write(chunk: Buffer, _encoding, done) {
       for (const line of String(chunk).split('\n')) if (line) lines.push(JSON.parse(line) as Record<string, unknown>);
       done();
     },
   });
-  t = await startTerminalApp(
+  return startTerminalApp(
     // The default threshold (200), as in production; episodes end after QUIET_MS without a refusal.
     { ...FAST_TERMINALS, heartbeatTimeoutMs: 30_000, floodQuietMs: QUIET_MS },
     FAST_HUB,
@@ -49,9 +48,6 @@ beforeAll(async () => {
       logger: { level: 'info', stream },
     },
   );
-});
-afterAll(async () => {
-  await t.close();
 });
 
 /** Episode lines about one terminal user. */
@@ -91,11 +87,9 @@ const videoHandled = () => t.app.talk.video.counters.received;
 
 describe('audio', () => {
   it('closes a terminal that floods audio without the floor: 1008, one log line, no reply per frame', async () => {
-    const { cid, members } = await channelOf(t, t.demo.E_ID, [0, 0]);
-    await joinAll(members, cid);
-    const [flooder, listener] = members.map((m) => m.terminal);
+    const { cid, members, terminals } = await joinedChannel(t, t.demo.E_ID, [0, 0]);
+    const [flooder, listener] = terminals;
     const U_ID = members[0]?.U_ID as number;
-    if (!flooder || !listener) throw new Error('two members');
     const logged = await flood(
       flooder,
       Array.from({ length: FLOOD }, (_, i) => encodeAudioUp({ cid, seq: i, opus: SPEECH[0] as Buffer })),
@@ -134,11 +128,9 @@ describe('audio', () => {
   });
 
   it('does not close a well-behaved talker that loses the floor mid-burst and stops within a second', async () => {
-    const { cid, members } = await channelOf(t, t.demo.E_ID, [0, 5]);
-    await joinAll(members, cid);
-    const [talker, dispatcher] = members.map((m) => m.terminal);
+    const { cid, members, terminals } = await joinedChannel(t, t.demo.E_ID, [0, 5]);
+    const [talker, dispatcher] = terminals;
     const U_ID = members[0]?.U_ID as number;
-    if (!talker || !dispatcher) throw new Error('two members');
     expect(await talker.request({ type: 'floorRequest', cid })).toMatchObject({ granted: true });
     const sending = talk(talker, cid, SPEECH.slice(0, 40), 20);
     await sleep(300);
@@ -161,11 +153,9 @@ describe('audio', () => {
   });
 
   it('cuts a talker over the audio rate: floor revoked, 1008, one rate_limited reply, one log line', async () => {
-    const { cid, members } = await channelOf(t, t.demo.E_ID, [0, 0]);
-    await joinAll(members, cid);
-    const [flooder, listener] = members.map((m) => m.terminal);
+    const { cid, members, terminals } = await joinedChannel(t, t.demo.E_ID, [0, 0]);
+    const [flooder, listener] = terminals;
     const U_ID = members[0]?.U_ID as number;
-    if (!flooder || !listener) throw new Error('two members');
     // Built before the floor is granted: building them may take longer than the silence time.
     const frames = Array.from({ length: FLOOD }, (_, i) => encodeAudioUp({ cid, seq: i, opus: SPEECH[0] as Buffer }));
     await flooder.request({ type: 'floorRequest', cid });
@@ -187,7 +177,6 @@ describe('audio', () => {
 });
 
 describe('video', () => {
-  const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 4, 0xff, 0xd9]);
   const jpegFrames = () =>
     Array.from({ length: FLOOD }, (_, i) => encodeVideoUp({ codec: VideoCodec.jpeg, timestamp: i, payload: JPEG }));
 
@@ -208,11 +197,8 @@ describe('video', () => {
 
   it('closes a terminal with video rights that floods frames nobody asked for', async () => {
     const { E_ID } = await tenant(t);
-    await t.db.insertInto('sys_config').values({ E_ID, Code: 'VideoEnable', Value: 'TRUE' }).execute();
-    const user = await createTerminalUser(t, { E_ID });
-    const cid = await createChannel(t, E_ID, [{ U_ID: user.U_ID }]);
-    await t.db.updateTable('channel').set({ VideoEnable: 1 }).where('CID', '=', cid).execute();
-    const terminal = await loggedIn(t, user.phone);
+    await setVideoEnable(t, E_ID, 'TRUE');
+    const { terminal, ...user } = await channelMember(t, E_ID, true);
     expect(await terminal.request({ type: 'videoCaps', codecs: ['jpeg'] })).toMatchObject({ type: 'ack' });
     const logged = await flood(terminal, jpegFrames(), videoHandled);
     figure('video nobody watches', {

@@ -1,33 +1,29 @@
 import net from 'node:net';
 import { encodeAudioUp } from '@intercom/terminal-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FAST_HUB, sleep } from '../hub/hubTestApp.js';
+import { describe, expect, it } from 'vitest';
+import { sleep } from '../hub/hubTestApp.js';
+import { TestTerminal, createTerminalUser } from '../terminals/terminalTestApp.js';
 import {
-  FAST_TERMINALS,
-  TestTerminal,
-  createTerminalUser,
-  startTerminalApp,
-  type TerminalTestApp,
-} from '../terminals/terminalTestApp.js';
-import { FAST_TALK, SPEECH, channelOf, isType, joinAll, readDown, seatOf, talk, waitFor } from './talkFixtures.js';
+  FAST_TALK,
+  SPEECH,
+  channelOf,
+  isType,
+  joinAll,
+  readDown,
+  seatOf,
+  talk,
+  useTalkApp,
+  waitFor,
+} from './talkFixtures.js';
 
 // Big rooms: two frames per write to the terminals, every frame at once to the seats (audioFanOut.ts).
 // From 4 listeners here (the talker included); a lone frame waits up to 2 s for the next one, so what
 // is held is plain to see, while a burst's frames come 10 ms apart, well within it.
 const BUNDLE = { fromListeners: 4, holdMs: 2_000 };
-let t: TerminalTestApp;
-
-beforeAll(async () => {
-  const floor = { ...FAST_TALK.floor, silenceMs: 10_000, maxTalkMs: 30_000 };
-  t = await startTerminalApp(
-    { ...FAST_TERMINALS, heartbeatTimeoutMs: 30_000 },
-    FAST_HUB,
-    {},
-    { talk: { ...FAST_TALK, floor, bundle: BUNDLE } },
-  );
-});
-afterAll(async () => {
-  await t.close();
+const t = useTalkApp({
+  ...FAST_TALK,
+  floor: { ...FAST_TALK.floor, silenceMs: 10_000, maxTalkMs: 30_000 },
+  bundle: BUNDLE,
 });
 
 /** A logged-in terminal that counts the reads its TCP socket makes (one per server write, or fewer). */

@@ -1,40 +1,13 @@
 import { CALL_ID_BASE, TalkErrors } from '@intercom/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { insertNotification } from '../../src/modules/notify/index.js';
 import { accountSession, enterpriseWithAccount } from '../helper.js';
-import { FAST_HUB, sleep } from '../hub/hubTestApp.js';
-import {
-  FAST_TERMINALS,
-  TestTerminal,
-  createTerminalUser,
-  loggedIn,
-  startTerminalApp,
-  type ServerMessage,
-  type TerminalTestApp,
-} from '../terminals/terminalTestApp.js';
-import { FAST_TALK, SPEECH, isType, readDown, talk, waitFor } from './talkFixtures.js';
+import { sleep } from '../hub/hubTestApp.js';
+import { createTerminalUser, loggedIn, type ServerMessage, type TestTerminal } from '../terminals/terminalTestApp.js';
+import { SPEECH, isType, readDown, seatOf, talk, useTalkApp, waitFor } from './talkFixtures.js';
 
 // An SOS (or ManDown) opens an emergency call between the terminal and the seats whose scope holds it.
-let t: TerminalTestApp;
-
-beforeAll(async () => {
-  t = await startTerminalApp({ ...FAST_TERMINALS, heartbeatTimeoutMs: 30_000 }, FAST_HUB, {}, { talk: FAST_TALK });
-});
-afterAll(async () => {
-  await t.close();
-});
-
-async function seatOf(token: string): Promise<TestTerminal> {
-  const res = await fetch(`${t.origin}/api/Talk/AuthCode`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}` },
-  });
-  const code = ((await res.json()) as { BaseData: { authCode: string } }).BaseData.authCode;
-  const seat = await TestTerminal.connect(t);
-  const reply = await seat.request({ type: 'login', authCode: code });
-  if (reply.type !== 'ack') throw new Error(`seat refused: ${JSON.stringify(reply)}`);
-  return seat;
-}
+const t = useTalkApp();
 
 /** An enterprise with two dispatcher seats and a terminal, plus a seat of another enterprise. */
 async function scene(record = false) {
@@ -48,8 +21,8 @@ async function scene(record = false) {
   const second = await accountSession(t, enterprise, 'admin');
   const foreign = await enterpriseWithAccount(t, { role: 'admin' });
   const user = await createTerminalUser(t, { E_ID: enterprise.E_ID });
-  const seats = [await seatOf(enterprise.token), await seatOf(second.token)] as const;
-  const stranger = await seatOf(foreign.token);
+  const seats = [await seatOf(t, enterprise.token), await seatOf(t, second.token)] as const;
+  const stranger = await seatOf(t, foreign.token);
   const terminal = await loggedIn(t, user.phone);
   const close = () => [...seats, stranger, terminal].forEach((s) => s.close());
   return { enterprise, user, seats, stranger, terminal, close };

@@ -1,27 +1,25 @@
 import { TalkErrors, TerminalErrors } from '@intercom/contract';
 import { encodeAudioUp } from '@intercom/terminal-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { authed, createEnterprise, loginAdmin } from '../helper.js';
-import { FAST_HUB, sleep } from '../hub/hubTestApp.js';
+import { sleep } from '../hub/hubTestApp.js';
+import { createTerminalUser, loggedIn } from '../terminals/terminalTestApp.js';
 import {
-  FAST_TERMINALS,
-  createTerminalUser,
-  loggedIn,
-  startTerminalApp,
-  type TerminalTestApp,
-} from '../terminals/terminalTestApp.js';
-import { FAST_TALK, SPEECH, channelOf, isType, joinAll, readDown, talk, waitFor } from './talkFixtures.js';
+  FAST_TALK,
+  SPEECH,
+  channelOf,
+  isType,
+  joinAll,
+  joinedChannel,
+  readDown,
+  talk,
+  useTalkApp,
+  waitFor,
+} from './talkFixtures.js';
 
 // Channels, floor control and the audio relay over real sockets (DESIGN.md section 7).
-let t: TerminalTestApp;
-
-beforeAll(async () => {
-  // Listeners stay silent for seconds here: a longer heartbeat timeout than the terminal suite's.
-  t = await startTerminalApp({ ...FAST_TERMINALS, heartbeatTimeoutMs: 30_000 }, FAST_HUB, {}, { talk: FAST_TALK });
-});
-afterAll(async () => {
-  await t.close();
-});
+// Listeners stay silent for seconds here: a longer heartbeat timeout than the terminal suite's.
+const t = useTalkApp();
 
 describe('join and floor requests', () => {
   it('refuses join by a non-member and floorRequest before join, and tells joined members who talks', async () => {
@@ -46,10 +44,8 @@ describe('join and floor requests', () => {
   });
 
   it('pre-empts only at strictly higher priority: the loser is revoked, everyone hears who took it', async () => {
-    const { cid, members } = await channelOf(t, t.demo.E_ID, [3, 3, 5]);
-    const [low, equal, high] = members.map((m) => m.terminal);
-    if (!low || !equal || !high) throw new Error('three members');
-    await joinAll(members, cid);
+    const { cid, members, terminals } = await joinedChannel(t, t.demo.E_ID, [3, 3, 5]);
+    const [low, equal, high] = terminals;
     expect(await low.request({ type: 'floorRequest', cid })).toMatchObject({ granted: true });
     expect(await equal.request({ type: 'floorRequest', cid })).toMatchObject({ code: TalkErrors.busy });
     expect(await high.request({ type: 'floorRequest', cid })).toMatchObject({ granted: true });
@@ -64,10 +60,8 @@ describe('join and floor requests', () => {
   });
 
   it('revokes after the silence time and after the maximum talk time, and on disconnect goes idle', async () => {
-    const { cid, members } = await channelOf(t, t.demo.E_ID, [0, 0]);
-    const [a, b] = members.map((m) => m.terminal);
-    if (!a || !b) throw new Error('two members');
-    await joinAll(members, cid);
+    const { cid, members, terminals } = await joinedChannel(t, t.demo.E_ID, [0, 0]);
+    const [a, b] = terminals;
     await a.request({ type: 'floorRequest', cid });
     await a.next(isType('floorRevoked', { cid, reason: 'silence' }), 2_000);
     await b.next(isType('floorIdle', { cid }));
@@ -90,10 +84,8 @@ describe('join and floor requests', () => {
   });
 
   it('leave releases the floor and stops the audio', async () => {
-    const { cid, members } = await channelOf(t, t.demo.E_ID, [0, 0]);
-    const [a, b] = members.map((m) => m.terminal);
-    if (!a || !b) throw new Error('two members');
-    await joinAll(members, cid);
+    const { cid, terminals } = await joinedChannel(t, t.demo.E_ID, [0, 0]);
+    const [a, b] = terminals;
     await a.request({ type: 'floorRequest', cid });
     expect((await a.request({ type: 'leave', cid })).type).toBe('ack');
     await b.next(isType('floorIdle', { cid }));
@@ -121,10 +113,8 @@ describe('relay', () => {
   });
 
   it('tells a listener floorIdle only after the frames queued before it', async () => {
-    const { cid, members } = await channelOf(t, t.demo.E_ID, [0, 0]);
-    const [a, b] = members.map((m) => m.terminal);
-    if (!a || !b) throw new Error('two members');
-    await joinAll(members, cid);
+    const { cid, terminals } = await joinedChannel(t, t.demo.E_ID, [0, 0]);
+    const [a, b] = terminals;
     await a.request({ type: 'floorRequest', cid });
     // 90 frames and the release in one go: most of the burst waits in the listener's queue.
     await talk(a, cid, SPEECH.slice(0, 90));
@@ -136,10 +126,8 @@ describe('relay', () => {
   });
 
   it('a member removed from the channel stops hearing it at once', async () => {
-    const { cid, members } = await channelOf(t, t.demo.E_ID, [0, 0, 0]);
-    const [talker, removed, kept] = members.map((m) => m.terminal);
-    if (!talker || !removed || !kept) throw new Error('three members');
-    await joinAll(members, cid);
+    const { cid, members, terminals } = await joinedChannel(t, t.demo.E_ID, [0, 0, 0]);
+    const [talker, removed, kept] = terminals;
     const api = authed(t.app, await loginAdmin(t));
     const res = await api.postJson('/api/THChannel/CMemberChange', { cid, action: 'remove', uids: [members[1]?.U_ID] });
     expect(res.statusCode, res.body).toBe(200);
@@ -157,8 +145,7 @@ describe('relay', () => {
   });
 
   it('delivers every frame in order to every listener, never back to the talker, and marks the talker', async () => {
-    const { cid, members } = await channelOf(t, t.demo.E_ID, [0, 0, 0, 0]);
-    await joinAll(members, cid);
+    const { cid, members } = await joinedChannel(t, t.demo.E_ID, [0, 0, 0, 0]);
     const [talker, ...listeners] = members;
     if (!talker) throw new Error('a talker');
     await talker.terminal.request({ type: 'floorRequest', cid });
@@ -182,10 +169,8 @@ describe('relay', () => {
   });
 
   it('drops frames from a non-holder and for another channel', async () => {
-    const { cid, members } = await channelOf(t, t.demo.E_ID, [0, 0, 0]);
-    await joinAll(members, cid);
-    const [holder, other, listener] = members.map((m) => m.terminal);
-    if (!holder || !other || !listener) throw new Error('three members');
+    const { cid, members, terminals } = await joinedChannel(t, t.demo.E_ID, [0, 0, 0]);
+    const [holder, other, listener] = terminals;
     await holder.request({ type: 'floorRequest', cid });
     await talk(other, cid, SPEECH.slice(0, 10));
     await talk(holder, cid + 1, SPEECH.slice(0, 10));
@@ -201,10 +186,8 @@ describe('relay', () => {
   });
 
   it('answers malformed frames with an error and keeps relaying for everyone', async () => {
-    const { cid, members } = await channelOf(t, t.demo.E_ID, [0, 0]);
-    await joinAll(members, cid);
-    const [holder, listener] = members.map((m) => m.terminal);
-    if (!holder || !listener) throw new Error('two members');
+    const { cid, terminals } = await joinedChannel(t, t.demo.E_ID, [0, 0]);
+    const [holder, listener] = terminals;
     await holder.request({ type: 'floorRequest', cid });
     const packet = SPEECH[0] as Buffer;
     const wrongKind = encodeAudioUp({ cid, seq: 0, opus: packet });
@@ -224,10 +207,8 @@ describe('relay', () => {
   });
 
   it('cuts off a talker that floods: frames over the rate are dropped and the floor is revoked', async () => {
-    const { cid, members } = await channelOf(t, t.demo.E_ID, [0, 0]);
-    await joinAll(members, cid);
-    const [flooder, listener] = members.map((m) => m.terminal);
-    if (!flooder || !listener) throw new Error('two members');
+    const { cid, terminals } = await joinedChannel(t, t.demo.E_ID, [0, 0]);
+    const [flooder, listener] = terminals;
     await flooder.request({ type: 'floorRequest', cid });
     const packet = SPEECH[0] as Buffer;
     await talk(
@@ -249,23 +230,18 @@ describe('relay', () => {
 
   it('a terminal never hears or joins another enterprise', async () => {
     const other = await createEnterprise(t.db);
-    const { cid: theirs, members: them } = await channelOf(t, other.E_ID, [0, 0]);
-    const { cid: ours, members: us } = await channelOf(t, t.demo.E_ID, [0]);
-    await joinAll(them, theirs);
-    await joinAll(us, ours);
-    const [ourTerminal] = us.map((m) => m.terminal);
-    if (!ourTerminal) throw new Error('one member');
+    const { cid: theirs, terminals: them } = await joinedChannel(t, other.E_ID, [0, 0]);
+    const [ourTerminal] = (await joinedChannel(t, t.demo.E_ID, [0])).terminals;
     expect(await ourTerminal.request({ type: 'join', cid: theirs })).toMatchObject({ code: TalkErrors.notMember });
     expect(await ourTerminal.request({ type: 'floorRequest', cid: theirs })).toMatchObject({
       code: TalkErrors.notMember,
     });
-    const [talker, listener] = them.map((m) => m.terminal);
-    if (!talker || !listener) throw new Error('two members');
+    const [talker, listener] = them;
     await talker.request({ type: 'floorRequest', cid: theirs });
     await talk(talker, theirs, SPEECH.slice(0, 5));
     await waitFor(() => listener.frames.length === 5);
     expect(ourTerminal.frames).toHaveLength(0);
     expect(ourTerminal.received.some((m) => m.type === 'floorTaken')).toBe(false);
-    for (const m of [...them, ...us]) m.terminal.close();
+    for (const terminal of [...them, ourTerminal]) terminal.close();
   });
 });

@@ -1,26 +1,22 @@
 import { TalkErrors, TerminalCloseCodes } from '@intercom/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hashToken, newToken } from '../../src/auth/tokens.js';
 import { accountSession, authed, createEnterprise, enterpriseWithAccount, expectSuccess } from '../helper.js';
 import { FAST_HUB } from '../hub/hubTestApp.js';
-import { FAST_TERMINALS, TestTerminal, startTerminalApp, type TerminalTestApp } from '../terminals/terminalTestApp.js';
+import { FAST_TERMINALS, TestTerminal, startTerminalApp } from '../terminals/terminalTestApp.js';
 import { FAST_TALK, SPEECH, channelOf, isType, joinAll, readDown, talk, waitFor } from './talkFixtures.js';
+import { useTestApp } from '../useTestApp.js';
 
 // Issue 30.1: a dispatcher seat lives only as long as the console session that opened it.
-let t: TerminalTestApp;
-const GOOD_PASSWORD = 'Good#2026pw';
-
-beforeAll(async () => {
-  t = await startTerminalApp(
+const t = useTestApp(() =>
+  startTerminalApp(
     { ...FAST_TERMINALS, heartbeatTimeoutMs: 30_000, seatCheckMs: 100 },
     FAST_HUB,
     {},
     { talk: FAST_TALK },
-  );
-});
-afterAll(async () => {
-  await t.close();
-});
+  ),
+);
+const GOOD_PASSWORD = 'Good#2026pw';
 
 async function authCode(token: string): Promise<string> {
   const res = await authed(t.app, token).post('/api/Talk/AuthCode');

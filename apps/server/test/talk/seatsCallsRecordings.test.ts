@@ -3,38 +3,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { TalkErrors, TerminalErrors } from '@intercom/contract';
 import { readOggOpus } from '@intercom/media';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AuthCodes } from '../../src/talk/authCodes.js';
 import { createEnterprise, enterpriseWithAccount } from '../helper.js';
-import { FAST_HUB } from '../hub/hubTestApp.js';
-import {
-  FAST_TERMINALS,
-  TestTerminal,
-  createTerminalUser,
-  loggedIn,
-  startTerminalApp,
-  type TerminalTestApp,
-} from '../terminals/terminalTestApp.js';
-import { FAST_TALK, SPEECH, channelOf, isType, joinAll, readDown, talk, waitFor } from './talkFixtures.js';
+import { TestTerminal, createTerminalUser, loggedIn } from '../terminals/terminalTestApp.js';
+import { FAST_TALK, SPEECH, channelOf, isType, joinAll, readDown, talk, useTalkApp, waitFor } from './talkFixtures.js';
 
 // Dispatcher seats (POST /api/Talk/AuthCode + login with authCode), private calls, and recordings.
-let t: TerminalTestApp;
-
-beforeAll(async () => {
-  // A floor that outlasts a loaded machine's burst. The recording test sends 107 frames 5 ms apart;
-  // when that takes over FAST_TALK's 1.5 s of talk, the floor goes before the last frames (14 ms
-  // apart: 3 frames short). A CI at load 8 recorded 106 of 107. No test here waits for a floor's timers.
-  const floor = { ...FAST_TALK.floor, silenceMs: 5_000, maxTalkMs: 30_000 };
-  t = await startTerminalApp(
-    { ...FAST_TERMINALS, heartbeatTimeoutMs: 30_000 },
-    FAST_HUB,
-    {},
-    { talk: { ...FAST_TALK, floor } },
-  );
-});
-afterAll(async () => {
-  await t.close();
-});
+// A floor that outlasts a loaded machine's burst. The recording test sends 107 frames 5 ms apart;
+// when that takes over FAST_TALK's 1.5 s of talk, the floor goes before the last frames (14 ms
+// apart: 3 frames short). A CI at load 8 recorded 106 of 107. No test here waits for a floor's timers.
+const t = useTalkApp({ ...FAST_TALK, floor: { ...FAST_TALK.floor, silenceMs: 5_000, maxTalkMs: 30_000 } });
 
 async function authCode(token = t.adminToken) {
   const res = await fetch(`${t.origin}/api/Talk/AuthCode`, {

@@ -1,13 +1,17 @@
 import { speechPackets } from '@intercom/media';
 import { decodeAudioDown, encodeAudioUp, frameKind } from '@intercom/terminal-client';
-import { sleep } from '../hub/hubTestApp.js';
+import type { TalkOptions } from '../../src/talk/talkService.js';
+import { FAST_HUB, sleep } from '../hub/hubTestApp.js';
 import {
+  FAST_TERMINALS,
   TestTerminal,
   createTerminalUser,
   loggedIn,
+  startTerminalApp,
   type ServerMessage,
   type TerminalTestApp,
 } from '../terminals/terminalTestApp.js';
+import { useTestApp } from '../useTestApp.js';
 
 /** Short floor timings so silence, timeout and the pre-emption grace happen within a test. */
 export const FAST_TALK = {
@@ -17,6 +21,14 @@ export const FAST_TALK = {
   framesBurst: 100,
   floodCutAfter: 40,
 };
+
+/** Terminal timings for talk and video tests: a call or a stream outlives the heartbeat timeout. */
+export const TALK_TERMINALS = { ...FAST_TERMINALS, heartbeatTimeoutMs: 30_000 };
+
+/** The /terminal app of a talk or video test file, with FAST_TALK's timings unless `talk` says otherwise. */
+export function useTalkApp(talk: Partial<TalkOptions> = FAST_TALK): TerminalTestApp {
+  return useTestApp(() => startTerminalApp(TALK_TERMINALS, FAST_HUB, {}, { talk }));
+}
 
 /** Real speech: 20 ms Opus packets of a recorded phrase. */
 export const SPEECH = speechPackets('unit-three');
@@ -85,6 +97,17 @@ export async function seatOf(t: TerminalTestApp, token = t.adminToken): Promise<
   const reply = await terminal.request({ type: 'login', authCode: code });
   if (reply.type !== 'ack') throw new Error(`seat refused: ${JSON.stringify(reply)}`);
   return terminal;
+}
+
+/** A new channel of logged-in terminals (priorities in order), all joined; `terminals` in the same order. */
+export async function joinedChannel<P extends number[]>(
+  t: TerminalTestApp,
+  E_ID: number,
+  priorities: [...P],
+): Promise<{ cid: number; members: Member[]; terminals: { [K in keyof P]: TestTerminal } }> {
+  const { cid, members } = await channelOf(t, E_ID, priorities);
+  await joinAll(members, cid);
+  return { cid, members, terminals: members.map((m) => m.terminal) as { [K in keyof P]: TestTerminal } };
 }
 
 export async function joinAll(members: Member[], cid: number): Promise<void> {

@@ -1,34 +1,28 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AudioOutbox } from '../../src/talk/audioOutbox.js';
 import type { TalkPeer } from '../../src/talk/talkPeer.js';
 import { enterpriseWithAccount } from '../helper.js';
-import { FAST_HUB } from '../hub/hubTestApp.js';
-import { readSeries } from '../metricsScrape.js';
+import { readSeries, seriesDelta } from '../metricsScrape.js';
+import { createTerminalUser, loggedIn, type TestTerminal } from '../terminals/terminalTestApp.js';
 import {
-  FAST_TERMINALS,
-  TestTerminal,
-  createTerminalUser,
-  loggedIn,
-  startTerminalApp,
-  type TerminalTestApp,
-} from '../terminals/terminalTestApp.js';
-import { FAST_TALK, SPEECH, channelOf, createChannel, isType, joinAll, seatOf, talk, waitFor } from './talkFixtures.js';
+  SPEECH,
+  channelOf,
+  createChannel,
+  isType,
+  joinAll,
+  joinedChannel,
+  seatOf,
+  talk,
+  useTalkApp,
+  waitFor,
+} from './talkFixtures.js';
 
 // intercom_talk_* on /metrics (issue 35): real floors, frames, seats, calls and recordings move them.
-let t: TerminalTestApp;
-
-beforeAll(async () => {
-  t = await startTerminalApp({ ...FAST_TERMINALS, heartbeatTimeoutMs: 30_000 }, FAST_HUB, {}, { talk: FAST_TALK });
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTalkApp();
 
 const read = (series: readonly string[]) => readSeries(t.origin, series);
-const delta = (before: Record<string, number>, after: Record<string, number>) =>
-  Object.fromEntries(Object.keys(after).map((k) => [k, (after[k] ?? 0) - (before[k] ?? 0)]));
 
 describe('talk metrics', () => {
   it('count grants, refusals, revokes by reason, grant time and relayed and refused frames', async () => {
@@ -43,10 +37,8 @@ describe('talk metrics', () => {
       'intercom_talk_rooms{kind="channel"}',
     ] as const;
     const before = await read(series);
-    const { cid, members } = await channelOf(t, t.demo.E_ID, [3, 3, 5]);
-    const [low, equal, high] = members.map((m) => m.terminal);
-    if (!low || !equal || !high) throw new Error('three members');
-    await joinAll(members, cid);
+    const { cid, terminals } = await joinedChannel(t, t.demo.E_ID, [3, 3, 5]);
+    const [low, equal, high] = terminals;
     expect(await low.request({ type: 'floorRequest', cid })).toMatchObject({ granted: true });
     expect(await equal.request({ type: 'floorRequest', cid })).toMatchObject({ type: 'error' });
     expect(await high.request({ type: 'floorRequest', cid })).toMatchObject({ granted: true });
@@ -62,7 +54,7 @@ describe('talk metrics', () => {
     await equal.next(isType('floorRevoked', { cid, reason: 'silence' }));
     await waitFor(() => t.app.talk.service.counters.notHolder >= 3);
 
-    const moved = delta(before, await read(series));
+    const moved = seriesDelta(before, await read(series));
     expect(moved).toEqual({
       intercom_talk_floors_granted_total: 3,
       intercom_talk_floor_grant_seconds_count: 3,
@@ -94,7 +86,7 @@ describe('talk metrics', () => {
     const ack = await caller.request({ type: 'call', uid: b.U_ID });
     const callId = ack.cid as number;
     await callee.next(isType('callStart', { cid: callId }));
-    expect(delta(before, await read(series))).toMatchObject({
+    expect(seriesDelta(before, await read(series))).toMatchObject({
       intercom_talk_seats: 1,
       'intercom_talk_rooms{kind="call"}': 1,
       intercom_talk_calls_started_total: 1,
@@ -121,7 +113,7 @@ describe('talk metrics', () => {
     }
     let moved: Record<string, number> = {};
     for (let i = 0; i < 200; i += 1) {
-      moved = delta(before, await read(series));
+      moved = seriesDelta(before, await read(series));
       if ((moved.intercom_talk_recordings_written_total ?? 0) + (moved.intercom_talk_recordings_failed_total ?? 0) >= 2)
         break;
       await new Promise((r) => setTimeout(r, 25));
@@ -167,7 +159,7 @@ describe('talk metrics', () => {
     expect(await terminal.request({ type: 'floorRequest', cid })).toMatchObject({ granted: true });
     await talk(terminal, cid, SPEECH.slice(0, 20));
     await waitFor(() => service.counters.relayed >= 20 && stalled.dropped === 13);
-    expect(delta(before, await read([name]))).toEqual({ [name]: 13 });
+    expect(seriesDelta(before, await read([name]))).toEqual({ [name]: 13 });
     service.detach(listener);
     terminal.close();
   });

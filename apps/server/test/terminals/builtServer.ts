@@ -245,13 +245,14 @@ export interface BuiltSuite {
 /**
  * Registers the file's beforeAll (build the server, a data directory, a store) and afterAll (kill
  * what still runs, drop the store, remove the directory); the fields are set once beforeAll ran.
+ * `adminUrl` as for `store`: null keeps the file on SQLite whatever TEST_DATABASE_URL says.
  */
-export function builtSuite(name: string): BuiltSuite {
+export function builtSuite(name: string, adminUrl?: string | null): BuiltSuite {
   const suite = { servers: [] } as unknown as BuiltSuite;
   beforeAll(async () => {
     buildServer();
     suite.dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `intercom-${name}-`));
-    suite.db = await store(suite.dataDir, `intercom_${name}`);
+    suite.db = await store(suite.dataDir, `intercom_${name}`, adminUrl);
   }, 180_000);
   afterAll(async () => {
     for (const server of suite.servers) if (server.child.exitCode === null) server.child.kill('SIGKILL');

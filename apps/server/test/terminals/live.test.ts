@@ -1,25 +1,12 @@
 import type { PushMsg, PushNotify } from '@intercom/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { authed } from '../helper.js';
 import { HttpTransportType, hubClient, record, tenant, until } from '../hub/hubTestApp.js';
-import {
-  FAST_TERMINALS,
-  createTerminalUser,
-  fix,
-  loggedIn,
-  startTerminalApp,
-  type TerminalTestApp,
-} from './terminalTestApp.js';
+import { FAST_TERMINALS, createTerminalUser, fix, loggedIn, startTerminalApp } from './terminalTestApp.js';
+import { useTestApp } from '../useTestApp.js';
 
 // What the console sees of terminals: hub pushes, statistics, configuration pushes to terminals.
-let t: TerminalTestApp;
-
-beforeAll(async () => {
-  t = await startTerminalApp(FAST_TERMINALS);
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp(() => startTerminalApp(FAST_TERMINALS));
 
 async function subscribed(token: string, transport = HttpTransportType.WebSockets) {
   const client = hubClient(t, { token, transport });

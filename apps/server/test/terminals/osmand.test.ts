@@ -1,16 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { call } from '../helper.js';
-import { FAST_TERMINALS, createTerminalUser, startTerminalApp, type TerminalTestApp } from './terminalTestApp.js';
+import { FAST_TERMINALS, createTerminalUser, startTerminalApp } from './terminalTestApp.js';
+import { useTestApp } from '../useTestApp.js';
 
 // OsmAnd / Traccar Client over HTTP: /api/osmand (public) and the optional OSMAND_PORT listener.
-let t: TerminalTestApp;
-
-beforeAll(async () => {
-  t = await startTerminalApp({ ...FAST_TERMINALS, osmandPerMinute: 40 });
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp(() => startTerminalApp({ ...FAST_TERMINALS, osmandPerMinute: 40 }));
 
 const seconds = () => Math.floor(Date.now() / 1000);
 const stored = async (U_ID: number) => {

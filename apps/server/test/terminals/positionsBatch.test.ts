@@ -1,23 +1,10 @@
 import { TerminalErrors, TerminalLimits } from '@intercom/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  FAST_TERMINALS,
-  createTerminalUser,
-  fix,
-  loggedIn,
-  startTerminalApp,
-  type TerminalTestApp,
-} from './terminalTestApp.js';
+import { describe, expect, it } from 'vitest';
+import { FAST_TERMINALS, createTerminalUser, fix, loggedIn, startTerminalApp } from './terminalTestApp.js';
+import { useTestApp } from '../useTestApp.js';
 
 // The `positions` message: a terminal's stored-up fixes after a tunnel, all stored or none.
-let t: TerminalTestApp;
-
-beforeAll(async () => {
-  t = await startTerminalApp(FAST_TERMINALS);
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp(() => startTerminalApp(FAST_TERMINALS));
 
 const newUser = () => createTerminalUser(t, { E_ID: t.demo.E_ID });
 const stored = async (U_ID: number) => {

@@ -1,5 +1,5 @@
 import { TerminalCloseCodes, TerminalErrors } from '@intercom/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { until } from '../hub/hubTestApp.js';
 import {
   FAST_TERMINALS,
@@ -8,24 +8,19 @@ import {
   fix,
   loggedIn,
   startTerminalApp,
-  type TerminalTestApp,
 } from './terminalTestApp.js';
+import { useTestApp } from '../useTestApp.js';
 
 // The JSON protocol of /terminal: framing, validation, limits, logins (docs/terminal-protocol.md).
-let t: TerminalTestApp;
-
-beforeAll(async () => {
-  t = await startTerminalApp({
+const t = useTestApp(() =>
+  startTerminalApp({
     ...FAST_TERMINALS,
     messagesPerSecond: 20,
     messagesBurst: 20,
     floodCloseAfter: 30,
     loginMaxFailures: 3,
-  });
-});
-afterAll(async () => {
-  await t.close();
-});
+  }),
+);
 
 const user = (input: Parameters<typeof createTerminalUser>[1] = { E_ID: 0 }) =>
   createTerminalUser(t, { ...input, E_ID: input.E_ID || t.demo.E_ID });

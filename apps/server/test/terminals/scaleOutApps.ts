@@ -5,7 +5,7 @@ import { createPostgresDatabase } from '../helper.js';
 import { FAST_HUB } from '../hub/hubTestApp.js';
 import { createTerminalUser, startTerminalApp, type NewTerminalUser, type TerminalTestApp } from './terminalTestApp.js';
 
-// The real Redis of this machine and CI (.ci/run starts it), as in redisBus.test.ts.
+// The real Redis of this machine and CI (.ci/run starts it), as in redisBus.redis.test.ts.
 export const REDIS_URL = process.env.REDIS_URL_TEST ?? 'redis://127.0.0.1:6379';
 
 /**
@@ -43,7 +43,7 @@ export async function startScaleOut(
 ): Promise<ScaleOut> {
   const prefix = `intercom:test:${randomUUID()}`;
   const adminUrl = process.env.TEST_DATABASE_URL;
-  const postgres = adminUrl ? await createPostgresDatabase(adminUrl) : undefined;
+  const postgres = adminUrl ? await createPostgresDatabase(adminUrl, { migrated: true }) : undefined;
   // One after the other: the second instance finds the shared database migrated and seeded.
   const a = await startInstance(terminals, postgres?.url, prefix, talk);
   const b = await startInstance(terminals, postgres?.url, prefix, talk);

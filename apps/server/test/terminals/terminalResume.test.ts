@@ -1,5 +1,5 @@
 import { RESUME_TOKEN_PATTERN, TerminalErrors, TerminalLimits } from '@intercom/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/auth/passwords.js';
 import { TEST_LOG_N } from '../helper.js';
 import {
@@ -9,19 +9,12 @@ import {
   createTerminalUser,
   startTerminalApp,
   type ServerMessage,
-  type TerminalTestApp,
 } from './terminalTestApp.js';
+import { useTestApp } from '../useTestApp.js';
 
 // A login's `resume` token (docs/terminal-protocol.md, "Login"): it stands in for the password, so a
 // reconnect storm does not pay a scrypt per terminal; it fails like a wrong password otherwise.
-let t: TerminalTestApp;
-
-beforeAll(async () => {
-  t = await startTerminalApp({ ...FAST_TERMINALS, loginMaxFailures: 3 });
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp(() => startTerminalApp({ ...FAST_TERMINALS, loginMaxFailures: 3 }));
 
 const user = () => createTerminalUser(t, { E_ID: t.demo.E_ID });
 
@@ -104,14 +97,30 @@ describe('resume tokens', () => {
     expect(await login({ phone: deleted.phone, resume: tokens[2] })).toEqual(refused(TerminalErrors.badCredentials));
   });
 
-  it('counts a wrong token toward the lock like a wrong password', async () => {
+  // Issue 48, finding 6: a wrong token alone counted toward the lock and the lock was checked before the
+  // token, so a stranger locked out terminals that held a good token. Lock password guesses, not possession.
+  it('never counts a wrong token alone toward the phone lock', async () => {
+    const { phone } = await user();
+    const token = await tokenOf(phone);
+    for (let i = 0; i < 6; i++)
+      expect(await login({ phone, resume: 'y'.repeat(43) })).toEqual(refused(TerminalErrors.badCredentials));
+    expect(await login({ phone, resume: token })).toMatchObject({ type: 'ack' });
+    expect(await login({ phone, password: TERMINAL_PASSWORD })).toMatchObject({ type: 'ack' });
+  });
+
+  it('lets a good token in while wrong passwords hold the lock; the password stays locked out', async () => {
     const { phone } = await user();
     const token = await tokenOf(phone);
     for (let i = 0; i < 3; i++)
-      expect(await login({ phone, resume: 'y'.repeat(43) })).toEqual(refused(TerminalErrors.badCredentials));
-    // Locked: neither the good token nor the password gets in until the lock ends.
-    expect(await login({ phone, resume: token })).toEqual(refused(TerminalErrors.tooManyAttempts));
+      expect(await login({ phone, password: 'wrong-pass' })).toEqual(refused(TerminalErrors.badCredentials));
     expect(await login({ phone, password: TERMINAL_PASSWORD })).toEqual(refused(TerminalErrors.tooManyAttempts));
+    expect(await login({ phone, resume: token })).toMatchObject({ type: 'ack' });
+    // A good token beside a wrong password gets in too, and neither resets nor adds to the count.
+    expect(await login({ phone, password: 'wrong-pass', resume: token })).toMatchObject({ type: 'ack' });
+    // A wrong token beside the right password: the password decides, and the lock refuses it.
+    expect(await login({ phone, password: TERMINAL_PASSWORD, resume: 'y'.repeat(43) })).toEqual(
+      refused(TerminalErrors.tooManyAttempts),
+    );
   });
 
   it('answers a malformed token or one without a phone with invalid, and logs nobody in', async () => {

@@ -119,7 +119,10 @@ export class TestTerminal {
     });
   }
 
-  static async connect(t: TerminalTestApp, options?: WebSocket.ClientOptions): Promise<TestTerminal> {
+  static async connect(
+    t: Pick<TerminalTestApp, 'terminalUrl'>,
+    options?: WebSocket.ClientOptions,
+  ): Promise<TestTerminal> {
     const terminal = new TestTerminal(new WebSocket(t.terminalUrl, options));
     await terminal.client.opened();
     return terminal;

@@ -1,56 +1,23 @@
 import { VideoCodec } from '@intercom/contract';
-import { encodeVideoUp } from '@intercom/terminal-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FAST_HUB, tenant } from '../hub/hubTestApp.js';
-import { readSeries } from '../metricsScrape.js';
-import { createChannel, waitFor } from '../talk/talkFixtures.js';
-import {
-  FAST_TERMINALS,
-  TestTerminal,
-  createTerminalUser,
-  loggedIn,
-  startTerminalApp,
-  type TerminalTestApp,
-} from '../terminals/terminalTestApp.js';
+import { describe, expect, it } from 'vitest';
+import { tenant } from '../hub/hubTestApp.js';
+import { readSeries, seriesDelta } from '../metricsScrape.js';
+import { seatOf, useTalkApp, waitFor } from '../talk/talkFixtures.js';
+import { IDR, P_FRAME, channelMember, setVideoEnable, up } from './videoFixtures.js';
 
 // intercom_video_* on /metrics (issue 35): a real stream to real seats moves them.
-let t: TerminalTestApp;
-
-beforeAll(async () => {
-  t = await startTerminalApp({ ...FAST_TERMINALS, heartbeatTimeoutMs: 30_000 }, FAST_HUB);
-});
-afterAll(async () => {
-  await t.close();
-});
+// The app's default talk timings: these tests hold no floor.
+const t = useTalkApp({});
 
 const read = (series: readonly string[]) => readSeries(t.origin, series);
-const delta = (before: Record<string, number>, after: Record<string, number>) =>
-  Object.fromEntries(Object.keys(after).map((k) => [k, (after[k] ?? 0) - (before[k] ?? 0)]));
 
 /** A terminal of a new enterprise with video rights, announcing h264 and jpeg, and a seat of that enterprise. */
 async function videoSource() {
   const { E_ID, token } = await tenant(t);
-  await t.db.insertInto('sys_config').values({ E_ID, Code: 'VideoEnable', Value: 'TRUE' }).execute();
-  const user = await createTerminalUser(t, { E_ID });
-  const cid = await createChannel(t, E_ID, [{ U_ID: user.U_ID }]);
-  await t.db.updateTable('channel').set({ VideoEnable: 1 }).where('CID', '=', cid).execute();
-  const terminal = await loggedIn(t, user.phone);
-  const seat = async () => {
-    const res = await fetch(`${t.origin}/api/Talk/AuthCode`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}` },
-    });
-    const code = ((await res.json()) as { BaseData: { authCode: string } }).BaseData.authCode;
-    const s = await TestTerminal.connect(t);
-    expect(await s.request({ type: 'login', authCode: code })).toMatchObject({ type: 'ack' });
-    return s;
-  };
-  return { uid: user.U_ID, terminal, seat };
+  await setVideoEnable(t, E_ID, 'TRUE');
+  const { U_ID, terminal } = await channelMember(t, E_ID, true);
+  return { uid: U_ID, terminal, seat: () => seatOf(t, token) };
 }
-
-const IDR = Buffer.from([0, 0, 0, 1, 0x67, 1, 2, 0, 0, 0, 1, 0x68, 3, 0, 0, 1, 0x65, 9, 9, 9]);
-const P_FRAME = Buffer.from([0, 0, 0, 1, 0x41, 7, 7, 7]);
-const up = (codec: number, timestamp: number, payload: Buffer) => encodeVideoUp({ codec, timestamp, payload });
 
 describe('video metrics', () => {
   it('show sources, streams and viewers; count frames and bytes relayed, refused, and skipped to a key frame', async () => {
@@ -69,7 +36,7 @@ describe('video metrics', () => {
     expect(await terminal.request({ type: 'videoCaps', codecs: ['h264'] })).toMatchObject({ type: 'ack' });
     const viewer = await seat();
     expect(await viewer.request({ type: 'videoApply', uid })).toMatchObject({ type: 'ack', codec: 'h264' });
-    expect(delta(before, await read(series.slice(0, 3)))).toEqual({
+    expect(seriesDelta(before, await read(series.slice(0, 3)))).toEqual({
       intercom_video_sources: 1,
       intercom_video_streams: 1,
       intercom_video_viewers: 1,
@@ -83,7 +50,7 @@ describe('video metrics', () => {
     expect(await viewer.request({ type: 'videoFree', uid })).toMatchObject({ type: 'ack' });
     terminal.socket.send(up(VideoCodec.h264, 5, IDR));
     await waitFor(() => t.app.talk.video.counters.unwatched >= 1);
-    const moved = delta(before, await read(series));
+    const moved = seriesDelta(before, await read(series));
     expect(moved).toEqual({
       intercom_video_sources: 1,
       intercom_video_streams: 0,
@@ -118,7 +85,7 @@ describe('video metrics', () => {
     }
     const { keyFrameRestarts, queueFull } = t.app.talk.video.counters;
     expect(keyFrameRestarts).toBeGreaterThanOrEqual(1);
-    const moved = delta(before, await read(series));
+    const moved = seriesDelta(before, await read(series));
     // Each restart drops the 30 waiting frames and the one that found them.
     expect(moved).toEqual({
       'intercom_video_frames_dropped_total{reason="queue_full"}': queueFull,

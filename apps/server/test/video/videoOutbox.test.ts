@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { VideoOutbox } from '../../src/talk/videoOutbox.js';
+import { VideoOutbox } from '../../src/video/videoOutbox.js';
 
 /** A socket whose writes complete only when the test says so. */
 function slowSink() {

@@ -1,78 +1,33 @@
 import { TalkErrors, TerminalErrors, VideoCodec, VideoErrors, type PushMsg } from '@intercom/contract';
 import { decodeVideoDown, encodeVideoUp } from '@intercom/terminal-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { accountSession } from '../helper.js';
-import { FAST_HUB, hubClient, record, tenant, until } from '../hub/hubTestApp.js';
-import { createChannel, isType, waitFor } from '../talk/talkFixtures.js';
-import {
-  FAST_TERMINALS,
-  TestTerminal,
-  createTerminalUser,
-  loggedIn,
-  startTerminalApp,
-  type TerminalTestApp,
-} from '../terminals/terminalTestApp.js';
+import { hubClient, record, tenant, until } from '../hub/hubTestApp.js';
+import { isType, seatOf, useTalkApp, waitFor } from '../talk/talkFixtures.js';
+import { IDR, JPEG, P_FRAME, channelMember, setVideoEnable, up } from './videoFixtures.js';
 
 // Video on /terminal (issue 14): rights, apply/free, start/stop, relay, the list for seats and consoles.
-let t: TerminalTestApp;
-
-beforeAll(async () => {
-  t = await startTerminalApp({ ...FAST_TERMINALS, heartbeatTimeoutMs: 30_000 }, FAST_HUB);
-});
-afterAll(async () => {
-  await t.close();
-});
-
-async function setVideoEnable(E_ID: number, value: 'TRUE' | 'FALSE') {
-  await t.db
-    .insertInto('sys_config')
-    .values({ E_ID, Code: 'VideoEnable', Value: value })
-    .onConflict((oc) => oc.columns(['E_ID', 'Code']).doUpdateSet({ Value: value }))
-    .execute();
-}
-
-/** A terminal user of E_ID in a channel; `video` makes it a video channel. */
-async function member(E_ID: number, video: boolean) {
-  const user = await createTerminalUser(t, { E_ID });
-  const cid = await createChannel(t, E_ID, [{ U_ID: user.U_ID }]);
-  if (video) await t.db.updateTable('channel').set({ VideoEnable: 1 }).where('CID', '=', cid).execute();
-  return { ...user, terminal: await loggedIn(t, user.phone) };
-}
-
-async function seatOf(token: string): Promise<TestTerminal> {
-  const res = await fetch(`${t.origin}/api/Talk/AuthCode`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}` },
-  });
-  const code = ((await res.json()) as { BaseData: { authCode: string } }).BaseData.authCode;
-  const seat = await TestTerminal.connect(t);
-  expect(await seat.request({ type: 'login', authCode: code })).toMatchObject({ type: 'ack' });
-  return seat;
-}
-
-const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 4, 0xff, 0xd9]);
-const IDR = Buffer.from([0, 0, 0, 1, 0x67, 1, 2, 0, 0, 0, 1, 0x68, 3, 0, 0, 1, 0x65, 9, 9, 9]);
-const P_FRAME = Buffer.from([0, 0, 0, 1, 0x41, 7, 7, 7]);
-const up = (codec: number, timestamp: number, payload: Buffer) => encodeVideoUp({ codec, timestamp, payload });
+// The app's default talk timings: these tests hold no floor.
+const t = useTalkApp({});
 
 describe('video rights', () => {
   it('refuses videoCaps, frames and apply unless VideoEnable is TRUE and the user is in a video channel', async () => {
     const { E_ID, token } = await tenant(t);
-    const plain = await member(E_ID, false);
-    const inVideo = await member(E_ID, true);
+    const plain = await channelMember(t, E_ID, false);
+    const inVideo = await channelMember(t, E_ID, true);
     // VideoEnable defaults to FALSE: even a video channel member has no video.
     expect(await inVideo.terminal.request({ type: 'videoCaps', codecs: ['jpeg'] })).toMatchObject({
       type: 'error',
       code: VideoErrors.notVideoMember,
     });
-    await setVideoEnable(E_ID, 'TRUE');
+    await setVideoEnable(t, E_ID, 'TRUE');
     expect(await plain.terminal.request({ type: 'videoCaps', codecs: ['jpeg'] })).toMatchObject({
       code: VideoErrors.notVideoMember,
     });
     // Frames without rights: refused, never relayed.
     plain.terminal.socket.send(up(VideoCodec.jpeg, 1, JPEG));
     await plain.terminal.next(isType('error', { seq: null, code: VideoErrors.notVideoMember }));
-    const seat = await seatOf(token);
+    const seat = await seatOf(t, token);
     expect(await seat.request({ type: 'videoApply', uid: plain.U_ID })).toMatchObject({
       type: 'error',
       code: VideoErrors.notVideoMember,
@@ -90,8 +45,8 @@ describe('video rights', () => {
 
   it('answers bad video messages with clear errors', async () => {
     const { E_ID, token } = await tenant(t);
-    await setVideoEnable(E_ID, 'TRUE');
-    const source = await member(E_ID, true);
+    await setVideoEnable(t, E_ID, 'TRUE');
+    const source = await channelMember(t, E_ID, true);
     const bad = [
       { type: 'videoCaps', codecs: ['vp9'] },
       { type: 'videoCaps', codecs: ['jpeg', 'jpeg'] },
@@ -107,7 +62,7 @@ describe('video rights', () => {
     expect(await source.terminal.request({ type: 'videoApply', uid: source.U_ID })).toMatchObject({
       code: TerminalErrors.notSupported,
     });
-    const seat = await seatOf(token);
+    const seat = await seatOf(t, token);
     expect(await seat.request({ type: 'videoCaps', codecs: ['jpeg'] })).toMatchObject({
       code: TerminalErrors.notSupported,
     });
@@ -130,12 +85,12 @@ describe('apply, relay, free', () => {
   it('starts the terminal on the first viewer, relays only to viewers, stops on the last free', async () => {
     const mine = await tenant(t);
     const { E_ID, token } = mine;
-    await setVideoEnable(E_ID, 'TRUE');
-    const source = await member(E_ID, true);
+    await setVideoEnable(t, E_ID, 'TRUE');
+    const source = await channelMember(t, E_ID, true);
     expect(await source.terminal.request({ type: 'videoCaps', codecs: ['jpeg'] })).toMatchObject({ type: 'ack' });
     // Three dispatchers: a console session carries one seat.
     const others = [await accountSession(t, mine), await accountSession(t, mine)];
-    const [a, b, idle] = [await seatOf(token), await seatOf(others[0]!.token), await seatOf(others[1]!.token)];
+    const [a, b, idle] = [await seatOf(t, token), await seatOf(t, others[0]!.token), await seatOf(t, others[1]!.token)];
 
     // Nobody watches: frames go nowhere and the terminal was never asked to start.
     const unwatched = t.app.talk.video.counters.unwatched;
@@ -167,10 +122,10 @@ describe('apply, relay, free', () => {
 
   it('starts a new H.264 viewer at an IDR and never sends it the P frames before', async () => {
     const { E_ID, token } = await tenant(t);
-    await setVideoEnable(E_ID, 'TRUE');
-    const source = await member(E_ID, true);
+    await setVideoEnable(t, E_ID, 'TRUE');
+    const source = await channelMember(t, E_ID, true);
     await source.terminal.request({ type: 'videoCaps', codecs: ['h264'] });
-    const seat = await seatOf(token);
+    const seat = await seatOf(t, token);
     await seat.request({ type: 'videoApply', uid: source.U_ID });
     source.terminal.socket.send(up(VideoCodec.h264, 1, P_FRAME));
     source.terminal.socket.send(up(VideoCodec.h264, 2, IDR));
@@ -184,10 +139,10 @@ describe('the video list', () => {
   it('tells seats and consoles of the scope when video comes and goes, and nothing across tenants', async () => {
     const mine = await tenant(t);
     const other = await tenant(t);
-    await setVideoEnable(mine.E_ID, 'TRUE');
-    await setVideoEnable(other.E_ID, 'TRUE');
-    const seat = await seatOf(mine.token);
-    const foreignSeat = await seatOf(other.token);
+    await setVideoEnable(t, mine.E_ID, 'TRUE');
+    await setVideoEnable(t, other.E_ID, 'TRUE');
+    const seat = await seatOf(t, mine.token);
+    const foreignSeat = await seatOf(t, other.token);
     const client = hubClient(t, { token: mine.token });
     const pushes = record<PushMsg>(client, 'pushMsg');
     await client.start();
@@ -195,7 +150,7 @@ describe('the video list', () => {
     await until(() => pushes.some((p) => p.type === 'Videos'), 'Videos snapshot');
     expect(pushes.find((p) => p.type === 'Videos')?.data).toEqual([]);
 
-    const source = await member(mine.E_ID, true);
+    const source = await channelMember(t, mine.E_ID, true);
     await source.terminal.request({ type: 'videoCaps', codecs: ['jpeg'] });
     const name = `T${source.phone}`;
     await seat.next(isType('videoOnline', { uid: source.U_ID, name }));

@@ -21,6 +21,7 @@ import {
   findChannels,
   insertChannel,
   insertMembers,
+  memberPriorities,
   updateChannels,
 } from './channelRepository.js';
 
@@ -78,6 +79,7 @@ export async function createChannel(ctx: ServiceContext, input: SaveChannel | Cr
       return id;
     }),
   );
+  if (members.size > 0) ctx.events.notify('channelsChanged', { E_ID, UserIDs: [...members.keys()] });
   return reload(ctx, CID);
 }
 
@@ -116,12 +118,20 @@ export async function updateChannel(ctx: ServiceContext, input: UpdateChannel): 
       });
     }),
   );
+  if ('CName' in changes) await tellMembers(ctx, before);
   return reload(ctx, before.CID);
+}
+
+/** The channel's members (as they are now) see its name or its existence change in their channel lists. */
+async function tellMembers(ctx: ServiceContext, channel: { CID: number; E_ID: number }): Promise<void> {
+  const members = await memberPriorities(ctx.db, channel.CID);
+  if (members.size > 0) ctx.events.notify('channelsChanged', { E_ID: channel.E_ID, UserIDs: [...members.keys()] });
 }
 
 /** DeleteChannel: the channel and its memberships; recordings stay (they name the channel by id). */
 export async function removeChannel(ctx: ServiceContext, cid: number, eid?: number): Promise<void> {
   const channel = await channelInScope(ctx.db, ctx.scope, cid, eid);
+  const members = await memberPriorities(ctx.db, channel.CID);
   await ctx.db.transaction().execute(async (trx) => {
     await deleteChannel(trx, channel.CID);
     await logChange(trx, ctx, {
@@ -132,6 +142,7 @@ export async function removeChannel(ctx: ServiceContext, cid: number, eid?: numb
     });
   });
   ctx.events.notify('membersRemoved', { E_ID: channel.E_ID, CID: channel.CID, UserIDs: null });
+  if (members.size > 0) ctx.events.notify('channelsChanged', { E_ID: channel.E_ID, UserIDs: [...members.keys()] });
 }
 
 /** SwitchRecord: on needs the enterprise's RecordEnable; off always works. */

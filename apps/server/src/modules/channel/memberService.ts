@@ -79,6 +79,9 @@ export async function changeMembers(ctx: ServiceContext, input: MemberChange): P
   if (toRemove.length > 0) {
     ctx.events.notify('membersRemoved', { E_ID: channel.E_ID, CID: channel.CID, UserIDs: toRemove });
   }
+  if (toAdd.length + toRemove.length > 0) {
+    ctx.events.notify('channelsChanged', { E_ID: channel.E_ID, UserIDs: [...toAdd, ...toRemove] });
+  }
   return {
     CID: channel.CID,
     added: toAdd.length,
@@ -119,6 +122,9 @@ export async function changeRooms(ctx: ServiceContext, input: RoomChange) {
     });
   }
   for (const CID of toRemove) ctx.events.notify('membersRemoved', { E_ID: user.E_ID, CID, UserIDs: [user.UserID] });
+  if (toAdd.length + toRemove.length > 0) {
+    ctx.events.notify('channelsChanged', { E_ID: user.E_ID, UserIDs: [user.UserID] });
+  }
   return {
     UserID: user.UserID,
     added: toAdd.length,

@@ -28,7 +28,10 @@ export const geofenceEntity: EntityDefinition = {
   exportColumns: ['GF_ID', 'E_ID', 'Name', 'Kind', 'Radius', 'DwellMinutes', 'Enter', 'Exit', 'CreatedAt', 'UpdatedAt'],
   save: {
     body: geofenceSaveSchema,
-    handler: (ctx, body) => saveGeofence(serviceContext(ctx.request), body as GeofenceSave),
+    handler: (ctx, body) => {
+      const { config, clock } = ctx.request.server.deps;
+      return saveGeofence(serviceContext(ctx.request), body as GeofenceSave, config.geofence, clock.now());
+    },
   },
   completeRows: async (db, rows) => {
     const ids = rows.map((r) => Number(r.GF_ID));

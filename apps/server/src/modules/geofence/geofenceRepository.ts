@@ -1,16 +1,16 @@
-import type { GeofenceRow, LatLon } from '@intercom/contract';
+import type { GeofenceRow } from '@intercom/contract';
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { DB, GeofenceTable } from '../../db/schema.js';
+import { zoneFieldsOf } from '../../core/zoneColumns.js';
+import type { Targets } from '../userinfo/index.js';
 import type { Scope } from '../../tenancy/scope.js';
 
 export type GeofenceRecord = Selectable<GeofenceTable>;
 export type GeofenceValues = Omit<Insertable<GeofenceTable>, 'GF_ID'>;
 export const TargetKinds = { user: 'user', department: 'department' } as const;
 
-export interface FenceTargets {
-  UserIds: number[];
-  DepartmentIds: number[];
-}
+/** A fence's users and departments (none of either: the whole enterprise). */
+export type FenceTargets = Targets;
 
 /** Fences `ids` of the scope (fewer when some are outside it). */
 export async function findGeofences(db: Kysely<DB>, scope: Scope, ids: readonly number[]): Promise<GeofenceRecord[]> {
@@ -96,28 +96,14 @@ export async function deleteGeofences(db: Kysely<DB>, ids: readonly number[]): P
     .execute();
 }
 
-/** A polygon's stored points, or null (a circle, or text that is not a list of pairs). */
-export function parsePoints(text: string): LatLon[] | null {
-  if (text === '') return null;
-  try {
-    const value = JSON.parse(text) as unknown;
-    return Array.isArray(value) ? (value as LatLon[]) : null;
-  } catch {
-    return null;
-  }
-}
-
 /** A stored fence in the shape QueryData lists it. */
 export function toGeofenceRow(record: GeofenceRecord, targets: FenceTargets | undefined): GeofenceRow {
-  const circle = record.CenterLat !== null && record.CenterLon !== null;
   return {
     GF_ID: record.GF_ID,
     E_ID: record.E_ID,
     Name: record.Name,
     Kind: record.Kind,
-    Center: circle ? [Number(record.CenterLat), Number(record.CenterLon)] : null,
-    Radius: record.Radius === null ? null : Number(record.Radius),
-    Points: parsePoints(record.Points)?.map(([lat, lon]) => [lat, lon] as [number, number]) ?? null,
+    ...zoneFieldsOf(record),
     Enter: record.Enter !== 0,
     Exit: record.Exit !== 0,
     DwellMinutes: record.DwellMinutes,

@@ -1,15 +1,10 @@
-import {
-  GeofenceKinds,
-  GeofenceLogActions,
-  MessageKeys,
-  type GeofenceRow,
-  type GeofenceSave,
-} from '@intercom/contract';
+import { GeofenceLogActions, MessageKeys, type GeofenceRow, type GeofenceSave } from '@intercom/contract';
 import { AppError } from '../../http/AppError.js';
 import { inScope } from '../../tenancy/scope.js';
 import { changesOf, logChange, type ServiceContext } from '../../core/serviceContext.js';
-import { findOrgan, organsOf } from '../organ/index.js';
-import { findUsers } from '../userinfo/index.js';
+import { zoneColumnsOf } from '../../core/zoneColumns.js';
+import { lockEnterprise } from '../enterprise/index.js';
+import { checkTargets } from '../userinfo/index.js';
 import {
   deleteGeofences,
   findGeofences,
@@ -21,34 +16,13 @@ import {
   type FenceTargets,
   type GeofenceValues,
 } from './geofenceRepository.js';
-
-/**
- * Users and departments must be of the fence's enterprise. One outside the caller's scope is 4004,
- * as if it did not exist; one of another enterprise in the scope (a sub-enterprise) is a 4000.
- */
-async function checkTargets(ctx: ServiceContext, E_ID: number, targets: FenceTargets): Promise<void> {
-  const users = await findUsers(ctx.db, ctx.scope, targets.UserIds);
-  if (users.length < targets.UserIds.length) throw AppError.notFound();
-  if (users.some((u) => u.E_ID !== E_ID)) throw AppError.field('UserIds', MessageKeys.channelMemberEnterprise);
-  if (targets.DepartmentIds.length === 0) return;
-  const own = new Set((await organsOf(ctx.db, E_ID)).map((o) => o.OSID));
-  for (const id of targets.DepartmentIds) {
-    if (own.has(id)) continue;
-    if (await findOrgan(ctx.db, ctx.scope, id)) throw AppError.field('DepartmentIds', MessageKeys.departmentEnterprise);
-    throw AppError.notFound();
-  }
-}
+import { assertFenceCaps, type GeofenceCaps } from './fenceCaps.js';
 
 function valuesOf(input: GeofenceSave, E_ID: number, now: number): GeofenceValues {
-  const circle = input.Kind === GeofenceKinds.circle;
   return {
     E_ID,
     Name: input.Name,
-    Kind: input.Kind,
-    CenterLat: circle ? (input.Center?.[0] ?? null) : null,
-    CenterLon: circle ? (input.Center?.[1] ?? null) : null,
-    Radius: circle ? (input.Radius ?? null) : null,
-    Points: circle ? '' : JSON.stringify(input.Points ?? []),
+    ...zoneColumnsOf(input),
     Enter: input.Enter ? 1 : 0,
     Exit: input.Exit ? 1 : 0,
     DwellMinutes: input.DwellMinutes ?? 0,
@@ -60,17 +34,24 @@ function valuesOf(input: GeofenceSave, E_ID: number, now: number): GeofenceValue
 /**
  * `POST /api/Geofence/Save`: creates (GF_ID absent or 0) or replaces a fence, its users and its
  * departments, with a system-log row; then every instance's per-fix check reads the enterprise's
- * fences again. Nothing is written unless every check passed.
+ * fences again. Nothing is written unless every check passed, the caps (fenceCaps.ts) last, in the
+ * writing transaction with the enterprise locked. `now` (AppDeps.clock) stamps the row.
  */
-export async function saveGeofence(ctx: ServiceContext, input: GeofenceSave): Promise<{ GF_ID: number }> {
+export async function saveGeofence(
+  ctx: ServiceContext,
+  input: GeofenceSave,
+  caps: GeofenceCaps,
+  now: number,
+): Promise<{ GF_ID: number }> {
   const targets: FenceTargets = { UserIds: input.UserIds ?? [], DepartmentIds: input.DepartmentIds ?? [] };
-  const now = Date.now();
   if (!input.GF_ID) {
     const E_ID = input.E_ID ?? ctx.scope.rootId;
     if (!inScope(ctx.scope, E_ID)) throw AppError.notFound();
     await checkTargets(ctx, E_ID, targets);
     const values = valuesOf(input, E_ID, now);
     const GF_ID = await ctx.db.transaction().execute(async (trx) => {
+      await lockEnterprise(trx, E_ID);
+      await assertFenceCaps(trx, { E_ID, targets }, caps);
       const id = await insertGeofence(trx, values);
       await replaceTargets(trx, id, E_ID, targets);
       await logChange(trx, ctx, {
@@ -91,6 +72,9 @@ export async function saveGeofence(ctx: ServiceContext, input: GeofenceSave): Pr
   const { CreatedAt: _created, ...values } = valuesOf(input, before.E_ID, now);
   const previous = toGeofenceRow(before, (await targetsOf(ctx.db, [before.GF_ID])).get(before.GF_ID));
   await ctx.db.transaction().execute(async (trx) => {
+    await lockEnterprise(trx, before.E_ID);
+    const old = { UserIds: previous.UserIds, DepartmentIds: previous.DepartmentIds };
+    await assertFenceCaps(trx, { E_ID: before.E_ID, GF_ID: before.GF_ID, targets, before: old }, caps);
     await updateGeofence(trx, before.GF_ID, values);
     await replaceTargets(trx, before.GF_ID, before.E_ID, targets);
     await logChange(trx, ctx, {

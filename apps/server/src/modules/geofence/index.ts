@@ -4,7 +4,6 @@ import { geofenceEntity } from './geofenceEntity.js';
 import { geofenceRoutes } from './geofenceRoutes.js';
 
 export { GeofenceWatcher, type GeofenceFix, type GeofenceSubject, type RaiseAlarm } from './geofenceWatcher.js';
-export { distanceMeters, fenceShape, type FenceShape, type ShapeSource } from './fenceShape.js';
 
 /** `/api/Geofence/*`: circles and polygons whose crossings raise alarms (issue 32). */
 export const geofenceModule: FastifyPluginAsyncZod = async (app) => {

@@ -15,7 +15,10 @@ import { closeIncident, createIncident, type IncidentDeps } from './incidentServ
 const tags = ['Incident'];
 const security = [{ bearerAuth: [] }];
 
-const depsOf = (request: FastifyRequest): IncidentDeps => request.server.deps.realtime;
+const depsOf = (request: FastifyRequest): IncidentDeps => {
+  const { realtime, clock } = request.server.deps;
+  return { live: realtime.live, bus: realtime.bus, clock };
+};
 
 /** `POST /api/Incident/Create` and `/Close` (prefix /api/Incident); QueryData and ExportData are generic. */
 export const incidentRoutes: FastifyPluginAsyncZod = syncPlugin((app) => {

@@ -2,7 +2,8 @@ import type { IncidentRow } from '@intercom/contract';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import { MemberChanges, membersOf, type IncidentRecord } from './incidentRepository.js';
-import { parsePoints } from './incidentZone.js';
+import { zoneFieldsOf } from '../../core/zoneColumns.js';
+import { alarmsOfUsersSince } from '../notify/index.js';
 
 type Timeline = IncidentRow['Timeline'];
 type Burst = IncidentRow['Bursts'][number];
@@ -49,14 +50,18 @@ async function burstsOf(db: Kysely<DB>, records: readonly IncidentRecord[]): Pro
   return out;
 }
 
-/** Each member's stays in the incident: [joined, left) from the timeline (an open stay ends now). */
-function staysOf(timeline: Timeline, now: number): Map<number, Array<[number, number]>> {
+/**
+ * Each member's stays in the incident: [joined, left] from the timeline, up to `end` for a stay
+ * still open (no end while the incident is: an alarm stamped by an instance whose clock runs a
+ * little ahead still counts).
+ */
+function staysOf(timeline: Timeline, end: number): Map<number, Array<[number, number]>> {
   const stays = new Map<number, Array<[number, number]>>();
   for (const entry of timeline) {
     let list = stays.get(entry.U_ID);
     if (!list) stays.set(entry.U_ID, (list = []));
     const last = list[list.length - 1];
-    if (entry.Change === MemberChanges.joined) list.push([entry.At, now]);
+    if (entry.Change === MemberChanges.joined) list.push([entry.At, end]);
     else if (last) last[1] = entry.At;
   }
   return stays;
@@ -65,18 +70,11 @@ function staysOf(timeline: Timeline, now: number): Map<number, Array<[number, nu
 /** The alarms members raised while they were in the incident. */
 async function alarmsOf(db: Kysely<DB>, records: readonly IncidentRecord[], timelines: Map<number, Timeline>) {
   const out = new Map<number, number[]>();
-  const now = Date.now();
   for (const record of records) {
-    const stays = staysOf(timelines.get(record.IN_ID) ?? [], record.ClosedAt === null ? now : Number(record.ClosedAt));
+    const end = record.ClosedAt === null ? Number.POSITIVE_INFINITY : Number(record.ClosedAt);
+    const stays = staysOf(timelines.get(record.IN_ID) ?? [], end);
     if (stays.size === 0) continue;
-    const rows = await db
-      .selectFrom('notification')
-      .select(['N_ID', 'U_ID', 'CreatedAt'])
-      .where('E_ID', '=', record.E_ID)
-      .where('U_ID', 'in', [...stays.keys()])
-      .where('CreatedAt', '>=', Number(record.CreatedAt))
-      .orderBy('N_ID')
-      .execute();
+    const rows = await alarmsOfUsersSince(db, record.E_ID, [...stays.keys()], Number(record.CreatedAt));
     const ids = rows
       .filter((r) => {
         const at = Number(r.CreatedAt);
@@ -89,16 +87,13 @@ async function alarmsOf(db: Kysely<DB>, records: readonly IncidentRecord[], time
 }
 
 export function toIncidentRow(record: IncidentRecord): IncidentRow {
-  const circle = record.CenterLat !== null && record.CenterLon !== null;
   return {
     IN_ID: record.IN_ID,
     E_ID: record.E_ID,
     CID: record.CID,
     Name: record.Name,
     Kind: record.Kind,
-    Center: circle ? [Number(record.CenterLat), Number(record.CenterLon)] : null,
-    Radius: record.Radius === null ? null : Number(record.Radius),
-    Points: parsePoints(record.Points)?.map(([lat, lon]) => [lat, lon] as [number, number]) ?? null,
+    ...zoneFieldsOf(record),
     Sticky: record.Sticky !== 0,
     CreatedAt: Number(record.CreatedAt),
     ClosedAt: record.ClosedAt === null ? null : Number(record.ClosedAt),

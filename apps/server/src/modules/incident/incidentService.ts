@@ -1,5 +1,4 @@
 import {
-  GeofenceKinds,
   IncidentChanges,
   IncidentLeaveReasons,
   IncidentLimits,
@@ -10,6 +9,7 @@ import {
   type IncidentCreate,
 } from '@intercom/contract';
 import type { EventBus } from '../../bus/eventBus.js';
+import type { Clock } from '../../core/clock.js';
 import { isUniqueViolation } from '../../db/uniqueViolation.js';
 import { AppError } from '../../http/AppError.js';
 import { enterpriseConfig, enterpriseOf } from '../../core/enterpriseOf.js';
@@ -23,25 +23,25 @@ import {
   recordClosed,
   type IncidentValues,
 } from './incidentRepository.js';
-import { membersNamed, onlineInside, publishIncident, zoneOf, type LivePositions } from './incidentZone.js';
+import { zoneColumnsOf, zoneShapeOf } from '../../core/zoneColumns.js';
+import { membersNamed, onlineInside, publishIncident, type LivePositions } from './incidentZone.js';
 
-/** What Create and Close need beyond the request: the live positions and the bus to every instance. */
+/**
+ * What Create and Close need beyond the request: the live positions, the bus to every instance, and
+ * the time that stamps the incident and its members' rows (AppDeps.clock).
+ */
 export interface IncidentDeps {
   live: LivePositions;
   bus: EventBus;
+  clock: Clock;
 }
 
 function valuesOf(input: IncidentCreate, E_ID: number, A_ID: number | null, now: number): IncidentValues {
-  const circle = input.Kind === GeofenceKinds.circle;
   return {
     E_ID,
     CID: 0,
     Name: input.Name,
-    Kind: input.Kind,
-    CenterLat: circle ? (input.Center?.[0] ?? null) : null,
-    CenterLon: circle ? (input.Center?.[1] ?? null) : null,
-    Radius: circle ? (input.Radius ?? null) : null,
-    Points: circle ? '' : JSON.stringify(input.Points ?? []),
+    ...zoneColumnsOf(input),
     Sticky: input.Sticky ? 1 : 0,
     CreatedBy: A_ID,
     CreatedAt: now,
@@ -73,9 +73,9 @@ export async function createIncident(
   }
   if (await channelNameTaken(ctx.db, E_ID, input.Name))
     throw AppError.conflict(MessageKeys.nameExists, { name: input.Name });
-  const now = Date.now();
+  const now = deps.clock.now();
   const values = valuesOf(input, E_ID, ctx.actor.A_ID, now);
-  const members = await membersNamed(ctx.db, E_ID, onlineInside(deps.live, E_ID, zoneOf({ ...values, IN_ID: 0 })));
+  const members = await membersNamed(ctx.db, E_ID, onlineInside(deps.live, E_ID, zoneShapeOf(values)));
   const channel = {
     CTypeID: await channelTypeOf(ctx, E_ID),
     Record: (await enterpriseConfig(ctx, E_ID, 'RecordEnable')) === 'TRUE',
@@ -117,7 +117,7 @@ export async function closeIncident(ctx: ServiceContext, deps: IncidentDeps, IN_
   const [incident] = await findIncidents(ctx.db, ctx.scope, [IN_ID]);
   if (!incident) throw AppError.notFound();
   const members = await ctx.db.transaction().execute(async (trx) => {
-    const left = await recordClosed(trx, incident, Date.now());
+    const left = await recordClosed(trx, incident, deps.clock.now());
     if (!left) return null;
     await logChange(trx, ctx, {
       E_ID: incident.E_ID,

@@ -1,10 +1,12 @@
-import { GeofenceLimits, IncidentChanges, IncidentLeaveReasons } from '@intercom/contract';
+import { GeofenceLimits, IncidentChanges, IncidentLeaveReasons, type ZoneShape } from '@intercom/contract';
 import type { Kysely } from 'kysely';
 import type { EventBus } from '../../bus/eventBus.js';
+import type { Clock } from '../../core/clock.js';
+import { UserQueue } from '../../core/userQueue.js';
 import type { DB } from '../../db/schema.js';
-import type { FenceShape } from '../geofence/index.js';
 import { membersOf, openIncidentsOf, recordJoined, recordLeft } from './incidentRepository.js';
-import { membersNamed, publishIncident, zoneOf, type IncidentEvent, type LivePositions } from './incidentZone.js';
+import { zoneShapeOf } from '../../core/zoneColumns.js';
+import { membersNamed, publishIncident, type IncidentEvent, type LivePositions } from './incidentZone.js';
 
 /** Who reports a fix. */
 export interface IncidentSubject {
@@ -26,7 +28,7 @@ interface OpenIncident {
   E_ID: number;
   Name: string;
   sticky: boolean;
-  zone: FenceShape;
+  zone: ZoneShape;
   /** Users in it, as this instance knows from the database and the bus. */
   members: Set<number>;
 }
@@ -41,6 +43,8 @@ export interface IncidentWatcherOptions {
   onError: (error: unknown, context: string) => void;
   /** An enterprise's open incidents and members are read again after this long (a lost bus message). */
   maxAgeMs?: number;
+  /** The time of that reload and of the members' join and leave rows (AppDeps.clock). */
+  clock: Clock;
 }
 
 /**
@@ -56,7 +60,8 @@ export class IncidentWatcher {
   private readonly loads = new Map<number, Promise<EnterpriseIncidents>>();
   /** The newest fix time checked per user: a backlog sent late does not move the user back. */
   private readonly lastTime = new Map<number, number>();
-  private readonly chains = new Map<number, Promise<void>>();
+  /** Each user's changes run one after another, in the order of its fixes. */
+  private readonly chains: UserQueue;
   private readonly unsubscribe: () => void;
   private readonly maxAgeMs: number;
 
@@ -67,9 +72,8 @@ export class IncidentWatcher {
     private readonly options: IncidentWatcherOptions,
   ) {
     this.maxAgeMs = options.maxAgeMs ?? 60_000;
-    this.unsubscribe = bus.subscribe((event) => {
-      if (event.kind === 'incident') this.heard(event);
-    });
+    this.chains = new UserQueue(options.onError, 'incident membership');
+    this.unsubscribe = bus.on('incident', (event) => this.heard(event));
   }
 
   /** Checks the user's latest fix against the open zones of its enterprise; never throws. */
@@ -79,14 +83,14 @@ export class IncidentWatcher {
       this.queue(subject.U_ID, async () => this.evaluate(subject, fix, await this.load(subject.E_ID)));
       return;
     }
-    if (Date.now() - loaded.loadedAt > this.maxAgeMs) this.refresh(subject.E_ID, loaded);
+    if (this.options.clock.now() - loaded.loadedAt > this.maxAgeMs) this.refresh(subject.E_ID, loaded);
     if (loaded.list.length > 0) this.evaluate(subject, fix, loaded);
   }
 
   /** Waits for every queued change (shutdown, tests, the benchmark). */
   async settle(): Promise<void> {
     while (this.chains.size > 0 || this.loads.size > 0) {
-      await Promise.allSettled([...this.chains.values(), ...this.loads.values()]);
+      await Promise.allSettled([...this.chains.pending(), ...this.loads.values()]);
     }
   }
 
@@ -117,7 +121,7 @@ export class IncidentWatcher {
   private async join(subject: IncidentSubject, incident: OpenIncident): Promise<void> {
     try {
       const [member] = await membersNamed(this.db, subject.E_ID, [subject.U_ID]);
-      if (!member || !(await recordJoined(this.db, incident, member, Date.now()))) return;
+      if (!member || !(await recordJoined(this.db, incident, member, this.options.clock.now()))) return;
       this.publish(incident, [subject.U_ID], [], null);
     } catch (error) {
       incident.members.delete(subject.U_ID);
@@ -126,7 +130,7 @@ export class IncidentWatcher {
   }
 
   private async leave(subject: IncidentSubject, incident: OpenIncident): Promise<void> {
-    if (!(await recordLeft(this.db, incident, subject, Date.now()))) return;
+    if (!(await recordLeft(this.db, incident, subject, this.options.clock.now()))) return;
     this.publish(incident, [], [subject.U_ID], IncidentLeaveReasons.leftZone);
   }
 
@@ -170,7 +174,7 @@ export class IncidentWatcher {
   }
 
   private async read(E_ID: number): Promise<EnterpriseIncidents> {
-    const loadedAt = Date.now();
+    const loadedAt = this.options.clock.now();
     const records = await openIncidentsOf(this.db, E_ID);
     const members = await membersOf(
       this.db,
@@ -182,7 +186,7 @@ export class IncidentWatcher {
       E_ID,
       Name: r.Name,
       sticky: r.Sticky !== 0,
-      zone: zoneOf(r),
+      zone: zoneShapeOf(r),
       members: new Set(members.get(r.IN_ID)),
     }));
     const loaded = { list, loadedAt, reloading: false };
@@ -190,14 +194,7 @@ export class IncidentWatcher {
     return loaded;
   }
 
-  /** Each user's changes run one after another, in the order of its fixes. */
   private queue(U_ID: number, work: () => Promise<void>): void {
-    const next = (this.chains.get(U_ID) ?? Promise.resolve())
-      .then(work)
-      .catch((error: unknown) => this.options.onError(error, 'incident membership'));
-    this.chains.set(U_ID, next);
-    void next.finally(() => {
-      if (this.chains.get(U_ID) === next) this.chains.delete(U_ID);
-    });
+    void this.chains.run(U_ID, work);
   }
 }

@@ -1,49 +1,23 @@
-import { GeofenceKinds, type LatLon } from '@intercom/contract';
+import type { ZoneShape } from '@intercom/contract';
 import type { Kysely } from 'kysely';
 import type { EventBus, RealtimeEvent } from '../../bus/eventBus.js';
 import type { DB } from '../../db/schema.js';
-import { fenceShape, type FenceShape } from '../geofence/index.js';
-import type { IncidentMember, IncidentRecord } from './incidentRepository.js';
+import type { IncidentMember } from './incidentRepository.js';
 
 /** What the zone test needs of LiveState: the online users of an enterprise and their latest fix. */
 export interface LivePositions {
-  snapshot(enterpriseIds: Iterable<number>): { online: string[] };
+  onlineUsersOf(E_ID: number): readonly { U_ID: number; position: { lat: number; lon: number } | null }[];
   user(
     E_ID: number,
     U_ID: number,
   ): { online: boolean; UserName: string; position: { lat: number; lon: number } | null } | undefined;
 }
 
-/** The stored points of a polygon, or null (a circle, or text that is not a list). */
-export function parsePoints(text: string): LatLon[] | null {
-  if (text === '') return null;
-  try {
-    const value = JSON.parse(text) as unknown;
-    return Array.isArray(value) ? (value as LatLon[]) : null;
-  } catch {
-    return null;
-  }
-}
-
-/** The zone of a stored incident as the geofence module's shape test (antimeridian included). */
-export function zoneOf(record: IncidentRecord): FenceShape {
-  const circle = record.Kind === GeofenceKinds.circle;
-  return fenceShape({
-    Kind: record.Kind,
-    CenterLat: circle ? Number(record.CenterLat) : null,
-    CenterLon: circle ? Number(record.CenterLon) : null,
-    Radius: circle ? Number(record.Radius) : null,
-    Points: circle ? null : parsePoints(record.Points),
-  });
-}
-
 /** The enterprise's online users whose latest fix lies inside the zone. */
-export function onlineInside(live: LivePositions, E_ID: number, zone: FenceShape): number[] {
+export function onlineInside(live: LivePositions, E_ID: number, zone: ZoneShape): number[] {
   const inside: number[] = [];
-  for (const json of live.snapshot([E_ID]).online) {
-    const { U_ID } = JSON.parse(json) as { U_ID: number };
-    const user = live.user(E_ID, U_ID);
-    if (user?.online && user.position && zone.depth(user.position.lat, user.position.lon) > 0) inside.push(U_ID);
+  for (const { U_ID, position } of live.onlineUsersOf(E_ID)) {
+    if (position && zone.depth(position.lat, position.lon) > 0) inside.push(U_ID);
   }
   return inside;
 }

@@ -23,7 +23,7 @@ function languageOf(header: string | undefined): string {
  * a point of its track (`lat`, `lon`). Only users in the caller's scope (4004 otherwise).
  */
 export const geocodeRoutes: FastifyPluginAsyncZod = syncPlugin((app) => {
-  const geocoder = new ReverseGeocoder(app.deps.config.geocoder);
+  const geocoder = new ReverseGeocoder(app.deps.config.geocoder, app.deps.clock);
   app.decorate('geocoder', geocoder);
 
   app.get(

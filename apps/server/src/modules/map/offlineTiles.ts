@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { Code, MessageKeys, OFFLINE_TILE_MAXZOOM } from '@intercom/contract';
 import { LruCache } from '../../core/lruCache.js';
+import { startModuleWorker } from '../../core/moduleWorker.js';
 import { AppError } from '../../http/AppError.js';
 import type { TileAnswer, TileJob } from './tileWorker.js';
 
@@ -37,15 +38,7 @@ interface Job extends TileJob {
 }
 
 function startWorker(): Worker {
-  const options = { resourceLimits: WORKER_LIMITS };
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./tileWorker.js', import.meta.url), options);
-  // Running from the TypeScript sources (tsx, vitest): the worker needs tsx's loader too.
-  const source = JSON.stringify(new URL('./tileWorker.ts', import.meta.url).href);
-  return new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${source}); });`, {
-    ...options,
-    eval: true,
-    execArgv: ['--conditions=development'],
-  });
+  return startModuleWorker(import.meta.url, 'tileWorker', { resourceLimits: WORKER_LIMITS });
 }
 
 /**

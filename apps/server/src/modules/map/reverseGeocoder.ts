@@ -1,4 +1,5 @@
 import type { GeocodeReason } from '@intercom/contract';
+import { systemClock, type Clock, type ClockTimer } from '../../core/clock.js';
 import { FairQueue } from '../../core/fairQueue.js';
 import { LruCache } from '../../core/lruCache.js';
 
@@ -12,20 +13,6 @@ export interface GeocoderOptions {
   cacheSize?: number;
   userAgent?: string;
 }
-
-/** Time and timers, injectable so that tests step through the queue instead of sleeping. */
-export interface GeocoderClock {
-  now(): number;
-  setTimeout(callback: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
-const realClock: GeocoderClock = {
-  now: () => Date.now(),
-  // Unref'd: a pending lookup never keeps the process alive.
-  setTimeout: (callback, ms) => setTimeout(callback, ms).unref(),
-  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
-};
 
 export interface GeocodeResult {
   address: string | null;
@@ -44,7 +31,7 @@ const round = (value: number) => Math.round(value * 1e4) / 1e4;
 interface Waiter {
   tenant: number;
   resolve: (result: GeocodeResult) => void;
-  timer: unknown;
+  timer: ClockTimer | undefined;
 }
 
 /** One address to ask for; the lookups of any tenant for the same key wait on it together. */
@@ -80,7 +67,7 @@ export class ReverseGeocoder {
   private readonly endpoint: string | undefined;
   private readonly intervalMs: number;
   private nextSendAt = -Infinity;
-  private wakeUp: unknown;
+  private wakeUp: ClockTimer | undefined;
   /** Requests actually sent (tests and logs). */
   requests = 0;
   /** Requests sent and not answered yet. */
@@ -88,7 +75,8 @@ export class ReverseGeocoder {
 
   constructor(
     private readonly options: GeocoderOptions,
-    private readonly clock: GeocoderClock = realClock,
+    /** The rate's and the timeouts' time (AppDeps.clock): tests step through the queue instead of sleeping. */
+    private readonly clock: Clock = systemClock,
   ) {
     this.cache = new LruCache(options.cacheSize ?? 10_000);
     const url = options.url?.replace(/\/+$/, '');
@@ -126,7 +114,7 @@ export class ReverseGeocoder {
     const joined = job;
     const answer = new Promise<GeocodeResult>((resolve) => {
       const waiter: Waiter = { tenant, resolve, timer: undefined };
-      waiter.timer = this.clock.setTimeout(() => this.expire(joined, waiter), this.options.timeoutMs);
+      waiter.timer = this.clock.timeout(() => this.expire(joined, waiter), this.options.timeoutMs);
       joined.waiters.add(waiter);
     });
     this.pump();
@@ -139,7 +127,7 @@ export class ReverseGeocoder {
     while (this.queue.size > 0) {
       const now = this.clock.now();
       if (now < this.nextSendAt) {
-        this.wakeUp = this.clock.setTimeout(() => {
+        this.wakeUp = this.clock.timeout(() => {
           this.wakeUp = undefined;
           this.pump();
         }, this.nextSendAt - now);
@@ -187,7 +175,7 @@ export class ReverseGeocoder {
   }
 
   private answer(waiter: Waiter, result: GeocodeResult): void {
-    this.clock.clearTimeout(waiter.timer);
+    waiter.timer?.cancel();
     waiter.resolve(result);
   }
 

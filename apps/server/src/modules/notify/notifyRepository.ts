@@ -1,7 +1,8 @@
-import { NotifyLimits, NotifyStates, type Notification, type NotifyRow } from '@intercom/contract';
+import { NotifyLimits, NotifyStates, parseAlarmDetail, type Notification, type NotifyRow } from '@intercom/contract';
 import type { Kysely, Updateable } from 'kysely';
 import type { DB, NotificationTable } from '../../db/schema.js';
 import type { Scope } from '../../tenancy/scope.js';
+import { encodeDetail, splitContent, type AlarmContent } from './alarmContent.js';
 
 const ROW = [
   'N_ID',
@@ -33,7 +34,8 @@ export interface NewNotification {
   Phone: string;
   /** SOS, LowBattery, Offline, HeartRate (NotificationTypes of the hub contract) or another short name. */
   NType: string;
-  Content?: string;
+  /** A text as it is, or details as a key and parameters with the English words (alarmText). */
+  Content?: AlarmContent;
   Latitude?: number | null;
   Longitude?: number | null;
   CreatedAt?: number;
@@ -46,12 +48,13 @@ export interface NewNotification {
  */
 export async function insertNotification(db: Kysely<DB>, input: NewNotification): Promise<Notification> {
   const finite = (v: number | null | undefined) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+  const { Content, Detail } = splitContent(input.Content);
   const values = {
     E_ID: input.E_ID,
     U_ID: input.U_ID,
     Phone: input.Phone.slice(0, 32),
     NType: input.NType.slice(0, NotifyLimits.typeMax),
-    Content: (input.Content ?? '').slice(0, NotifyLimits.contentMax),
+    Content: Content.slice(0, NotifyLimits.contentMax),
     Latitude: finite(input.Latitude),
     Longitude: finite(input.Longitude),
     State: NotifyStates.new,
@@ -60,9 +63,25 @@ export async function insertNotification(db: Kysely<DB>, input: NewNotification)
     Comment: '',
     CreatedAt: input.CreatedAt ?? Date.now(),
   };
-  const row = await db.insertInto('notification').values(values).returning('N_ID').executeTakeFirstOrThrow();
+  const row = await db
+    .insertInto('notification')
+    .values({ ...values, Detail: encodeDetail(Detail) })
+    .returning('N_ID')
+    .executeTakeFirstOrThrow();
   const { HandledBy: _by, HandledAt: _at, Comment: _comment, ...shown } = values;
-  return { N_ID: row.N_ID, ...shown };
+  return Detail ? { N_ID: row.N_ID, ...shown, Detail } : { N_ID: row.N_ID, ...shown };
+}
+
+/**
+ * Adds each alarm's Detail to a page of rows of notification_view (QueryData's completeRows): the
+ * column is read from the table by id, so the view and the export stay as they were.
+ */
+export async function withDetails<Row extends Record<string, unknown>>(db: Kysely<DB>, rows: Row[]): Promise<Row[]> {
+  const ids = rows.map((row) => Number(row.N_ID));
+  if (ids.length === 0) return rows;
+  const stored = await db.selectFrom('notification').select(['N_ID', 'Detail']).where('N_ID', 'in', ids).execute();
+  const details = new Map(stored.map((row) => [Number(row.N_ID), parseAlarmDetail(row.Detail)]));
+  return rows.map((row) => ({ ...row, Detail: details.get(Number(row.N_ID)) ?? null }));
 }
 
 /** Alarms `ids` of the scope (fewer when some are outside it). */

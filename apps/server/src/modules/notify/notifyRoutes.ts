@@ -11,6 +11,7 @@ import { textSearchField } from '../../generic/textSearch.js';
 import { ok } from '../../http/envelope.js';
 import { serviceContext } from '../../core/serviceContext.js';
 import { handleNotifications } from './notifyService.js';
+import { withDetails } from './notifyRepository.js';
 import { syncPlugin } from '../../http/syncPlugin.js';
 
 const tags = ['Notification'];
@@ -49,6 +50,8 @@ export const notifyEntity: EntityDefinition = {
   virtualFields: { Search: textSearchField(['UserName', 'Phone', 'Content']) },
   defaultOrder: { field: 'CreatedAt', desc: true },
   rowSchema: notifyRowSchema,
+  // Details written as a key and parameters, for the reader's language (export keeps Content).
+  completeRows: withDetails,
 };
 
 export const notifyRoutes: FastifyPluginAsyncZod = syncPlugin((app) => {

@@ -1,6 +1,7 @@
-import { ESCALATING_ALARM_TYPES, NotifyStates, type Notification } from '@intercom/contract';
+import { parseAlarmDetail, type Notification } from '@intercom/contract';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
+import { alarmsToEscalate, markEscalated } from '../notify/index.js';
 
 export interface AlarmEscalationOptions {
   /** An alarm still `new` this long after it was raised is raised again (SAFETY_ESCALATE_MINUTES). */
@@ -23,30 +24,20 @@ export class AlarmEscalation {
     private readonly options: AlarmEscalationOptions,
   ) {}
 
-  /** Escalates what is due at `now`; returns how many alarms this call escalated. */
-  async sweep(now = Date.now()): Promise<number> {
-    const rows = await this.db
-      .selectFrom('notification')
-      .select(['N_ID', 'E_ID', 'U_ID', 'Phone', 'NType', 'Content', 'Latitude', 'Longitude', 'State', 'CreatedAt'])
-      .where('State', '=', NotifyStates.new)
-      .where('Escalated', '=', 0)
-      .where('CreatedAt', '<=', now - this.options.afterMs)
-      .where('NType', 'in', [...ESCALATING_ALARM_TYPES])
-      .orderBy('CreatedAt')
-      .limit(this.options.batch ?? 500)
-      .execute();
+  /** Escalates what is due at `now` (the watch's tick time); returns how many alarms this call escalated. */
+  async sweep(now: number): Promise<number> {
+    const rows = await alarmsToEscalate(this.db, now - this.options.afterMs, this.options.batch ?? 500);
     let escalated = 0;
-    for (const row of rows) {
-      const result = await this.db
-        .updateTable('notification')
-        .set({ Escalated: 1 })
-        .where('N_ID', '=', row.N_ID)
-        .where('Escalated', '=', 0)
-        .where('State', '=', NotifyStates.new)
-        .executeTakeFirst();
-      if (Number(result.numUpdatedRows) === 0) continue; // another instance, or acknowledged meanwhile
+    for (const { Detail, ...row } of rows) {
+      if (!(await markEscalated(this.db, row.N_ID))) continue; // another instance, or acknowledged meanwhile
       escalated += 1;
-      this.options.push({ ...row, CreatedAt: Number(row.CreatedAt), Escalated: true });
+      const detail = parseAlarmDetail(Detail);
+      this.options.push({
+        ...row,
+        CreatedAt: Number(row.CreatedAt),
+        Escalated: true,
+        ...(detail && { Detail: detail }),
+      });
     }
     return escalated;
   }

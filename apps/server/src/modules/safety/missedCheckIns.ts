@@ -1,7 +1,8 @@
-import { SafetyAlarmTypes, type SafetySettings } from '@intercom/contract';
+import { AlarmDetailKeys, SafetyAlarmTypes, type SafetySettings } from '@intercom/contract';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import { clearState, passCheckIn } from './safetyRepository.js';
+import { alarmText, type AlarmContent } from '../notify/index.js';
 
 const MINUTE = 60_000;
 
@@ -16,7 +17,7 @@ export interface MissedCheckInHooks {
   /** The settings in force for the user now (the watch's per-enterprise cache). */
   settings(user: CheckInSubject, now: number): Promise<SafetySettings>;
   /** Raises the user's LoneWorker alarm (AlarmRaiser: at its latest fix). */
-  raise(user: CheckInSubject, NType: string, Content: string): Promise<unknown>;
+  raise(user: CheckInSubject, NType: string, Content: AlarmContent): Promise<unknown>;
 }
 
 /**
@@ -66,7 +67,12 @@ export async function sweepMissedCheckIns(
     if (!(await passCheckIn(db, row.U_ID, missed, next))) continue; // a check-in or another instance
     moved.push(row.U_ID);
     const late = Math.round((now - missed) / MINUTE);
-    await hooks.raise(user, SafetyAlarmTypes.loneWorker, `Check-in missed (due ${late} min ago)`);
+    const content = alarmText(
+      AlarmDetailKeys.checkInMissed,
+      { minutes: late },
+      `Check-in missed (due ${late} min ago)`,
+    );
+    await hooks.raise(user, SafetyAlarmTypes.loneWorker, content);
   }
   return moved;
 }

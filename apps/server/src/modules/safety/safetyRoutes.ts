@@ -32,7 +32,7 @@ export const safetyRoutes: FastifyPluginAsyncZod = syncPlugin((app) => {
       },
     },
     async (request) => {
-      const E_ID = await saveSafetySettings(serviceContext(request), request.body);
+      const E_ID = await saveSafetySettings(serviceContext(request), request.body, request.server.deps.clock.now());
       // This instance's terminals follow at once; the others within their cache time (docs/safety.md).
       if (app.hasDecorator('terminals')) app.terminals.service.safety.rulesChanged(E_ID);
       return done();

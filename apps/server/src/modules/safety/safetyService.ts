@@ -1,40 +1,17 @@
-import { MessageKeys, SafetyLogActions, type SafetySettings, type SafetySettingsSave } from '@intercom/contract';
+import { SafetyLogActions, type SafetySettings, type SafetySettingsSave } from '@intercom/contract';
 import { AppError } from '../../http/AppError.js';
 import { inScope } from '../../tenancy/scope.js';
 import { logChange, type ServiceContext } from '../../core/serviceContext.js';
-import { findOrgan, organsOf } from '../organ/index.js';
-import { findUsers } from '../userinfo/index.js';
+import { checkTargets, findUsers, type Targets } from '../userinfo/index.js';
 import { deleteRule, enterpriseRules, findRules, upsertRules } from './safetyRepository.js';
 import { resolveSafety, type SafetyTargetKind } from './safetyRules.js';
-
-interface Targets {
-  UserIds: number[];
-  DepartmentIds: number[];
-}
-
-/**
- * As for geofences: users and departments must be of the settings' enterprise. One outside the
- * caller's scope is 4004, as if it did not exist; one of another enterprise in the scope is a 4000.
- */
-async function checkTargets(ctx: ServiceContext, E_ID: number, targets: Targets): Promise<void> {
-  const users = await findUsers(ctx.db, ctx.scope, targets.UserIds);
-  if (users.length < targets.UserIds.length) throw AppError.notFound();
-  if (users.some((u) => u.E_ID !== E_ID)) throw AppError.field('UserIds', MessageKeys.channelMemberEnterprise);
-  if (targets.DepartmentIds.length === 0) return;
-  const own = new Set((await organsOf(ctx.db, E_ID)).map((o) => o.OSID));
-  for (const id of targets.DepartmentIds) {
-    if (own.has(id)) continue;
-    if (await findOrgan(ctx.db, ctx.scope, id)) throw AppError.field('DepartmentIds', MessageKeys.departmentEnterprise);
-    throw AppError.notFound();
-  }
-}
 
 /**
  * `POST /api/Safety/Settings`: the same settings for each named user and department, or (neither)
  * for the whole enterprise, with one system-log row. Nothing is written unless every check passed.
- * Returns the enterprise, whose cached rules the caller drops.
+ * Returns the enterprise, whose cached rules the caller drops. `now` (AppDeps.clock) stamps the rows.
  */
-export async function saveSafetySettings(ctx: ServiceContext, input: SafetySettingsSave): Promise<number> {
+export async function saveSafetySettings(ctx: ServiceContext, input: SafetySettingsSave, now: number): Promise<number> {
   const E_ID = input.E_ID ?? ctx.scope.rootId;
   if (!inScope(ctx.scope, E_ID)) throw AppError.notFound();
   const targets: Targets = {
@@ -50,7 +27,7 @@ export async function saveSafetySettings(ctx: ServiceContext, input: SafetySetti
   const { CheckInMinutes, GraceMinutes, NoMovementMinutes, NoMovementMeters } = input;
   const values = { CheckInMinutes, GraceMinutes, NoMovementMinutes, NoMovementMeters };
   await ctx.db.transaction().execute(async (trx) => {
-    await upsertRules(trx, E_ID, rows, values, Date.now());
+    await upsertRules(trx, E_ID, rows, values, now);
     const whole = rows[0]?.kind === 'enterprise';
     await logChange(trx, ctx, {
       E_ID,

@@ -1,10 +1,13 @@
 import {
+  AlarmDetailKeys,
   SafetyAlarmTypes,
+  distanceMeters,
   type Notification,
   type SafetySettings,
   type TerminalServerMessage,
 } from '@intercom/contract';
 import type { Kysely } from 'kysely';
+import type { Clock, ClockTimer } from '../../core/clock.js';
 import type { DB } from '../../db/schema.js';
 import {
   clearState,
@@ -18,6 +21,7 @@ import {
 import { resolveSafety, type EnterpriseRules } from './safetyRules.js';
 import { sweepMissedCheckIns } from './missedCheckIns.js';
 import type { AlarmEscalation } from './alarmEscalation.js';
+import { alarmText, type AlarmContent } from '../notify/index.js';
 
 /** A logged-in terminal as the watch sees it (a TerminalConnection). */
 export interface SafetyPeer {
@@ -30,7 +34,7 @@ type Subject = { U_ID: number; E_ID: number; Phone: string };
 type Raise = (
   subject: Subject,
   NType: string,
-  Content: string,
+  Content: AlarmContent,
   at?: { lat: number; lon: number },
 ) => Promise<Notification>;
 
@@ -42,7 +46,8 @@ export interface SafetyWatchOptions {
   escalation?: AlarmEscalation;
   /** How long an enterprise's settings and a user's department are cached (settings saved on another instance). */
   rulesTtlMs?: number;
-  now?: () => number;
+  /** The time of check-ins, places and ticks, and the ticks' timer (AppDeps.clock). */
+  clock: Clock;
 }
 
 /** A place stood at since `since` (server time); `stored` once written, `alarmed` once its alarm went. */
@@ -70,15 +75,6 @@ interface Watched {
 }
 
 const MINUTE = 60_000;
-const RAD = Math.PI / 180;
-
-/** Great-circle distance in metres (haversine). */
-function distanceMeters(lat1: number, lon1: number, lat2: number, lon2: number): number {
-  const a =
-    Math.sin(((lat2 - lat1) * RAD) / 2) ** 2 +
-    Math.cos(lat1 * RAD) * Math.cos(lat2 * RAD) * Math.sin(((lon2 - lon1) * RAD) / 2) ** 2;
-  return 2 * 6_371_008.8 * Math.asin(Math.min(1, Math.sqrt(a)));
-}
 /** A place is written only once stood at this long: a moving terminal (a new place every fix) writes nothing. */
 const STORE_STILL_AFTER_MS = MINUTE;
 
@@ -92,20 +88,19 @@ const STORE_STILL_AFTER_MS = MINUTE;
 export class SafetyWatch {
   private readonly watched = new Map<number, Watched>();
   private readonly rules = new Map<number, { value: Promise<EnterpriseRules>; at: number }>();
-  /** The watch's clock: check-ins, places and ticks are timed by it (tests move it). */
-  clock: () => number;
+  private clock: Clock;
   private readonly rulesTtlMs: number;
   private queue: Promise<void> = Promise.resolve();
   private pendingTicks = 0;
   private readonly pending = new Set<Promise<unknown>>();
-  private timer: NodeJS.Timeout | null = null;
+  private ticking: { timer: ClockTimer; intervalMs: number } | null = null;
 
   constructor(
     private readonly db: Kysely<DB>,
     private readonly raise: Raise,
     private readonly options: SafetyWatchOptions,
   ) {
-    this.clock = options.now ?? Date.now;
+    this.clock = options.clock;
     this.rulesTtlMs = options.rulesTtlMs ?? 30_000;
   }
 
@@ -149,14 +144,14 @@ export class SafetyWatch {
     for (const fix of fixes) if (fix.time > latest.time) latest = fix;
     const still = w.still;
     if (still && distanceMeters(still.lat, still.lon, latest.lat, latest.lon) <= s.NoMovementMeters) return;
-    w.still = { lat: latest.lat, lon: latest.lon, since: this.clock(), stored: false, alarmed: false };
+    w.still = { lat: latest.lat, lon: latest.lon, since: this.clock.now(), stored: false, alarmed: false };
   }
 
   /**
    * The terminal's `checkIn`: the next check-in falls due CheckInMinutes from now. Returns that
    * time, or null when the user has no check-ins.
    */
-  async checkIn(user: Subject, now = this.clock()): Promise<number | null> {
+  async checkIn(user: Subject, now = this.clock.now()): Promise<number | null> {
     const w = this.watched.get(user.U_ID);
     const s = w?.settings ?? (await this.settingsOf(user, now));
     if (s.CheckInMinutes === 0) return null;
@@ -168,7 +163,7 @@ export class SafetyWatch {
   }
 
   /** One pass over the terminals here, after the passes queued before it. */
-  tick(now = this.clock()): Promise<void> {
+  tick(now = this.clock.now()): Promise<void> {
     this.pendingTicks += 1;
     this.queue = this.queue
       .then(() => this.run(now))
@@ -177,18 +172,31 @@ export class SafetyWatch {
     return this.queue;
   }
 
-  /** Ticks every `intervalMs` (a tick still running skips the next). */
+  /** Ticks every `intervalMs` on the clock (a tick still running skips the next). */
   start(intervalMs: number): void {
-    this.timer ??= setInterval(() => {
+    if (this.ticking) return;
+    const timer = this.clock.interval(() => {
       if (this.pendingTicks === 0) void this.tick();
     }, intervalMs);
-    this.timer.unref();
+    this.ticking = { timer, intervalMs };
+  }
+
+  /**
+   * Puts the watch, its time and its ticks, on another clock: a test's FakeClock for the watch of an
+   * app that otherwise runs on real time (its sockets and history writer).
+   */
+  useClock(clock: Clock): void {
+    const ticking = this.ticking;
+    this.ticking?.timer.cancel();
+    this.ticking = null;
+    this.clock = clock;
+    if (ticking) this.start(ticking.intervalMs);
   }
 
   /** Stops ticking and waits for what is under way. */
   async close(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+    this.ticking?.timer.cancel();
+    this.ticking = null;
     await this.settle();
   }
 
@@ -325,7 +333,9 @@ export class SafetyWatch {
     if (!still.stored || still.alarmed || stood < s.NoMovementMinutes * MINUTE) return;
     still.alarmed = true;
     if (!(await markStill(this.db, U_ID, still.since, now))) return;
-    const content = `No movement beyond ${s.NoMovementMeters} m for ${Math.round(stood / MINUTE)} min`;
+    const [meters, minutes] = [s.NoMovementMeters, Math.round(stood / MINUTE)];
+    const english = `No movement beyond ${meters} m for ${minutes} min`;
+    const content = alarmText(AlarmDetailKeys.noMovement, { meters, minutes }, english);
     await this.raise(w.user, SafetyAlarmTypes.noMovement, content, { lat: still.lat, lon: still.lon });
   }
 

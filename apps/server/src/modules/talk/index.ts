@@ -21,7 +21,12 @@ const talkRoutes: FastifyPluginAsyncZod = syncPlugin((app) => {
       const { A_ID, E_ID, Name } = auth.account;
       // app.talk is the talk server (talk/talkPlugin.ts), decorated on the root after the modules.
       // The code names the session: the seat it opens lives only as long as this session (DESIGN.md 11).
-      return ok(await request.server.talk.authCodes.issue({ A_ID, E_ID, S_ID: auth.session.S_ID, name: Name }));
+      return ok(
+        await request.server.talk.authCodes.issue(
+          { A_ID, E_ID, S_ID: auth.session.S_ID, name: Name },
+          request.server.deps.clock.now(),
+        ),
+      );
     },
   );
 });

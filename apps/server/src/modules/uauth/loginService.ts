@@ -27,7 +27,7 @@ export async function login(
   deps: AppDeps,
   form: LoginForm,
   meta: { ip: string },
-  now = Date.now(),
+  now = deps.clock.now(),
 ): Promise<{ tokens: IssuedTokens; replaced: number[] }> {
   const { db } = deps;
   const payload = openLoginEnvelope(deps.loginKey, form.appSecret, form.data);
@@ -64,7 +64,8 @@ export async function login(
       now,
     );
   };
-  if (!account || !enterprise) return refuseUnknownName(deps, `${code}\u0000${username}`, payload.password, failed);
+  if (!account || !enterprise)
+    return refuseUnknownName(deps, `${code}\u0000${username}`, payload.password, failed, now);
 
   if (account.LockedUntil !== null && Number(account.LockedUntil) > now) {
     await failed('locked');
@@ -102,16 +103,22 @@ export async function login(
 }
 
 /** A name no account has: the same scrypt work and the same lock as a known account, then refused. */
-async function refuseUnknownName(deps: AppDeps, name: string, password: string, failed: FailureLog): Promise<never> {
+async function refuseUnknownName(
+  deps: AppDeps,
+  name: string,
+  password: string,
+  failed: FailureLog,
+  now: number,
+): Promise<never> {
   const throttle = unknownNameThrottle(deps);
-  const lockedMs = await throttle.lockedFor(name);
+  const lockedMs = await throttle.lockedFor(name, now);
   if (lockedMs > 0) {
     await failed('locked');
     throw locked(minutesLeft(lockedMs));
   }
   await verifyAgainstDummy(password || ' ', deps.passwordLogN);
-  await throttle.failed(name);
+  await throttle.failed(name, now);
   await failed('unknown_account');
-  if ((await throttle.lockedFor(name)) > 0) throw locked(Limits.loginLockMinutes);
+  if ((await throttle.lockedFor(name, now)) > 0) throw locked(Limits.loginLockMinutes);
   throw wrongCredentials();
 }

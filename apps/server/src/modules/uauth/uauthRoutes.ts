@@ -71,7 +71,7 @@ export const uauthRoutes: FastifyPluginAsyncZod = syncPlugin((app) => {
     },
     async (request) => {
       const policy = { idleMs: app.deps.config.sessionIdleMs, absoluteMs: app.deps.config.sessionAbsoluteMs };
-      const tokens = await refreshSession(app.deps.db, policy, request.body.refresh_token);
+      const tokens = await refreshSession(app.deps.db, policy, request.body.refresh_token, app.deps.clock.now());
       return { Code: Code.Success, Message: tokens.access_token, ...tokens };
     },
   );

@@ -1,5 +1,6 @@
-import type { Readable } from 'node:stream';
-import { UserImportKeys, UserImportLimits } from '@intercom/contract';
+import type { FastifyMultipartOptions } from '@fastify/multipart';
+import { MessageKeys, UserImportKeys, UserImportLimits } from '@intercom/contract';
+import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../http/AppError.js';
 
 /** The uploaded file of a multipart/form-data body. */
@@ -8,53 +9,53 @@ export interface UploadedFile {
   body: Buffer;
 }
 
-/** Room for the form's boundaries, part headers and small fields around the file. */
-const ENVELOPE_BYTES = 64 * 1024;
+/**
+ * What one import upload may hold (@fastify/multipart, busboy's limits): the file within the
+ * import's size limit, one file only, and a few small text fields around it (the console sends none;
+ * a form may add some). Past any of them the upload is refused as too large, as the whole body past
+ * the file limit plus 64 KiB of envelope was before.
+ */
+export const importUploadOptions: FastifyMultipartOptions = {
+  limits: {
+    fileSize: UserImportLimits.maxBytes,
+    files: 1,
+    fields: 16,
+    fieldSize: 4 * 1024,
+    parts: 17,
+    headerPairs: 16,
+  },
+};
 
-/** Reads the body up to the file limit plus the form's envelope; more refuses the file (4000). */
-export async function readBody(payload: Readable): Promise<Buffer> {
-  const limit = UserImportLimits.maxBytes + ENVELOPE_BYTES;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of payload) {
-    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
-    size += buffer.length;
-    if (size > limit) {
-      payload.resume();
-      throw AppError.field('file', UserImportKeys.fileTooLarge);
-    }
-    chunks.push(buffer);
-  }
-  return Buffer.concat(chunks);
-}
+/** @fastify/multipart's codes of a limit reached. */
+const LIMIT_CODES: ReadonlySet<string> = new Set([
+  'FST_REQ_FILE_TOO_LARGE',
+  'FST_FILES_LIMIT',
+  'FST_FIELDS_LIMIT',
+  'FST_PARTS_LIMIT',
+]);
 
 /**
- * The part named `file` of a multipart/form-data body (RFC 7578): the bytes between its headers
- * and the next boundary, untouched. No such part (or no boundary) is 4000 userImport.file_missing.
+ * The part named `file` of the request's multipart/form-data body (RFC 7578), its bytes untouched.
+ * Not multipart: 4000 validation.required on `body`, as the route's body schema answered before.
+ * No such part, or a body that is not a well-formed form: 4000 userImport.file_missing. A limit of
+ * `importUploadOptions` reached: 4000 userImport.file_too_large.
  */
-export function multipartFile(contentType: string | undefined, body: Buffer): UploadedFile {
-  const missing = () => AppError.field('file', UserImportKeys.fileMissing);
-  const match = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType ?? '');
-  const boundary = match?.[1] ?? match?.[2];
-  if (!boundary) throw missing();
-  const delimiter = Buffer.from(`--${boundary}`);
-  let start = body.indexOf(delimiter);
-  while (start >= 0) {
-    const headersStart = start + delimiter.length + 2;
-    const next = body.indexOf(Buffer.from(`\r\n--${boundary}`), headersStart);
-    if (next < 0) break;
-    const headersEnd = body.indexOf('\r\n\r\n', headersStart);
-    if (headersEnd >= 0 && headersEnd < next) {
-      const headers = body.subarray(headersStart, headersEnd).toString('utf8');
-      const disposition = /content-disposition:[^\r\n]*/i.exec(headers)?.[0] ?? '';
-      if (/;\s*name="file"/i.test(disposition)) {
-        const name = /filename="([^"]*)"/i.exec(disposition)?.[1] ?? 'import';
-        const file = body.subarray(headersEnd + 4, next);
-        if (file.length > UserImportLimits.maxBytes) throw AppError.field('file', UserImportKeys.fileTooLarge);
-        return { name: name.slice(0, 200), body: file };
-      }
+export async function uploadedFile(request: FastifyRequest): Promise<UploadedFile> {
+  if (!request.isMultipart()) throw AppError.field('body', MessageKeys.required);
+  let file: UploadedFile | undefined;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type !== 'file') continue;
+      const body = await part.toBuffer();
+      if (part.fieldname === 'file') file ??= { name: (part.filename ?? 'import').slice(0, 200), body };
     }
-    start = next + 2;
+  } catch (error) {
+    // The rest of the body is read and dropped, so the answer is not cut off by an unread upload.
+    request.raw.resume();
+    const code = (error as { code?: unknown }).code;
+    const tooLarge = typeof code === 'string' && LIMIT_CODES.has(code);
+    throw AppError.field('file', tooLarge ? UserImportKeys.fileTooLarge : UserImportKeys.fileMissing);
   }
-  throw missing();
+  if (!file) throw AppError.field('file', UserImportKeys.fileMissing);
+  return file;
 }

@@ -8,14 +8,46 @@ import {
   type UserImportColumn,
 } from '@intercom/contract';
 import { parse } from 'csv-parse';
-import ExcelJS from 'exceljs';
+import type { AppDeps } from '../../appDeps.js';
 import { AppError } from '../../http/AppError.js';
-import { checkZipExpansion } from './importZip.js';
+import { xlsxRecords } from './importXlsx.js';
 
 /** One data row: its row number in the file (the header is row 1) and its cells by column. */
 export interface ImportRow {
   row: number;
   cells: Partial<Record<UserImportColumn, string>>;
+}
+
+/** One row of the file as read: its number and its cells' text, left to right. */
+export interface ImportRecord {
+  row: number;
+  values: string[];
+}
+
+/** What reading one file may cost (docs/security.md "Imports"). */
+export interface ReadLimits {
+  /** Bytes an XLSX's entries may inflate to, all together, counted as they inflate. */
+  maxInflatedBytes: number;
+  maxSharedStrings: number;
+  /** UTF-8 bytes of all shared strings together. */
+  maxSharedStringBytes: number;
+  /** Rows read, the header included; one more refuses the file (too_many_rows). */
+  maxRecords: number;
+  /** Cells read per row: the template's columns; a cell further right is ignored. */
+  maxColumns: number;
+  /** Characters of all cells together: what a CSV of the size limit could hold. */
+  maxTextChars: number;
+}
+
+export function readLimits(settings: AppDeps['config']['imports']): ReadLimits {
+  return {
+    maxInflatedBytes: settings.maxInflatedBytes,
+    maxSharedStrings: settings.maxSharedStrings,
+    maxSharedStringBytes: settings.maxSharedStringBytes,
+    maxRecords: UserImportLimits.maxRows + 1,
+    maxColumns: USER_IMPORT_COLUMNS.length,
+    maxTextChars: UserImportLimits.maxBytes,
+  };
 }
 
 const fileError = (key: string) => AppError.field('file', key);
@@ -39,17 +71,21 @@ const XLSX_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 
 /**
  * Reads an import file: XLSX (a zip) or CSV (UTF-8, BOM optional, `,` separated). Refused whole
- * (4000 on `file`): another format or binary junk, an XLSX that would expand past the limit, more
- * than 20,000 data rows, a header without MobilePhone, no data row. Blank rows are skipped.
+ * (4000 on `file`): another format or binary junk, an XLSX that would expand past the limits, more
+ * than 20,000 data rows, a header without MobilePhone, no data row. Blank rows are skipped; cells
+ * right of the template's last column are ignored. The server runs this in a worker thread
+ * (importReader.ts).
  */
-export async function parseImportFile(body: Buffer): Promise<ImportRow[]> {
+export async function parseImportFile(body: Buffer, limits: ReadLimits): Promise<ImportRow[]> {
   if (body.length === 0) throw fileError(UserImportKeys.empty);
   if (body.length > UserImportLimits.maxBytes) throw fileError(UserImportKeys.fileTooLarge);
-  const records = body.subarray(0, 4).equals(XLSX_MAGIC) ? await xlsxRecords(body) : await csvRecords(body);
+  const records = body.subarray(0, 4).equals(XLSX_MAGIC)
+    ? await xlsxRecords(body, limits)
+    : await csvRecords(body, limits);
   return toRows(records);
 }
 
-function toRows(records: { row: number; values: string[] }[]): ImportRow[] {
+function toRows(records: ImportRecord[]): ImportRow[] {
   const header = records[0];
   if (!header) throw fileError(UserImportKeys.empty);
   const columns = header.values.map((text) => HEADER_COLUMNS.get(headerKey(text)));
@@ -70,80 +106,49 @@ function toRows(records: { row: number; values: string[] }[]): ImportRow[] {
   return rows;
 }
 
-/** Rows past the header the cap allows; one more refuses the file, and reading stops there. */
-const MAX_RECORDS = UserImportLimits.maxRows + 1;
+/** Bytes of a CSV handed to the parser at a time. */
+const CSV_CHUNK = 64 * 1024;
+// Binary junk that happens to be valid UTF-8 still has control characters text never has.
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
 
-function assertText(body: Buffer): void {
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(body);
-  } catch {
-    throw fileError(UserImportKeys.fileType);
+/**
+ * The file in chunks, each checked to be UTF-8 text (else userImport.file_type) just before the
+ * parser takes it: the parser pulls the next chunk only when it has room (backpressure), and none
+ * once reading stops.
+ */
+function* textChunks(body: Buffer): Generator<Buffer> {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  for (let i = 0; i < body.length; i += CSV_CHUNK) {
+    const chunk = body.subarray(i, i + CSV_CHUNK);
+    let text: string;
+    try {
+      text = decoder.decode(chunk, { stream: i + CSV_CHUNK < body.length });
+    } catch {
+      throw fileError(UserImportKeys.fileType);
+    }
+    if (CONTROL.test(text)) throw fileError(UserImportKeys.fileType);
+    yield chunk;
   }
-  // Binary junk that happens to be valid UTF-8 still has control characters text never has.
-  // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/.test(text)) throw fileError(UserImportKeys.fileType);
 }
 
-async function csvRecords(body: Buffer): Promise<{ row: number; values: string[] }[]> {
-  assertText(body);
-  const parser = Readable.from([body]).pipe(
-    parse({ bom: true, relax_column_count: true, skip_empty_lines: false, max_record_size: 64 * 1024 }),
-  );
-  const records: { row: number; values: string[] }[] = [];
+async function csvRecords(body: Buffer, limits: ReadLimits): Promise<ImportRecord[]> {
+  const source = Readable.from(textChunks(body), { objectMode: false });
+  const parser = parse({ bom: true, relax_column_count: true, skip_empty_lines: false, max_record_size: 64 * 1024 });
+  source.on('error', (error) => parser.destroy(error));
+  source.pipe(parser);
+  const records: ImportRecord[] = [];
   try {
     for await (const values of parser as AsyncIterable<string[]>) {
-      if (records.length >= MAX_RECORDS) {
-        parser.destroy();
-        throw fileError(UserImportKeys.tooManyRows);
-      }
-      records.push({ row: records.length + 1, values });
+      if (records.length >= limits.maxRecords) throw fileError(UserImportKeys.tooManyRows);
+      records.push({ row: records.length + 1, values: values.slice(0, limits.maxColumns) });
     }
   } catch (error) {
     if (error instanceof AppError) throw error;
     throw fileError(UserImportKeys.fileUnreadable);
-  }
-  return records;
-}
-
-/** A cell as text; a formula is its formula text (`=HYPERLINK(...)`), never its evaluation. */
-export function cellText(value: ExcelJS.CellValue): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number') return String(value);
-  if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
-  if (value instanceof Date) return value.toISOString();
-  if ('formula' in value && typeof value.formula === 'string') return `=${value.formula}`;
-  if ('sharedFormula' in value) return value.result === undefined ? '' : cellText(value.result);
-  if ('richText' in value) return value.richText.map((part) => part.text).join('');
-  if ('hyperlink' in value) return typeof value.text === 'string' ? value.text : cellText(value.text);
-  if ('error' in value) return value.error;
-  return '';
-}
-
-async function xlsxRecords(body: Buffer): Promise<{ row: number; values: string[] }[]> {
-  checkZipExpansion(body);
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([body]), {
-    sharedStrings: 'cache',
-    hyperlinks: 'ignore',
-    styles: 'ignore',
-    worksheets: 'emit',
-    entries: 'ignore',
-  });
-  const records: { row: number; values: string[] }[] = [];
-  try {
-    for await (const sheet of reader) {
-      for await (const row of sheet as unknown as AsyncIterable<ExcelJS.Row>) {
-        if (records.length >= MAX_RECORDS) throw fileError(UserImportKeys.tooManyRows);
-        const values = (row.values as ExcelJS.CellValue[]).slice(1);
-        records.push({ row: row.number, values: Array.from(values, (v) => cellText(v ?? null)) });
-      }
-      // The first sheet only: the others (notes, lists) are not read.
-      break;
-    }
-  } catch (error) {
-    if (error instanceof AppError) throw error;
-    throw fileError(UserImportKeys.fileUnreadable);
+  } finally {
+    source.destroy();
+    parser.destroy();
   }
   return records;
 }

@@ -29,8 +29,7 @@ export class ImportProgressBoard {
     private readonly bus: EventBus,
     private readonly now: () => number = Date.now,
   ) {
-    this.unsubscribe = bus.subscribe((event) => {
-      if (event.kind !== 'importProgress') return;
+    this.unsubscribe = bus.on('importProgress', (event) => {
       const { phase, done, total } = event;
       this.prune();
       this.imports.set(keyOf(event.E_ID, event.A_ID, event.importId), { phase, done, total, at: this.now() });

@@ -7,6 +7,7 @@ import {
   userSaveSchema,
   type UserImportColumn,
 } from '@intercom/contract';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import type { ImportRow } from './importParse.js';
@@ -60,6 +61,9 @@ const FIELD_OF: Record<string, UserImportColumn> = { PriorityLevel: 'Priority' }
 
 const KNOWN_CODES = new Set(USER_IMPORT_CODES);
 
+/** Rows checked between two turns of the event loop: 20,000 rows in one go held it for a second. */
+export const ROWS_PER_TURN = 500;
+
 /** Lookups of one import, loaded once for all rows. */
 interface Lookups {
   E_ID: number;
@@ -108,7 +112,8 @@ async function lookupsOf(db: Kysely<DB>, E_ID: number, rows: ImportRow[], create
  * Checks every row with the user form's validators (userSaveSchema) and the import's own rules:
  * phone and name and ICCID unique in the file and on the platform, department path and channel
  * names and user type of the importing enterprise, Priority 0-7. A known phone of another
- * enterprise is "already in use". Returns the valid rows' plans and every row's errors.
+ * enterprise "cannot be imported", without saying why. Returns the valid rows' plans and every
+ * row's errors.
  */
 export async function validateRows(
   db: Kysely<DB>,
@@ -120,7 +125,8 @@ export async function validateRows(
   const plans: RowPlan[] = [];
   const errors: RowError[] = [];
   let invalidRows = 0;
-  for (const row of rows) {
+  for (const [i, row] of rows.entries()) {
+    if (i > 0 && i % ROWS_PER_TURN === 0) await nextTurn();
     const rowErrors: RowError[] = [];
     const plan = checkRow(lookups, row, (field, code) => rowErrors.push({ row: row.row, field, code }));
     if (rowErrors.length > 0) {
@@ -193,7 +199,8 @@ function checkPhoneCell(l: Lookups, phone: string, report: Report): KnownUser | 
   l.seen.phone.add(phone);
   const known = l.known.get(phone);
   if (known && known.E_ID !== l.E_ID) {
-    report('MobilePhone', MessageKeys.phoneExists);
+    // Not "already in use": that would tell which phones other enterprises have (issue 48).
+    report('MobilePhone', UserImportKeys.cannotImport);
     return undefined;
   }
   return known;

@@ -112,6 +112,9 @@ export async function writeRows(
     );
     touched.push(...ids);
     ctx.events.notify('usersChanged', { E_ID, UserIDs: ids });
+    // Users added to channels: their terminals, where online, ask for their channels again.
+    const joined = ids.filter((_, i) => chunk[i]!.channels.length > 0);
+    if (joined.length > 0) ctx.events.notify('channelsChanged', { E_ID, UserIDs: joined });
     onWritten(touched.length);
   }
   return touched;

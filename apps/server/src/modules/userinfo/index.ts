@@ -8,6 +8,7 @@ import { userEntity } from './userEntity.js';
 import { userRoutes } from './userRoutes.js';
 
 export { findUser, findUserByPhone, findUsers } from './userRepository.js';
+export { checkTargets, type Targets } from './targetUsers.js';
 
 /**
  * `/api/UserInfo/*` and `/api/Device/*`: terminal users and the SIM inventory they are bound to

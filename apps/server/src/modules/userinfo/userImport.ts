@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { availableParallelism } from 'node:os';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import {
   USER_IMPORT_PREVIEW_ROWS,
   UserImportKeys,
@@ -9,6 +9,7 @@ import {
   type UserImportReport,
 } from '@intercom/contract';
 import type { Updateable } from 'kysely';
+import { bulkHashing } from '../../auth/hashSlots.js';
 import { hashPassword, verifyPassword } from '../../auth/passwords.js';
 import { logChange, type ServiceContext } from '../../core/serviceContext.js';
 import type { UserTable } from '../../db/schema.js';
@@ -17,8 +18,8 @@ import { assertLicences } from '../enterprise/index.js';
 import { membershipsOf } from './importLookups.js';
 import { importMessage } from './importMessages.js';
 import { noProgress, type ImportProgressReport } from './importProgress.js';
-import { parseImportFile, type ImportRow } from './importParse.js';
-import { validateRows, type RowError, type RowPlan, type Validation } from './importRows.js';
+import type { ImportRow } from './importParse.js';
+import { ROWS_PER_TURN, validateRows, type RowError, type RowPlan, type Validation } from './importRows.js';
 import { createDepartments, writeRows, type WriteRow } from './importWrite.js';
 
 interface Planned {
@@ -32,6 +33,9 @@ interface Planned {
 /** Stand-in department id of a path a dry run would create (never equal to a stored one). */
 const NEW_DEPARTMENT = -1;
 
+/** Reads the uploaded file into rows (importReader.ts: in a worker thread with its own limits). */
+export type ReadImportFile = (body: Buffer) => Promise<ImportRow[]>;
+
 /**
  * `POST /api/UserInfo/Import`: users of the working enterprise from a CSV or XLSX file, matched by
  * MobilePhone (known: updated; a re-run changes nothing). Nothing is written on a dry run, when the
@@ -42,11 +46,12 @@ export async function importUsers(
   query: UserImportQuery,
   lang: UserImportLang,
   file: { name: string; body: Buffer },
+  readFile: ReadImportFile,
   report: ImportProgressReport = noProgress,
 ): Promise<UserImportReport> {
   report('check', 0, 0);
   try {
-    const answer = await runImport(ctx, query, lang, file, report);
+    const answer = await runImport(ctx, query, lang, file, readFile, report);
     report('done', answer.total, answer.total);
     return answer;
   } catch (error) {
@@ -60,23 +65,28 @@ async function runImport(
   query: UserImportQuery,
   lang: UserImportLang,
   file: { name: string; body: Buffer },
+  readFile: ReadImportFile,
   report: ImportProgressReport,
 ): Promise<UserImportReport> {
   const E_ID = ctx.scope.rootId;
-  const rows = await parseImportFile(file.body);
+  const rows = await readFile(file.body);
   const checked = await validateRows(ctx.db, E_ID, rows, query.createDepartments);
-  const planned = await planRows(ctx, checked, report);
   const errors: RowError[] = [...checked.errors];
-  const created = planned.filter((p) => p.kind === 'create').length;
+  const created = checked.plans.filter((p) => !p.known).length;
   const quotaOk = await licencesFit(ctx, E_ID, created);
   if (!quotaOk) errors.unshift({ row: 0, field: 'file', code: UserImportKeys.quota });
   const written = !query.dryRun && quotaOk && (query.skipInvalid || checked.errors.length === 0);
+  // Only an import that writes compares passwords: one that does not (a dry run, or one stopped by
+  // an invalid row or the licences) would tell a right guess from a wrong one without changing or
+  // logging anything (issue 48).
+  const planned = await planRows(ctx, checked, report, written);
   const counts = {
     total: rows.length,
     valid: checked.plans.length,
     created,
     updated: planned.filter((p) => p.kind === 'update').length,
     unchanged: planned.filter((p) => p.kind === 'unchanged').length,
+    passwordsSet: planned.filter((p) => p.passwordChanged).length,
     skipped: checked.invalidRows,
     departmentsCreated: checked.newDepartments.length,
   };
@@ -113,16 +123,27 @@ async function licencesFit(ctx: ServiceContext, E_ID: number, needed: number): P
   }
 }
 
-/** What each valid row does to its user: create, update (the changed fields) or nothing. */
-async function planRows(ctx: ServiceContext, checked: Validation, report: ImportProgressReport): Promise<Planned[]> {
+/**
+ * What each valid row does to its user: create, update (the changed fields) or nothing. A Password
+ * cell of a known user is compared with its hash only when `comparePasswords` (the import writes);
+ * otherwise it counts as a change: "password will be set".
+ */
+async function planRows(
+  ctx: ServiceContext,
+  checked: Validation,
+  report: ImportProgressReport,
+  comparePasswords: boolean,
+): Promise<Planned[]> {
   const knownIds = checked.plans.flatMap((p) => (p.known ? [p.known.UserID] : []));
   const memberships = await membershipsOf(ctx.db, knownIds);
   const verified = new Map<string, Promise<boolean>>();
+  // Each distinct hash and password once, within the hashing budget every import shares.
   const samePassword = (hash: string, password: string) => {
+    if (!comparePasswords) return Promise.resolve(false);
     const key = `${hash}\u0000${password}`;
     let result = verified.get(key);
     if (!result) {
-      result = verifyPassword(password, hash);
+      result = bulkHashing.run(() => verifyPassword(password, hash));
       verified.set(key, result);
     }
     return result;
@@ -130,8 +151,9 @@ async function planRows(ctx: ServiceContext, checked: Validation, report: Import
   const planned: Planned[] = [];
   const total = checked.plans.length;
   for (const plan of checked.plans) {
-    // Known users' passwords are compared by scrypt: the slow part of checking a re-import.
+    // On an import that writes, known users' passwords are compared by scrypt: the slow part of a re-import.
     report('check', planned.length, total);
+    if (planned.length > 0 && planned.length % ROWS_PER_TURN === 0) await nextTurn();
     const department = plan.department === undefined ? undefined : departmentId(checked, plan.department);
     const known = plan.known;
     if (!known) {
@@ -227,18 +249,11 @@ async function write(
   return passwordsCsv(planned, generated);
 }
 
-/** Bytes one scrypt run holds while it works: 128 * N * r (128 MiB at the production cost, N 2^17, r 8). */
-const scryptBytes = (logN: number) => 128 * 2 ** logN * 8;
-/** Memory the import's hashing may hold at once; at the production cost, three runs. */
-const HASH_MEMORY_BYTES = 384 * 1024 * 1024;
-/** libuv's pool has 4 threads by default; one is left for file and DNS work of other requests. */
-const HASH_THREADS = 3;
-
 /**
  * One hash per distinct password (a shared initial password costs one scrypt run), at the full
- * production cost (docs/decisions.md: generated passwords are not hashed cheaper). The runs go
- * through libuv's thread pool, as many at once as there are cores, at most HASH_THREADS and what
- * HASH_MEMORY_BYTES allows; each slot takes the next password as soon as its run ends.
+ * production cost (docs/decisions.md: generated passwords are not hashed cheaper). The runs share
+ * the process's bulk hashing budget with every other import (auth/hashSlots.ts), which leaves
+ * libuv's threads to logins; each slot takes the next password as soon as its run ends.
  */
 async function hashEach(
   ctx: ServiceContext,
@@ -246,19 +261,15 @@ async function hashEach(
   onHashed: (done: number) => void,
 ): Promise<Map<string, string>> {
   const hashes = new Map<string, string>();
-  const slots = Math.max(
-    1,
-    Math.min(availableParallelism(), HASH_THREADS, Math.floor(HASH_MEMORY_BYTES / scryptBytes(ctx.passwordLogN))),
-  );
   let next = 0;
   const slot = async () => {
     while (next < passwords.length) {
       const password = passwords[next++] as string;
-      hashes.set(password, await hashPassword(password, ctx.passwordLogN));
+      hashes.set(password, await bulkHashing.run(() => hashPassword(password, ctx.passwordLogN)));
       onHashed(hashes.size);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(slots, passwords.length) }, slot));
+  await Promise.all(Array.from({ length: Math.min(bulkHashing.size, passwords.length) }, slot));
   return hashes;
 }
 

@@ -1,0 +1,99 @@
+import {
+  GPS_BLOCK_TYPE,
+  encodePositionBlock,
+  userColumnsOf,
+  type GpsBlockData,
+  type PositionFix,
+  type UserFields,
+} from '@intercom/contract';
+import type { LiveUser } from '../bus/eventBus.js';
+import type { LiveFix } from '../live/liveRecords.js';
+import type { HubWire, Payload } from './hubWire.js';
+
+// What MessagePack connections get for positions: one `GPSBlock` per push (contract
+// gpsBlockMessage.ts), fast fields in a binary position block, slow fields only when they changed.
+
+export function positionFixOf({ user, gpsOnline }: LiveFix): PositionFix {
+  const position = user.position;
+  return {
+    U_ID: user.U_ID,
+    lat: position?.lat ?? 0,
+    lon: position?.lon ?? 0,
+    time: position?.time ?? 0,
+    speed: position?.speed ?? null,
+    course: position?.course ?? null,
+    online: user.online,
+    talking: user.talking,
+    gpsOnline,
+  };
+}
+
+export function userFieldsOf({ user }: LiveFix): UserFields {
+  return {
+    U_ID: user.U_ID,
+    E_ID: user.E_ID,
+    Phone: user.Phone,
+    UserName: user.UserName,
+    battery: user.battery,
+    signal: user.signal,
+    interval: user.position?.interval ?? 0,
+  };
+}
+
+function sameSlowFields(a: LiveUser, b: LiveUser): boolean {
+  return (
+    a.E_ID === b.E_ID &&
+    a.Phone === b.Phone &&
+    a.UserName === b.UserName &&
+    a.battery === b.battery &&
+    a.signal === b.signal &&
+    a.position?.interval === b.position?.interval
+  );
+}
+
+/** The slow fields a scope's clients were last told, per user: a fix whose differ goes with its user's fields. */
+export class SlowFieldWatch {
+  private readonly told = new Map<number, LiveUser>();
+
+  /** Whether the fix's slow fields differ from the last ones seen (it remembers these). */
+  changed(fix: LiveFix): boolean {
+    const previous = this.told.get(fix.user.U_ID);
+    this.told.set(fix.user.U_ID, fix.user);
+    return previous === undefined || !sameSlowFields(previous, fix.user);
+  }
+
+  /** A snapshot tells every user's fields. */
+  seed(fixes: readonly LiveFix[]): void {
+    for (const fix of fixes) this.told.set(fix.user.U_ID, fix.user);
+  }
+}
+
+/**
+ * One `GPSBlock` message, built once and shared by the connections of a scope (as the JSON texts
+ * are): its invocation record per target, and its value for a stream item.
+ */
+export class GpsBlockMessage {
+  readonly value: { type: string; data: GpsBlockData };
+  private readonly records = new Map<string, Payload>();
+
+  constructor(fixes: Iterable<LiveFix>, slow: Iterable<LiveFix>, full: boolean) {
+    const list = [...fixes];
+    const block = encodePositionBlock(list.map(positionFixOf));
+    const users = userColumnsOf([...(full ? list : slow)].map(userFieldsOf));
+    this.value = { type: GPS_BLOCK_TYPE, data: { full, block, users } };
+  }
+
+  get size(): number {
+    return this.value.data.block.length + 32 * this.value.data.users.U_ID.length;
+  }
+
+  record(target: string, wire: HubWire): Payload {
+    const key = `${wire.protocol}:${target}`;
+    let record = this.records.get(key);
+    if (record === undefined) {
+      record = wire.invocation(target, { value: this.value });
+      this.records.set(key, record);
+    }
+    return record;
+  }
+}

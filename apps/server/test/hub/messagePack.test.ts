@@ -1,0 +1,191 @@
+import { MessageType, NullLogger, type HubMessage } from '@microsoft/signalr';
+import { MessagePackHubProtocol } from '@microsoft/signalr-protocol-msgpack';
+import { GpsBlockReader, HubCloseErrors, type PushMsg } from '@intercom/contract';
+import { describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { frameMessage, messagePackFrame } from '../../src/hub/messagePackProtocol.js';
+import { FAST_HUB, HttpTransportType, hubClient, negotiate, record, startHubApp, until } from './hubTestApp.js';
+import { useTestApp } from '../useTestApp.js';
+
+// SignalR's MessagePack hub protocol against the official client (@microsoft/signalr-protocol-msgpack).
+const t = useTestApp(() => startHubApp({ ...FAST_HUB, pushIntervalMs: 20, sessionCheckMs: 60_000 }));
+
+const binaryTransports = [
+  ['long polling', HttpTransportType.LongPolling],
+  ['WebSockets', HttpTransportType.WebSockets],
+] as const;
+
+describe.each(binaryTransports)('the official MessagePack client over %s', (_name, transport) => {
+  it('starts, invokes with a result and an error, receives the snapshot and pushes, and stops', async () => {
+    const client = hubClient(t, { token: t.adminToken, transport, protocol: new MessagePackHubProtocol() });
+    const msgs = record<PushMsg>(client, 'pushMsg');
+    await client.start();
+    const server = t.hub.find(client.connectionId ?? '');
+    expect(server?.wire.protocol).toBe('messagepack');
+
+    expect(await client.invoke('FuncGPS')).toEqual({ feed: 'FuncGPS', enterprises: [t.demo.E_ID] });
+    expect(msgs.map((m) => m.type)).toEqual([
+      'GPSBlock',
+      'NumOnlineUser',
+      'OnlineUser',
+      'Notifys',
+      'HeartRate',
+      'Videos',
+    ]);
+    await expect(client.invoke('NoSuchMethod')).rejects.toThrow("Unknown hub method 'NoSuchMethod'");
+    expect(await client.invoke('Unsubscribe', 'FuncGPS')).toBe(true);
+    await client.stop();
+  });
+});
+
+describe.each(binaryTransports)('positions to a MessagePack client over %s', (_name, transport) => {
+  it('arrive as GPS blocks: the snapshot with every user, then only what moved, slow fields when they change', async () => {
+    const U_ID = 7000 + transport;
+    const E_ID = t.demo.E_ID;
+    const base = { E_ID, U_ID, Phone: `139${U_ID}`, UserName: `Mover${U_ID}` };
+    t.live.reportPosition({ ...base, lat: 30, lon: 120, time: Date.now() - 1000, speed: 5, course: 90 });
+    const client = hubClient(t, { token: t.adminToken, transport, protocol: new MessagePackHubProtocol() });
+    const msgs = record<{ type: string; data: unknown }>(client, 'pushMsg');
+    await client.start();
+    await client.invoke('FuncGPS');
+    expect(msgs.map((m) => m.type)).not.toContain('GPSArray');
+    const reader = new GpsBlockReader();
+    const snapshot = reader.read(msgs.find((m) => m.type === 'GPSBlock')?.data);
+    expect(snapshot.full).toBe(true);
+    expect(snapshot.records).toContainEqual(
+      expect.objectContaining({ ...base, lat: 30, lon: 120, speed: 5, course: 90, gpsOnline: true }),
+    );
+
+    const moves = () => msgs.filter((m) => m.type === 'GPSBlock').slice(1);
+    t.live.reportPosition({ ...base, lat: 30.5, lon: 120.5, time: Date.now(), speed: 6, course: 91 });
+    await until(() => moves().length > 0, 'a GPS block push');
+    expect(msgs.map((m) => m.type)).not.toContain('GPS');
+    const moved = moves()[0]!.data as { users: { U_ID: number[] } };
+    expect(moved.users.U_ID).toEqual([]);
+    expect(reader.read(moved).records).toEqual([expect.objectContaining({ ...base, lat: 30.5, lon: 120.5, speed: 6 })]);
+
+    t.live.reportStatus({ ...base, battery: 42 });
+    await until(() => moves().length > 1, 'a GPS block with the new battery');
+    const status = moves()[1]!.data as { users: { U_ID: number[] } };
+    expect(status.users.U_ID).toEqual([U_ID]);
+    expect(reader.read(status).records).toEqual([expect.objectContaining({ ...base, lat: 30.5, battery: 42 })]);
+    await client.stop();
+  });
+
+  it('arrive as GPS block items of a stream too', async () => {
+    const client = hubClient(t, { token: t.adminToken, transport, protocol: new MessagePackHubProtocol() });
+    await client.start();
+    const items: { type: string; data: unknown }[] = [];
+    const subscription = client.stream('FuncGPS').subscribe({
+      next: (item: { type: string; data: unknown }) => items.push(item),
+      error: () => undefined,
+      complete: () => undefined,
+    });
+    await until(() => items.some((item) => item.type === 'GPSBlock'), 'the snapshot block');
+    const U_ID = 7100 + transport;
+    t.live.reportPosition({ E_ID: t.demo.E_ID, U_ID, Phone: '1', UserName: 'S', lat: 1, lon: 2, time: Date.now() });
+    await until(() => items.filter((item) => item.type === 'GPSBlock').length > 1, 'a block item');
+    const last = items.filter((item) => item.type === 'GPSBlock').at(-1);
+    expect(new GpsBlockReader().read(last?.data).records).toEqual([expect.objectContaining({ U_ID, lat: 1, lon: 2 })]);
+    subscription.dispose();
+    await client.stop();
+  });
+});
+
+describe('negotiation', () => {
+  it('offers Binary on WebSockets and long polling, never on Server-Sent Events', async () => {
+    const { body } = await negotiate(t, t.adminToken);
+    expect(body?.availableTransports).toEqual([
+      { transport: 'WebSockets', transferFormats: ['Text', 'Binary'] },
+      { transport: 'ServerSentEvents', transferFormats: ['Text'] },
+      { transport: 'LongPolling', transferFormats: ['Text', 'Binary'] },
+    ]);
+  });
+
+  it('the official client cannot use MessagePack over Server-Sent Events only', async () => {
+    const client = hubClient(t, {
+      token: t.adminToken,
+      transport: HttpTransportType.ServerSentEvents,
+      protocol: new MessagePackHubProtocol(),
+    });
+    await expect(client.start()).rejects.toThrow();
+  });
+
+  it('a raw client asking for messagepack over Server-Sent Events gets a handshake error', async () => {
+    const { body } = await negotiate(t, t.adminToken);
+    const url = `${t.hubUrl}?id=${String(body?.connectionToken)}`;
+    const headers = { authorization: `Bearer ${t.adminToken}` };
+    const events = await fetch(url, { headers: { ...headers, accept: 'text/event-stream' } });
+    const reader = events.body!.getReader();
+    await fetch(url, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'text/plain;charset=UTF-8' },
+      body: '{"protocol":"messagepack","version":1}\u001e',
+    });
+    let text = '';
+    while (!text.includes('"error"')) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += new TextDecoder().decode(value);
+    }
+    expect(text).toContain("does not support 'Binary'");
+  });
+});
+
+/** A raw WebSocket that shook hands in MessagePack: what it receives, decoded by the official protocol. */
+async function rawMessagePackSocket() {
+  const url = `${t.hubUrl.replace(/^http/, 'ws')}?access_token=${t.adminToken}`;
+  const socket = new WebSocket(url);
+  const received: HubMessage[] = [];
+  const protocol = new MessagePackHubProtocol();
+  let handshaken = false;
+  const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+  socket.on('message', (data: Buffer) => {
+    let bytes = new Uint8Array(data);
+    if (!handshaken) {
+      expect(new TextDecoder().decode(bytes.subarray(0, 3))).toBe('{}\u001e');
+      handshaken = true;
+      bytes = bytes.subarray(3);
+    }
+    if (bytes.length > 0) received.push(...protocol.parseMessages(bytes.slice().buffer, NullLogger.instance));
+  });
+  await new Promise((resolve, reject) => socket.on('open', resolve).on('error', reject));
+  socket.send('{"protocol":"messagepack","version":1}\u001e');
+  await until(() => handshaken, 'the handshake answer');
+  return { socket, received, closed };
+}
+
+describe('bad input closes the connection with an error; the server carries on', () => {
+  const bad: [string, Uint8Array][] = [
+    ['a malformed MessagePack payload', frameMessage(new Uint8Array([0xc1, 0x00]))],
+    // The prefix says 9 bytes; 2 follow.
+    ['a length prefix longer than the frame', new Uint8Array([0x09, 0x91, 0x06])],
+    ['a length prefix of 6 bytes', new Uint8Array([0x80, 0x80, 0x80, 0x80, 0x80, 0x01, 0x91, 0x06])],
+    ['an unknown message type', messagePackFrame([99])],
+    ['an invocation without a target', messagePackFrame([MessageType.Invocation, {}, '1', 12, []])],
+    ['a message that is not an array', frameMessage(new Uint8Array([0x06]))],
+  ];
+
+  it.each(bad)('%s', async (_name, bytes) => {
+    const { socket, received, closed } = await rawMessagePackSocket();
+    socket.send(bytes);
+    await closed;
+    expect(received.at(-1)).toMatchObject({ type: MessageType.Close, error: HubCloseErrors.protocolError });
+
+    const client = hubClient(t, { token: t.adminToken, protocol: new MessagePackHubProtocol() });
+    await client.start();
+    expect(await client.invoke('FuncNotify')).toMatchObject({ feed: 'FuncNotify' });
+    await client.stop();
+  });
+
+  it('a well-formed ping keeps the connection', async () => {
+    const { socket, closed } = await rawMessagePackSocket();
+    socket.send(messagePackFrame([MessageType.Ping]));
+    socket.send(messagePackFrame([MessageType.Invocation, {}, null, 'FuncNotify', []]));
+    const connection = () => t.hub.connections().find((c) => c.wire.protocol === 'messagepack');
+    await until(() => connection()?.handshaken === true, 'the connection');
+    expect(connection()?.state).toBe('open');
+    socket.close();
+    await closed;
+  });
+});

@@ -1,0 +1,128 @@
+import { createDeflateRaw, crc32, deflateRawSync } from 'node:zlib';
+
+/**
+ * Zips written by hand for the import tests and bench/importHostile.ts: each part deflated, and
+ * the sizes the local header and the central directory tell free to lie (issue 48).
+ */
+
+/** One part of a zip: its deflated bytes, true size and CRC, and the size its headers claim. */
+export interface ZipPart {
+  name: string;
+  compressed: Buffer;
+  size: number;
+  crc: number;
+  declaredSize: number;
+}
+
+/** A part of these bytes, deflated whole; `declaredSize` makes the headers lie. */
+export function deflated(name: string, data: Buffer | string, declaredSize?: number): ZipPart {
+  const bytes = Buffer.isBuffer(data) ? data : Buffer.from(data, 'utf8');
+  return {
+    name,
+    compressed: deflateRawSync(bytes, { level: 9 }),
+    size: bytes.length,
+    crc: crc32(bytes) >>> 0,
+    declaredSize: declaredSize ?? bytes.length,
+  };
+}
+
+/**
+ * A part of `head`, then `unit` repeated `count` times, then `tail`, deflated as it is made:
+ * gigabytes of XML become a few megabytes without ever being held.
+ */
+export async function repeated(
+  name: string,
+  parts: { head: string; unit: string; count: number; tail: string },
+  declaredSize?: number,
+): Promise<ZipPart> {
+  const deflate = createDeflateRaw({ level: 9 });
+  const out: Buffer[] = [];
+  deflate.on('data', (chunk: Buffer) => out.push(chunk));
+  const ended = new Promise<void>((resolve, reject) => {
+    deflate.on('end', resolve);
+    deflate.on('error', reject);
+  });
+  let crc = 0;
+  let size = 0;
+  const write = async (piece: Buffer) => {
+    crc = crc32(piece, crc);
+    size += piece.length;
+    if (!deflate.write(piece)) await new Promise((resolve) => deflate.once('drain', resolve));
+  };
+  await write(Buffer.from(parts.head));
+  // A megabyte of units at a time: deflate is slow on many small writes.
+  const per = Math.max(1, Math.floor((1024 * 1024) / Math.max(1, Buffer.byteLength(parts.unit))));
+  const block = Buffer.from(parts.unit.repeat(per));
+  let left = Math.floor(parts.count);
+  for (; left >= per; left -= per) await write(block);
+  if (left > 0) await write(Buffer.from(parts.unit.repeat(left)));
+  await write(Buffer.from(parts.tail));
+  deflate.end();
+  await ended;
+  return { name, compressed: Buffer.concat(out), size, crc: crc >>> 0, declaredSize: declaredSize ?? size };
+}
+
+/** The zip of these parts, in this order. */
+export function zipOf(parts: ZipPart[]): Buffer {
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (const part of parts) {
+    const name = Buffer.from(part.name);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(8, 8);
+    local.writeUInt32LE(part.crc, 14);
+    local.writeUInt32LE(part.compressed.length, 18);
+    local.writeUInt32LE(part.declaredSize, 22);
+    local.writeUInt16LE(name.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(8, 10);
+    central.writeUInt32LE(part.crc, 16);
+    central.writeUInt32LE(part.compressed.length, 20);
+    central.writeUInt32LE(part.declaredSize, 24);
+    central.writeUInt16LE(name.length, 28);
+    central.writeUInt32LE(offset, 42);
+    locals.push(local, name, part.compressed);
+    centrals.push(central, name);
+    offset += local.length + name.length + part.compressed.length;
+  }
+  const directory = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(parts.length, 8);
+  end.writeUInt16LE(parts.length, 10);
+  end.writeUInt32LE(directory.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, directory, end]);
+}
+
+export const MAIN_NS = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
+const REL_NS = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
+
+/**
+ * The parts of an XLSX around its sheets: the workbook naming sheets 1..`sheets` in order (sheet1
+ * first) and its relationships to them and to `xl/sharedStrings.xml`.
+ */
+export function workbookParts(sheets = 1): ZipPart[] {
+  const ids = Array.from({ length: sheets }, (_, i) => i + 1);
+  const workbook =
+    `<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="${MAIN_NS}" xmlns:r="${REL_NS}"><sheets>` +
+    ids.map((i) => `<sheet name="Sheet ${i}" sheetId="${i}" r:id="rId${i}"/>`).join('') +
+    '</sheets></workbook>';
+  const rels =
+    '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
+    ids
+      .map((i) => `<Relationship Id="rId${i}" Type="${REL_NS}/worksheet" Target="worksheets/sheet${i}.xml"/>`)
+      .join('') +
+    `<Relationship Id="rIdS" Type="${REL_NS}/sharedStrings" Target="sharedStrings.xml"/></Relationships>`;
+  return [
+    deflated('[Content_Types].xml', '<?xml version="1.0" encoding="UTF-8"?><Types/>'),
+    deflated('xl/workbook.xml', workbook),
+    deflated('xl/_rels/workbook.xml.rels', rels),
+  ];
+}
