@@ -5,7 +5,9 @@ import { defineConfig, type Plugin } from 'vite';
 import { LOGIN_MESSAGES_PREFIX, LOGIN_NAMESPACES } from './src/i18n/loginNamespaces.ts';
 
 const contractSource = fileURLToPath(new URL('../../packages/contract/src/', import.meta.url));
+const browserAudioSource = fileURLToPath(new URL('../../packages/browser-audio/src/index.ts', import.meta.url));
 const terminalClientSource = fileURLToPath(new URL('../../packages/terminal-client/src/index.ts', import.meta.url));
+const agentClientSource = fileURLToPath(new URL('../../packages/agent-client/src/index.ts', import.meta.url));
 const localeDir = fileURLToPath(new URL('./src/i18n/locales/', import.meta.url));
 const apiTarget = process.env.API_TARGET ?? 'http://localhost:8080';
 /**
@@ -44,8 +46,13 @@ function loginMessages(): Plugin {
 export default defineConfig({
   plugins: [react(), loginMessages()],
   resolve: {
-    // The console compiles the contract and the terminal client from source: no build step of their own first.
-    alias: { '@intercom/contract': `${contractSource}index.ts`, '@intercom/terminal-client': terminalClientSource },
+    // The console compiles the contract, the terminal client and the browser audio from source: no build step of their own first.
+    alias: {
+      '@intercom/agent-client': agentClientSource,
+      '@intercom/browser-audio': browserAudioSource,
+      '@intercom/contract': `${contractSource}index.ts`,
+      '@intercom/terminal-client': terminalClientSource,
+    },
   },
   server: {
     port: 5173,

@@ -1,4 +1,10 @@
-import type { ExpressionSpecification, FilterSpecification, Map as MapLibreMap, MapLayerMouseEvent } from 'maplibre-gl';
+import type {
+  AddLayerObject,
+  ExpressionSpecification,
+  FilterSpecification,
+  Map as MapLibreMap,
+  MapLayerMouseEvent,
+} from 'maplibre-gl';
 import { Alert } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -6,6 +12,8 @@ import { liveHub } from '../shared/hub/liveHub';
 import { FONT_STACK } from './basemapStyle';
 import { useMapHandle } from './mapContext';
 import { stateColourExpression } from './stateColourExpression';
+import { isDrawing, SHAPE_DRAW_PREFIX } from './shapeDrawFeatures';
+import { rememberUsersBounds } from './usersBounds';
 import { sourceTilesSettled } from './sourceTilesSettled';
 import { USERS_TILE_LAYER, USERS_TILE_MAX_ZOOM } from './UserTileIndex';
 import { takeUsersTileWorker, type FedBatch } from './UsersTileWorker';
@@ -18,9 +26,15 @@ const LABELS = 'users-labels';
 const CLUSTER: ExpressionSpecification = ['has', 'point_count'];
 
 export interface MapUsersProps {
-  onSelect: (userId: number) => void;
+  /** Left out: the users are shown only (a map to draw on), a click on them does nothing. */
+  onSelect?: (userId: number) => void;
   /** The selected user, whose name MapSelectedUser draws: the users' labels leave it out. */
   selectedId?: number | undefined;
+  /**
+   * The first users to arrive frame the view (default). False where another layer frames it (the
+   * fence editor frames the fence's own users); their bounds are kept for it (usersBoundsOf).
+   */
+  frame?: boolean;
 }
 
 /** The users' labels: every user on its own, but the selected one (labelled above, larger). */
@@ -44,9 +58,12 @@ export interface MapUsersProbe {
 /** The users' vector source (tiles of the tile worker at `tiles`) and its three layers. */
 function addUsersLayers(map: MapLibreMap, tiles: string, selectedId: number | undefined): void {
   map.addSource(USERS_SOURCE, { type: 'vector', tiles: [tiles], maxzoom: USERS_TILE_MAX_ZOOM });
+  // Under a shape being drawn, added before them: its handles must stay visible to be grabbed.
+  const before = map.getStyle().layers.find((layer) => layer.id.startsWith(SHAPE_DRAW_PREFIX))?.id;
+  const addLayer = (layer: AddLayerObject) => map.addLayer(layer, before);
   // Clusters and users are one circle layer: one shader program and one draw per tile instead of
   // two (on a software renderer the opening waits for each program to compile).
-  map.addLayer({
+  addLayer({
     id: CIRCLES,
     type: 'circle',
     source: USERS_SOURCE,
@@ -65,7 +82,7 @@ function addUsersLayers(map: MapLibreMap, tiles: string, selectedId: number | un
       'circle-opacity': ['case', CLUSTER, 0.8, ['match', ['get', 'state'], 'stale', 0.25, 1]],
     },
   });
-  map.addLayer({
+  addLayer({
     id: CLUSTER_COUNT,
     type: 'symbol',
     source: USERS_SOURCE,
@@ -81,7 +98,7 @@ function addUsersLayers(map: MapLibreMap, tiles: string, selectedId: number | un
     },
     paint: { 'text-color': '#ffffff' },
   });
-  map.addLayer({
+  addLayer({
     id: LABELS,
     type: 'symbol',
     source: USERS_SOURCE,
@@ -107,15 +124,17 @@ function addUsersLayers(map: MapLibreMap, tiles: string, selectedId: number | un
  * the 50,000 users one by one (docs/decisions.md). Renders nothing, or a warning
  * when its tile worker cannot run.
  */
-export function MapUsers({ onSelect, selectedId }: MapUsersProps) {
+export function MapUsers({ onSelect, selectedId, frame = true }: MapUsersProps) {
   const { t } = useTranslation();
   const { map, gcj02, cameraFromUrl } = useMapHandle();
   const [broken, setBroken] = useState(false);
   const select = useRef(onSelect);
   const selected = useRef(selectedId);
+  const frames = useRef(frame);
   useEffect(() => {
     select.current = onSelect;
     selected.current = selectedId;
+    frames.current = frame;
   });
   useEffect(() => {
     if (map.getLayer(LABELS)) map.setFilter(LABELS, labelFilter(selectedId));
@@ -156,8 +175,9 @@ export function MapUsers({ onSelect, selectedId }: MapUsersProps) {
       // Before the source is added (the tile worker starting) its first tiles will hold the batch.
       if (map.getSource(USERS_SOURCE)) map.refreshTiles(USERS_SOURCE);
       for (const listener of refreshed) listener(sentAt);
+      if (bounds) rememberUsersBounds(map, bounds);
       // The first users to arrive frame the view (a dispatcher's fleet, not the whole world).
-      if (!framed && bounds) {
+      if (!framed && bounds && frames.current) {
         framed = true;
         map.fitBounds(bounds, { padding: 64, maxZoom: 12, duration: 0, bearing: map.getBearing() });
       }
@@ -174,7 +194,8 @@ export function MapUsers({ onSelect, selectedId }: MapUsersProps) {
     // A user is selected; a cluster is zoomed into (its features carry ids too: cluster first).
     const onClick = (event: MapLayerMouseEvent) => {
       const feature = event.features?.[0];
-      if (!feature) return;
+      // A click while a shape is drawn places its points (ShapeDraw), it does not pick a user.
+      if (!feature || !select.current || isDrawing(map)) return;
       const clusterId = feature.properties.cluster_id as number | undefined;
       if (clusterId === undefined) {
         if (typeof feature.id === 'number') select.current(feature.id);
@@ -184,8 +205,12 @@ export function MapUsers({ onSelect, selectedId }: MapUsersProps) {
       // A cluster can dissolve under the click (a diff arrived first): then there is nothing to zoom to.
       void zoomIntoCluster(clusterId, feature.geometry.coordinates as [number, number]).catch(() => undefined);
     };
-    const pointer = () => (map.getCanvas().style.cursor = 'pointer');
-    const plain = () => (map.getCanvas().style.cursor = '');
+    const pointer = () => {
+      if (select.current) map.getCanvas().style.cursor = 'pointer';
+    };
+    const plain = () => {
+      if (select.current) map.getCanvas().style.cursor = '';
+    };
     map.on('click', CIRCLES, onClick);
     map.on('mouseenter', CIRCLES, pointer);
     map.on('mouseleave', CIRCLES, plain);

@@ -9,11 +9,18 @@ import type {
 import { LngLatBounds } from 'maplibre-gl';
 import { useEffect, useId, useRef } from 'react';
 import { useMapHandle } from './mapContext';
-import { emptyCollection, shapeArea, shapeHandles, type HandleKind } from './shapeDrawFeatures';
+import {
+  countDrawing,
+  emptyCollection,
+  SHAPE_DRAW_PREFIX,
+  shapeArea,
+  shapeHandles,
+  type HandleKind,
+} from './shapeDrawFeatures';
 import {
   clampRadius,
   distanceMeters,
-  firstRadius,
+  firstRadiusInRoom,
   insertVertex,
   moveVertex,
   removeVertex,
@@ -51,6 +58,8 @@ const idleCursor = ({ kind, value, readOnly }: { kind: FenceKind; value: FenceSh
 
 /** A press on a handle starts a drag; a click this soon after a drag's end is the drag's own. */
 const CLICK_AFTER_DRAG_MS = 250;
+/** A circle's first radius leaves its handle this far inside the visible map. */
+const HANDLE_MARGIN_PX = 24;
 
 /**
  * Draws and edits one circle or polygon on the enclosing MapView with handles. Circle: a click
@@ -68,7 +77,7 @@ export function ShapeDraw({
   colour = '#1677ff',
 }: ShapeDrawProps) {
   const { map, project } = useMapHandle();
-  const id = `shape-draw-${useId().replace(/:/g, '')}`;
+  const id = `${SHAPE_DRAW_PREFIX}${useId().replace(/:/g, '')}`;
   const areaSource = `${id}-area`;
   const handleSource = `${id}-handles`;
   const layers = { fill: `${id}-fill`, line: `${id}-line`, handles: `${id}-handles` };
@@ -168,6 +177,18 @@ export function ShapeDraw({
       event.preventDefault();
       changed({ ...shape, Points: removeVertex(shape.Points ?? [], Number(feature.properties.index)) });
     };
+    // A fifth of the width the map shows, not counting what covers it (its padding: a drawer), and
+    // short enough that the radius handle east of the centre lands in that width too.
+    const radiusInView = (event: MapMouseEvent) => {
+      const pad = map.getPadding();
+      const [left, right] = [pad.left ?? 0, canvas.clientWidth - (pad.right ?? 0)];
+      const at = (x: number) => toLatLon(map.unproject([x, event.point.y]));
+      const centre = toLatLon(event.lngLat);
+      // Two legs through the centre: at a world's zoom the edges' shortest way round is the other way.
+      const width = Math.min(distanceMeters(at(left), centre) + distanceMeters(centre, at(right)), 2_000_000);
+      const edge = right - HANDLE_MARGIN_PX;
+      return firstRadiusInRoom(width, event.point.x < edge ? distanceMeters(centre, at(edge)) : undefined);
+    };
     const onClick = (event: MapMouseEvent) => {
       const { readOnly: off, kind: drawing, value: shape } = latest.current;
       if (off || Date.now() - droppedAt < CLICK_AFTER_DRAG_MS) return;
@@ -178,13 +199,7 @@ export function ShapeDraw({
         return;
       const point = toLatLon(event.lngLat);
       if (drawing === 'polygon') changed({ ...shape, Points: insertVertex(shape.Points ?? [], Infinity, point) });
-      else if (!shape.Center) {
-        const bounds = map.getBounds();
-        const west = unproject(project, bounds.getWest(), event.lngLat.lat);
-        const east = unproject(project, bounds.getEast(), event.lngLat.lat);
-        const width = Math.min(distanceMeters(west, point) + distanceMeters(point, east), 2_000_000);
-        changed({ ...shape, Center: point, Radius: shape.Radius ?? firstRadius(width) });
-      }
+      else if (!shape.Center) changed({ ...shape, Center: point, Radius: shape.Radius ?? radiusInView(event) });
     };
     const grab = () => {
       if (!drag && !latest.current.readOnly) canvas.style.cursor = 'move';
@@ -250,6 +265,13 @@ export function ShapeDraw({
     for (const [lat, lon] of outline) bounds.extend(project(lon, lat));
     map.fitBounds(bounds, { padding: 48, maxZoom: 17, duration: 0 });
   }, [map, project, fit, kind, value]);
+
+  // A click is the drawing's while it can be edited (see countDrawing).
+  useEffect(() => {
+    if (readOnly) return;
+    countDrawing(map, 1);
+    return () => countDrawing(map, -1);
+  }, [map, readOnly]);
 
   // A crosshair over the canvas of a polygon being drawn is put back when the tool leaves.
   useEffect(() => () => void (map.getCanvas().style.cursor = ''), [map]);

@@ -10,6 +10,23 @@ import {
   type LatLonPair,
 } from './shapeGeometry';
 
+/** The start of the ids of ShapeDraw's sources and layers (other layers go under them). */
+export const SHAPE_DRAW_PREFIX = 'shape-draw-';
+
+const drawing = new WeakMap<object, number>();
+
+/**
+ * Counts the editable ShapeDraws on a map (`by` +1 when one mounts, -1 when it goes). While one
+ * is there, a click on the map is the drawing's: the users' layer neither selects nor zooms.
+ */
+export function countDrawing(map: object, by: 1 | -1): void {
+  drawing.set(map, (drawing.get(map) ?? 0) + by);
+}
+
+export function isDrawing(map: object): boolean {
+  return (drawing.get(map) ?? 0) > 0;
+}
+
 /** What a handle of the drawing tool does when dragged. */
 export type HandleKind = 'centre' | 'radius' | 'vertex' | 'midpoint';
 

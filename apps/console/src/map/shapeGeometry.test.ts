@@ -6,6 +6,7 @@ import {
   clampRadius,
   distanceMeters,
   edgeMidpoints,
+  firstRadiusInRoom,
   insertVertex,
   moveVertex,
   radiusHandle,
@@ -46,6 +47,16 @@ describe('circleRing', () => {
     expect(clampRadius(1234.6)).toBe(1235);
     expect(clampRadius(250_000)).toBe(100_000);
     expect(clampRadius(Number.NaN)).toBe(10);
+  });
+
+  it('first places a circle of a fifth of the visible width, shorter where its handle would pass the edge', () => {
+    // 5 km of map: 1 km, whatever the room beyond it.
+    expect(firstRadiusInRoom(5_000, 4_000)).toBe(1_000);
+    expect(firstRadiusInRoom(5_000, undefined)).toBe(1_000);
+    // 300 m to the panel's edge: the handle lands at 300 m, inside the map left uncovered.
+    expect(firstRadiusInRoom(5_000, 300.4)).toBe(300);
+    // Never under what the API accepts.
+    expect(firstRadiusInRoom(5_000, 2)).toBe(10);
   });
 });
 

@@ -1,4 +1,10 @@
-import { GeofenceLimits, unwrapLongitudes } from '@intercom/contract';
+import {
+  GeofenceLimits,
+  destinationPoint,
+  distanceMeters as geoDistance,
+  normalizeLon,
+  unwrapLongitudes,
+} from '@intercom/contract';
 import type { MapHandle } from './mapContext';
 
 /** `[lat, lon]` in WGS-84 degrees, as the API takes fence and zone shapes. */
@@ -14,36 +20,12 @@ export interface FenceShape {
 
 export type FenceKind = 'circle' | 'polygon';
 
-/** The mean Earth radius (IUGG), metres: the server measures with the same sphere. */
-const EARTH_RADIUS = 6_371_008.8;
-const rad = (degrees: number) => (degrees * Math.PI) / 180;
-const deg = (radians: number) => (radians * 180) / Math.PI;
-
-/** A longitude brought into [-180, 180). */
-export function normalizeLon(lon: number): number {
-  const x = (((lon + 180) % 360) + 360) % 360;
-  return x - 180;
-}
-
-/** Great-circle distance in metres (haversine). */
+/**
+ * Great-circle distance in metres between two `[lat, lon]` pairs: the contract's geodesy
+ * (packages/contract/src/geodesy.ts), the sphere the server measures fences with.
+ */
 export function distanceMeters(a: LatLonPair, b: LatLonPair): number {
-  const dLat = rad(b[0] - a[0]);
-  const dLon = rad(b[1] - a[1]);
-  const h = Math.sin(dLat / 2) ** 2 + Math.cos(rad(a[0])) * Math.cos(rad(b[0])) * Math.sin(dLon / 2) ** 2;
-  return 2 * EARTH_RADIUS * Math.asin(Math.min(1, Math.sqrt(h)));
-}
-
-/** The point `meters` away from `from` on the bearing (degrees clockwise from north). */
-export function destination(from: LatLonPair, bearing: number, meters: number): LatLonPair {
-  const delta = meters / EARTH_RADIUS;
-  const theta = rad(bearing);
-  const lat1 = rad(from[0]);
-  const lon1 = rad(from[1]);
-  const lat2 = Math.asin(Math.sin(lat1) * Math.cos(delta) + Math.cos(lat1) * Math.sin(delta) * Math.cos(theta));
-  const lon2 =
-    lon1 +
-    Math.atan2(Math.sin(theta) * Math.sin(delta) * Math.cos(lat1), Math.cos(delta) - Math.sin(lat1) * Math.sin(lat2));
-  return [deg(lat2), normalizeLon(deg(lon2))];
+  return geoDistance(a[0], a[1], b[0], b[1]);
 }
 
 /**
@@ -54,7 +36,7 @@ export function destination(from: LatLonPair, bearing: number, meters: number): 
 export function circleRing(center: LatLonPair, radius: number, steps = 64): LatLonPair[] {
   const ring: LatLonPair[] = [];
   for (let i = 0; i < steps; i += 1) {
-    const [lat, lon] = destination(center, (360 * i) / steps, radius);
+    const [lat, lon] = destinationPoint(center, (360 * i) / steps, radius);
     let x = lon;
     while (x - center[1] > 180) x -= 360;
     while (center[1] - x > 180) x += 360;
@@ -65,7 +47,7 @@ export function circleRing(center: LatLonPair, radius: number, steps = 64): LatL
 
 /** Where the radius handle of a circle sits: due east of the centre. */
 export function radiusHandle(center: LatLonPair, radius: number): LatLonPair {
-  return destination(center, 90, radius);
+  return destinationPoint(center, 90, radius);
 }
 
 /** A radius the API accepts: whole metres within the fence limits. */
@@ -140,4 +122,14 @@ export function shapeOutline(kind: FenceKind, shape: FenceShape): LatLonPair[] {
 /** The radius of a circle first placed on the map: a fifth of the view's width, within the limits. */
 export function firstRadius(viewWidthMeters: number): number {
   return clampRadius(Math.round(viewWidthMeters / 5 / 10) * 10);
+}
+
+/**
+ * The first radius, shortened to `roomMeters` (from the centre to the visible map's east edge,
+ * where the radius handle goes) when that is less: the handle is never placed under a panel.
+ * Undefined room: the centre itself is at that edge, nothing shorter helps.
+ */
+export function firstRadiusInRoom(viewWidthMeters: number, roomMeters: number | undefined): number {
+  const radius = firstRadius(viewWidthMeters);
+  return roomMeters === undefined || roomMeters >= radius ? radius : clampRadius(roomMeters);
 }

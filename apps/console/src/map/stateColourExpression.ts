@@ -1,6 +1,6 @@
 import type { ExpressionSpecification } from 'maplibre-gl';
 import { USER_MAP_STATES } from '../shared/hub/userMapState';
-import { USER_STATE_COLOURS } from './userMapState';
+import { USER_STATE_COLOURS } from './userStateColours';
 
 /** A paint expression colouring a feature by its `state` property. */
 export function stateColourExpression(): ExpressionSpecification {

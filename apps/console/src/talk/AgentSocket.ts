@@ -1,5 +1,5 @@
-import { TalkAgentErrors, type TalkAgentReply } from '@intercom/contract';
-import { PendingReplies } from './PendingReplies';
+import { AgentClient, AgentClientErrors } from '@intercom/agent-client';
+import { TalkAgentErrors } from '@intercom/contract';
 import { ProbeSchedule } from './ProbeSchedule';
 import { TalkError } from './talkTypes';
 
@@ -23,129 +23,66 @@ export const windowWake: WakeSource = (probe) => {
   };
 };
 
-export interface AgentSocketHandlers {
+export interface AgentSocketHandlers<E> {
   open: () => void;
   close: () => void;
-  text: (message: Record<string, unknown>) => void;
-  binary?: (data: ArrayBuffer) => void;
+  /** A push of the service (`{event, ...}`); replies go to their commands. */
+  text: (event: E) => void;
+  binary?: (data: Uint8Array) => void;
 }
 
 /**
- * One of the agent's two WebSocket services, probed while it is down on the ProbeSchedule (backoff
- * to a minute, 5 s right after a loss) and again at once when the window gains focus.
+ * One of the agent's two WebSocket services, on the one agent-protocol client
+ * (packages/agent-client): probed while it is down on the ProbeSchedule (backoff to a minute, 5 s
+ * right after a loss) and again at once when the window gains focus. Every failure is a TalkError;
+ * a command without the agent is `server_unreachable`.
  */
-export class AgentSocket {
-  private socket: WebSocket | null = null;
-  private retry: ReturnType<typeof setTimeout> | undefined;
-  private nextId = 1;
-  private readonly pending = new PendingReplies();
-  private stopped = true;
-  private schedule: ProbeSchedule;
-  private lastAttempt = -Infinity;
+export class AgentSocket<E extends { event: string } = { event: string }> {
+  private readonly client: AgentClient<E>;
   private unwake: (() => void) | undefined;
 
   constructor(
-    private readonly url: string,
-    private readonly handlers: AgentSocketHandlers,
+    url: string,
+    handlers: AgentSocketHandlers<E>,
     private readonly wake: WakeSource = windowWake,
-    private readonly random: () => number = Math.random,
+    random: () => number = Math.random,
   ) {
-    this.schedule = new ProbeSchedule(random);
+    this.client = new AgentClient({
+      connect: () => new WebSocket(url),
+      reconnect: () => new ProbeSchedule(random),
+      error: (code, message) =>
+        code === AgentClientErrors.closed || code === AgentClientErrors.notConnected
+          ? new TalkError(TalkAgentErrors.serverUnreachable)
+          : new TalkError(code, message),
+    });
+    this.client.on('open', handlers.open);
+    this.client.on('close', handlers.close);
+    this.client.on('event', handlers.text);
+    this.client.on('frame', (bytes) => handlers.binary?.(bytes));
   }
 
   get open(): boolean {
-    return this.socket?.readyState === WebSocket.OPEN;
+    return this.client.isOpen;
   }
 
   get started(): boolean {
-    return !this.stopped;
+    return this.client.started;
   }
 
   start(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
-    this.schedule = new ProbeSchedule(this.random);
-    this.unwake = this.wake(() => this.onWake());
-    this.connect();
+    if (this.client.started) return;
+    this.unwake = this.wake(() => this.client.reconnectNow(WAKE_GAP_MS));
+    this.client.start();
   }
 
   stop(): void {
-    this.stopped = true;
     this.unwake?.();
     this.unwake = undefined;
-    clearTimeout(this.retry);
-    const socket = this.socket;
-    this.socket = null;
-    socket?.close();
-    this.pending.failAll(TalkAgentErrors.serverUnreachable);
-  }
-
-  /** Down and waiting: probe now rather than at the scheduled time. */
-  private onWake(): void {
-    if (this.stopped || this.socket || Date.now() - this.lastAttempt < WAKE_GAP_MS) return;
-    clearTimeout(this.retry);
-    this.connect();
-  }
-
-  private connect(): void {
-    if (this.stopped) return;
-    this.lastAttempt = Date.now();
-    let socket: WebSocket;
-    try {
-      socket = new WebSocket(this.url);
-    } catch {
-      this.scheduleRetry();
-      return;
-    }
-    socket.binaryType = 'arraybuffer';
-    this.socket = socket;
-    socket.onopen = () => {
-      this.schedule.connected();
-      this.handlers.open();
-    };
-    socket.onmessage = (message: MessageEvent<string | ArrayBuffer>) => {
-      if (typeof message.data !== 'string') {
-        this.handlers.binary?.(message.data);
-        return;
-      }
-      let parsed: Record<string, unknown>;
-      try {
-        parsed = JSON.parse(message.data) as Record<string, unknown>;
-      } catch {
-        return;
-      }
-      if (typeof parsed.id === 'number' && typeof parsed.ok === 'boolean') this.settle(parsed);
-      else this.handlers.text(parsed);
-    };
-    // A refused connection fires error then close; close alone decides.
-    socket.onerror = () => undefined;
-    socket.onclose = () => {
-      if (this.socket !== socket) return;
-      this.socket = null;
-      this.pending.failAll(TalkAgentErrors.serverUnreachable);
-      this.handlers.close();
-      this.scheduleRetry();
-    };
-  }
-
-  private scheduleRetry(): void {
-    if (this.stopped) return;
-    clearTimeout(this.retry);
-    this.retry = setTimeout(() => this.connect(), this.schedule.next());
-  }
-
-  private settle(reply: Record<string, unknown>): void {
-    const answer = reply as TalkAgentReply;
-    this.pending.settle(answer.id, reply, answer.ok ? undefined : answer);
+    this.client.stop();
   }
 
   /** Sends `{cmd, id, ...args}` and resolves with the reply; rejects with the reply's code. */
   command(cmd: string, args: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
-    const socket = this.socket;
-    if (!socket || socket.readyState !== WebSocket.OPEN) {
-      return Promise.reject(new TalkError(TalkAgentErrors.serverUnreachable));
-    }
-    const id = this.nextId++;
-    return this.pending.wait(id, () => socket.send(JSON.stringify({ cmd, id, ...args })));
+    return this.client.command(cmd, args);
   }
 }

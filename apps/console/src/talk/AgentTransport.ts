@@ -24,14 +24,14 @@ export interface AgentTransportOptions {
 export class AgentTransport implements TalkTransport {
   readonly mode = 'agent' as const;
   private sink: TransportSink | null = null;
-  private readonly talk: AgentSocket;
-  private readonly monitorSocket: AgentSocket;
+  private readonly talk: AgentSocket<TalkAgentEvent>;
+  private readonly monitorSocket: AgentSocket<MonitorAgentEvent>;
 
   constructor(options: AgentTransportOptions = {}) {
     const host = options.host ?? '127.0.0.1';
     const wake = options.wake ?? windowWake;
     const random = options.random ?? Math.random;
-    this.talk = new AgentSocket(
+    this.talk = new AgentSocket<TalkAgentEvent>(
       `ws://${host}:${options.talkPort ?? TalkAgentPorts.talk}`,
       {
         open: () => {
@@ -39,24 +39,21 @@ export class AgentTransport implements TalkTransport {
           this.sink?.connection('connected');
         },
         close: () => this.sink?.connection('disconnected'),
-        text: (message) => {
-          if (typeof message.event === 'string') this.sink?.event(message as unknown as TalkAgentEvent);
-        },
+        text: (event) => this.sink?.event(event),
         binary: (data) => {
-          const frame = decodeVideoDown(new Uint8Array(data));
+          const frame = decodeVideoDown(data);
           if (frame) this.sink?.video(frame);
         },
       },
       wake,
       random,
     );
-    this.monitorSocket = new AgentSocket(
+    this.monitorSocket = new AgentSocket<MonitorAgentEvent>(
       `ws://${host}:${options.monitorPort ?? TalkAgentPorts.monitor}`,
       {
         open: () => this.sink?.monitorState?.('connected'),
         close: () => this.sink?.monitorState?.('disconnected'),
-        text: (message) => {
-          const event = message as unknown as MonitorAgentEvent;
+        text: (event) => {
           if (event.event === 'update') this.sink?.update?.(event.state);
         },
       },

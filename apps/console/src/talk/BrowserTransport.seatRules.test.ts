@@ -9,7 +9,7 @@ import type { TalkConnection } from './talkTypes';
 // The Node build of `ws` stands in for the browser's WebSocket.
 const WebSocket = createRequire(import.meta.url)('ws') as typeof import('ws').WebSocket;
 
-/** browserAudio.ts without a browser: the microphone sends two packets when started. */
+/** `@intercom/browser-audio` without a browser: the microphone sends two packets when started. */
 class FakeEngine implements BrowserAudioEngine {
   sending = false;
   async openMic(): Promise<void> {}

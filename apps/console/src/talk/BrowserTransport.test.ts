@@ -29,7 +29,7 @@ function transportTo(url: string, retryMs?: number): BrowserTransport {
 const SEAT = { dispatchNo: 'D3', A_ID: 3, E_ID: 1, name: 'Admin', priority: 7 };
 
 /**
- * `/terminal` as the server answers a dispatcher seat (apps/server/src/talk/videoService.ts): every
+ * `/terminal` as the server answers a dispatcher seat (apps/server/src/video/videoService.ts): every
  * message checked against the contract's schema; videoList, videoApply's `{uid, codec, name}` ack,
  * `no_video` for an unknown terminal, and a kind-2 frame of the applied terminal.
  */
@@ -72,7 +72,23 @@ async function fakeServer() {
           ack();
           socket.close(1000);
           return;
-        default:
+        case 'call':
+        case 'channels':
+        case 'checkIn':
+        case 'floorRelease':
+        case 'floorRequest':
+        case 'hangup':
+        case 'heartbeat':
+        case 'heartRate':
+        case 'join':
+        case 'leave':
+        case 'manDown':
+        case 'position':
+        case 'positions':
+        case 'sos':
+        case 'status':
+        case 'videoCaps':
+        case 'videoFree':
           return ack();
       }
     });

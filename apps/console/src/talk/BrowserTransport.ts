@@ -10,7 +10,7 @@ import {
   type SocketLike,
   type VideoDown,
 } from '@intercom/terminal-client';
-import type { BrowserAudio } from './browserAudio';
+import type { BrowserAudio } from '@intercom/browser-audio';
 import {
   TalkError,
   type MonitorFailure,
@@ -20,7 +20,7 @@ import {
   type TransportSink,
 } from './talkTypes';
 
-/** What the seat uses of browserAudio.ts (tests pass a fake). */
+/** What the seat uses of `@intercom/browser-audio` (tests pass a fake). */
 export type BrowserAudioEngine = Pick<BrowserAudio, 'openMic' | 'startSending' | 'play' | 'close' | 'stats'> & {
   stopSending(): Promise<void> | void;
 };
@@ -28,7 +28,7 @@ export type BrowserAudioEngine = Pick<BrowserAudio, 'openMic' | 'startSending' |
 export interface BrowserTransportOptions {
   /** ws(s)://host/terminal; default: this page's origin. */
   url?: string;
-  /** The microphone, Opus and playback; default: WebCodecs + AudioWorklet (browserAudio.ts). */
+  /** The microphone, Opus and playback; default: WebCodecs + AudioWorklet (`@intercom/browser-audio`). */
   createAudio?: () => Promise<BrowserAudioEngine>;
   /** Opens a WebSocket; default: the browser's (tests pass the `ws` package's). */
   openSocket?: (url: string) => SocketLike;
@@ -47,7 +47,7 @@ function talkError(error: unknown): never {
 }
 
 /**
- * The tab's sound for the seat: browserAudio.ts, made once on first need (the login starts it, so
+ * The tab's sound for the seat: `@intercom/browser-audio`, made once on first need (the login starts it, so
  * the first speech heard is not lost; frames that come before it is ready are dropped).
  */
 class TabAudio implements SeatAudio {
@@ -111,7 +111,7 @@ class TabAudio implements SeatAudio {
 
 /**
  * Talking from the browser alone: this tab is the dispatcher seat on `/terminal` and carries the
- * audio itself (browserAudio.ts). The seat's rules and the server's pushes in the agent's event
+ * audio itself (`@intercom/browser-audio`). The seat's rules and the server's pushes in the agent's event
  * shapes are DispatcherSeat's, the same as the talk agent's; this class adds the tab's sound and a
  * socket that dials again every TALK_RETRY_MS while it is down.
  */
@@ -130,7 +130,7 @@ export class BrowserTransport implements TalkTransport {
     this.url = options.url ?? terminalUrl();
     this.openSocket = options.openSocket ?? ((url) => new WebSocket(url));
     this.retryMs = options.retryMs ?? TALK_RETRY_MS;
-    const create = options.createAudio ?? (async () => (await import('./browserAudio')).BrowserAudio.create());
+    const create = options.createAudio ?? (async () => (await import('@intercom/browser-audio')).BrowserAudio.create());
     this.audio = new TabAudio(create, () => this.sink);
     this.seat = new DispatcherSeat(this.audio);
     this.seat.on('event', (event) => {

@@ -1,5 +1,5 @@
 import { Button, Form, Input, Modal } from 'antd';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { talk as talkClient } from './talk';
 import { useTalk } from './useTalk';
@@ -15,11 +15,16 @@ export function IntercomAccountDialog({ open, onClose }: { open: boolean; onClos
   const state = useTalk();
   const account = talkClient.getAccount();
   const [busy, setBusy] = useState(false);
+  // Opening the dialog starts talk, as opening the talk panel does: look for the local agent now.
+  useEffect(() => {
+    if (open) talkClient.probeAgent();
+  }, [open]);
 
   const login = async () => {
     setBusy(true);
     try {
-      if (state.mode === 'agent' && state.agent !== 'present') await talkClient.useBrowserTalk();
+      // No local agent found (or none looked for yet): this browser carries the seat.
+      if (state.mode !== 'browser' && state.agent !== 'present') await talkClient.useBrowserTalk();
       else await talkClient.login();
       onClose();
     } catch {

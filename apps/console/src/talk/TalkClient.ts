@@ -20,6 +20,16 @@ import {
 /** How long the first agent probe may take before the console offers browser talk. */
 const AGENT_PROBE_MS = 1_500;
 
+/**
+ * Whether this browser has ever found the local agent. Chromium logs every refused WebSocket as a
+ * red line in the page's console, so a browser that never had one is not probed at sign-in: the
+ * talk panel probes when it opens (TalkClient.probeAgent).
+ */
+export interface AgentMemory {
+  seen(): boolean;
+  remember(): void;
+}
+
 export interface TalkClientDeps {
   createAgent: () => TalkTransport;
   createBrowser: () => TalkTransport;
@@ -28,6 +38,8 @@ export interface TalkClientDeps {
   /** Whether browser talk can run here (secure context, WebCodecs Opus). */
   browserProblem: () => Promise<TalkStatus['key'] | null>;
   secureContext: boolean;
+  /** Absent: the agent is looked for at sign-in, found before or not. */
+  agentMemory?: AgentMemory;
 }
 
 /**
@@ -76,12 +88,22 @@ export class TalkClient {
   }
 
   // --- life cycle ---
-  /** Signed in: look for the local agent (and keep looking every 5 s). */
+  /** Signed in: look for the local agent at once where this browser had one, else when the panel asks. */
   start(): void {
     if (this.started) return;
     this.started = true;
     void this.deps.browserProblem().then((problem) => this.store.set({ webCodecs: problem !== 'no_webcodecs' }));
+    if (this.deps.agentMemory?.seen() ?? true) this.probeAgent();
+  }
+
+  /**
+   * Looks for the local agent now (the talk panel opened) and keeps looking on the ProbeSchedule;
+   * nothing when a transport already runs (the agent's or the browser's) or nobody is signed in.
+   */
+  probeAgent(): void {
+    if (!this.started || this.link.transport) return;
     this.use('agent');
+    clearTimeout(this.probeTimer);
     this.probeTimer = setTimeout(() => {
       const { mode, connection } = this.store.getState();
       if (mode === 'agent' && connection !== 'connected') this.store.set({ agent: 'absent' });
@@ -129,7 +151,10 @@ export class TalkClient {
     const { connection: was, mode, agent } = this.store.getState();
     const patch: Partial<TalkState> = { connection };
     if (connection === 'connected') {
-      if (mode === 'agent') patch.agent = 'present';
+      if (mode === 'agent') {
+        patch.agent = 'present';
+        this.deps.agentMemory?.remember();
+      }
       this.store.status({ key: 'talk_connected', level: 'success' });
       this.seat.connected();
     }

@@ -9,8 +9,9 @@ import { useToast } from '../shared/ui/ToastContext';
 import { talk as talkClient } from './talk';
 
 /**
- * Mounted with the signed-in screens (beside LiveHubConnection): looks for the local agent while
- * they show, gives the talk owner the account for its login payload, and shows every talk status
+ * Mounted with the signed-in screens (beside LiveHubConnection): starts the talk owner while they
+ * show (it looks for the local agent at once where this browser had one, else when the talk panel
+ * opens), gives the talk owner the account for its login payload, and shows every talk status
  * (SPEC.md 8) as a message where it happens.
  */
 export function TalkConnection() {

@@ -1,75 +1,29 @@
-import type { TalkAgentEvent, TalkSeat } from '@intercom/contract';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { FakeTalkTransport, logInSeat } from '../../test/fakeTalk';
 import { english, renderWithProviders } from '../../test/renderWithProviders';
-import { TalkClient } from './TalkClient';
-import type { TalkTransport, TransportSink } from './talkTypes';
+import type { TalkClient } from './TalkClient';
 
-const SEAT: TalkSeat = { dispatchNo: 'D3', A_ID: 3, E_ID: 1, name: 'Admin', priority: 7 };
+const harness = vi.hoisted(() => ({ transport: null as unknown as FakeTalkTransport, secure: true }));
 
-/** A transport whose connection and events the test drives, recording the commands it got. */
-class FakeTransport implements TalkTransport {
-  readonly mode = 'agent' as const;
-  sink: TransportSink | null = null;
-  readonly calls: string[] = [];
-  start(sink: TransportSink) {
-    this.sink = sink;
-  }
-  stop() {
-    this.sink = null;
-  }
-  private record(entry: string) {
-    this.calls.push(entry);
-    return Promise.resolve();
-  }
-  login() {
-    this.calls.push('login');
-    return Promise.resolve(SEAT);
-  }
-  logout = () => this.record('logout');
-  groupCall = (cid: number) => this.record(`groupCall ${cid}`);
-  privateCall = (uid: number) => this.record(`privateCall ${uid}`).then(() => 0x8000_0001);
-  endCall = (cid: number) => this.record(`endCall ${cid}`);
-  answerCall = (cid: number) => this.record(`answerCall ${cid}`);
-  applyMic = (cid: number) => this.record(`applyMic ${cid}`);
-  freeMic = (cid: number) => this.record(`freeMic ${cid}`);
-  monitor = (cids: readonly number[]) => this.record(`monitor ${cids.join(',')}`);
-  applyVideo = (uid: number) => this.record(`applyVideo ${uid}`);
-  freeVideo = (uid: number) => this.record(`freeVideo ${uid}`);
-  emit(event: TalkAgentEvent) {
-    act(() => this.sink?.event(event));
-  }
-}
-
-const harness = vi.hoisted(() => ({ transport: null as unknown as FakeTransport, secure: true }));
-
-vi.mock('./talk', async () => {
-  const { TalkClient: Client } = await import('./TalkClient');
-  const talk = new Client({
-    createAgent: () => harness.transport,
-    createBrowser: () => harness.transport,
-    fetchAuthCode: () =>
-      Promise.resolve({ authCode: 'a'.repeat(32), expiresAt: Date.now() + 60_000, dispatchNo: 'D3' }),
-    browserProblem: () => Promise.resolve(harness.secure ? null : 'insecure_context'),
-    secureContext: true,
-  });
-  return { talk };
-});
+vi.mock('./talk', async () =>
+  (await import('../../test/fakeTalk')).fakeTalkModule(
+    () => harness.transport,
+    () => Promise.resolve(harness.secure ? null : 'insecure_context'),
+  ),
+);
 
 const { talk } = (await import('./talk')) as { talk: TalkClient };
 const { TalkPanel } = await import('./TalkPanel');
 const { PushToTalkKey } = await import('./PushToTalkKey');
 
-async function loggedInOnChannel(transport: FakeTransport) {
-  talk.start();
-  act(() => transport.sink?.connection('connected'));
-  talk.setAccount({ proxy: 'http://localhost', partyId: 1, name: 'admin', dispatchNo: 'D3' });
-  await act(() => talk.login());
+async function loggedInOnChannel(transport: FakeTalkTransport) {
+  await logInSeat(talk, transport);
   await act(() => talk.groupCall(42, 'North gate'));
 }
 
 beforeEach(() => {
-  harness.transport = new FakeTransport();
+  harness.transport = new FakeTalkTransport();
   harness.secure = true;
 });
 afterEach(() => act(() => talk.stop()));

@@ -1,7 +1,7 @@
 import { CloseOutlined, GlobalOutlined, LoginOutlined, PhoneOutlined } from '@ant-design/icons';
 import { CALL_ID_BASE } from '@intercom/contract';
 import { Alert, Button, Divider, Flex, Progress, Space, Tag, Typography } from 'antd';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { AudioStatsLine } from './AudioStatsLine';
@@ -72,6 +72,8 @@ export function TalkPanel({ heading = true }: { heading?: boolean }) {
   const { t } = useTranslation();
   const state = useTalk();
   const [accountOpen, setAccountOpen] = useState(false);
+  // The panel is where talk starts: look for the local agent now, if nothing was looked for yet.
+  useEffect(() => talkClient.probeAgent(), []);
   const loggedIn = state.seat !== null;
   const current = state.current;
   const currentFloor = current !== null ? state.floors.get(current) : undefined;

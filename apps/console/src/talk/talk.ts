@@ -1,8 +1,12 @@
 import type { AuthCode } from '@intercom/contract';
 import { apiRequest } from '../shared/api/apiClient';
+import { readPreference, writePreference } from '../shared/storage/localPreference';
 import { AgentTransport } from './AgentTransport';
 import { BrowserTransport } from './BrowserTransport';
 import { TalkClient } from './TalkClient';
+
+/** Set once this browser found the local agent: it is then looked for at every sign-in. */
+const AGENT_SEEN_KEY = 'talkAgentSeen';
 
 /** `POST /api/Talk/AuthCode`: the one-time code a seat logs in with. */
 async function fetchAuthCode(): Promise<AuthCode> {
@@ -15,6 +19,10 @@ export const talk = new TalkClient({
   createAgent: () => new AgentTransport(),
   createBrowser: () => new BrowserTransport(),
   fetchAuthCode,
-  browserProblem: async () => (await import('./browserAudio')).browserTalkProblem(),
+  browserProblem: async () => (await import('@intercom/browser-audio')).browserTalkProblem(),
   secureContext: typeof window !== 'undefined' && window.isSecureContext,
+  agentMemory: {
+    seen: () => readPreference(AGENT_SEEN_KEY) === '1',
+    remember: () => writePreference(AGENT_SEEN_KEY, '1'),
+  },
 });

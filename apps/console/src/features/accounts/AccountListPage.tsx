@@ -1,12 +1,13 @@
-import { PlusOutlined } from '@ant-design/icons';
 import { ROLES, type ConsoleAccountRow, type Role } from '@intercom/contract';
-import { Button, Form, Input, Select, Tag, Typography } from 'antd';
+import { Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table/interface';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../shared/session/SessionContext';
 import { useRunAction } from '../../shared/api/useRunAction';
+import { SelectFilter, TextFilter } from '../../shared/list/FilterFields';
 import { ListShell } from '../../shared/list/ListShell';
+import { createAction } from '../../shared/list/ListToolbar';
 import type { Condition } from '../../shared/list/listParams';
 import { useConfirm } from '../../shared/ui/ConfirmContext';
 import { ROLE_LABELS } from '../account';
@@ -138,24 +139,17 @@ export default function AccountListPage() {
         columns={columns}
         filters={
           <>
-            <Form.Item name="LoginName" label={t('accounts.login')}>
-              <Input allowClear maxLength={64} />
-            </Form.Item>
-            <Form.Item name="Role" label={t('accounts.role')}>
-              <Select
-                allowClear
-                placeholder={t('accounts.all_roles')}
-                options={ROLES.map((role) => ({ value: role, label: t(ROLE_LABELS[role]) }))}
-              />
-            </Form.Item>
+            <TextFilter name="LoginName" label={t('accounts.login')} />
+            <SelectFilter
+              name="Role"
+              label={t('accounts.role')}
+              placeholder={t('accounts.all_roles')}
+              options={ROLES.map((role) => ({ value: role, label: t(ROLE_LABELS[role]) }))}
+            />
           </>
         }
         toCondition={accountCondition}
-        toolbar={
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('create')}>
-            {t('accounts.create')}
-          </Button>
-        }
+        actions={[createAction(t('accounts.create'), () => setEditing('create'))]}
         testId="account-list"
       />
       <AccountDrawer target={editing} onClose={() => setEditing(null)} />

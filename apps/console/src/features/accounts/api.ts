@@ -4,6 +4,7 @@ import { apiRequest, getObject, type QueryValues } from '../../shared/api/apiCli
 import { invalidateResources } from '../../shared/api/invalidate';
 import { entityResource } from '../../shared/list/entityResource';
 import { loginInfoKey } from '../account';
+import { useEntity } from '../../shared/api/useEntity';
 
 /** `/api/Account/QueryData` (admin): the console accounts of the scope. */
 export const accountResource = entityResource<ConsoleAccountRow>({
@@ -21,12 +22,7 @@ function useAccountMutation<I, R>(call: (input: I) => Promise<R>) {
 }
 
 export function useConsoleAccount(id: number | undefined) {
-  return useQuery({
-    enabled: id !== undefined,
-    queryKey: ['Account', 'Entitys', id],
-    queryFn: ({ signal }) => getObject<ConsoleAccountRow>(`/api/Account/Entitys/${id}`, { signal }),
-    staleTime: 0,
-  });
+  return useEntity<ConsoleAccountRow>('Account', id);
 }
 
 /** `POST /api/Account/Save` (form): A_ID 0 creates; the last admin cannot be demoted (4009). */

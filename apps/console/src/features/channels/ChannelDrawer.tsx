@@ -5,10 +5,11 @@ import {
   updateChannelSchema,
   type ChannelRow,
 } from '@intercom/contract';
-import { Form, Input, InputNumber, Select, Switch } from 'antd';
+import { Form, Input, InputNumber, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { contractErrors } from '../../shared/form/contractErrors';
 import { EditDrawer } from '../../shared/form/EditDrawer';
+import { SwitchItem } from '../../shared/form/SwitchItem';
 import { useSysConfig } from '../account';
 import { useChannel, useCreateChannel, useUpdateChannel, type PickedUser } from './api';
 import { allowedChannelTypes, channelTypeLabel } from './channelTypes';
@@ -127,19 +128,13 @@ export function ChannelDrawer({ target, onClose }: { target: ChannelTarget | nul
           <MembersField enterpriseId={enterpriseId} />
         </Form.Item>
       )}
-      {showVideo && (
-        <Form.Item name="videoEnable" label={t('channels.video')} valuePropName="checked">
-          <Switch />
-        </Form.Item>
-      )}
-      <Form.Item
+      {showVideo && <SwitchItem name="videoEnable" label={t('channels.video')} />}
+      <SwitchItem
         name="record"
         label={t('channels.record')}
-        valuePropName="checked"
         extra={recordAllowed ? t('channels.record_hint') : t(MessageKeys.channelRecordDisabled)}
-      >
-        <Switch disabled={!recordAllowed && current?.Record !== 1} />
-      </Form.Item>
+        disabled={!recordAllowed && current?.Record !== 1}
+      />
       <Form.Item name="note" label={t('channels.note')}>
         <Input.TextArea maxLength={ChannelLimits.noteMax} autoSize={{ minRows: 2, maxRows: 4 }} />
       </Form.Item>

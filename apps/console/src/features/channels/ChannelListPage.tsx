@@ -1,12 +1,14 @@
-import { EditOutlined, PlusOutlined } from '@ant-design/icons';
+import { EditOutlined } from '@ant-design/icons';
 import type { ChannelRow } from '@intercom/contract';
-import { Badge, Button, Form, Input, Select } from 'antd';
-import { useMemo, useState, type Key } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useSession } from '../../shared/session/SessionContext';
 import { useRunAction } from '../../shared/api/useRunAction';
+import { SelectFilter, TextFilter } from '../../shared/list/FilterFields';
 import { ListShell } from '../../shared/list/ListShell';
+import { createAction } from '../../shared/list/ListToolbar';
+import { useListSelection } from '../../shared/list/useListSelection';
 import type { Condition } from '../../shared/list/listParams';
 import { useConfirm } from '../../shared/ui/ConfirmContext';
 import { useWorkingEnterprise } from '../enterprises';
@@ -39,14 +41,10 @@ export default function ChannelListPage() {
   const switchRecord = useSwitchRecord();
   const [editing, setEditing] = useState<ChannelTarget | null>(null);
   const [switching, setSwitching] = useState<ReadonlySet<number>>(new Set());
-  const [selected, setSelected] = useState<Key[]>([]);
   const [changing, setChanging] = useState(false);
   // Another working enterprise (top bar): the ticked channels belong to the old one.
-  const [selectedEid, setSelectedEid] = useState(enterpriseId);
-  if (selectedEid !== enterpriseId) {
-    setSelectedEid(enterpriseId);
-    setSelected([]);
-  }
+  const selection = useListSelection<ChannelRow>('CID', enterpriseId);
+  const { drop } = selection;
 
   const actions = useMemo(
     () => ({
@@ -61,7 +59,7 @@ export default function ChannelListPage() {
           onOk: async () => {
             // A deleted channel must not stay ticked: a batch change naming it would fail as a whole.
             if (await run(() => remove.mutateAsync(channel.CID))) {
-              setSelected((keys) => keys.filter((key) => key !== channel.CID));
+              drop([channel.CID]);
             }
           },
         }),
@@ -78,7 +76,7 @@ export default function ChannelListPage() {
         });
       },
     }),
-    [confirm, navigate, remove, run, switchRecord, t],
+    [confirm, navigate, remove, run, switchRecord, t, drop],
   );
   const columns = useChannelColumns(actions, switching);
 
@@ -90,42 +88,33 @@ export default function ChannelListPage() {
         columns={columns}
         filters={
           <>
-            <Form.Item name="Search" label={t('channels.search')}>
-              <Input allowClear maxLength={64} placeholder={t('channels.search_placeholder')} />
-            </Form.Item>
-            <Form.Item name="CTypeID" label={t('channels.type')}>
-              <Select
-                allowClear
-                placeholder={t('channels.all_types')}
-                style={{ minWidth: 160 }}
-                options={Object.entries(CHANNEL_TYPE_LABELS).map(([id, label]) => ({
-                  value: Number(id),
-                  label: t(label),
-                }))}
-              />
-            </Form.Item>
+            <TextFilter name="Search" label={t('channels.search')} placeholder={t('channels.search_placeholder')} />
+            <SelectFilter
+              name="CTypeID"
+              label={t('channels.type')}
+              placeholder={t('channels.all_types')}
+              minWidth={160}
+              options={Object.entries(CHANNEL_TYPE_LABELS).map(([id, label]) => ({
+                value: Number(id),
+                label: t(label),
+              }))}
+            />
           </>
         }
         toCondition={channelCondition}
         // Channels never span enterprises: the list is the working enterprise's, as its settings are.
         fixedCondition={{ E_ID: enterpriseId }}
-        toolbar={
-          <>
-            <Button
-              type="primary"
-              icon={<PlusOutlined />}
-              onClick={() => setEditing({ mode: 'create', eid: enterpriseId })}
-            >
-              {t('channels.create')}
-            </Button>
-            <Badge count={selected.length} size="small">
-              <Button icon={<EditOutlined />} disabled={selected.length === 0} onClick={() => setChanging(true)}>
-                {t('channels.batch_change')}
-              </Button>
-            </Badge>
-          </>
-        }
-        selection={{ keys: selected, onChange: (keys) => setSelected(keys) }}
+        actions={[
+          createAction(t('channels.create'), () => setEditing({ mode: 'create', eid: enterpriseId })),
+          {
+            key: 'batch',
+            label: t('channels.batch_change'),
+            icon: <EditOutlined />,
+            selected: selection.keys.length,
+            onClick: () => setChanging(true),
+          },
+        ]}
+        selection={selection}
         exportFormats={['csv', 'xlsx']}
         columnSettings={{ storageKey: 'channels', defaultHidden: ['Note', 'CreatedAt'], locked: ['CName', 'actions'] }}
         testId="channel-list"
@@ -133,10 +122,10 @@ export default function ChannelListPage() {
       <ChannelDrawer target={editing} onClose={() => setEditing(null)} />
       <BatchChannelDialog
         open={changing}
-        channelIds={selected.map(Number)}
+        channelIds={selection.keys.map(Number)}
         onClose={(changed) => {
           setChanging(false);
-          if (changed) setSelected([]);
+          if (changed) selection.clear();
         }}
       />
     </>

@@ -1,10 +1,11 @@
 import { CustomerServiceOutlined, EllipsisOutlined, UserOutlined, VideoCameraOutlined } from '@ant-design/icons';
 import type { ChannelTreeNode } from '@intercom/contract';
 import { useQueries, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Empty, Flex, Input, Tree, Typography } from 'antd';
+import { Empty, Flex, Input, Tree, Typography } from 'antd';
 import type { DataNode, EventDataNode } from 'antd/es/tree';
 import { useState, type Key, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { RetryAlert } from '../../shared/ui/RetryAlert';
 import { useErrorMessage } from '../../shared/api/useErrorMessage';
 import { CallButton } from '../../talk';
 import { channelTreeMembersQuery, TREE_PAGE, useChannelTreeRoots } from './api';
@@ -121,15 +122,9 @@ export function ChannelTree({ selectedCid, onSelectChannel, onSelectMember, heig
   if (roots.isPending) return <LoadingSkeleton rows={6} />;
   if (roots.isError) {
     return (
-      <Alert
-        type="error"
-        showIcon
+      <RetryAlert
         title={t('common.query_error', { message: errorMessage(roots.error) })}
-        action={
-          <Button size="small" onClick={() => void roots.refetch()}>
-            {t('common.retry')}
-          </Button>
-        }
+        onRetry={() => void roots.refetch()}
       />
     );
   }

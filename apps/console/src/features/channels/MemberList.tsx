@@ -1,12 +1,16 @@
 import { DeleteOutlined, EditOutlined, UsergroupAddOutlined } from '@ant-design/icons';
 import type { ChannelMemberRow } from '@intercom/contract';
-import { Badge, Button, Card, Form, Input, Result, Tag, Typography } from 'antd';
+import { Button, Card, Form, Result, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table/interface';
-import { useState, type Key } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { departmentColumn } from '../organ';
 import { useErrorMessage } from '../../shared/api/useErrorMessage';
 import { useRunAction } from '../../shared/api/useRunAction';
+import { TextFilter } from '../../shared/list/FilterFields';
 import { ListShell } from '../../shared/list/ListShell';
+import type { ListAction } from '../../shared/list/ListToolbar';
+import { useListSelection } from '../../shared/list/useListSelection';
 import type { Condition } from '../../shared/list/listParams';
 import { useConfirm } from '../../shared/ui/ConfirmContext';
 import { useIsMobile } from '../../shared/ui/useIsMobile';
@@ -57,33 +61,16 @@ export function MemberList({ cid }: { cid: number }) {
   const mobile = useIsMobile();
   const channel = useChannel(cid);
   const changeMembers = useChangeMembers();
-  const [selected, setSelected] = useState<Key[]>([]);
-  const [selectedRows, setSelectedRows] = useState<ChannelMemberRow[]>([]);
+  const selection = useListSelection<ChannelMemberRow>('UserID');
   const [priority, setPriority] = useState<PriorityTarget | null>(null);
   const [adding, setAdding] = useState(false);
 
-  const select = (keys: Key[], rows: ChannelMemberRow[]) => {
-    setSelected(keys);
-    // Rows of other pages stay ticked (preserveSelectedRowKeys) but antd hands back only the
-    // ones it knows: keep the names of those seen before.
-    setSelectedRows((previous) => {
-      const known = new Map([...previous, ...rows.filter(Boolean)].map((row) => [row.UserID, row]));
-      return keys.flatMap((key) => known.get(Number(key)) ?? []);
-    });
-  };
-  const clearSelection = () => select([], []);
+  const clearSelection = selection.clear;
 
   const columns: ColumnsType<ChannelMemberRow> = [
     { key: 'UserName', dataIndex: 'UserName', title: t('users.name'), sorter: true, fixed: 'left' },
     { key: 'MobilePhone', dataIndex: 'MobilePhone', title: t('users.phone'), sorter: true },
-    {
-      key: 'OSName',
-      dataIndex: 'OSName',
-      title: t('users.department'),
-      sorter: true,
-      render: (value: string | null) =>
-        value ?? <Typography.Text type="secondary">{t('organ.no_department')}</Typography.Text>,
-    },
+    departmentColumn(t, { sorter: true }),
     {
       key: 'Priority',
       dataIndex: 'Priority',
@@ -167,34 +154,34 @@ export function MemberList({ cid }: { cid: number }) {
     );
   }
   const info = channel.data;
-  const selectedMembers = selected.map(
-    (key) => selectedRows.find((row) => row.UserID === Number(key)) ?? { UserID: Number(key), UserName: '' },
+  const selectedMembers = selection.keys.map(
+    (key) => selection.rows.find((row) => row.UserID === Number(key)) ?? { UserID: Number(key), UserName: '' },
   );
 
-  const toolbar = (
-    <>
-      <Button type="primary" icon={<UsergroupAddOutlined />} onClick={() => setAdding(true)}>
-        {t('channels.add_members')}
-      </Button>
-      <Badge count={selected.length} size="small">
-        <Button
-          icon={<EditOutlined />}
-          disabled={selected.length === 0}
-          onClick={() => setPriority({ cid, members: selectedMembers, priority: null })}
-        >
-          {t('channels.set_priority')}
-        </Button>
-      </Badge>
-      <Button
-        danger
-        icon={<DeleteOutlined />}
-        disabled={selected.length === 0}
-        onClick={() => askRemove(selectedMembers)}
-      >
-        {t('channels.remove_selected')}
-      </Button>
-    </>
-  );
+  const toolbar: ListAction[] = [
+    {
+      key: 'add',
+      label: t('channels.add_members'),
+      icon: <UsergroupAddOutlined />,
+      primary: true,
+      onClick: () => setAdding(true),
+    },
+    {
+      key: 'priority',
+      label: t('channels.set_priority'),
+      icon: <EditOutlined />,
+      selected: selection.keys.length,
+      onClick: () => setPriority({ cid, members: selectedMembers, priority: null }),
+    },
+    {
+      key: 'remove',
+      label: t('channels.remove_selected'),
+      icon: <DeleteOutlined />,
+      danger: true,
+      selected: selection.keys.length,
+      onClick: () => askRemove(selectedMembers),
+    },
+  ];
 
   return (
     <>
@@ -215,9 +202,11 @@ export function MemberList({ cid }: { cid: number }) {
         columns={columns}
         filters={
           <>
-            <Form.Item name="search" label={t('channels.member_search')}>
-              <Input allowClear maxLength={64} placeholder={t('channels.member_search_placeholder')} />
-            </Form.Item>
+            <TextFilter
+              name="search"
+              label={t('channels.member_search')}
+              placeholder={t('channels.member_search_placeholder')}
+            />
             <Form.Item name="OS_ID" label={t('users.department')}>
               <DepartmentFilter enterpriseId={info.E_ID} />
             </Form.Item>
@@ -225,8 +214,8 @@ export function MemberList({ cid }: { cid: number }) {
         }
         toCondition={memberCondition}
         fixedCondition={{ cid }}
-        toolbar={toolbar}
-        selection={{ keys: selected, onChange: select }}
+        actions={toolbar}
+        selection={selection}
         columnSettings={{
           storageKey: 'channel-members',
           defaultHidden: ['UserPriority'],

@@ -4,6 +4,7 @@ import { Alert, Button, Empty, Flex, Modal, Table, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table/interface';
 import { useMemo, useState, type UIEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { departmentColumn } from '../organ';
 import { wasShown } from '../../shared/api/ApiError';
 import { useErrorMessage } from '../../shared/api/useErrorMessage';
 import { SelectionTable } from '../../shared/list/SelectionTable';
@@ -121,16 +122,8 @@ function PickerBody({
     () => [
       { key: 'UserName', dataIndex: 'UserName', title: t('users.name'), width: mobile ? 150 : 180, ellipsis: true },
       { key: 'MobilePhone', dataIndex: 'MobilePhone', title: t('users.phone'), width: mobile ? 120 : 140 },
-      {
-        key: 'OSName',
-        // A phone has room for the name and the phone only.
-        hidden: mobile,
-        dataIndex: 'OSName',
-        title: t('users.department'),
-        ellipsis: true,
-        render: (value: string | null) =>
-          value ?? <Typography.Text type="secondary">{t('organ.no_department')}</Typography.Text>,
-      },
+      // A phone has room for the name and the phone only.
+      departmentColumn(t, { hidden: mobile, ellipsis: true }),
     ],
     [t, mobile],
   );

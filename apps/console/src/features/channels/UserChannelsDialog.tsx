@@ -3,6 +3,7 @@ import { Alert, Button, Empty, Flex, Form, InputNumber, Modal, Tag, Typography }
 import type { ColumnsType } from 'antd/es/table/interface';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { RetryAlert } from '../../shared/ui/RetryAlert';
 import { useNavigate } from 'react-router';
 import { wasShown } from '../../shared/api/ApiError';
 import { useErrorMessage } from '../../shared/api/useErrorMessage';
@@ -184,15 +185,9 @@ export function UserChannelsDialog({ user, onClose }: { user: UserRow | null; on
     >
       <div data-testid="user-channels-dialog">
         {query.isError && (
-          <Alert
-            type="error"
-            showIcon
+          <RetryAlert
             title={t('common.query_error', { message: errorMessage(query.error) })}
-            action={
-              <Button size="small" onClick={() => void query.refetch()}>
-                {t('common.retry')}
-              </Button>
-            }
+            onRetry={() => void query.refetch()}
           />
         )}
         {empty ? (

@@ -8,10 +8,11 @@ import {
   type UserRow,
 } from '@intercom/contract';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiRequest, getList, getObject, type QueryValues } from '../../shared/api/apiClient';
+import { apiRequest, getList, type QueryValues } from '../../shared/api/apiClient';
 import { invalidateResources } from '../../shared/api/invalidate';
 import { entityResource } from '../../shared/list/entityResource';
 import { cleanCondition } from '../../shared/list/listParams';
+import { useEntity } from '../../shared/api/useEntity';
 
 /** `/api/Channel/QueryData`: talk channels with their member counts, oldest first unless sorted. */
 export const channelResource = entityResource<ChannelRow>({
@@ -59,12 +60,7 @@ function useChannelMutation<I, R = unknown>(call: (input: I) => Promise<R>) {
 }
 
 export function useChannel(id: number | undefined) {
-  return useQuery({
-    enabled: id !== undefined,
-    queryKey: ['Channel', 'Entitys', id],
-    queryFn: ({ signal }) => getObject<ChannelRow>(`/api/Channel/Entitys/${id}`, { signal }),
-    staleTime: 0,
-  });
+  return useEntity<ChannelRow>('Channel', id);
 }
 
 /** `POST /api/Channel/CreateWebChannel` (form): the channel and its members in one transaction. */

@@ -2,6 +2,7 @@ import type { Statistics } from '@intercom/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { getObject } from '../../shared/api/apiClient';
+import { pollWhileSignedIn } from '../../shared/api/pollWhileSignedIn';
 import { useHubSnapshot } from '../../shared/hub/useHubSnapshot';
 import { useRefetchOnHubResync } from '../../shared/hub/useRefetchOnHubResync';
 
@@ -12,7 +13,7 @@ export function useStatistics() {
   return useQuery({
     queryKey: statisticsKey,
     queryFn: ({ signal }) => getObject<Statistics>('/api/Enterprise/Statistics', { signal }),
-    refetchInterval: 60_000,
+    refetchInterval: pollWhileSignedIn(60_000),
   });
 }
 

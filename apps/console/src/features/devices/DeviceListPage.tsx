@@ -1,12 +1,14 @@
-import { ImportOutlined, LinkOutlined, PlusOutlined } from '@ant-design/icons';
+import { ImportOutlined, LinkOutlined } from '@ant-design/icons';
 import type { DeviceRow } from '@intercom/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Form, Input, Select, Tag, Typography } from 'antd';
+import { Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table/interface';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useRunAction } from '../../shared/api/useRunAction';
+import { SelectFilter, TextFilter } from '../../shared/list/FilterFields';
 import { ListShell } from '../../shared/list/ListShell';
+import { createAction } from '../../shared/list/ListToolbar';
 import type { Condition } from '../../shared/list/listParams';
 import { useConfirm } from '../../shared/ui/ConfirmContext';
 import { orgChildrenQuery } from '../organ';
@@ -135,40 +137,33 @@ export default function DeviceListPage() {
         columns={columns}
         filters={
           <>
-            <Form.Item name="Search" label={t('devices.search')}>
-              <Input allowClear maxLength={64} placeholder={t('devices.search_placeholder')} className="wide-filter" />
-            </Form.Item>
-            <Form.Item name="Mapped" label={t('devices.mapping')}>
-              <Select
-                allowClear
-                placeholder={t('devices.all')}
-                options={[
-                  { value: 1, label: t('devices.mapped') },
-                  { value: 0, label: t('devices.free') },
-                ]}
-              />
-            </Form.Item>
+            <TextFilter name="Search" label={t('devices.search')} placeholder={t('devices.search_placeholder')} wide />
+            <SelectFilter
+              name="Mapped"
+              label={t('devices.mapping')}
+              placeholder={t('devices.all')}
+              options={[
+                { value: 1, label: t('devices.mapped') },
+                { value: 0, label: t('devices.free') },
+              ]}
+            />
           </>
         }
         toCondition={deviceCondition}
-        toolbar={
-          <>
-            <Button
-              type="primary"
-              icon={<PlusOutlined />}
-              disabled={enterpriseId === undefined}
-              onClick={() => enterpriseId !== undefined && setEditing({ mode: 'create', eid: enterpriseId })}
-            >
-              {t('devices.create')}
-            </Button>
-            <Button icon={<ImportOutlined />} onClick={() => setImporting(true)}>
-              {t('devices.import')}
-            </Button>
-            <Button icon={<LinkOutlined />} onClick={() => setMapping({ mode: 'fast' })}>
-              {t('devices.map_title')}
-            </Button>
-          </>
-        }
+        actions={[
+          createAction(
+            t('devices.create'),
+            () => enterpriseId !== undefined && setEditing({ mode: 'create', eid: enterpriseId }),
+            enterpriseId === undefined,
+          ),
+          { key: 'import', label: t('devices.import'), icon: <ImportOutlined />, onClick: () => setImporting(true) },
+          {
+            key: 'map',
+            label: t('devices.map_title'),
+            icon: <LinkOutlined />,
+            onClick: () => setMapping({ mode: 'fast' }),
+          },
+        ]}
         exportFormats={['csv', 'xlsx']}
         columnSettings={{
           storageKey: 'devices',

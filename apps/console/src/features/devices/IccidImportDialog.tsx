@@ -1,10 +1,10 @@
-import { InboxOutlined } from '@ant-design/icons';
 import { DeviceLimits, MessageKeys, type IccidImportReport } from '@intercom/contract';
-import { Alert, Button, Flex, Modal, Progress, Typography, Upload } from 'antd';
+import { Alert, Button, Flex, Modal, Progress, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError, wasShown } from '../../shared/api/ApiError';
 import { useErrorMessage } from '../../shared/api/useErrorMessage';
+import { FileDrop } from '../../shared/ui/FileDrop';
 import { useIsMobile } from '../../shared/ui/useIsMobile';
 import { useImportIccids } from './api';
 import { IccidImportReportView } from './IccidImportReportView';
@@ -88,25 +88,17 @@ export function IccidImportDialog({ open, onClose }: { open: boolean; onClose: (
                 lines: DeviceLimits.importMaxLines,
               })}
             </Typography.Paragraph>
-            <Upload.Dragger
+            <FileDrop
               accept=".txt,text/plain"
-              multiple={false}
-              maxCount={1}
-              showUploadList={false}
               disabled={importIccids.isPending}
-              beforeUpload={(picked) => {
+              onFile={(picked) => {
+                // Sent by the import button, as plain text.
                 setFile(picked);
                 setFailure(null);
-                // Sent by the import button, as plain text, not by the upload widget.
-                return false;
               }}
-            >
-              <p className="ant-upload-drag-icon">
-                <InboxOutlined />
-              </p>
-              <p className="ant-upload-text">{t('devices.import_pick')}</p>
-              <p className="ant-upload-hint">{t('devices.import_pick_hint')}</p>
-            </Upload.Dragger>
+              text={t('devices.import_pick')}
+              hint={t('devices.import_pick_hint')}
+            />
             {file && (
               <Typography.Text data-testid="iccid-import-file">
                 {t('devices.import_file', { name: file.name, kb: kilobytes(file.size) })}

@@ -1,14 +1,66 @@
 import type { IccidImportReport } from '@intercom/contract';
 import { Alert, Col, Row, Statistic, Table, Tabs, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { tk } from '../../i18n/tk';
 
 type Duplicate = IccidImportReport['duplicates'][number];
 type Invalid = IccidImportReport['invalid'][number];
+
+/** Lines of the file by number: the text of each (as code) and what is wrong with it. */
+function LineTable<Row extends { line: number }>({
+  rows,
+  value,
+  valueTitle,
+  problem,
+  testId,
+}: {
+  rows: Row[];
+  value: keyof Row & string;
+  valueTitle: string;
+  problem: (row: Row) => string;
+  testId: string;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Table<Row>
+      size="small"
+      rowKey="line"
+      dataSource={rows}
+      pagination={{ pageSize: 10, size: 'small', showSizeChanger: false }}
+      columns={[
+        { key: 'line', dataIndex: 'line', title: t('devices.line'), width: 80 },
+        {
+          key: value,
+          dataIndex: value,
+          title: valueTitle,
+          render: (text: string) => <Typography.Text code>{text}</Typography.Text>,
+        },
+        { key: 'problem', title: t('batch.problem'), render: (_text, row) => problem(row) },
+      ]}
+      data-testid={testId}
+    />
+  );
+}
 
 /** What an ICCID import did: counts, then the duplicate and the invalid lines with their numbers. */
 export function IccidImportReportView({ report }: { report: IccidImportReport }) {
   const { t } = useTranslation();
   const cut = report.duplicates.length < report.duplicateCount || report.invalid.length < report.invalidCount;
+  const counts: { title: string; value: number; color?: string }[] = [
+    { title: tk('devices.report_lines'), value: report.lines },
+    { title: tk('devices.report_accepted'), value: report.accepted, color: '#389e0d' },
+    {
+      title: tk('devices.report_duplicates'),
+      value: report.duplicateCount,
+      color: report.duplicateCount ? '#d48806' : undefined,
+    },
+    {
+      title: tk('devices.report_invalid'),
+      value: report.invalidCount,
+      color: report.invalidCount ? '#cf1322' : undefined,
+    },
+    { title: tk('devices.report_blank'), value: report.blank },
+  ];
   return (
     <div data-testid="iccid-import-report">
       <Alert
@@ -18,33 +70,11 @@ export function IccidImportReportView({ report }: { report: IccidImportReport })
         title={t('devices.import_done', { accepted: report.accepted, file: report.fileName })}
       />
       <Row gutter={[16, 16]} style={{ marginBottom: 16 }}>
-        <Col xs={12} sm={8} md={4}>
-          <Statistic title={t('devices.report_lines')} value={report.lines} />
-        </Col>
-        <Col xs={12} sm={8} md={5}>
-          <Statistic
-            title={t('devices.report_accepted')}
-            value={report.accepted}
-            styles={{ content: { color: '#389e0d' } }}
-          />
-        </Col>
-        <Col xs={12} sm={8} md={5}>
-          <Statistic
-            title={t('devices.report_duplicates')}
-            value={report.duplicateCount}
-            styles={{ content: { color: report.duplicateCount ? '#d48806' : undefined } }}
-          />
-        </Col>
-        <Col xs={12} sm={8} md={5}>
-          <Statistic
-            title={t('devices.report_invalid')}
-            value={report.invalidCount}
-            styles={{ content: { color: report.invalidCount ? '#cf1322' : undefined } }}
-          />
-        </Col>
-        <Col xs={12} sm={8} md={5}>
-          <Statistic title={t('devices.report_blank')} value={report.blank} />
-        </Col>
+        {counts.map(({ title, value, color }, index) => (
+          <Col key={title} xs={12} sm={8} md={index === 0 ? 4 : 5}>
+            <Statistic title={t(title)} value={value} styles={color ? { content: { color } } : undefined} />
+          </Col>
+        ))}
       </Row>
       {cut && (
         <Typography.Paragraph type="secondary">
@@ -59,22 +89,12 @@ export function IccidImportReportView({ report }: { report: IccidImportReport })
               key: 'invalid',
               label: t('devices.report_invalid_tab', { count: report.invalidCount }),
               children: (
-                <Table<Invalid>
-                  size="small"
-                  rowKey="line"
-                  dataSource={report.invalid}
-                  pagination={{ pageSize: 10, size: 'small', showSizeChanger: false }}
-                  columns={[
-                    { key: 'line', dataIndex: 'line', title: t('devices.line'), width: 80 },
-                    {
-                      key: 'value',
-                      dataIndex: 'value',
-                      title: t('devices.line_text'),
-                      render: (value: string) => <Typography.Text code>{value}</Typography.Text>,
-                    },
-                    { key: 'key', dataIndex: 'key', title: t('batch.problem'), render: (key: string) => t(key) },
-                  ]}
-                  data-testid="iccid-invalid-lines"
+                <LineTable<Invalid>
+                  rows={report.invalid}
+                  value="value"
+                  valueTitle={t('devices.line_text')}
+                  problem={(row) => t(row.key)}
+                  testId="iccid-invalid-lines"
                 />
               ),
             },
@@ -82,29 +102,16 @@ export function IccidImportReportView({ report }: { report: IccidImportReport })
               key: 'duplicates',
               label: t('devices.report_duplicates_tab', { count: report.duplicateCount }),
               children: (
-                <Table<Duplicate>
-                  size="small"
-                  rowKey="line"
-                  dataSource={report.duplicates}
-                  pagination={{ pageSize: 10, size: 'small', showSizeChanger: false }}
-                  columns={[
-                    { key: 'line', dataIndex: 'line', title: t('devices.line'), width: 80 },
-                    {
-                      key: 'ICCID',
-                      dataIndex: 'ICCID',
-                      title: t('users.iccid'),
-                      render: (value: string) => <Typography.Text code>{value}</Typography.Text>,
-                    },
-                    {
-                      key: 'reason',
-                      title: t('batch.problem'),
-                      render: (_value, row) =>
-                        row.reason === 'file'
-                          ? t('devices.dup_in_file', { line: row.firstLine ?? '?' })
-                          : t('devices.dup_exists'),
-                    },
-                  ]}
-                  data-testid="iccid-duplicate-lines"
+                <LineTable<Duplicate>
+                  rows={report.duplicates}
+                  value="ICCID"
+                  valueTitle={t('users.iccid')}
+                  problem={(row) =>
+                    row.reason === 'file'
+                      ? t('devices.dup_in_file', { line: row.firstLine ?? '?' })
+                      : t('devices.dup_exists')
+                  }
+                  testId="iccid-duplicate-lines"
                 />
               ),
             },

@@ -1,5 +1,5 @@
 import { DeviceLimits, MessageKeys, mapIccidSchema, type MapResult } from '@intercom/contract';
-import { Alert, Button, Drawer, Form, Input, Tabs, Typography } from 'antd';
+import { Alert, Button, Drawer, Form, Input, Tabs, Typography, type FormInstance } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError, wasShown } from '../../shared/api/ApiError';
@@ -8,9 +8,9 @@ import { applyServerErrors } from '../../shared/form/applyServerErrors';
 import { contractErrors } from '../../shared/form/contractErrors';
 import { useIsMobile } from '../../shared/ui/useIsMobile';
 import { DepartmentSelect } from '../../shared/pickers/DepartmentSelect';
-import { UserPicker } from '../users';
+import { UserPicker } from '../../shared/pickers/UserPicker';
 import { useFastMapIccids, useMapIccid, usePairsMap } from './api';
-import { lineProblems, parseIccidLines, parsePairLines, type LineProblem } from './mapLines';
+import { lineProblems, parseIccidLines, parsePairLines, type LineProblem, type NumberedLine } from './mapLines';
 import { LineProblems, MapResultView } from './MapResultView';
 
 export type MapMode = 'single' | 'fast' | 'pairs';
@@ -39,6 +39,18 @@ function OutcomeView({ outcome }: { outcome: Outcome }) {
       description={outcome.message}
       data-testid="map-problems"
     />
+  );
+}
+
+/** The form's send button, and under it what the last send did. */
+function MapSubmit({ label, pending, outcome }: { label: string; pending: boolean; outcome: Outcome }) {
+  return (
+    <>
+      <Button type="primary" htmlType="submit" loading={pending} style={{ marginBottom: 16 }}>
+        {label}
+      </Button>
+      <OutcomeView outcome={outcome} />
+    </>
   );
 }
 
@@ -79,12 +91,43 @@ function SingleMap({ iccid, enterpriseId }: { iccid: string | undefined; enterpr
       <Form.Item name="UserID" label={t('devices.user')} required extra={t('devices.single_hint')}>
         <UserPicker enterpriseId={enterpriseId} />
       </Form.Item>
-      <Button type="primary" htmlType="submit" loading={map.isPending} style={{ marginBottom: 16 }}>
-        {t('devices.map_submit')}
-      </Button>
-      <OutcomeView outcome={outcome} />
+      <MapSubmit label={t('devices.map_submit')} pending={map.isPending} outcome={outcome} />
     </Form>
   );
+}
+
+/**
+ * A list form's submit: an empty list, one over the limit or a bad line stops it here; what the
+ * server refuses comes back by line number. `count` is the lines typed so far.
+ */
+function useLinesMap<
+  Values extends { text: string },
+  Parsed extends { lines: NumberedLine[]; problems: LineProblem[] },
+>(
+  form: FormInstance<Values>,
+  parse: (text: string) => Parsed,
+  send: (parsed: Parsed, values: Values) => Promise<MapResult | undefined>,
+) {
+  const { t } = useTranslation();
+  const failure = useFailure();
+  const [outcome, setOutcome] = useState<Outcome>(null);
+  const text = (Form.useWatch('text', form) as string | undefined) ?? '';
+  const count = parse(text).lines.length;
+  const refuse = (key: string) => (form as FormInstance).setFields([{ name: 'text', errors: [t(key)] }]);
+  const submit = async (values: Values) => {
+    setOutcome(null);
+    const parsed = parse(values.text ?? '');
+    if (parsed.lines.length === 0) return refuse(MessageKeys.required);
+    if (parsed.lines.length > DeviceLimits.mapMax) return refuse(MessageKeys.tooManyItems);
+    if (parsed.problems.length > 0) return setOutcome({ problems: parsed.problems });
+    try {
+      const result = await send(parsed, values);
+      setOutcome(result ? { result } : null);
+    } catch (error) {
+      setOutcome(failure(error, parsed.lines));
+    }
+  };
+  return { count, outcome, submit: (values: Values) => void submit(values) };
 }
 
 /** FastMapICCID: a list of ICCIDs, in order, onto the users that have none. */
@@ -92,48 +135,19 @@ function FastMap({ enterpriseId }: { enterpriseId: number | undefined }) {
   const { t } = useTranslation();
   const [form] = Form.useForm<{ text: string; OS_ID?: number }>();
   const map = useFastMapIccids();
-  const failure = useFailure();
-  const [outcome, setOutcome] = useState<Outcome>(null);
-  const text = Form.useWatch('text', form) ?? '';
-  const { lines } = parseIccidLines(text);
-  const submit = async (values: { text: string; OS_ID?: number }) => {
-    setOutcome(null);
-    const parsed = parseIccidLines(values.text ?? '');
-    if (parsed.lines.length === 0) {
-      form.setFields([{ name: 'text', errors: [t(MessageKeys.required)] }]);
-      return;
-    }
-    if (parsed.lines.length > DeviceLimits.mapMax) {
-      form.setFields([{ name: 'text', errors: [t(MessageKeys.tooManyItems)] }]);
-      return;
-    }
-    if (parsed.problems.length > 0) {
-      setOutcome({ problems: parsed.problems });
-      return;
-    }
-    try {
-      const result = await map.mutateAsync({
-        ICCIDs: parsed.lines.map((l) => l.text),
-        ...(values.OS_ID ? { OS_ID: values.OS_ID } : {}),
-      });
-      setOutcome(result ? { result } : null);
-    } catch (error) {
-      setOutcome(failure(error, parsed.lines));
-    }
-  };
+  const { count, outcome, submit } = useLinesMap(form, parseIccidLines, (parsed, values) =>
+    map.mutateAsync({ ICCIDs: parsed.lines.map((l) => l.text), ...(values.OS_ID ? { OS_ID: values.OS_ID } : {}) }),
+  );
   return (
-    <Form form={form} name="fast" layout="vertical" initialValues={{ text: '' }} onFinish={(v) => void submit(v)}>
+    <Form form={form} name="fast" layout="vertical" initialValues={{ text: '' }} onFinish={submit}>
       <Typography.Paragraph type="secondary">{t('devices.fast_hint')}</Typography.Paragraph>
-      <Form.Item name="text" label={t('devices.iccid_lines', { count: lines.length, max: DeviceLimits.mapMax })}>
+      <Form.Item name="text" label={t('devices.iccid_lines', { count, max: DeviceLimits.mapMax })}>
         <Input.TextArea autoSize={{ minRows: 6, maxRows: 14 }} style={{ fontFamily: 'monospace' }} spellCheck={false} />
       </Form.Item>
       <Form.Item name="OS_ID" label={t('devices.fast_department')} extra={t('devices.fast_department_hint')}>
         <DepartmentSelect enterpriseId={enterpriseId} placeholder={t('devices.fast_any_department')} />
       </Form.Item>
-      <Button type="primary" htmlType="submit" loading={map.isPending} style={{ marginBottom: 16 }}>
-        {t('devices.map_submit_count', { count: lines.length })}
-      </Button>
-      <OutcomeView outcome={outcome} />
+      <MapSubmit label={t('devices.map_submit_count', { count })} pending={map.isPending} outcome={outcome} />
     </Form>
   );
 }
@@ -143,36 +157,13 @@ function PairsMap() {
   const { t } = useTranslation();
   const [form] = Form.useForm<{ text: string }>();
   const map = usePairsMap();
-  const failure = useFailure();
-  const [outcome, setOutcome] = useState<Outcome>(null);
-  const text = Form.useWatch('text', form) ?? '';
-  const { lines } = parsePairLines(text);
-  const submit = async (values: { text: string }) => {
-    setOutcome(null);
-    const parsed = parsePairLines(values.text ?? '');
-    if (parsed.lines.length === 0) {
-      form.setFields([{ name: 'text', errors: [t(MessageKeys.required)] }]);
-      return;
-    }
-    if (parsed.lines.length > DeviceLimits.mapMax) {
-      form.setFields([{ name: 'text', errors: [t(MessageKeys.tooManyItems)] }]);
-      return;
-    }
-    if (parsed.problems.length > 0) {
-      setOutcome({ problems: parsed.problems });
-      return;
-    }
-    try {
-      const result = await map.mutateAsync({ pairs: parsed.pairs });
-      setOutcome(result ? { result } : null);
-    } catch (error) {
-      setOutcome(failure(error, parsed.lines));
-    }
-  };
+  const { count, outcome, submit } = useLinesMap(form, parsePairLines, (parsed) =>
+    map.mutateAsync({ pairs: parsed.pairs }),
+  );
   return (
-    <Form form={form} name="pairs" layout="vertical" initialValues={{ text: '' }} onFinish={(v) => void submit(v)}>
+    <Form form={form} name="pairs" layout="vertical" initialValues={{ text: '' }} onFinish={submit}>
       <Typography.Paragraph type="secondary">{t('devices.pairs_hint')}</Typography.Paragraph>
-      <Form.Item name="text" label={t('devices.pair_lines', { count: lines.length, max: DeviceLimits.mapMax })}>
+      <Form.Item name="text" label={t('devices.pair_lines', { count, max: DeviceLimits.mapMax })}>
         <Input.TextArea
           autoSize={{ minRows: 6, maxRows: 14 }}
           style={{ fontFamily: 'monospace' }}
@@ -180,10 +171,7 @@ function PairsMap() {
           placeholder={t('devices.pairs_placeholder')}
         />
       </Form.Item>
-      <Button type="primary" htmlType="submit" loading={map.isPending} style={{ marginBottom: 16 }}>
-        {t('devices.map_submit_count', { count: lines.length })}
-      </Button>
-      <OutcomeView outcome={outcome} />
+      <MapSubmit label={t('devices.map_submit_count', { count })} pending={map.isPending} outcome={outcome} />
     </Form>
   );
 }

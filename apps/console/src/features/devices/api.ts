@@ -1,8 +1,9 @@
 import type { DeviceRow, IccidImportReport, MapResult } from '@intercom/contract';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiRequest, getObject, type QueryValues } from '../../shared/api/apiClient';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiRequest, type QueryValues } from '../../shared/api/apiClient';
 import { invalidateResources } from '../../shared/api/invalidate';
 import { entityResource } from '../../shared/list/entityResource';
+import { useEntity } from '../../shared/api/useEntity';
 
 /**
  * Devices and SIM cards: pages from `GET /api/UserInfo/QueryDeviceData` (SPEC.md section 7),
@@ -27,12 +28,7 @@ function useDeviceMutation<I, R>(call: (input: I) => Promise<R>) {
 }
 
 export function useDevice(id: number | undefined) {
-  return useQuery({
-    enabled: id !== undefined,
-    queryKey: ['Device', 'Entitys', id],
-    queryFn: ({ signal }) => getObject<DeviceRow>(`/api/Device/Entitys/${id}`, { signal }),
-    staleTime: 0,
-  });
+  return useEntity<DeviceRow>('Device', id);
 }
 
 export function useSaveDevice() {

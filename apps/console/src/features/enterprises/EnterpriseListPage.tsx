@@ -1,11 +1,13 @@
-import { PlusOutlined, SwapOutlined } from '@ant-design/icons';
+import { SwapOutlined } from '@ant-design/icons';
 import type { EnterpriseRow } from '@intercom/contract';
-import { Button, Form, Input, Tag } from 'antd';
+import { Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table/interface';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useRunAction } from '../../shared/api/useRunAction';
+import { TextFilter } from '../../shared/list/FilterFields';
 import { ListShell } from '../../shared/list/ListShell';
+import { createAction } from '../../shared/list/ListToolbar';
 import type { Condition } from '../../shared/list/listParams';
 import { enterpriseResource, useSwitchWorking, useWorkingEnterprise } from './api';
 import { EnterpriseDrawer } from './EnterpriseDrawer';
@@ -89,22 +91,14 @@ export default function EnterpriseListPage() {
         columns={columns}
         filters={
           <>
-            <Form.Item name="E_Name" label={t('enterprises.name')}>
-              <Input allowClear maxLength={64} />
-            </Form.Item>
-            <Form.Item name="E_Code" label={t('enterprises.code')}>
-              <Input allowClear maxLength={32} />
-            </Form.Item>
+            <TextFilter name="E_Name" label={t('enterprises.name')} />
+            <TextFilter name="E_Code" label={t('enterprises.code')} maxLength={32} />
           </>
         }
         toCondition={(values): Condition => ({ E_Name: like(values.E_Name), E_Code: like(values.E_Code) })}
         // The working enterprise itself is not its own sub-enterprise.
         fixedCondition={workingId !== undefined ? { E_ID: { ne: workingId } } : {}}
-        toolbar={
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing('create')}>
-            {t('enterprises.create')}
-          </Button>
-        }
+        actions={[createAction(t('enterprises.create'), () => setEditing('create'))]}
         exportFormats={['csv', 'xlsx']}
         testId="enterprise-list"
       />

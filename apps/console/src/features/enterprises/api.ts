@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest, getObject, type QueryValues } from '../../shared/api/apiClient';
 import { invalidateResources } from '../../shared/api/invalidate';
 import { entityResource } from '../../shared/list/entityResource';
+import { useEntity } from '../../shared/api/useEntity';
 
 /** `/api/Enterprise/QueryData` (admin): the enterprises of the scope. */
 export const enterpriseResource = entityResource<EnterpriseRow>({
@@ -25,12 +26,7 @@ export function useWorkingEnterprise(enabled = true) {
 
 /** One enterprise with its users, licences left (Balance) and sub-enterprises. */
 export function useEnterprise(id: number | undefined) {
-  return useQuery({
-    enabled: id !== undefined,
-    queryKey: ['Enterprise', 'Entitys', id],
-    queryFn: ({ signal }) => getObject<EnterpriseDetail>(`/api/Enterprise/Entitys/${id}`, { signal }),
-    staleTime: 0,
-  });
+  return useEntity<EnterpriseDetail>('Enterprise', id);
 }
 
 /** `POST /api/Enterprise/Save` (form): E_ID 0 creates a sub-enterprise of the working one. */

@@ -6,7 +6,8 @@ import { EditFormShell } from '../../shared/form/EditFormShell';
 import { useSession } from '../../shared/session/SessionContext';
 import { useWorkingEnterprise } from '../enterprises';
 import { useGeofence, useSaveGeofence } from './api';
-import { FenceDepartmentsSelect, FenceUsersSelect } from './FenceTargetFields';
+import { DepartmentsSelect } from '../../shared/pickers/DepartmentsSelect';
+import { UsersSelect } from '../../shared/pickers/UsersSelect';
 import {
   NEW_GEOFENCE,
   SHAPE_FIELD_NAMES,
@@ -35,6 +36,8 @@ export default function GeofenceEditPage() {
   const save = useSaveGeofence();
   const [form] = Form.useForm<GeofenceValues>();
   const kind = Form.useWatch('Kind', form) ?? NEW_GEOFENCE.Kind!;
+  const userIds = Form.useWatch('UserIds', form);
+  const departmentIds = Form.useWatch('DepartmentIds', form);
   const target = { id, enterpriseId: id ? undefined : working };
 
   return (
@@ -62,7 +65,7 @@ export default function GeofenceEditPage() {
       </Form.Item>
       {/* A rule that always passes: each change of the shape clears the error shown for the old one. */}
       <Form.Item name="shape" label={t('geofence.shape')} required rules={[{ validator: () => Promise.resolve() }]}>
-        <GeofenceShapeField kind={kind} editingId={id} />
+        <GeofenceShapeField kind={kind} editingId={id} userIds={userIds} departmentIds={departmentIds} />
       </Form.Item>
       <Form.Item label={t('geofence.alarms')} extra={t('geofence.alarms_hint')}>
         <Flex gap={16} align="center" wrap>
@@ -84,10 +87,10 @@ export default function GeofenceEditPage() {
         />
       </Form.Item>
       <Form.Item name="UserIds" label={t('geofence.users')}>
-        <FenceUsersSelect enterpriseId={enterpriseId} />
+        <UsersSelect enterpriseId={enterpriseId} />
       </Form.Item>
       <Form.Item name="DepartmentIds" label={t('geofence.departments')} extra={t('geofence.targets_hint')}>
-        <FenceDepartmentsSelect enterpriseId={enterpriseId} />
+        <DepartmentsSelect enterpriseId={enterpriseId} />
       </Form.Item>
     </EditFormShell>
   );

@@ -1,11 +1,12 @@
 import { GeofenceKinds, type GeofenceRow } from '@intercom/contract';
-import { Form, Input, Select } from 'antd';
-import { useMemo, useState, type Key } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useRunAction } from '../../shared/api/useRunAction';
-import { CreateDeleteToolbar } from '../../shared/list/CreateDeleteToolbar';
+import { SelectFilter, TextFilter } from '../../shared/list/FilterFields';
 import { ListShell } from '../../shared/list/ListShell';
+import { createAction, deleteSelectedAction } from '../../shared/list/ListToolbar';
+import { useListSelection } from '../../shared/list/useListSelection';
 import type { Condition } from '../../shared/list/listParams';
 import { useConfirm } from '../../shared/ui/ConfirmContext';
 import { geofenceResource, useDeleteGeofences } from './api';
@@ -29,30 +30,30 @@ export default function GeofenceListPage() {
   const confirm = useConfirm();
   const run = useRunAction();
   const remove = useDeleteGeofences();
-  const [selected, setSelected] = useState<Key[]>([]);
-
-  const removeIds = (ids: number[], title: string) =>
-    confirm({
-      title,
-      content: t('geofence.delete_content'),
-      okText: t('common.delete'),
-      danger: true,
-      onOk: async () => {
-        if (await run(() => remove.mutateAsync(ids)))
-          setSelected((keys) => keys.filter((key) => !ids.includes(Number(key))));
-      },
-    });
+  const selection = useListSelection<GeofenceRow>('GF_ID');
+  const { drop } = selection;
+  const removeIds = async (ids: number[]) => {
+    if (await run(() => remove.mutateAsync(ids))) drop(ids);
+  };
+  const deleting = { content: t('geofence.delete_content'), okText: t('common.delete') };
 
   const actions = useMemo(
     () => ({
       edit: (fence: GeofenceRow) => void navigate(`${GEOFENCE_LIST_PATH}/edit?id=${fence.GF_ID}`),
-      remove: (fence: GeofenceRow) => removeIds([fence.GF_ID], t('geofence.delete_title', { name: fence.Name })),
+      remove: (fence: GeofenceRow) =>
+        confirm({
+          title: t('geofence.delete_title', { name: fence.Name }),
+          ...deleting,
+          danger: true,
+          onOk: () => removeIds([fence.GF_ID]),
+        }),
     }),
-    // removeIds closes over the same hooks.
+    // removeIds and deleting close over the same hooks.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [navigate, confirm, run, remove, t],
+    [navigate, confirm, run, remove, t, drop],
   );
   const columns = useGeofenceColumns(actions);
+  const count = selection.keys.length;
 
   return (
     <ListShell<GeofenceRow, GeofenceFilterValues>
@@ -61,35 +62,30 @@ export default function GeofenceListPage() {
       columns={columns}
       filters={
         <>
-          <Form.Item name="Name" label={t('geofence.name')}>
-            <Input allowClear maxLength={64} placeholder={t('geofence.search_placeholder')} />
-          </Form.Item>
-          <Form.Item name="Kind" label={t('geofence.kind')}>
-            <Select
-              allowClear
-              placeholder={t('geofence.all_kinds')}
-              style={{ minWidth: 140 }}
-              options={[
-                { value: GeofenceKinds.polygon, label: t('geofence.kind_polygon') },
-                { value: GeofenceKinds.circle, label: t('geofence.kind_circle') },
-              ]}
-            />
-          </Form.Item>
+          <TextFilter name="Name" label={t('geofence.name')} placeholder={t('geofence.search_placeholder')} />
+          <SelectFilter
+            name="Kind"
+            label={t('geofence.kind')}
+            placeholder={t('geofence.all_kinds')}
+            minWidth={140}
+            options={[
+              { value: GeofenceKinds.polygon, label: t('geofence.kind_polygon') },
+              { value: GeofenceKinds.circle, label: t('geofence.kind_circle') },
+            ]}
+          />
         </>
       }
       toCondition={geofenceCondition}
-      toolbar={
-        <CreateDeleteToolbar
-          createLabel={t('geofence.create')}
-          onCreate={() => void navigate(`${GEOFENCE_LIST_PATH}/edit`)}
-          deleteLabel={t('geofence.delete_selected')}
-          selectedCount={selected.length}
-          onDeleteSelected={() =>
-            removeIds(selected.map(Number), t('geofence.delete_many_title', { count: selected.length }))
-          }
-        />
-      }
-      selection={{ keys: selected, onChange: (keys) => setSelected(keys) }}
+      actions={[
+        createAction(t('geofence.create'), () => void navigate(`${GEOFENCE_LIST_PATH}/edit`)),
+        deleteSelectedAction(
+          t('geofence.delete_selected'),
+          count,
+          { title: t('geofence.delete_many_title', { count }), ...deleting },
+          () => removeIds(selection.keys.map(Number)),
+        ),
+      ]}
+      selection={selection}
       exportFormats={['csv', 'xlsx']}
       columnSettings={{ storageKey: 'geofences', locked: ['Name', 'actions'] }}
       testId="geofence-list"

@@ -1,51 +1,51 @@
 import { ClearOutlined, UndoOutlined } from '@ant-design/icons';
 import { GeofenceLimits } from '@intercom/contract';
 import { Button, Flex, InputNumber, Spin, Typography } from 'antd';
-import { LngLatBounds } from 'maplibre-gl';
-import { useEffect, useMemo, useRef } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useMapHandle } from '../../map/mapContext';
-import { MapFences, type MapFence } from '../../map/MapFences';
+import { MapFences } from '../../map/MapFences';
+import { MapUsers } from '../../map/MapUsers';
 import { MapView } from '../../map/MapView';
 import { projectionOf } from '../../map/projectionOf';
 import { ShapeDraw, type FenceKind, type FenceShape } from '../../map/ShapeDraw';
-import { circleRing } from '../../map/shapeGeometry';
 import { useBasemap } from '../../map/useBasemap';
+import { useTouchScreen } from '../../map/useTouchScreen';
 import { useIsMobile } from '../../shared/ui/useIsMobile';
 import { LOADING_DELAY_MS } from '../../shared/ui/useShownAfter';
 import { useMapGeofences } from './api';
-
-/** With nothing drawn yet, the camera shows the other fences of the scope (where the work is). */
-function FitFences({ fences, skip }: { fences: readonly MapFence[]; skip: boolean }) {
-  const { map, project } = useMapHandle();
-  const done = useRef(false);
-  useEffect(() => {
-    if (done.current || skip || fences.length === 0) return;
-    done.current = true;
-    const bounds = new LngLatBounds();
-    for (const fence of fences) {
-      const points =
-        fence.Kind === 'circle' && fence.Center ? circleRing(fence.Center, fence.Radius ?? 0, 8) : (fence.Points ?? []);
-      for (const [lat, lon] of points) bounds.extend(project(lon, lat));
-    }
-    if (!bounds.isEmpty()) map.fitBounds(bounds, { padding: 48, maxZoom: 15, duration: 0 });
-  }, [map, project, fences, skip]);
-  return null;
-}
+import { FrameFenceScope } from './FrameFenceScope';
+import { useFenceScopePositions } from './useFenceScopePositions';
 
 export interface GeofenceShapeFieldProps {
   kind: FenceKind;
   /** The fence being edited: left out of the other fences drawn beside it. */
   editingId?: number;
+  /** Whom the fence applies to: the map opens on where they are. */
+  userIds?: readonly number[];
+  departmentIds?: readonly number[];
   value?: FenceShape;
   onChange?: (value: FenceShape) => void;
   id?: string;
 }
 
-/** The form field of a fence's shape: a map to draw it on, with its radius or points below. */
-export function GeofenceShapeField({ kind, editingId, value = {}, onChange, id }: GeofenceShapeFieldProps) {
+const NONE: readonly number[] = [];
+
+/**
+ * The form field of a fence's shape: a map to draw it on, showing the users and the other fences,
+ * with its radius or points below.
+ */
+export function GeofenceShapeField({
+  kind,
+  editingId,
+  userIds = NONE,
+  departmentIds = NONE,
+  value = {},
+  onChange,
+  id,
+}: GeofenceShapeFieldProps) {
   const { t } = useTranslation();
   const mobile = useIsMobile();
+  const touch = useTouchScreen();
   const basemap = useBasemap();
   const project = useMemo(() => projectionOf(basemap.data), [basemap.data]);
   const fences = useMapGeofences(true);
@@ -53,6 +53,7 @@ export function GeofenceShapeField({ kind, editingId, value = {}, onChange, id }
   const change = (next: FenceShape) => onChange?.(next);
   const points = value.Points ?? [];
   const drawn = kind === 'circle' ? value.Center !== undefined : points.length > 0;
+  const positions = useFenceScopePositions(userIds, departmentIds);
 
   return (
     <Flex vertical gap={8} id={id}>
@@ -63,7 +64,13 @@ export function GeofenceShapeField({ kind, editingId, value = {}, onChange, id }
         {basemap.data ? (
           <MapView basemap={basemap.data} project={project}>
             <MapFences fences={others} />
-            <FitFences fences={others} skip={drawn} />
+            <MapUsers frame={false} />
+            <FrameFenceScope
+              positions={positions}
+              scope={`${userIds.join()}|${departmentIds.join()}`}
+              fences={others}
+              skip={drawn}
+            />
             <ShapeDraw kind={kind} value={value} onChange={change} fit />
           </MapView>
         ) : (
@@ -74,10 +81,12 @@ export function GeofenceShapeField({ kind, editingId, value = {}, onChange, id }
         {kind === 'circle'
           ? drawn
             ? t('geofence.hint_circle_edit')
-            : t('geofence.hint_circle')
+            : t(touch ? 'geofence.hint_circle_touch' : 'geofence.hint_circle')
           : points.length < GeofenceLimits.pointsMin
-            ? t('geofence.hint_polygon', { count: GeofenceLimits.pointsMin - points.length })
-            : t('geofence.hint_polygon_edit')}
+            ? t(touch ? 'geofence.hint_polygon_touch' : 'geofence.hint_polygon', {
+                count: GeofenceLimits.pointsMin - points.length,
+              })
+            : t(touch ? 'geofence.hint_polygon_edit_touch' : 'geofence.hint_polygon_edit')}
       </Typography.Text>
       <Flex gap={8} align="center" wrap>
         {kind === 'circle' ? (

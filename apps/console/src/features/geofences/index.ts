@@ -26,5 +26,3 @@ export const geofenceRoutes: AppRoute[] = [
 
 // The fence layer of the live map and of replay (no MapLibre code of its own: it loads with the map).
 export { GeofenceLayer } from './GeofenceLayer';
-// The user and department pickers of a fence's targets (safety settings name their targets the same way).
-export { FenceDepartmentsSelect, FenceUsersSelect, useUserSearch } from './FenceTargetFields';

@@ -1,13 +1,16 @@
 import { AlertOutlined } from '@ant-design/icons';
 import type { GpsRecord } from '@intercom/contract';
-import { Button, Drawer, Empty, Flex, Form, Input, InputNumber, Radio, Switch, Typography } from 'antd';
-import { useState } from 'react';
+import { Button, Drawer, Empty, Flex, Form, Input, InputNumber, Radio, Typography } from 'antd';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { wasShown } from '../../shared/api/ApiError';
 import { useErrorMessage } from '../../shared/api/useErrorMessage';
+import { SwitchItem } from '../../shared/form/SwitchItem';
 import { useToast } from '../../shared/ui/ToastContext';
+import { useIsMobile } from '../../shared/ui/useIsMobile';
+import { useTouchScreen } from '../../map/useTouchScreen';
 import { useCreateIncident, useOpenIncidents } from './api';
-import { resetIncidentDraft, setIncidentDraft, useIncidentDraft } from './incidentDraft';
+import { resetIncidentDraft, setIncidentDraft, useIncidentDraft, type PanelCover } from './incidentDraft';
 import { OpenIncidentCard } from './OpenIncidentCard';
 
 type ZoneSource = 'circle' | 'polygon' | 'user';
@@ -20,18 +23,31 @@ interface IncidentForm {
 }
 
 const PANEL_WIDTH = 340;
+/** On a phone the panel is a sheet over the lower part of the screen: the map above stays drawable. */
+const SHEET_SHARE = 0.42;
+
+/** What the panel covers: a side of the map on a wide screen, its bottom on a phone. */
+function panelCover(mobile: boolean): PanelCover {
+  return mobile
+    ? { side: 'bottom', size: Math.round(window.innerHeight * SHEET_SHARE) }
+    : { side: 'right', size: Math.min(PANEL_WIDTH, window.innerWidth - 32) };
+}
 
 /**
  * The live map's incident panel: draws a zone (a circle or polygon on the map, or a circle around the
  * selected user), opens the incident, lists the open ones with their members as they change, and
- * closes them. The dispatcher talks to an incident with the talk panel: its channel is in the seat's
+ * closes them. It covers the map's side (a phone's lower part) and the map keeps its view beside it
+ * (FrameBesidePanel). The dispatcher talks to an incident with the talk panel: its channel is in the seat's
  * scope like any other.
  */
 export function IncidentPanel({ selected }: { selected: GpsRecord | undefined }) {
   const { t } = useTranslation();
   const message = useToast();
   const errorText = useErrorMessage();
+  const mobile = useIsMobile();
+  const touch = useTouchScreen();
   const [open, setOpen] = useState(false);
+  const cover = panelCover(mobile);
   const [form] = Form.useForm<IncidentForm>();
   const source = Form.useWatch('source', form) ?? 'circle';
   const draft = useIncidentDraft();
@@ -40,6 +56,12 @@ export function IncidentPanel({ selected }: { selected: GpsRecord | undefined })
 
   const choose = (next: ZoneSource) =>
     setIncidentDraft(next === 'user' ? { drawing: false, shape: {} } : { drawing: true, kind: next, shape: {} });
+  // A phone turned, or a window made narrower, while the panel is open: the map follows.
+  useEffect(() => {
+    if (open) setIncidentDraft({ cover: { side: cover.side, size: cover.size } });
+  }, [open, cover.side, cover.size]);
+  // A zone half drawn is not left on the map of the next visit.
+  useEffect(() => resetIncidentDraft, []);
 
   const zoneOf = (values: IncidentForm) => {
     if (values.source === 'user') {
@@ -85,11 +107,11 @@ export function IncidentPanel({ selected }: { selected: GpsRecord | undefined })
       </Button>
       <Drawer
         title={t('incident.title')}
-        placement="right"
+        placement={cover.side}
         open={open}
         onClose={close}
         mask={false}
-        size={Math.min(PANEL_WIDTH, window.innerWidth - 32)}
+        size={cover.size}
         data-testid="incident-panel"
       >
         <Form<IncidentForm>
@@ -123,17 +145,12 @@ export function IncidentPanel({ selected }: { selected: GpsRecord | undefined })
             </>
           ) : (
             <Typography.Paragraph type="secondary">
-              {t(source === 'polygon' ? 'incident.draw_polygon' : 'incident.draw_circle')}
+              {source === 'polygon'
+                ? t(touch ? 'incident.draw_polygon_touch' : 'incident.draw_polygon')
+                : t(touch ? 'incident.draw_circle_touch' : 'incident.draw_circle')}
             </Typography.Paragraph>
           )}
-          <Form.Item
-            name="Sticky"
-            label={t('incident.sticky')}
-            valuePropName="checked"
-            extra={t('incident.sticky_hint')}
-          >
-            <Switch />
-          </Form.Item>
+          <SwitchItem name="Sticky" label={t('incident.sticky')} extra={t('incident.sticky_hint')} />
           <Button type="primary" htmlType="submit" loading={create.isPending} block data-testid="incident-create">
             {t('incident.create')}
           </Button>

@@ -1,18 +1,20 @@
 import { ShapeDraw } from '../../map/ShapeDraw';
 import { useOpenIncidents } from './api';
+import { FrameBesidePanel } from './FrameBesidePanel';
 import { setIncidentDraft, useIncidentDraft } from './incidentDraft';
 
 const OPEN_COLOUR = '#fa541c';
 
 /**
  * On the live map: the zones of the open incidents (read-only, orange) and, while the panel draws
- * one, the new zone with its handles. Renders inside the MapView.
+ * one, the new zone with its handles, beside the panel. Renders inside the MapView.
  */
 export function IncidentZoneLayer() {
   const draft = useIncidentDraft();
   const open = useOpenIncidents(true);
   return (
     <>
+      <FrameBesidePanel cover={draft.cover} />
       {(open.data ?? []).map((row) => (
         <ShapeDraw
           key={row.IN_ID}

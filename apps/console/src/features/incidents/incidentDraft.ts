@@ -1,8 +1,14 @@
 import { useSyncExternalStore } from 'react';
+import type { ViewportCover } from '../../map/coverPadding';
 import type { FenceKind, FenceShape } from '../../map/ShapeDraw';
+
+/** Where the open panel covers the screen: its side and its width (right) or height (bottom). */
+export type PanelCover = ViewportCover;
 
 /** The zone being drawn for a new incident, shared by the panel (its form) and the map (the handles). */
 export interface IncidentDraft {
+  /** The panel is open and covers this: the map keeps what it shows beside it. */
+  cover?: PanelCover | undefined;
   /** Drawing on the map now. */
   drawing: boolean;
   kind: FenceKind;

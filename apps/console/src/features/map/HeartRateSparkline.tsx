@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Flex, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { getList } from '../../shared/api/apiClient';
+import { pollWhileSignedIn } from '../../shared/api/pollWhileSignedIn';
 
 /** How far back the card's chart reaches. */
 export const HEART_RATE_WINDOW_MS = 60 * 60_000;
@@ -25,7 +26,7 @@ function useHeartRateHistory(phone: string, enabled: boolean) {
       return rows;
     },
     staleTime: 60_000,
-    refetchInterval: 60_000,
+    refetchInterval: pollWhileSignedIn(60_000),
     meta: { errorToast: false },
   });
 }

@@ -7,7 +7,7 @@ import { MapSelectedUser } from '../../map/MapSelectedUser';
 import { MapUsers } from '../../map/MapUsers';
 import { MapView } from '../../map/MapView';
 import { useBasemap } from '../../map/useBasemap';
-import type { UserMapState } from '../../map/userMapState';
+import type { UserMapState } from '../../shared/hub/userMapState';
 import { projectionOf } from '../../map/projectionOf';
 import { GeofenceLayer } from '../geofences';
 

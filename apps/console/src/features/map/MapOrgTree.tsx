@@ -1,10 +1,12 @@
 import { ApartmentOutlined, BankOutlined, UserOutlined } from '@ant-design/icons';
 import { OrgLevel, type OrgTreeNode } from '@intercom/contract';
 import { useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Tree, Typography, type TreeDataNode } from 'antd';
+import { Tree, type TreeDataNode } from 'antd';
 import { useMemo, useState, type Key } from 'react';
 import { useTranslation } from 'react-i18next';
+import { RetryAlert } from '../../shared/ui/RetryAlert';
 import { useErrorMessage } from '../../shared/api/useErrorMessage';
+import { OrgNodeTitle } from '../organ';
 import { orgLevelQuery } from './api';
 import { UserStateTag } from './UserStateTag';
 import { useUserStates } from './useUserStates';
@@ -68,12 +70,7 @@ export function MapOrgTree({ selectedUserId, onSelectUser, height }: MapOrgTreeP
             <UserStateTag state={stateOf(node.id)} compact /> {node.name}
           </span>
         ) : (
-          <span style={{ whiteSpace: 'nowrap' }}>
-            {node.name}
-            <Typography.Text type="secondary" style={{ marginInlineStart: 6, fontSize: 12 }}>
-              {t('organ.user_count', { count: node.userCount })}
-            </Typography.Text>
-          </span>
+          <OrgNodeTitle name={node.name} userCount={node.userCount} />
         ),
         children: kids && depth < 64 ? kids.map((kid) => build(kid, depth + 1)) : undefined,
       };
@@ -81,7 +78,7 @@ export function MapOrgTree({ selectedUserId, onSelectUser, height }: MapOrgTreeP
     return [build(rootNode, 0)];
     // openedList is derived from `opened`.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [rootNode, root.data, opened, levels, stateOf, t]);
+  }, [rootNode, root.data, opened, levels, stateOf]);
 
   const nodes = useMemo(() => {
     const all = new Map<string, OrgTreeNode>();
@@ -93,15 +90,9 @@ export function MapOrgTree({ selectedUserId, onSelectUser, height }: MapOrgTreeP
   if (root.isPending) return <LoadingSkeleton rows={6} />;
   if (root.isError || !rootNode) {
     return (
-      <Alert
-        type="error"
-        showIcon
+      <RetryAlert
         title={root.isError ? t('common.query_error', { message: errorMessage(root.error) }) : t('list.load_failed')}
-        action={
-          <Button size="small" onClick={() => void root.refetch()}>
-            {t('common.retry')}
-          </Button>
-        }
+        onRetry={() => void root.refetch()}
       />
     );
   }

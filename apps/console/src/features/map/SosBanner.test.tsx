@@ -1,61 +1,18 @@
-import type { Notification, TalkAgentEvent, TalkSeat } from '@intercom/contract';
+import type { Notification } from '@intercom/contract';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { FakeTalkTransport, logInSeat } from '../../../test/fakeTalk';
 import { english, renderWithProviders } from '../../../test/renderWithProviders';
 import type { TalkClient } from '../../talk/TalkClient';
-import type { TalkTransport, TransportSink } from '../../talk/talkTypes';
 
-const SEAT: TalkSeat = { dispatchNo: 'D3', A_ID: 3, E_ID: 1, name: 'Admin', priority: 7 };
 const CALL = 0x8000_0005;
 
-/** A talk transport the test drives, recording the commands the banner caused. */
-class FakeTransport implements TalkTransport {
-  readonly mode = 'agent' as const;
-  sink: TransportSink | null = null;
-  readonly calls: string[] = [];
-  start(sink: TransportSink) {
-    this.sink = sink;
-  }
-  stop() {
-    this.sink = null;
-  }
-  private record(entry: string) {
-    this.calls.push(entry);
-    return Promise.resolve();
-  }
-  login() {
-    return Promise.resolve(SEAT);
-  }
-  logout = () => this.record('logout');
-  groupCall = (cid: number) => this.record(`groupCall ${cid}`);
-  privateCall = (uid: number) => this.record(`privateCall ${uid}`).then(() => CALL);
-  endCall = (cid: number) => this.record(`endCall ${cid}`);
-  answerCall = (cid: number) => this.record(`answerCall ${cid}`);
-  applyMic = (cid: number) => this.record(`applyMic ${cid}`);
-  freeMic = (cid: number) => this.record(`freeMic ${cid}`);
-  monitor = (cids: readonly number[]) => this.record(`monitor ${cids.join(',')}`);
-  applyVideo = (uid: number) => this.record(`applyVideo ${uid}`);
-  freeVideo = (uid: number) => this.record(`freeVideo ${uid}`);
-  emit(event: TalkAgentEvent) {
-    act(() => this.sink?.event(event));
-  }
-}
+const harness = vi.hoisted(() => ({ transport: null as unknown as FakeTalkTransport }));
 
-const harness = vi.hoisted(() => ({ transport: null as unknown as FakeTransport }));
-
-vi.mock('../../talk/talk', async () => {
-  const { TalkClient: Client } = await import('../../talk/TalkClient');
-  const talk = new Client({
-    createAgent: () => harness.transport,
-    createBrowser: () => harness.transport,
-    fetchAuthCode: () =>
-      Promise.resolve({ authCode: 'a'.repeat(32), expiresAt: Date.now() + 60_000, dispatchNo: 'D3' }),
-    browserProblem: () => Promise.resolve(null),
-    secureContext: true,
-  });
-  return { talk };
-});
+vi.mock('../../talk/talk', async () =>
+  (await import('../../../test/fakeTalk')).fakeTalkModule(() => harness.transport),
+);
 
 const { talk } = (await import('../../talk/talk')) as { talk: TalkClient };
 const { SosBanner } = await import('./SosBanner');
@@ -82,14 +39,13 @@ function Where() {
 }
 
 async function loggedIn() {
-  talk.start();
-  act(() => harness.transport.sink?.connection('connected'));
-  talk.setAccount({ proxy: 'http://localhost', partyId: 1, name: 'admin', dispatchNo: 'D3' });
-  await act(() => talk.login());
+  await logInSeat(talk, harness.transport);
+  // The tests look at the commands the banner caused, after the seat's login.
+  harness.transport.calls.length = 0;
 }
 
 beforeEach(() => {
-  harness.transport = new FakeTransport();
+  harness.transport = new FakeTalkTransport(CALL);
 });
 afterEach(() => act(() => talk.stop()));
 

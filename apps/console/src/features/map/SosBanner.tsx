@@ -1,9 +1,13 @@
 import { SafetyAlarmTypes, type Notification } from '@intercom/contract';
-import { Alert, Button, Flex, Tag, Tooltip } from 'antd';
+import { Alert, Button, Flex, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { talk, useTalk, type TalkCall } from '../../talk';
+import { useIsMobile } from '../../shared/ui/useIsMobile';
+
+/** On a phone the banner stays a strip over the map: no icon, tight padding, the state on one line (who raised it may wrap). */
+const COMPACT_STYLE = { padding: '4px 8px' };
 
 /**
  * The newest SOS or ManDown alarm (the bell of the top bar counts them all) and what the dispatcher
@@ -18,6 +22,7 @@ export function SosBanner({ sos, onJump }: { sos: readonly Notification[]; onJum
   const call = useTalk((state) => emergencyCallOf(state.calls, userId));
   const answered = useTalk((state) => call !== undefined && state.current === call.cid);
   const [listening, setListening] = useState<number | null>(null);
+  const compact = useIsMobile();
   if (!newest || userId === null) return null;
   const manDown = newest.NType === SafetyAlarmTypes.manDown;
   const title = t(manDown ? 'sos.title_man_down' : 'sos.title_sos', { count: sos.length, phone: newest.Phone });
@@ -31,9 +36,10 @@ export function SosBanner({ sos, onJump }: { sos: readonly Notification[]; onJum
   return (
     <Alert
       type="error"
-      showIcon
+      showIcon={!compact}
       role="alert"
       data-testid="map-sos-banner"
+      style={compact ? COMPACT_STYLE : undefined}
       title={
         <Flex gap={8} align="center" wrap>
           <span>{title}</span>
@@ -47,9 +53,15 @@ export function SosBanner({ sos, onJump }: { sos: readonly Notification[]; onJum
         </Flex>
       }
       description={
-        <Flex vertical gap={8}>
-          <span data-testid="sos-call-state">{state}</span>
-          <Flex gap={8} wrap>
+        <Flex vertical gap={compact ? 2 : 8}>
+          {compact ? (
+            <Typography.Text type="secondary" ellipsis={{ tooltip: state }} style={{ fontSize: 12 }}>
+              <span data-testid="sos-call-state">{state}</span>
+            </Typography.Text>
+          ) : (
+            <span data-testid="sos-call-state">{state}</span>
+          )}
+          <Flex gap={compact ? 4 : 8} wrap>
             {call && !answered && (
               <Button
                 size="small"

@@ -1,15 +1,14 @@
 import { AimOutlined, CloseOutlined, NodeIndexOutlined } from '@ant-design/icons';
 import type { GpsRecord, HeartRate } from '@intercom/contract';
 import { Button, Card, Descriptions, Flex, Progress, Space, Typography } from 'antd';
-import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import type { UserMapState } from '../../map/userMapState';
+import type { UserMapState } from '../../shared/hub/userMapState';
 import { CallButton } from '../../talk';
-import { useUser } from '../users';
+import { useUser } from '../../shared/pickers/pickerQueries';
 import { useReverseGeocode } from './api';
 import { HeartRateSparkline } from './HeartRateSparkline';
-import { relativeTime } from './relativeTime';
+import { FixAge } from './FixAge';
 import { SignalBars } from './SignalBars';
 import { UserStateTag } from './UserStateTag';
 
@@ -23,16 +22,6 @@ export interface UserCardProps {
   onClose: () => void;
 }
 
-/** "2 min ago" moves on by itself. */
-function useNow(everyMs: number): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const timer = window.setInterval(() => setNow(Date.now()), everyMs);
-    return () => window.clearInterval(timer);
-  }, [everyMs]);
-  return now;
-}
-
 function Address({ record }: { record: GpsRecord }) {
   const { t } = useTranslation();
   const address = useReverseGeocode(record.U_ID, record.lat, record.lon);
@@ -43,9 +32,8 @@ function Address({ record }: { record: GpsRecord }) {
 
 /** The selected user: who, state, signal, battery, movement, last fix, address, heart rate; Track and Follow. */
 export function UserCard({ record, heartRate, state, following, onFollow, onClose }: UserCardProps) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const navigate = useNavigate();
-  const now = useNow(15_000);
   const user = useUser(record.U_ID);
   const dash = '-';
   return (
@@ -85,9 +73,7 @@ export function UserCard({ record, heartRate, state, following, onFollow, onClos
           {record.course !== null && ` · ${t('map.course_value', { course: Math.round(record.course) })}`}
         </Descriptions.Item>
         <Descriptions.Item label={t('map.card_fix')}>
-          <span title={new Date(record.time).toLocaleString(i18n.language)}>
-            {relativeTime(record.time, now, i18n.language)}
-          </span>
+          <FixAge time={record.time} />
         </Descriptions.Item>
         <Descriptions.Item label={t('map.card_address')}>
           <Address record={record} />

@@ -1,6 +1,7 @@
 import { Badge } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { USER_STATE_COLOURS, type UserMapState } from '../../map/userMapState';
+import { USER_STATE_COLOURS } from '../../map/userStateColours';
+import type { UserMapState } from '../../shared/hub/userMapState';
 import { USER_STATE_LABELS } from './userStateLabels';
 
 /** A dot in the state's map colour and its name, so colour is never the only sign. */

@@ -10,4 +10,10 @@ describe('relativeTime', () => {
     expect(relativeTime(now, now, 'en')).toBe('now');
     expect(relativeTime(now - 2 * 60_000, now, 'zh')).toBe('2分钟前');
   });
+
+  test('never reads as a future time: a fix stamped ahead of this clock is "now"', () => {
+    expect(relativeTime(now + 5_000, now, 'en')).toBe('now');
+    expect(relativeTime(now + 3 * 60_000, now, 'en')).toBe('now');
+    expect(relativeTime(now + 5_000, now, 'zh')).toBe(relativeTime(now, now, 'zh'));
+  });
 });

@@ -1,7 +1,7 @@
 import { useCallback, useState } from 'react';
 import type { CameraTarget } from '../../map/MapCamera';
-import { recordState } from '../../map/recordState';
-import { sosUserIds } from '../../map/userMapState';
+import { recordState } from '../../shared/hub/recordState';
+import { sosUserIds } from '../../shared/hub/userMapState';
 import { useHubSnapshot } from '../../shared/hub/useHubSnapshot';
 import { useWatchedUser } from '../../shared/hub/useWatchedUser';
 

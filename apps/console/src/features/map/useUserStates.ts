@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { sosUserIds, type UserMapState } from '../../map/userMapState';
+import { sosUserIds, type UserMapState } from '../../shared/hub/userMapState';
 import { useHubSnapshot } from '../../shared/hub/useHubSnapshot';
 
 /**

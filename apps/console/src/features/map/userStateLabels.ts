@@ -1,5 +1,5 @@
 import { tk } from '../../i18n/tk';
-import type { UserMapState } from '../../map/userMapState';
+import type { UserMapState } from '../../shared/hub/userMapState';
 
 export const USER_STATE_LABELS: Record<UserMapState, string> = {
   sos: tk('map.state_sos'),

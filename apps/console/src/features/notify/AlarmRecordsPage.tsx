@@ -1,15 +1,16 @@
 import { CheckCircleOutlined, EyeOutlined } from '@ant-design/icons';
 import type { NotifyRow, NotifyState } from '@intercom/contract';
-import { Badge, Button, Flex, Tag, Tooltip, Typography } from 'antd';
+import { Flex, Tag, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table/interface';
-import { useMemo, useState, type Key } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ListShell } from '../../shared/list/ListShell';
+import { useListSelection } from '../../shared/list/useListSelection';
 import { notifyResource, type NotifyStep } from './api';
 import { NotifyActionDialog, type NotifyAction } from './NotifyActionDialog';
 import { NotifyFilters, notifyCondition, type NotifyFilterValues } from './NotifyFilters';
 import { HandlingText } from './HandlingText';
-import { canTake, STATE_COLORS, stateLabel, TYPE_COLORS, typeLabel } from './notifyText';
+import { canTake, detailText, STATE_COLORS, stateLabel, TYPE_COLORS, typeLabel } from './notifyText';
 import { useLiveAlarmRefresh } from './useLiveAlarmRefresh';
 import { dateTimeColumn } from '../../shared/list/dateTimeColumn';
 import { rowActionsColumn } from '../../shared/list/RowActions';
@@ -20,7 +21,8 @@ const none = <Typography.Text type="secondary">—</Typography.Text>;
 export default function AlarmRecordsPage() {
   const { t, i18n } = useTranslation();
   const [action, setAction] = useState<NotifyAction | null>(null);
-  const [selected, setSelected] = useState<NotifyRow[]>([]);
+  const selection = useListSelection<NotifyRow>('N_ID');
+  const selected = selection.rows;
   useLiveAlarmRefresh();
 
   const columns = useMemo<ColumnsType<NotifyRow>>(
@@ -72,14 +74,16 @@ export default function AlarmRecordsPage() {
         dataIndex: 'Content',
         title: t('alarms.content'),
         width: 200,
-        render: (value: string) =>
-          value ? (
-            <Typography.Text ellipsis={{ tooltip: value }} style={{ maxWidth: 184 }}>
-              {value}
+        render: (_value: string, row) => {
+          const text = detailText(i18n, row);
+          return text ? (
+            <Typography.Text ellipsis={{ tooltip: text }} style={{ maxWidth: 184 }}>
+              {text}
             </Typography.Text>
           ) : (
             none
-          ),
+          );
+        },
       },
       {
         key: 'position',
@@ -119,27 +123,22 @@ export default function AlarmRecordsPage() {
   const takeSelected = (step: NotifyStep) => setAction({ step, alarms: selected.filter((row) => canTake(step, row)) });
   const ackCount = selected.filter((row) => canTake('acknowledge', row)).length;
   const resolveCount = selected.filter((row) => canTake('resolve', row)).length;
-  const toolbar = (
-    <>
-      <Badge count={ackCount} size="small">
-        <Button icon={<EyeOutlined />} disabled={ackCount === 0} onClick={() => takeSelected('acknowledge')}>
-          {t('alarms.acknowledge_selected')}
-        </Button>
-      </Badge>
-      <Badge count={resolveCount} size="small">
-        <Button icon={<CheckCircleOutlined />} disabled={resolveCount === 0} onClick={() => takeSelected('resolve')}>
-          {t('alarms.resolve_selected')}
-        </Button>
-      </Badge>
-    </>
-  );
-
-  const onSelect = (keys: Key[], rows: NotifyRow[]) => {
-    // antd hands rows of other pages as undefined; keep those from the earlier selection.
-    const known = new Map(selected.map((row) => [row.N_ID, row]));
-    for (const row of rows) if (row) known.set(row.N_ID, row);
-    setSelected(keys.flatMap((key) => known.get(Number(key)) ?? []));
-  };
+  const toolbar = [
+    {
+      key: 'acknowledge',
+      label: t('alarms.acknowledge_selected'),
+      icon: <EyeOutlined />,
+      selected: ackCount,
+      onClick: () => takeSelected('acknowledge'),
+    },
+    {
+      key: 'resolve',
+      label: t('alarms.resolve_selected'),
+      icon: <CheckCircleOutlined />,
+      selected: resolveCount,
+      onClick: () => takeSelected('resolve'),
+    },
+  ];
 
   return (
     <>
@@ -149,9 +148,9 @@ export default function AlarmRecordsPage() {
         columns={columns}
         filters={<NotifyFilters />}
         toCondition={notifyCondition}
-        toolbar={toolbar}
+        actions={toolbar}
         exportFormats={['csv', 'xlsx']}
-        selection={{ keys: selected.map((row) => row.N_ID), onChange: onSelect }}
+        selection={selection}
         columnSettings={{ storageKey: 'alarms', defaultHidden: [], locked: ['actions'] }}
         testId="alarm-list"
       />
@@ -159,7 +158,7 @@ export default function AlarmRecordsPage() {
         action={action}
         onClose={(changed) => {
           setAction(null);
-          if (changed) setSelected([]);
+          if (changed) selection.clear();
         }}
       />
     </>

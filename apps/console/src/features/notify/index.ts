@@ -12,4 +12,4 @@ export const notifyRoute: AppRoute = {
   page: lazy(() => import('./AlarmRecordsPage')),
 };
 
-export { stateLabel, typeLabel } from './notifyText';
+export { detailText, stateLabel, typeLabel } from './notifyText';

@@ -1,6 +1,6 @@
 import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Card, Flex, Tooltip } from 'antd';
+import { Button, Card, Flex, Tooltip, type ButtonProps } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useRunAction } from '../../shared/api/useRunAction';
@@ -16,6 +16,20 @@ interface DepartmentPanelProps {
   onSelect: (selection: OrgSelection | undefined, key: string | undefined) => void;
   /** Height of the tree's scroll area. */
   treeHeight: number | string;
+}
+
+/** An icon button of the panel's header; its tooltip says what it does, or why it is off. */
+function HeaderAction({
+  tip,
+  label,
+  testId,
+  ...button
+}: Pick<ButtonProps, 'icon' | 'danger' | 'disabled' | 'onClick'> & { tip: string; label: string; testId: string }) {
+  return (
+    <Tooltip title={tip}>
+      <Button type="text" size="small" {...button} aria-label={label} data-testid={testId} />
+    </Tooltip>
+  );
 }
 
 /**
@@ -59,40 +73,31 @@ export function DepartmentPanel({ selected, selectedKey, onSelect, treeHeight }:
       styles={{ body: { padding: 8 } }}
       extra={
         <Flex gap={2}>
-          <Tooltip title={base ? t('organ.create_under', { name: base.name }) : t('organ.create')}>
-            <Button
-              type="text"
-              size="small"
-              icon={<PlusOutlined />}
-              disabled={!base}
-              onClick={create}
-              aria-label={t('organ.create')}
-              data-testid="department-create"
-            />
-          </Tooltip>
-          <Tooltip title={department ? t('organ.edit') : t('organ.pick_department')}>
-            <Button
-              type="text"
-              size="small"
-              icon={<EditOutlined />}
-              disabled={!department}
-              onClick={() => department && setTarget({ mode: 'edit', eid: department.eid, id: department.id })}
-              aria-label={t('organ.edit')}
-              data-testid="department-edit"
-            />
-          </Tooltip>
-          <Tooltip title={department ? t('organ.delete') : t('organ.pick_department')}>
-            <Button
-              type="text"
-              size="small"
-              danger
-              icon={<DeleteOutlined />}
-              disabled={!department}
-              onClick={askDelete}
-              aria-label={t('organ.delete')}
-              data-testid="department-delete"
-            />
-          </Tooltip>
+          <HeaderAction
+            tip={base ? t('organ.create_under', { name: base.name }) : t('organ.create')}
+            label={t('organ.create')}
+            icon={<PlusOutlined />}
+            disabled={!base}
+            onClick={create}
+            testId="department-create"
+          />
+          <HeaderAction
+            tip={department ? t('organ.edit') : t('organ.pick_department')}
+            label={t('organ.edit')}
+            icon={<EditOutlined />}
+            disabled={!department}
+            onClick={() => department && setTarget({ mode: 'edit', eid: department.eid, id: department.id })}
+            testId="department-edit"
+          />
+          <HeaderAction
+            tip={department ? t('organ.delete') : t('organ.pick_department')}
+            label={t('organ.delete')}
+            icon={<DeleteOutlined />}
+            danger
+            disabled={!department}
+            onClick={askDelete}
+            testId="department-delete"
+          />
         </Flex>
       }
     >

@@ -1,11 +1,13 @@
 import { ApartmentOutlined, BankOutlined, TeamOutlined } from '@ant-design/icons';
 import { OrgLevel, type OrgTreeNode } from '@intercom/contract';
 import { useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Tree, Typography, type TreeDataNode } from 'antd';
+import { Tree, type TreeDataNode } from 'antd';
 import { useMemo, useState, type Key } from 'react';
 import { useTranslation } from 'react-i18next';
+import { RetryAlert } from '../../shared/ui/RetryAlert';
 import { useErrorMessage } from '../../shared/api/useErrorMessage';
 import { orgChildrenQuery } from './api';
+import { OrgNodeTitle } from './OrgNodeTitle';
 import styles from './OrgTree.module.css';
 import { orgKeyOf, parentOfKey, type OrgSelection } from './orgTreeKeys';
 import { LoadingSkeleton } from '../../shared/ui/LoadingSkeleton';
@@ -63,14 +65,7 @@ export function OrgTree({ selectedKey, onSelect }: OrgTreeProps) {
       return {
         key,
         icon: icon(node),
-        title: (
-          <span style={{ whiteSpace: 'nowrap' }}>
-            {node.name}
-            <Typography.Text type="secondary" style={{ marginInlineStart: 6, fontSize: 12 }}>
-              {t('organ.user_count', { count: node.userCount })}
-            </Typography.Text>
-          </span>
-        ),
+        title: <OrgNodeTitle name={node.name} userCount={node.userCount} />,
         // Opened and empty (a department with users but no sub-departments): no arrow any more.
         isLeaf: kids ? kids.length === 0 : !node.isParent,
         selection: {
@@ -89,20 +84,14 @@ export function OrgTree({ selectedKey, onSelect }: OrgTreeProps) {
       };
     };
     return [build(rootNode, 0, true, 0)];
-  }, [rootNode, root.data, loadedKeys, loaded, t]);
+  }, [rootNode, root.data, loadedKeys, loaded]);
 
   if (root.isPending) return <LoadingSkeleton rows={5} />;
   if (root.isError || !rootNode) {
     return (
-      <Alert
-        type="error"
-        showIcon
+      <RetryAlert
         title={root.isError ? errorMessage(root.error) : t('list.load_failed')}
-        action={
-          <Button size="small" onClick={() => void root.refetch()}>
-            {t('common.retry')}
-          </Button>
-        }
+        onRetry={() => void root.refetch()}
       />
     );
   }

@@ -2,4 +2,6 @@
 // shared/pickers/DepartmentSelect).
 export { orgChildrenQuery } from './api';
 export { DepartmentPanel } from './DepartmentPanel';
+export { departmentColumn } from './departmentColumn';
+export { OrgNodeTitle } from './OrgNodeTitle';
 export type { OrgSelection } from './orgTreeKeys';

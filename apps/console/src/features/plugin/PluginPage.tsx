@@ -1,6 +1,7 @@
 import { DownloadOutlined } from '@ant-design/icons';
 import { Alert, Button, Card, Descriptions, Flex, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { RetryAlert } from '../../shared/ui/RetryAlert';
 import { translateMessage } from '../../i18n/translateMessage';
 import { useErrorMessage } from '../../shared/api/useErrorMessage';
 import { formatSize } from '../recordings';
@@ -33,15 +34,9 @@ export default function PluginPage() {
   if (info.isError) {
     return (
       <Card title={t('route.plugin')}>
-        <Alert
-          type="error"
-          showIcon
+        <RetryAlert
           title={t('common.query_error', { message: errorMessage(info.error) })}
-          action={
-            <Button size="small" onClick={() => void info.refetch()}>
-              {t('common.retry')}
-            </Button>
-          }
+          onRetry={() => void info.refetch()}
         />
       </Card>
     );

@@ -4,8 +4,8 @@ import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { tk } from '../../i18n/tk';
 import { timeRangeCondition, type Condition } from '../../shared/list/listParams';
-import { UserPicker } from '../users';
-import { ChannelPicker } from './ChannelPicker';
+import { ChannelPicker } from '../../shared/pickers/ChannelPicker';
+import { UserPicker } from '../../shared/pickers/UserPicker';
 
 export interface RecordingFilterValues {
   RType?: string;

@@ -1,6 +1,6 @@
-import type { ChannelRow, RecordingRow } from '@intercom/contract';
+import type { RecordingRow } from '@intercom/contract';
 import { useQuery } from '@tanstack/react-query';
-import { apiDownload, getList, getObject } from '../../shared/api/apiClient';
+import { apiDownload, getObject } from '../../shared/api/apiClient';
 import { entityResource } from '../../shared/list/entityResource';
 
 /** `/api/Recording/QueryData` and `ExportData` (any role): newest first unless the user sorts. */
@@ -42,25 +42,4 @@ export function downloadUrl(playUrl: string): string {
  */
 export async function probePlayUrl(playUrl: string): Promise<void> {
   await apiDownload(playUrl, 'recording.ogg', { connectionToast: false, sessionDialog: false });
-}
-
-/** Channels whose name contains `text`, for the channel filter (the first 20 by name). */
-export function useChannelSearch(text: string) {
-  const condition = { Search: text.trim() || undefined };
-  return useQuery({
-    queryKey: ['Channel', 'QueryData', { pick: condition }],
-    queryFn: async ({ signal }) =>
-      (
-        await getList<ChannelRow>('/api/Channel/QueryData', {
-          query: {
-            jsonCondition: condition.Search ? JSON.stringify(condition) : undefined,
-            pageIndex: 0,
-            pageSize: 20,
-            orderField: 'CName',
-          },
-          signal,
-        })
-      ).rows,
-    staleTime: 30_000,
-  });
 }

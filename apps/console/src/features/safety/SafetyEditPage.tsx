@@ -1,12 +1,14 @@
 import { SafetyLimits } from '@intercom/contract';
-import { Form, InputNumber, Segmented, Typography } from 'antd';
+import { Form, InputNumber, Modal, Segmented, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { EditFormShell } from '../../shared/form/EditFormShell';
 import { useSession } from '../../shared/session/SessionContext';
 import { useWorkingEnterprise } from '../enterprises';
-import { FenceDepartmentsSelect, FenceUsersSelect } from '../geofences';
-import { useSafetySetting, useSaveSafety } from './api';
+import { DepartmentsSelect } from '../../shared/pickers/DepartmentsSelect';
+import { UsersSelect } from '../../shared/pickers/UsersSelect';
+import { fetchSafetySetting, useSafetySetting, useSaveSafety } from './api';
+import { formatDateTime } from '../../shared/format/formatDateTime';
 import { SAFETY_LIST_PATH } from './paths';
 import { NEW_SAFETY, parseSafetyKey, toFormValues, toSaveBody, validateSafety, type SafetyValues } from './safetyForm';
 
@@ -37,79 +39,103 @@ export default function SafetyEditPage() {
   const save = useSaveSafety();
   const [form] = Form.useForm<SafetyValues>();
   const scope = Form.useWatch('Scope', form) ?? NEW_SAFETY.Scope;
+  const [modal, modalHolder] = Modal.useModal();
+
+  /** New settings for the whole enterprise replace the ones it has: the person says so first. */
+  const confirmReplace = async (values: SafetyValues): Promise<boolean> => {
+    if (key || values.Scope !== 'enterprise' || !enterpriseId) return true;
+    const existing = await fetchSafetySetting({ kind: 'enterprise', id: enterpriseId });
+    if (!existing) return true;
+    return new Promise<boolean>((resolve) => {
+      modal.confirm({
+        title: t('safety.replace_title'),
+        content: t('safety.replace_content', { time: formatDateTime(existing.UpdatedAt) }),
+        okText: t('safety.replace_ok'),
+        okButtonProps: { danger: true },
+        cancelText: t('common.cancel'),
+        onOk: () => resolve(true),
+        onCancel: () => resolve(false),
+      });
+    });
+  };
 
   return (
-    <EditFormShell<SafetyValues>
-      title={key ? t('safety.edit') : t('safety.create')}
-      backTo={SAFETY_LIST_PATH}
-      form={form}
-      load={key ? row : undefined}
-      toFormValues={toFormValues}
-      initialValues={NEW_SAFETY}
-      validate={(values) => validateSafety(values, enterpriseId)}
-      save={(values) => save.mutateAsync(toSaveBody(values, enterpriseId))}
-    >
-      {key ? (
-        <Form.Item label={t('safety.applies_to')}>
-          <Typography.Text strong data-testid="safety-target">
-            {t(`safety.kind_${key.kind}`)}: {row.data?.Name || `#${key.id}`}
-          </Typography.Text>
-        </Form.Item>
-      ) : (
-        <>
-          <Form.Item name="Scope" label={t('safety.applies_to')}>
-            <Segmented
-              options={[
-                { value: 'department', label: t('safety.kind_department') },
-                { value: 'user', label: t('safety.kind_user') },
-                { value: 'enterprise', label: t('safety.kind_enterprise') },
-              ]}
-            />
-          </Form.Item>
-          <Form.Item
-            name="DepartmentIds"
-            label={t('safety.departments')}
-            hidden={scope !== 'department'}
-            required
-            rules={CLEARS_ERROR}
-          >
-            <FenceDepartmentsSelect enterpriseId={enterpriseId} />
-          </Form.Item>
-          <Form.Item name="UserIds" label={t('safety.users')} hidden={scope !== 'user'} required rules={CLEARS_ERROR}>
-            <FenceUsersSelect enterpriseId={enterpriseId} />
-          </Form.Item>
-          {scope === 'enterprise' && (
-            <Typography.Paragraph type="secondary">{t('safety.enterprise_hint')}</Typography.Paragraph>
-          )}
-        </>
-      )}
-      <MinutesField
-        name="CheckInMinutes"
-        label={t('safety.check_in')}
-        hint={t('safety.check_in_hint', { max: SafetyLimits.checkInMax })}
-      />
-      <MinutesField
-        name="GraceMinutes"
-        label={t('safety.grace')}
-        hint={t('safety.grace_hint', { min: SafetyLimits.graceMin, max: SafetyLimits.graceMax })}
-      />
-      <MinutesField
-        name="NoMovementMinutes"
-        label={t('safety.no_movement')}
-        hint={t('safety.no_movement_hint', { max: SafetyLimits.noMovementMax })}
-      />
-      <Form.Item
-        name="NoMovementMeters"
-        label={t('safety.no_movement_meters')}
-        extra={t('safety.meters_hint', {
-          min: SafetyLimits.noMovementMetersMin,
-          max: SafetyLimits.noMovementMetersMax,
-        })}
-        required
-        rules={CLEARS_ERROR}
+    <>
+      {/* Outside the form: a form that is saving disables what it holds, the dialog's buttons too. */}
+      {modalHolder}
+      <EditFormShell<SafetyValues>
+        title={key ? t('safety.edit') : t('safety.create')}
+        backTo={SAFETY_LIST_PATH}
+        form={form}
+        load={key ? row : undefined}
+        toFormValues={toFormValues}
+        initialValues={NEW_SAFETY}
+        validate={(values) => validateSafety(values, enterpriseId)}
+        save={(values) => save.mutateAsync(toSaveBody(values, enterpriseId))}
+        confirmSave={confirmReplace}
       >
-        <InputNumber<number> precision={0} suffix={t('safety.meters')} style={{ width: 200 }} />
-      </Form.Item>
-    </EditFormShell>
+        {key ? (
+          <Form.Item label={t('safety.applies_to')}>
+            <Typography.Text strong data-testid="safety-target">
+              {t(`safety.kind_${key.kind}`)}: {row.data?.Name || `#${key.id}`}
+            </Typography.Text>
+          </Form.Item>
+        ) : (
+          <>
+            <Form.Item name="Scope" label={t('safety.applies_to')}>
+              <Segmented
+                options={[
+                  { value: 'department', label: t('safety.kind_department') },
+                  { value: 'user', label: t('safety.kind_user') },
+                  { value: 'enterprise', label: t('safety.kind_enterprise') },
+                ]}
+              />
+            </Form.Item>
+            <Form.Item
+              name="DepartmentIds"
+              label={t('safety.departments')}
+              hidden={scope !== 'department'}
+              required
+              rules={CLEARS_ERROR}
+            >
+              <DepartmentsSelect enterpriseId={enterpriseId} />
+            </Form.Item>
+            <Form.Item name="UserIds" label={t('safety.users')} hidden={scope !== 'user'} required rules={CLEARS_ERROR}>
+              <UsersSelect enterpriseId={enterpriseId} />
+            </Form.Item>
+            {scope === 'enterprise' && (
+              <Typography.Paragraph type="secondary">{t('safety.enterprise_hint')}</Typography.Paragraph>
+            )}
+          </>
+        )}
+        <MinutesField
+          name="CheckInMinutes"
+          label={t('safety.check_in')}
+          hint={t('safety.check_in_hint', { max: SafetyLimits.checkInMax })}
+        />
+        <MinutesField
+          name="GraceMinutes"
+          label={t('safety.grace')}
+          hint={t('safety.grace_hint', { min: SafetyLimits.graceMin, max: SafetyLimits.graceMax })}
+        />
+        <MinutesField
+          name="NoMovementMinutes"
+          label={t('safety.no_movement')}
+          hint={t('safety.no_movement_hint', { max: SafetyLimits.noMovementMax })}
+        />
+        <Form.Item
+          name="NoMovementMeters"
+          label={t('safety.no_movement_meters')}
+          extra={t('safety.meters_hint', {
+            min: SafetyLimits.noMovementMetersMin,
+            max: SafetyLimits.noMovementMetersMax,
+          })}
+          required
+          rules={CLEARS_ERROR}
+        >
+          <InputNumber<number> precision={0} suffix={t('safety.meters')} style={{ width: 200 }} />
+        </Form.Item>
+      </EditFormShell>
+    </>
   );
 }

@@ -2,7 +2,7 @@ import { Card, Descriptions, Select, Tag, Typography } from 'antd';
 import { useDeferredValue, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useErrorMessage } from '../../shared/api/useErrorMessage';
-import { useUserSearch } from '../geofences';
+import { useUserSearch } from '../../shared/pickers/pickerQueries';
 import { useSafetyInForce } from './api';
 
 /** "Settings in force": pick a user, see what applies to it and where it comes from. */

@@ -1,11 +1,12 @@
 import type { SafetySettingRow } from '@intercom/contract';
-import { Form, Select } from 'antd';
-import { useMemo, useState, type Key } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useRunAction } from '../../shared/api/useRunAction';
-import { CreateDeleteToolbar } from '../../shared/list/CreateDeleteToolbar';
+import { SelectFilter } from '../../shared/list/FilterFields';
 import { ListShell } from '../../shared/list/ListShell';
+import { createAction, deleteSelectedAction } from '../../shared/list/ListToolbar';
+import { useListSelection } from '../../shared/list/useListSelection';
 import type { Condition } from '../../shared/list/listParams';
 import { useConfirm } from '../../shared/ui/ConfirmContext';
 import { safetyResource, useDeleteSafety } from './api';
@@ -26,31 +27,30 @@ export default function SafetyListPage() {
   const confirm = useConfirm();
   const run = useRunAction();
   const remove = useDeleteSafety();
-  const [selected, setSelected] = useState<Key[]>([]);
-
-  const removeKeys = (ids: string[], title: string) =>
-    confirm({
-      title,
-      content: t('safety.delete_content'),
-      okText: t('common.delete'),
-      danger: true,
-      onOk: async () => {
-        if (await run(() => remove.mutateAsync(ids)))
-          setSelected((keys) => keys.filter((key) => !ids.includes(String(key))));
-      },
-    });
+  const selection = useListSelection<SafetySettingRow>('Key');
+  const { drop } = selection;
+  const removeKeys = async (ids: string[]) => {
+    if (await run(() => remove.mutateAsync(ids))) drop(ids);
+  };
+  const deleting = { content: t('safety.delete_content'), okText: t('common.delete') };
 
   const actions = useMemo(
     () => ({
       edit: (row: SafetySettingRow) => void navigate(`${SAFETY_LIST_PATH}/edit?key=${row.Key}`),
       remove: (row: SafetySettingRow) =>
-        removeKeys([row.Key], t('safety.delete_title', { name: row.Name || `#${row.TargetID}` })),
+        confirm({
+          title: t('safety.delete_title', { name: row.Name || `#${row.TargetID}` }),
+          ...deleting,
+          danger: true,
+          onOk: () => removeKeys([row.Key]),
+        }),
     }),
-    // removeKeys closes over the same hooks.
+    // removeKeys and deleting close over the same hooks.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [navigate, confirm, run, remove, t],
+    [navigate, confirm, run, remove, t, drop],
   );
   const columns = useSafetyColumns(actions);
+  const count = selection.keys.length;
 
   return (
     <>
@@ -60,32 +60,29 @@ export default function SafetyListPage() {
         resource={safetyResource}
         columns={columns}
         filters={
-          <Form.Item name="TargetKind" label={t('safety.applies_to')}>
-            <Select
-              allowClear
-              placeholder={t('safety.all_kinds')}
-              style={{ minWidth: 160 }}
-              options={[
-                { value: 'user', label: t('safety.kind_user') },
-                { value: 'department', label: t('safety.kind_department') },
-                { value: 'enterprise', label: t('safety.kind_enterprise') },
-              ]}
-            />
-          </Form.Item>
-        }
-        toCondition={safetyCondition}
-        toolbar={
-          <CreateDeleteToolbar
-            createLabel={t('safety.create')}
-            onCreate={() => void navigate(`${SAFETY_LIST_PATH}/edit`)}
-            deleteLabel={t('safety.delete_selected')}
-            selectedCount={selected.length}
-            onDeleteSelected={() =>
-              removeKeys(selected.map(String), t('safety.delete_many_title', { count: selected.length }))
-            }
+          <SelectFilter
+            name="TargetKind"
+            label={t('safety.applies_to')}
+            placeholder={t('safety.all_kinds')}
+            minWidth={160}
+            options={[
+              { value: 'user', label: t('safety.kind_user') },
+              { value: 'department', label: t('safety.kind_department') },
+              { value: 'enterprise', label: t('safety.kind_enterprise') },
+            ]}
           />
         }
-        selection={{ keys: selected, onChange: (keys) => setSelected(keys) }}
+        toCondition={safetyCondition}
+        actions={[
+          createAction(t('safety.create'), () => void navigate(`${SAFETY_LIST_PATH}/edit`)),
+          deleteSelectedAction(
+            t('safety.delete_selected'),
+            count,
+            { title: t('safety.delete_many_title', { count }), ...deleting },
+            () => removeKeys(selection.keys.map(String)),
+          ),
+        ]}
+        selection={selection}
         exportFormats={['csv', 'xlsx']}
         columnSettings={{ storageKey: 'safety', locked: ['TargetKind', 'actions'] }}
         testId="safety-list"

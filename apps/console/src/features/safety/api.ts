@@ -14,19 +14,25 @@ export const safetyResource = entityResource<SafetySettingRow>({
 /** What a settings change touches: the list, every "in force" answer and the system log. */
 const SAFETY_RESOURCES = ['Safety', 'SysLog'];
 
+/** One stored row by its key (`enterprise:3`), as the server has it now; null when there is none. */
+export async function fetchSafetySetting(
+  key: { kind: string; id: number },
+  signal?: AbortSignal,
+): Promise<SafetySettingRow | null> {
+  const condition = { TargetKind: key.kind, TargetID: key.id };
+  const page = await getList<SafetySettingRow>('/api/Safety/QueryData', {
+    query: { jsonCondition: JSON.stringify(condition), pageIndex: 0, pageSize: 1 },
+    signal,
+  });
+  return page.rows[0] ?? null;
+}
+
 /** One stored row by its key (`user:12`), fresh each time the form opens; null when gone. */
 export function useSafetySetting(key: { kind: string; id: number } | undefined) {
   return useQuery({
     enabled: key !== undefined,
     queryKey: ['Safety', 'QueryData', { key }],
-    queryFn: async ({ signal }) => {
-      const condition = { TargetKind: key?.kind, TargetID: key?.id };
-      const page = await getList<SafetySettingRow>('/api/Safety/QueryData', {
-        query: { jsonCondition: JSON.stringify(condition), pageIndex: 0, pageSize: 1 },
-        signal,
-      });
-      return page.rows[0] ?? null;
-    },
+    queryFn: ({ signal }) => (key ? fetchSafetySetting(key, signal) : null),
     staleTime: 0,
   });
 }

@@ -1,7 +1,8 @@
 import { Limits, mapHidden } from '@intercom/contract';
-import { Card, Descriptions, Flex, Form, Input, InputNumber, Select, Switch, Tag, Typography } from 'antd';
+import { Card, Descriptions, Flex, Form, Input, InputNumber, Select, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { EditFormShell } from '../../shared/form/EditFormShell';
+import { SwitchItem } from '../../shared/form/SwitchItem';
 import type { SysConfig } from '../../shared/session/SessionContext';
 import { useSysConfig } from '../account';
 import { useModifyConfig } from './api';
@@ -120,22 +121,8 @@ export function BaseSettingsForm() {
         <Form.Item name="GPSServer" label={t('settings.gps_server')} extra={t('settings.gps_server_hint')}>
           <Input maxLength={256} placeholder={GPS_SERVER_EXAMPLE} />
         </Form.Item>
-        <Form.Item
-          name="VideoEnable"
-          label={t('settings.video')}
-          valuePropName="checked"
-          extra={t('settings.video_hint')}
-        >
-          <Switch />
-        </Form.Item>
-        <Form.Item
-          name="RecordEnable"
-          label={t('settings.record')}
-          valuePropName="checked"
-          extra={t('settings.record_hint')}
-        >
-          <Switch />
-        </Form.Item>
+        <SwitchItem name="VideoEnable" label={t('settings.video')} extra={t('settings.video_hint')} />
+        <SwitchItem name="RecordEnable" label={t('settings.record')} extra={t('settings.record_hint')} />
         <Form.Item
           name="TalkMaxSeconds"
           label={t('settings.talk_max_seconds')}

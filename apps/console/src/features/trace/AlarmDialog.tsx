@@ -2,7 +2,7 @@ import type { NotifyRow } from '@intercom/contract';
 import { Descriptions, Modal } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../shared/format/formatDateTime';
-import { stateLabel, typeLabel } from '../notify';
+import { detailText, stateLabel, typeLabel } from '../notify';
 
 /** An alarm of the timeline: type, time, details, position and state. */
 export function AlarmDialog({ alarm, onClose }: { alarm: NotifyRow | null; onClose: () => void }) {
@@ -18,7 +18,7 @@ export function AlarmDialog({ alarm, onClose }: { alarm: NotifyRow | null; onClo
           items={[
             { key: 'type', label: t('alarms.type'), children: typeLabel(i18n, alarm.NType) },
             { key: 'time', label: t('alarms.time'), children: formatDateTime(alarm.CreatedAt, 'second') },
-            { key: 'content', label: t('alarms.content'), children: alarm.Content || '—' },
+            { key: 'content', label: t('alarms.content'), children: detailText(i18n, alarm) || '—' },
             {
               key: 'position',
               label: t('alarms.position'),

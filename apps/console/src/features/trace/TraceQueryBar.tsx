@@ -4,7 +4,7 @@ import { Button, DatePicker, Dropdown, Flex, Form } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { useIsMobile } from '../../shared/ui/useIsMobile';
-import { UserPicker } from '../users';
+import { UserPicker } from '../../shared/pickers/UserPicker';
 import type { TraceRequest } from './api';
 
 interface QueryValues {

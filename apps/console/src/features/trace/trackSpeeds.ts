@@ -1,4 +1,4 @@
-import { haversineMeters, TRACK_GAP_MS, type Track } from '@intercom/contract';
+import { distanceMeters, TRACK_GAP_MS, type Track } from '@intercom/contract';
 
 export interface TrackSpeeds {
   /** km/h: distance covered while moving over the moving time. */
@@ -31,7 +31,7 @@ export function trackSpeeds(track: Pick<Track, 't' | 'lat' | 'lon' | 'speed' | '
     const inStop = stop < stops.length && stops[stop]!.begin <= begin && end <= stops[stop]!.end;
     const dt = end - begin;
     if (inStop || dt <= 0 || dt > TRACK_GAP_MS) continue;
-    const metres = haversineMeters(lat[i - 1]!, lon[i - 1]!, lat[i]!, lon[i]!);
+    const metres = distanceMeters(lat[i - 1]!, lon[i - 1]!, lat[i]!, lon[i]!);
     distance += metres;
     movingMs += dt;
     maxSpeed = Math.max(maxSpeed, (metres / dt) * 3600, speed[i] ?? 0);

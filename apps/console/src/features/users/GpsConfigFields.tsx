@@ -1,6 +1,7 @@
 import { UserLimits } from '@intercom/contract';
-import { Form, InputNumber, Switch } from 'antd';
+import { Form, InputNumber } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { SwitchItem } from '../../shared/form/SwitchItem';
 import type { GpsFormValues } from './gpsConfig';
 
 /** The GPS parameter of a user: follow the enterprise's profile, or its own on/off and interval. */
@@ -11,19 +12,10 @@ export function GpsConfigFields() {
   const enabled = Form.useWatch('gpsEnabled', form) !== false;
   return (
     <>
-      <Form.Item
-        name="gpsFollow"
-        label={t('users.gps_follow')}
-        valuePropName="checked"
-        extra={t('users.gps_follow_hint')}
-      >
-        <Switch />
-      </Form.Item>
+      <SwitchItem name="gpsFollow" label={t('users.gps_follow')} extra={t('users.gps_follow_hint')} />
       {!follow && (
         <>
-          <Form.Item name="gpsEnabled" label={t('users.gps_enabled')} valuePropName="checked">
-            <Switch />
-          </Form.Item>
+          <SwitchItem name="gpsEnabled" label={t('users.gps_enabled')} />
           {enabled && (
             <Form.Item name="gpsInterval" label={t('users.gps_interval')}>
               <InputNumber

@@ -1,4 +1,4 @@
-import { Form, Input, Select } from 'antd';
+import { SelectFilter, TextFilter } from '../../shared/list/FilterFields';
 import { useTranslation } from 'react-i18next';
 import type { Condition } from '../../shared/list/listParams';
 import { USER_STATE_LABELS, USER_STATES, type UserState } from './userState';
@@ -17,16 +17,13 @@ export function UserFilters() {
   const { t } = useTranslation();
   return (
     <>
-      <Form.Item name="Search" label={t('users.search')}>
-        <Input allowClear maxLength={64} placeholder={t('users.search_placeholder')} className="wide-filter" />
-      </Form.Item>
-      <Form.Item name="State" label={t('users.state')}>
-        <Select
-          allowClear
-          placeholder={t('users.all_states')}
-          options={USER_STATES.map((state) => ({ value: state, label: t(USER_STATE_LABELS[state]) }))}
-        />
-      </Form.Item>
+      <TextFilter name="Search" label={t('users.search')} placeholder={t('users.search_placeholder')} wide />
+      <SelectFilter
+        name="State"
+        label={t('users.state')}
+        placeholder={t('users.all_states')}
+        options={USER_STATES.map((state) => ({ value: state, label: t(USER_STATE_LABELS[state]) }))}
+      />
     </>
   );
 }

@@ -1,19 +1,15 @@
-import {
-  EditOutlined,
-  ImportOutlined,
-  PlusOutlined,
-  SafetyCertificateOutlined,
-  UsergroupAddOutlined,
-} from '@ant-design/icons';
+import { EditOutlined, ImportOutlined, SafetyCertificateOutlined, UsergroupAddOutlined } from '@ant-design/icons';
 import type { UserRow } from '@intercom/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Badge, Button, Flex } from 'antd';
-import { useMemo, useState, type Key } from 'react';
+import { Button, Flex } from 'antd';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useSession } from '../../shared/session/SessionContext';
 import { useRunAction } from '../../shared/api/useRunAction';
 import { ListShell } from '../../shared/list/ListShell';
+import { createAction, type ListAction } from '../../shared/list/ListToolbar';
+import { useListSelection } from '../../shared/list/useListSelection';
 import type { Condition } from '../../shared/list/listParams';
 import { useConfirm } from '../../shared/ui/ConfirmContext';
 import { useIsMobile } from '../../shared/ui/useIsMobile';
@@ -48,14 +44,13 @@ export default function UserListPage() {
     selection: undefined,
     key: undefined,
   });
-  const [selected, setSelected] = useState<Key[]>([]);
   // Another working enterprise (top bar): the picked department and the ticked users belong to the old one.
   const [rootEid, setRootEid] = useState(rootNode?.eid);
   if (rootNode && rootNode.eid !== rootEid) {
     setRootEid(rootNode.eid);
     setOrg({ selection: undefined, key: undefined });
-    setSelected([]);
   }
+  const selected = useListSelection<UserRow>('UserID', rootEid);
   const [editing, setEditing] = useState<UserTarget | null>(null);
   const [capsUser, setCapsUser] = useState<UserRow | null>(null);
   const [locationUser, setLocationUser] = useState<UserRow | null>(null);
@@ -87,36 +82,39 @@ export default function UserListPage() {
   const columns = useUserColumns(actions);
   const enterpriseId = org.selection?.eid ?? rootNode?.eid;
 
-  const toolbar = (
-    <>
-      <Button
-        type="primary"
-        icon={<PlusOutlined />}
-        disabled={enterpriseId === undefined}
-        onClick={() =>
-          enterpriseId !== undefined &&
-          setEditing({
-            mode: 'create',
-            eid: enterpriseId,
-            departmentId: org.selection?.level === 1 ? org.selection.id : undefined,
-          })
-        }
-      >
-        {t('users.create')}
-      </Button>
-      <Button icon={<UsergroupAddOutlined />} onClick={() => void navigate('/Managent/BatchUser')}>
-        {t('batch.title')}
-      </Button>
-      <Button icon={<ImportOutlined />} onClick={() => setImporting(true)} data-testid="user-import-open">
-        {t('userImport.open')}
-      </Button>
-      <Badge count={selected.length} size="small">
-        <Button icon={<EditOutlined />} disabled={selected.length === 0} onClick={() => setChanging(true)}>
-          {t('users.batch_change')}
-        </Button>
-      </Badge>
-    </>
-  );
+  const toolbar: ListAction[] = [
+    createAction(
+      t('users.create'),
+      () =>
+        enterpriseId !== undefined &&
+        setEditing({
+          mode: 'create',
+          eid: enterpriseId,
+          departmentId: org.selection?.level === 1 ? org.selection.id : undefined,
+        }),
+      enterpriseId === undefined,
+    ),
+    {
+      key: 'batch',
+      label: t('batch.title'),
+      icon: <UsergroupAddOutlined />,
+      onClick: () => void navigate('/Managent/BatchUser'),
+    },
+    {
+      key: 'import',
+      label: t('userImport.open'),
+      icon: <ImportOutlined />,
+      testId: 'user-import-open',
+      onClick: () => setImporting(true),
+    },
+    {
+      key: 'change',
+      label: t('users.batch_change'),
+      icon: <EditOutlined />,
+      selected: selected.keys.length,
+      onClick: () => setChanging(true),
+    },
+  ];
 
   return (
     <Flex gap={16} vertical={mobile} align="stretch">
@@ -149,9 +147,9 @@ export default function UserListPage() {
           filters={<UserFilters />}
           toCondition={userCondition}
           fixedCondition={orgCondition(org.selection)}
-          toolbar={toolbar}
+          actions={toolbar}
           exportFormats={['csv', 'xlsx']}
-          selection={{ keys: selected, onChange: (keys) => setSelected(keys) }}
+          selection={selected}
           columnSettings={{
             storageKey: 'users',
             defaultHidden: ['UType', 'Caps', 'GPSConfig', 'Remark', 'CreatedAt'],
@@ -167,11 +165,11 @@ export default function UserListPage() {
       <UserImportWizard open={importing} onClose={() => setImporting(false)} />
       <BatchChangeDialog
         open={changing}
-        userIds={selected.map(Number)}
+        userIds={selected.keys.map(Number)}
         enterpriseId={enterpriseId}
         onClose={(changed) => {
           setChanging(false);
-          if (changed) setSelected([]);
+          if (changed) selected.clear();
         }}
       />
     </Flex>

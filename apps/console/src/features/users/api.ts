@@ -1,6 +1,6 @@
 import type { CreatedUsers, UserRow } from '@intercom/contract';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiRequest, getList, getObject, type QueryValues } from '../../shared/api/apiClient';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiRequest, type QueryValues } from '../../shared/api/apiClient';
 import { invalidateResources } from '../../shared/api/invalidate';
 import { entityResource } from '../../shared/list/entityResource';
 
@@ -22,15 +22,6 @@ function useUserMutation<I, R = unknown>(call: (input: I) => Promise<R>) {
   return useMutation({
     mutationFn: call,
     onSuccess: () => invalidateResources(queryClient, ...USER_RESOURCES),
-  });
-}
-
-export function useUser(id: number | undefined) {
-  return useQuery({
-    enabled: id !== undefined,
-    queryKey: ['UserInfo', 'Entitys', id],
-    queryFn: ({ signal }) => getObject<UserRow>(`/api/UserInfo/Entitys/${id}`, { signal }),
-    staleTime: 0,
   });
 }
 
@@ -93,25 +84,5 @@ export function useListAddUsers() {
       timeoutMs: CREATE_TIMEOUT_MS,
     });
     return answer.BaseData;
-  });
-}
-
-/** Users (of one enterprise, if given) whose name, phone or ICCID contains the text: a picker's choices. */
-export function useUserSearch(text: string, enterpriseId?: number) {
-  const condition = { Search: text.trim() || undefined, E_ID: enterpriseId };
-  return useQuery({
-    queryKey: ['UserInfo', 'QueryData', { pick: condition }],
-    queryFn: async ({ signal }) =>
-      (
-        await getList<UserRow>('/api/UserInfo/QueryData', {
-          query: {
-            jsonCondition: JSON.stringify(condition),
-            pageIndex: 0,
-            pageSize: 20,
-          },
-          signal,
-        })
-      ).rows,
-    staleTime: 10_000,
   });
 }

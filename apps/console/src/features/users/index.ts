@@ -20,7 +20,3 @@ export const userRoutes: AppRoute[] = [
     page: lazy(() => import('./create/BatchCreatePage')),
   },
 ];
-
-// Pickers other features put in their forms and filters.
-export { useUser } from './api';
-export { UserPicker } from './UserPicker';

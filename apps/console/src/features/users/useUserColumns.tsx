@@ -3,6 +3,7 @@ import { Flex, Space, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table/interface';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { departmentColumn } from '../organ';
 import { gpsSummary } from './gpsConfig';
 import { CAP_LABELS } from './UserCapsDialog';
 import { useUserTypes } from '../../shared/pickers/pickerQueries';
@@ -53,14 +54,7 @@ export function useUserColumns(actions: UserRowActions): ColumnsType<UserRow> {
             <Typography.Text type="secondary">—</Typography.Text>
           ),
       },
-      {
-        key: 'OSName',
-        dataIndex: 'OSName',
-        title: t('users.department'),
-        sorter: true,
-        render: (value: string | null) =>
-          value ?? <Typography.Text type="secondary">{t('organ.no_department')}</Typography.Text>,
-      },
+      departmentColumn(t, { sorter: true }),
       {
         key: 'UType',
         dataIndex: 'UType',

@@ -35,6 +35,11 @@ export interface EditFormShellProps<T extends object> {
   validate?: (values: T) => FieldError[];
   /** Saves (e.g. a mutation's mutateAsync); a thrown 4000 puts its field errors under the fields. */
   save: (values: T) => Promise<unknown>;
+  /**
+   * Asked after validation, before saving, when the save would replace something (a dialog):
+   * resolves false to save nothing and keep the form as it is.
+   */
+  confirmSave?: (values: T) => Promise<boolean>;
   /** Server field name -> form field name, where they differ. */
   fieldNames?: Record<string, string>;
   /** Server message key -> form field it is about (a 4009 "name already exists" without fields). */
@@ -89,6 +94,7 @@ function EditFormBody<T extends object>({
   initialValues,
   validate,
   save,
+  confirmSave,
   fieldNames,
   messageFields,
   form: givenForm,
@@ -125,6 +131,7 @@ function EditFormBody<T extends object>({
     }
     setSaving(true);
     try {
+      if (confirmSave && !(await confirmSave(values))) return;
       await save(values);
       message.success(t(MessageKeys.ok));
       leave(true);

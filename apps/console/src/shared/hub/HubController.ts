@@ -1,4 +1,5 @@
 import {
+  GpsBlockReader,
   HubMethods,
   HubTargets,
   SESSION_ENDED_CODES,
@@ -10,6 +11,7 @@ import {
   type PushMsg,
   type PushNotify,
 } from '@intercom/contract';
+import { gpsBlockMessage, refusesMessagePack, type HubProtocolName } from './hubProtocolChoice';
 import { LiveStore } from './LiveStore';
 import { isUnauthorized, reconnectDelayMs } from './reconnectDelay';
 
@@ -29,7 +31,12 @@ export type SessionCheck = 'ended' | 'valid';
 
 export interface HubControllerDeps {
   /** A new, unstarted connection (with the session token and an automatic-reconnect policy). */
-  createConnection(): HubConnectionLike;
+  createConnection(protocol: HubProtocolName): HubConnectionLike;
+  /**
+   * The protocol to try first (JSON unless told). From MessagePack the controller falls back to JSON
+   * for good when the server refuses it or sends a position block this console cannot read.
+   */
+  protocol?: HubProtocolName;
   /**
    * The hub said the session is over (401, or a Close naming 1001/50008/50012/50014). The console's
    * session-failure path decides; `valid` makes the controller try again with back-off.
@@ -107,9 +114,11 @@ export class HubController {
   private generation = 0;
   private running = false;
   private connection: HubConnectionLike | null = null;
+  private protocol: HubProtocolName;
 
   constructor(private readonly deps: HubControllerDeps) {
     this.store = deps.store ?? new LiveStore();
+    this.protocol = deps.protocol ?? 'json';
     this.sleep = deps.sleep ?? defaultSleep;
     this.random = deps.random ?? Math.random;
   }
@@ -172,6 +181,12 @@ export class HubController {
           void this.endSession(generation, error);
           return;
         }
+        if (this.protocol === 'messagepack' && refusesMessagePack(error)) {
+          // Again at once, in JSON.
+          this.protocol = 'json';
+          attempt -= 1;
+          continue;
+        }
         this.store.setStatus('disconnected');
       }
     }
@@ -184,10 +199,18 @@ export class HubController {
   }
 
   private build(generation: number): HubConnectionLike {
-    const connection = this.deps.createConnection();
+    const connection = this.deps.createConnection(this.protocol);
+    const blocks = new GpsBlockReader();
     const takeMsg = (argument: unknown) => {
       if (!this.isCurrent(generation, connection)) return;
-      const message = gpsMessage(argument) ?? onlineMessage(argument) ?? pushMsgSchema.safeParse(argument).data;
+      const block = gpsBlockMessage(argument, blocks);
+      if (block && 'unknownVersion' in block) {
+        this.protocol = 'json';
+        this.restart();
+        return;
+      }
+      const message =
+        block?.message ?? gpsMessage(argument) ?? onlineMessage(argument) ?? pushMsgSchema.safeParse(argument).data;
       if (message) this.store.receive(message);
     };
     const takeNotify = (argument: unknown) => {

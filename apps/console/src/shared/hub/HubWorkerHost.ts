@@ -1,4 +1,5 @@
 import { HubController, type HubConnectionLike, type SessionCheck } from './HubController';
+import type { HubProtocolName } from './hubProtocolChoice';
 import type { FeedBatch, HubWorkerCommand, HubWorkerEvent } from './hubWorkerMessages';
 import { LiveViewPublisher } from './LiveViewPublisher';
 import { batchTransfer } from './userBatch';
@@ -10,8 +11,8 @@ export interface PagePort {
   onmessage: ((event: MessageEvent<HubWorkerCommand>) => void) | null;
 }
 
-/** Builds the hub connection; `token` asks the page for the session's bearer token. */
-export type ConnectionFactory = (token: () => Promise<string>) => HubConnectionLike;
+/** Builds the hub connection in `protocol`; `token` asks the page for the session's bearer token. */
+export type ConnectionFactory = (token: () => Promise<string>, protocol: HubProtocolName) => HubConnectionLike;
 
 /** Searches return at most this many users, whatever the page asks. */
 const MAX_FOUND = 100;
@@ -37,9 +38,12 @@ export class HubWorkerHost {
   constructor(
     private readonly port: PagePort,
     createConnection: ConnectionFactory,
+    /** The protocol to try first (hub.worker.ts: MessagePack). */
+    protocol: HubProtocolName = 'json',
   ) {
     this.controller = new HubController({
-      createConnection: () => createConnection(() => this.ask({ type: 'token', id: 0 })),
+      protocol,
+      createConnection: (chosen) => createConnection(() => this.ask({ type: 'token', id: 0 }), chosen),
       checkSession: (reason) => this.ask({ type: 'session', id: 0, reason: reason.message }).then(sessionCheck),
       onResync: () => this.post({ type: 'resync' }),
     });

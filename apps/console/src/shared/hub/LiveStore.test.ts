@@ -44,6 +44,15 @@ const snapshot: HubMessage[] = [
   { type: 'Videos', data: [{ uid: 1, E_ID: 1, name: 'Unit 1', codecs: ['jpeg'] }] },
 ];
 
+/** A store on a hand-run scheduler that has received the snapshot and published it. */
+function storeWithSnapshot() {
+  const timer = manualScheduler();
+  const store = new LiveStore(timer.schedule);
+  for (const message of snapshot) store.receive(message);
+  timer.run();
+  return { timer, store };
+}
+
 describe('LiveStore', () => {
   test('a burst of messages reaches subscribers as one change, after it settled', () => {
     const timer = manualScheduler();
@@ -73,10 +82,7 @@ describe('LiveStore', () => {
   });
 
   test('deltas keep the latest entry per key; handled alarms and users gone offline leave', () => {
-    const timer = manualScheduler();
-    const store = new LiveStore(timer.schedule);
-    for (const message of snapshot) store.receive(message);
-    timer.run();
+    const { timer, store } = storeWithSnapshot();
     store.receive({ type: 'GPS', data: [gps(2, 23)] });
     store.receive({ type: 'GPS', data: [gps(2, 24)] });
     store.receive({ type: 'OnlineChange', data: { count: 1, delta: -1, users: [user(1, false)] } });
@@ -90,10 +96,7 @@ describe('LiveStore', () => {
   });
 
   test('a burst copies only the maps it changes; the others stay the objects React holds', () => {
-    const timer = manualScheduler();
-    const store = new LiveStore(timer.schedule);
-    for (const message of snapshot) store.receive(message);
-    timer.run();
+    const { timer, store } = storeWithSnapshot();
     const before = store.getSnapshot();
     store.receive({ type: 'OnlineChange', data: { count: 3, delta: 1, users: [user(3)] } });
     timer.run();
@@ -122,10 +125,7 @@ describe('LiveStore', () => {
   });
 
   test('positions change in place with a new version, the users moved since the last one, and the GPS-online count', () => {
-    const timer = manualScheduler();
-    const store = new LiveStore(timer.schedule);
-    for (const message of snapshot) store.receive(message);
-    timer.run();
+    const { timer, store } = storeWithSnapshot();
     const before = store.getSnapshot();
     expect(before.positionsChanged).toBeUndefined();
     expect(before.gpsOnlineCount).toBe(2);

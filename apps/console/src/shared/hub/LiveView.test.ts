@@ -53,6 +53,14 @@ describe('LiveView', () => {
     expect(bursts).toHaveBeenCalledTimes(1);
   });
 
+  test('hands an incident change on as a burst of its own', () => {
+    const view = new LiveView();
+    const bursts = vi.fn();
+    view.subscribeBursts(bursts);
+    view.apply({ ...quiet, incidentChanged: true });
+    expect(bursts.mock.calls).toEqual([[{ onlineDelta: 0, alarmPushed: false, incidentChanged: true }]]);
+  });
+
   test('keeps watched users until forgotten, and shows a failed worker as disconnected', () => {
     const view = new LiveView();
     const record = gpsRecordFixture(5);

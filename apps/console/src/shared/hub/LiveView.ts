@@ -18,10 +18,14 @@ export interface LiveViewSnapshot {
   watched: ReadonlyMap<number, WatchedUser>;
 }
 
-/** The events of a burst: the online delta of its OnlineChanges, and whether an alarm was pushed. */
+/**
+ * The events of a burst: the online delta of its OnlineChanges, whether an alarm was pushed, and
+ * (only when one was) that an incident of the scope changed.
+ */
 export interface HubBurst {
   onlineDelta: number;
   alarmPushed: boolean;
+  incidentChanged?: true;
 }
 
 export type BurstListener = (burst: HubBurst) => void;
@@ -86,9 +90,12 @@ export class LiveView {
     }
     this.snapshot = next;
     for (const listener of [...this.listeners]) listener();
-    const { onlineDelta, alarmPushed } = changes;
-    if (onlineDelta === 0 && !alarmPushed) return;
-    for (const listener of [...this.burstListeners]) listener({ onlineDelta, alarmPushed });
+    const { onlineDelta, alarmPushed, incidentChanged } = changes;
+    if (onlineDelta === 0 && !alarmPushed && !incidentChanged) return;
+    const burst: HubBurst = incidentChanged
+      ? { onlineDelta, alarmPushed, incidentChanged }
+      : { onlineDelta, alarmPushed };
+    for (const listener of [...this.burstListeners]) listener(burst);
   }
 
   /** A user no screen watches any more is forgotten. */

@@ -97,6 +97,18 @@ describe('LiveViewPublisher', () => {
     expect(burst(online(2), online(-2))).toBeUndefined();
   });
 
+  test('an Incident push is sent as incidentChanged, once per burst, and holds nothing', () => {
+    const { burst, store } = setup();
+    burst(...snapshot(gps(1)));
+    const incident = (IN_ID: number): HubMessage => ({
+      type: 'Incident',
+      data: [{ IN_ID, E_ID: 1, change: 'members' }],
+    });
+    expect(burst(incident(7), incident(8))).toEqual({ onlineDelta: 0, alarmPushed: false, incidentChanged: true });
+    expect(burst({ type: 'GPS', data: [gps(1, { lat: 23 })] })).toBeUndefined();
+    expect(store.getSnapshot().positions.size).toBe(1);
+  });
+
   test('search finds by name regardless of case and by phone, at most `max`, nothing for blank text', () => {
     const { burst, publisher } = setup();
     burst(...snapshot(gps(1, { UserName: 'Alpha One' }), gps(2, { UserName: 'alpha two' }), gps(3)));

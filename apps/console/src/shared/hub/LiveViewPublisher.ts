@@ -46,6 +46,7 @@ export class LiveViewPublisher {
   private readonly watched = new Map<number, { record: GpsRecord | null; heartRate: HeartRate | null }>();
   private onlineDelta = 0;
   private alarmPushed = false;
+  private incidentChanged = false;
   private scheduled = false;
   private readonly unsubscribe: (() => void)[];
 
@@ -88,6 +89,7 @@ export class LiveViewPublisher {
     for (const message of messages) {
       if (message.type === 'OnlineChange') this.onlineDelta += message.data.delta;
       if (message.type === 'Notify') this.alarmPushed = true;
+      if (message.type === 'Incident') this.incidentChanged = true;
     }
     this.schedule();
   }
@@ -106,6 +108,7 @@ export class LiveViewPublisher {
     const snapshot = this.store.getSnapshot();
     const sent = this.sent;
     const changes: LiveViewChanges = { onlineDelta: this.onlineDelta, alarmPushed: this.alarmPushed };
+    if (this.incidentChanged) changes.incidentChanged = true;
     const transfer: ArrayBuffer[] = [];
     if (snapshot.status !== sent?.status) changes.status = snapshot.status;
     if (!sent || snapshot.onlineCount !== sent.onlineCount) changes.onlineCount = snapshot.onlineCount;
@@ -123,6 +126,7 @@ export class LiveViewPublisher {
     this.sent = snapshot;
     this.onlineDelta = 0;
     this.alarmPushed = false;
+    this.incidentChanged = false;
     const { onlineDelta, alarmPushed, ...rest } = changes;
     if (Object.keys(rest).length === 0 && onlineDelta === 0 && !alarmPushed) return;
     this.sink(changes, transfer);

@@ -43,6 +43,8 @@ export interface LiveViewChanges {
   watched?: [number, WatchedUser][];
   onlineDelta: number;
   alarmPushed: boolean;
+  /** An `Incident` push came: an incident of the scope opened, closed or changed members. */
+  incidentChanged?: true;
 }
 
 /** What the page tells the hub worker (hub.worker.ts). `id` pairs a reply with its request. */

@@ -57,23 +57,17 @@ const MAP_KEYS: readonly MapKey[] = ['onlineUsers', 'alarms', 'heartRates', 'vid
 /** Versions of `positions`, increasing for the life of the tab (a reset must not reuse one). */
 let lastPositionsVersion = 0;
 
+/** A held value as a draft may change it: its map or set writable. */
+type Writable<V> = V extends ReadonlyMap<infer K, infer T> ? Map<K, T> : V extends ReadonlySet<infer T> ? Set<T> : V;
+type WritableData = { [K in keyof LiveData]: Writable<LiveData[K]> };
+
 /**
  * The same data in maps that may be changed in place (the store's draft between bursts). A map
  * is shared with the published snapshot until a message writes to it (`owned` then names it).
  */
-export interface LiveDraft {
-  positions: Map<number, GpsRecord>;
-  positionsVersion: number;
-  positionsChanged: Set<number> | undefined;
-  positionsChangedSince: number;
-  gpsOnlineCount: number;
+export interface LiveDraft extends WritableData {
   /** This burst has changed `positions` (its version is new). */
   positionsTouched: boolean;
-  onlineCount: number | undefined;
-  onlineUsers: Map<number, OnlineUser>;
-  alarms: Map<number, Notification>;
-  heartRates: Map<string, HeartRate>;
-  videos: Map<number, VideoSource>;
   owned: Set<MapKey>;
 }
 
@@ -225,6 +219,9 @@ export function applyHubMessage(draft: LiveDraft, message: HubMessage): void {
       break;
     case 'Video':
       mergeVideos(writable(draft, 'videos'), message.data);
+      break;
+    case 'Incident':
+      // Nothing held: the burst tells the incident screens to read their incidents again.
       break;
   }
 }

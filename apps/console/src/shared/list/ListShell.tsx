@@ -8,6 +8,7 @@ import { ColumnSettings } from './ColumnSettings';
 import { useEntityPage, type EntityResource, type ExportFormat } from './entityResource';
 import { ListExportButtons } from './ListExportButtons';
 import { ListFilterBar } from './ListFilterBar';
+import { ListToolbar, type ListAction } from './ListToolbar';
 import { cleanCondition, DEFAULT_LIST_PARAMS, type Condition, type ListParams } from './listParams';
 import { useColumnVisibility } from './useColumnVisibility';
 
@@ -35,8 +36,8 @@ export interface ListShellProps<T extends object, F extends object> {
   /** A condition set outside the filter bar (a department picked in a tree); changing it goes to page 1. */
   fixedCondition?: Condition;
   exportFormats?: readonly ExportFormat[];
-  /** Actions of the list (e.g. "New"), left of the export buttons. */
-  toolbar?: ReactNode;
+  /** Actions of the list ("New", actions on the ticked rows), left of the export buttons, in this order. */
+  actions?: readonly ListAction[];
   title?: ReactNode;
   /** Beside the card's title. */
   extra?: ReactNode;
@@ -48,11 +49,12 @@ export interface ListShellProps<T extends object, F extends object> {
 }
 
 const NO_KEYS: readonly string[] = [];
+const NO_ACTIONS: readonly ListAction[] = [];
 
 /**
  * The one list of the console (STYLE.md): filters, loading, empty state, errors, paging (pageIndex
  * from 0 as on the API), sorting, column choice, selection and export. A page declares only its
- * resource, columns and filters.
+ * resource, columns, filters and actions.
  */
 export function ListShell<T extends object, F extends object = Record<string, unknown>>({
   resource,
@@ -61,7 +63,7 @@ export function ListShell<T extends object, F extends object = Record<string, un
   toCondition,
   fixedCondition,
   exportFormats,
-  toolbar,
+  actions = NO_ACTIONS,
   title,
   extra,
   selection,
@@ -157,18 +159,23 @@ export function ListShell<T extends object, F extends object = Record<string, un
             {filters}
           </ListFilterBar>
         )}
-        {(toolbar || tools) && (
-          <Flex justify="space-between" gap={8} wrap>
-            <Flex gap={8} wrap>
-              {toolbar}
-            </Flex>
-            <Flex gap={8} wrap>
-              {exportFormats && <ListExportButtons resource={resource} params={effective} formats={exportFormats} />}
-              {columnSettings && (
-                <ColumnSettings choices={choices} hidden={hidden} onChange={setHidden} defaultHidden={defaultHidden} />
-              )}
-            </Flex>
-          </Flex>
+        {(actions.length > 0 || tools) && (
+          <ListToolbar
+            actions={actions}
+            tools={
+              <>
+                {exportFormats && <ListExportButtons resource={resource} params={effective} formats={exportFormats} />}
+                {columnSettings && (
+                  <ColumnSettings
+                    choices={choices}
+                    hidden={hidden}
+                    onChange={setHidden}
+                    defaultHidden={defaultHidden}
+                  />
+                )}
+              </>
+            }
+          />
         )}
         {page.isError && (
           <Alert

@@ -1,33 +1,8 @@
-import type { OrganRow } from '@intercom/contract';
 import { TreeSelect } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { departmentTree } from './departmentTree';
 import { useDepartments } from './pickerQueries';
-
-interface TreeOption {
-  value: number;
-  title: string;
-  children: TreeOption[];
-  disabled?: boolean;
-}
-
-/** Departments as a tree; `exclude` and everything below it are left out (a department's own parent choice). */
-function departmentTree(rows: OrganRow[], exclude: number | undefined): TreeOption[] {
-  const byParent = new Map<number, OrganRow[]>();
-  for (const row of rows) byParent.set(row.OSParentID, [...(byParent.get(row.OSParentID) ?? []), row]);
-  const known = new Set(rows.map((r) => r.OSID));
-  const build = (parent: number, depth: number): TreeOption[] =>
-    (byParent.get(parent) ?? [])
-      .filter((row) => row.OSID !== exclude)
-      .map((row) => ({
-        value: row.OSID,
-        title: row.OSName,
-        children: depth < 64 ? build(row.OSID, depth + 1) : [],
-      }));
-  // Departments whose parent is not in the list still show, at the top.
-  const orphans = rows.filter((r) => r.OSParentID !== 0 && !known.has(r.OSParentID)).map((r) => r.OSParentID);
-  return [...build(0, 0), ...[...new Set(orphans)].flatMap((parent) => build(parent, 0))];
-}
 
 export interface DepartmentSelectProps {
   enterpriseId: number | undefined;

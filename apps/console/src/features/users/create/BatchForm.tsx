@@ -6,7 +6,7 @@ import { contractErrors } from '../../../shared/form/contractErrors';
 import { useBatchAddUsers } from '../api';
 import { CreationDone, CreationState } from './CreationStatus';
 import { useCreationFlow } from './useCreationFlow';
-import { PasswordStrength } from './PasswordStrength';
+import { PasswordFields } from './PasswordFields';
 import { SharedUserFields } from './SharedUserFields';
 import { SHARED_DEFAULTS, sharedBody, type SharedValues } from './sharedValues';
 
@@ -48,7 +48,6 @@ export function BatchForm({
   const prefix = Form.useWatch('prefix', form) ?? '';
   const start = Form.useWatch('start', form);
   const count = Form.useWatch('count', form);
-  const password = Form.useWatch('Password', form);
   const numbers = planned(start, count);
   const short = balance !== undefined && (count ?? 0) > balance;
 
@@ -116,34 +115,7 @@ export function BatchForm({
           })}
         />
       )}
-      <Row gutter={16}>
-        <Col xs={24} md={12}>
-          <Form.Item name="Password" label={t('batch.password')} required extra={t('users.password_rule')}>
-            <Input.Password autoComplete="new-password" maxLength={Limits.passwordMax} />
-          </Form.Item>
-          <div style={{ marginTop: -12, marginBottom: 16 }}>
-            <PasswordStrength password={password} />
-          </div>
-        </Col>
-        <Col xs={24} md={12}>
-          <Form.Item
-            name="ConfirmPassword"
-            label={t('batch.password_confirm')}
-            required
-            dependencies={['Password']}
-            rules={[
-              {
-                validator: (_rule, value: string | undefined) =>
-                  (value ?? '') === (form.getFieldValue('Password') ?? '')
-                    ? Promise.resolve()
-                    : Promise.reject(new Error(t(MessageKeys.psdNotEqual))),
-              },
-            ]}
-          >
-            <Input.Password autoComplete="new-password" maxLength={Limits.passwordMax} />
-          </Form.Item>
-        </Col>
-      </Row>
+      <PasswordFields label={t('batch.password')} hint={t('users.password_rule')} required />
       <SharedUserFields enterpriseId={enterpriseId} />
       {short && (
         <Alert

@@ -1,13 +1,13 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { Limits, MessageKeys, UserLimits, userListSchema, type FieldError } from '@intercom/contract';
-import { Alert, Button, Col, Form, Input, Row, Table, Typography } from 'antd';
+import { Alert, Button, Form, Input, Table, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { ApiError, isApiError } from '../../../shared/api/ApiError';
 import { contractErrors } from '../../../shared/form/contractErrors';
 import { useListAddUsers } from '../api';
 import { CreationDone, CreationState } from './CreationStatus';
 import { useCreationFlow } from './useCreationFlow';
-import { PasswordStrength } from './PasswordStrength';
+import { PasswordFields } from './PasswordFields';
 import { SharedUserFields } from './SharedUserFields';
 import { SHARED_DEFAULTS, sharedBody, type SharedValues } from './sharedValues';
 
@@ -44,7 +44,6 @@ export function ListForm({ enterpriseId, onBack }: { enterpriseId: number | unde
   const [form] = Form.useForm<ListValues>();
   const add = useListAddUsers();
   const { creation, running, passes, create, again } = useCreationFlow(form);
-  const password = Form.useWatch('Password', form);
   const rows = Form.useWatch('rows', form) ?? [];
 
   const submit = async (values: ListValues) => {
@@ -180,21 +179,7 @@ export function ListForm({ enterpriseId, onBack }: { enterpriseId: number | unde
           </>
         )}
       </Form.List>
-      <Row gutter={16}>
-        <Col xs={24} md={12}>
-          <Form.Item name="Password" label={t('batch.shared_password')} extra={t('batch.shared_password_hint')}>
-            <Input.Password autoComplete="new-password" maxLength={Limits.passwordMax} />
-          </Form.Item>
-          <div style={{ marginTop: -12, marginBottom: 16 }}>
-            <PasswordStrength password={password} />
-          </div>
-        </Col>
-        <Col xs={24} md={12}>
-          <Form.Item name="ConfirmPassword" label={t('batch.password_confirm')}>
-            <Input.Password autoComplete="new-password" maxLength={Limits.passwordMax} />
-          </Form.Item>
-        </Col>
-      </Row>
+      <PasswordFields label={t('batch.shared_password')} hint={t('batch.shared_password_hint')} required={false} />
       <SharedUserFields enterpriseId={enterpriseId} />
       <CreationState
         creation={creation}

@@ -1,13 +1,19 @@
-import { DownloadOutlined, InboxOutlined } from '@ant-design/icons';
+import { DownloadOutlined } from '@ant-design/icons';
 import { UserImportLimits } from '@intercom/contract';
-import { Alert, Button, Checkbox, Flex, Typography, Upload } from 'antd';
+import { Alert, Button, Checkbox, Flex, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { tk } from '../../../i18n/tk';
 import { useRunAction } from '../../../shared/api/useRunAction';
+import { FileDrop } from '../../../shared/ui/FileDrop';
 import { downloadTemplate, type ImportOptions } from './api';
 
 const ACCEPT = '.csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const kilobytes = (bytes: number) => Math.ceil(bytes / 1024);
+const TEMPLATES = [
+  { format: 'xlsx', label: tk('userImport.template_xlsx') },
+  { format: 'csv', label: tk('userImport.template_csv') },
+] as const;
 
 export type FileOptions = Omit<ImportOptions, 'dryRun'>;
 
@@ -17,6 +23,27 @@ interface Props {
   options: FileOptions;
   onOptions: (options: FileOptions) => void;
   busy: boolean;
+}
+
+/** One of the file options, as a checkbox. */
+export function ImportOption({
+  name,
+  options,
+  onOptions,
+  busy,
+  label,
+  testId,
+}: Pick<Props, 'options' | 'onOptions' | 'busy'> & { name: keyof FileOptions; label: string; testId: string }) {
+  return (
+    <Checkbox
+      checked={options[name]}
+      disabled={busy}
+      onChange={(event) => onOptions({ ...options, [name]: event.target.checked })}
+      data-testid={testId}
+    >
+      {label}
+    </Checkbox>
+  );
 }
 
 /** Step one: the template in the console's language, the file, and how to treat departments and bad rows. */
@@ -39,48 +66,31 @@ export function ImportFileStep({ file, onFile, options, onOptions, busy }: Props
         <Typography.Text strong>{t('userImport.template_title')}</Typography.Text>
         <Typography.Text type="secondary">{t('userImport.template_hint')}</Typography.Text>
         <Flex gap={8} wrap>
-          <Button
-            icon={<DownloadOutlined />}
-            loading={downloading === 'xlsx'}
-            onClick={() => template('xlsx')}
-            data-testid="user-import-template-xlsx"
-          >
-            {t('userImport.template_xlsx')}
-          </Button>
-          <Button
-            icon={<DownloadOutlined />}
-            loading={downloading === 'csv'}
-            onClick={() => template('csv')}
-            data-testid="user-import-template-csv"
-          >
-            {t('userImport.template_csv')}
-          </Button>
+          {TEMPLATES.map(({ format, label }) => (
+            <Button
+              key={format}
+              icon={<DownloadOutlined />}
+              loading={downloading === format}
+              onClick={() => template(format)}
+              data-testid={`user-import-template-${format}`}
+            >
+              {t(label)}
+            </Button>
+          ))}
         </Flex>
       </Flex>
-      <Upload.Dragger
+      {/* Sent by the wizard's buttons. */}
+      <FileDrop
         accept={ACCEPT}
-        multiple={false}
-        maxCount={1}
-        showUploadList={false}
         disabled={busy}
-        beforeUpload={(picked) => {
-          onFile(picked);
-          // Sent by the wizard's buttons, not by the upload widget.
-          return false;
-        }}
-        data-testid="user-import-drop"
-      >
-        <p className="ant-upload-drag-icon">
-          <InboxOutlined />
-        </p>
-        <p className="ant-upload-text">{t('userImport.pick')}</p>
-        <p className="ant-upload-hint">
-          {t('userImport.pick_hint', {
-            mb: UserImportLimits.maxBytes / 1024 / 1024,
-            rows: UserImportLimits.maxRows.toLocaleString(i18n.language),
-          })}
-        </p>
-      </Upload.Dragger>
+        onFile={onFile}
+        text={t('userImport.pick')}
+        hint={t('userImport.pick_hint', {
+          mb: UserImportLimits.maxBytes / 1024 / 1024,
+          rows: UserImportLimits.maxRows.toLocaleString(i18n.language),
+        })}
+        testId="user-import-drop"
+      />
       {file && (
         <Typography.Text data-testid="user-import-file">
           {t('userImport.file', { name: file.name, kb: kilobytes(file.size) })}
@@ -88,22 +98,18 @@ export function ImportFileStep({ file, onFile, options, onOptions, busy }: Props
       )}
       {tooLarge && <Alert type="error" showIcon title={t('userImport.file_too_large')} />}
       <Flex vertical gap={8}>
-        <Checkbox
-          checked={options.createDepartments}
-          disabled={busy}
-          onChange={(event) => onOptions({ ...options, createDepartments: event.target.checked })}
-          data-testid="user-import-create-departments"
-        >
-          {t('userImport.create_departments')}
-        </Checkbox>
-        <Checkbox
-          checked={options.skipInvalid}
-          disabled={busy}
-          onChange={(event) => onOptions({ ...options, skipInvalid: event.target.checked })}
-          data-testid="user-import-skip-invalid"
-        >
-          {t('userImport.skip_invalid')}
-        </Checkbox>
+        <ImportOption
+          name="createDepartments"
+          {...{ options, onOptions, busy }}
+          label={t('userImport.create_departments')}
+          testId="user-import-create-departments"
+        />
+        <ImportOption
+          name="skipInvalid"
+          {...{ options, onOptions, busy }}
+          label={t('userImport.skip_invalid')}
+          testId="user-import-skip-invalid"
+        />
       </Flex>
     </Flex>
   );

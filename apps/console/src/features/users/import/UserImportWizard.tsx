@@ -1,5 +1,5 @@
 import type { UserImportReport } from '@intercom/contract';
-import { Alert, Button, Checkbox, Flex, Modal, Steps } from 'antd';
+import { Alert, Button, Flex, Modal, Steps, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { wasShown } from '../../../shared/api/ApiError';
@@ -11,7 +11,7 @@ import { ImportCounts } from './ImportCounts';
 import { ImportErrorTable } from './ImportErrorTable';
 import { ImportPreviewTable } from './ImportPreviewTable';
 import { ImportProgressBar } from './ImportProgressBar';
-import { ImportFileStep, type FileOptions } from './ImportFileStep';
+import { ImportFileStep, ImportOption, type FileOptions } from './ImportFileStep';
 import { ImportResult } from './ImportResult';
 
 type Stage = 'file' | 'check' | 'done';
@@ -201,15 +201,20 @@ export function UserImportWizard({ open, onClose }: { open: boolean; onClose: ()
               }
             />
             <ImportCounts report={check} dryRun />
+            {check.passwordsSet > 0 && (
+              <Typography.Text type="secondary" data-testid="user-import-passwords-set">
+                {t('userImport.passwords_will_be_set', { count: check.passwordsSet })}
+              </Typography.Text>
+            )}
             {check.errors.length > 0 && (
-              <Checkbox
-                checked={options.skipInvalid}
-                disabled={busy}
-                onChange={(event) => setOptions({ ...options, skipInvalid: event.target.checked })}
-                data-testid="user-import-check-skip"
-              >
-                {t('userImport.skip_invalid')}
-              </Checkbox>
+              <ImportOption
+                name="skipInvalid"
+                options={options}
+                onOptions={setOptions}
+                busy={busy}
+                label={t('userImport.skip_invalid')}
+                testId="user-import-check-skip"
+              />
             )}
             {check.preview && check.preview.length > 0 && (
               <ImportPreviewTable preview={check.preview} errors={check.errors} />

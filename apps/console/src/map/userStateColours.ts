@@ -1,9 +1,5 @@
 import type { UserMapState } from '../shared/hub/userMapState';
 
-// The states are the hub's (shared/hub/userMapState.ts: the hub worker computes them); features/map
-// still imports them from here.
-export { sosUserIds, USER_MAP_STATES, type UserMapState } from '../shared/hub/userMapState';
-
 /** Colours of the states (antd's palette, so the trees and the map agree). */
 export const USER_STATE_COLOURS: Record<UserMapState, string> = {
   sos: '#f5222d',

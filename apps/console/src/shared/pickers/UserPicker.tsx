@@ -1,21 +1,12 @@
-import { Select } from 'antd';
+import type { UserRow } from '@intercom/contract';
 import { useDeferredValue, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { UserRow } from '@intercom/contract';
-import { useUser, useUserSearch } from './api';
+import { useUser, useUserSearch } from './pickerQueries';
+import { SearchPicker, type PickerField } from './SearchPicker';
 
 /** Finds a user (of one enterprise, if given) by name, phone or ICCID as one types; the value is the UserID. */
-export function UserPicker({
-  value,
-  onChange,
-  enterpriseId,
-  id,
-}: {
-  value?: number;
-  onChange?: (value: number | undefined) => void;
-  enterpriseId?: number;
-  id?: string;
-}) {
+export function UserPicker({ enterpriseId, ...field }: PickerField & { enterpriseId?: number }) {
+  const { value } = field;
   const { t } = useTranslation();
   const [text, setText] = useState('');
   const deferred = useDeferredValue(text);
@@ -26,20 +17,15 @@ export function UserPicker({
   const rows: UserRow[] =
     picked.data && !found.some((u) => u.UserID === picked.data.UserID) ? [picked.data, ...found] : found;
   return (
-    <Select<number>
-      id={id}
-      value={value}
-      onChange={(next) => onChange?.(next)}
-      allowClear
-      showSearch={{ filterOption: false, onSearch: setText }}
+    <SearchPicker
+      {...field}
+      onSearch={setText}
       loading={users.isFetching}
       placeholder={t('users.pick_placeholder')}
-      notFoundContent={users.isFetching ? t('common.loading') : t('list.no_match')}
       options={rows.map((user) => ({
         value: user.UserID,
         label: `${user.UserName} · ${user.MobilePhone}${user.ICCID ? ` · ${user.ICCID}` : ''}`,
       }))}
-      style={{ width: '100%' }}
     />
   );
 }

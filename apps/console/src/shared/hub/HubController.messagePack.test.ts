@@ -1,0 +1,109 @@
+import { GPS_BLOCK_TYPE, encodePositionBlock, userColumnsOf, type GpsRecord } from '@intercom/contract';
+import { describe, expect, test } from 'vitest';
+import { FakeHubConnection } from './FakeHubConnection';
+import { HubController } from './HubController';
+import { gpsRecordFixture } from './gpsRecordFixture';
+import type { HubProtocolName } from './hubProtocolChoice';
+import { LiveStore } from './LiveStore';
+
+function setup(startErrors: Error[] = []) {
+  const made: { protocol: HubProtocolName; connection: FakeHubConnection }[] = [];
+  const store = new LiveStore((flush) => {
+    flush();
+    return () => undefined;
+  });
+  const controller = new HubController({
+    protocol: 'messagepack',
+    createConnection: (protocol) => {
+      const connection = new FakeHubConnection();
+      const error = startErrors.shift();
+      if (error) connection.startResult = Promise.reject(error);
+      made.push({ protocol, connection });
+      return connection;
+    },
+    checkSession: () => Promise.resolve('ended'),
+    onResync: () => undefined,
+    sleep: () => Promise.resolve(),
+    random: () => 1,
+    store,
+  });
+  return { controller, made, store, last: () => made.at(-1)!.connection };
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+/** A `GPSBlock` push of `records`, their slow fields for `withUsers` (all of them when full). */
+function block(records: GpsRecord[], full: boolean, withUsers = records) {
+  return {
+    type: GPS_BLOCK_TYPE,
+    data: { full, block: encodePositionBlock(records), users: userColumnsOf(full ? records : withUsers) },
+  };
+}
+
+describe('HubController on MessagePack', () => {
+  test('asks for MessagePack and takes GPS blocks as the GPSArray and GPS messages of JSON', async () => {
+    const { controller, made, store, last } = setup();
+    controller.start();
+    await settle();
+    expect(made.map((m) => m.protocol)).toEqual(['messagepack']);
+
+    const one = gpsRecordFixture(1, { speed: 12.5, course: 90 });
+    const two = gpsRecordFixture(2, { online: false, gpsOnline: false });
+    last().push('pushMsg', block([one, two], true));
+    expect([...store.getSnapshot().positions.values()]).toEqual([one, two]);
+
+    // A move: no slow fields travel, the store keeps the ones it had.
+    const moved = { ...one, lat: 23.25, lon: 114.5, time: one.time + 1000 };
+    last().push('pushMsg', block([moved], false, []));
+    expect(store.getSnapshot().positions.get(1)).toEqual(moved);
+    expect(store.getSnapshot().positions.size).toBe(2);
+
+    // A battery change comes with the user's fields.
+    const charged = { ...moved, battery: 99 };
+    last().push('pushMsg', block([charged], false));
+    expect(store.getSnapshot().positions.get(1)).toEqual(charged);
+  });
+
+  test('falls back to JSON for good when a block has a version it does not know', async () => {
+    const { controller, made, store, last } = setup();
+    controller.start();
+    await settle();
+    const unknown = block([gpsRecordFixture(1)], true);
+    unknown.data.block[0] = 9;
+    last().push('pushMsg', unknown);
+    await settle();
+    expect(made.map((m) => m.protocol)).toEqual(['messagepack', 'json']);
+    expect(made[0]?.connection.stopped).toBe(true);
+    expect(store.getSnapshot().positions.size).toBe(0);
+    expect(store.getSnapshot().status).toBe('connected');
+  });
+
+  test('falls back to JSON at once when the server refuses MessagePack', async () => {
+    const refusal = new Error("Server returned handshake error: The protocol 'messagepack' is not supported.");
+    const { controller, made, store } = setup([refusal]);
+    controller.start();
+    await settle();
+    expect(made.map((m) => m.protocol)).toEqual(['messagepack', 'json']);
+    expect(store.getSnapshot().status).toBe('connected');
+  });
+
+  test('keeps MessagePack when the server is only out of reach', async () => {
+    const { controller, made } = setup([new Error('Failed to fetch')]);
+    controller.start();
+    await settle();
+    expect(made.map((m) => m.protocol)).toEqual(['messagepack', 'messagepack']);
+  });
+
+  test('drops a malformed block, as any message that does not match the contract', async () => {
+    const { controller, store, last } = setup();
+    controller.start();
+    await settle();
+    last().push('pushMsg', { type: GPS_BLOCK_TYPE, data: { full: true, block: 'not binary', users: {} } });
+    last().push('pushMsg', {
+      type: GPS_BLOCK_TYPE,
+      data: { ...block([gpsRecordFixture(1)], true).data, block: new Uint8Array(3) },
+    });
+    expect(store.getSnapshot().positions.size).toBe(0);
+    expect(store.getSnapshot().status).toBe('connected');
+  });
+});

@@ -1,0 +1,35 @@
+import { GPS_BLOCK_TYPE, PositionBlockVersionError, type GpsBlockReader, type PushMsg } from '@intercom/contract';
+
+/** The hub protocol a connection speaks: MessagePack (binary position blocks) or JSON. */
+export type HubProtocolName = 'messagepack' | 'json';
+
+/**
+ * A start that failed because the server (or a proxy, or the transports left) will not carry
+ * MessagePack: the handshake was refused, or no transport offers the Binary transfer format.
+ * Anything else (the server out of reach, a 401) is no reason to give MessagePack up.
+ */
+export function refusesMessagePack(error: unknown): boolean {
+  const text = error instanceof Error ? error.message : String(error);
+  return /Server returned handshake error|Error parsing handshake response|does not support Binary|None of the transports supported by the client/.test(
+    text,
+  );
+}
+
+/** What a `GPSBlock` push makes: the same message JSON connections get, or a block this console cannot read. */
+export type BlockOutcome = { message: PushMsg } | { unknownVersion: string } | undefined;
+
+/**
+ * A `GPSBlock` push (MessagePack connections) as the `GPSArray` (a full block) or `GPS` message the
+ * store takes from JSON connections. Undefined for any other message, or a malformed block.
+ */
+export function gpsBlockMessage(argument: unknown, reader: GpsBlockReader): BlockOutcome {
+  const message = argument as { type?: unknown; data?: unknown } | null;
+  if (message?.type !== GPS_BLOCK_TYPE) return undefined;
+  try {
+    const { full, records } = reader.read(message.data);
+    return { message: { type: full ? 'GPSArray' : 'GPS', data: records } };
+  } catch (error) {
+    if (error instanceof PositionBlockVersionError) return { unknownVersion: error.message };
+    return undefined;
+  }
+}
