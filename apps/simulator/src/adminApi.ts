@@ -18,6 +18,16 @@ async function json<T>(response: Response): Promise<Envelope<T>> {
   }
 }
 
+/** The server refused a console login (wrong name or password, locked, disabled): not a network failure. */
+export class ConsoleLoginError extends Error {
+  constructor(
+    message: string,
+    readonly code: number | undefined,
+  ) {
+    super(message);
+  }
+}
+
 /** The console's login envelope (DESIGN.md section 4): RSA-OAEP-wrapped AES-256-GCM. Returns the access token. */
 export async function adminLogin(url: string, username: string, password: string, code: string): Promise<string> {
   const key = await json<{ keyId: string; spki: string }>(await fetch(`${url}/api/UAuth/PublicKey`));
@@ -42,7 +52,8 @@ export async function adminLogin(url: string, username: string, password: string
   });
   const result = await json(await fetch(`${url}/api/UAuth/Login`, { method: 'POST', body }));
   if (result.Code !== 8888 || !result.access_token) {
-    throw new Error(`console login of ${username}@${code} failed: ${result.Code ?? '?'} ${result.Message ?? ''}`);
+    const text = `console login of ${username}@${code} failed: ${result.Code ?? '?'} ${result.Message ?? ''}`;
+    throw new ConsoleLoginError(text, result.Code);
   }
   return result.access_token;
 }
@@ -127,7 +138,12 @@ export async function ensureUsers(
   return phones.map((phone) => ({ phone, UserID: existing.get(phone) ?? 0, created: created.has(phone) }));
 }
 
-async function call<T>(url: string, token: string, path: string, init: RequestInit = {}): Promise<Envelope<T>> {
+export async function apiCall<T>(
+  url: string,
+  token: string,
+  path: string,
+  init: RequestInit = {},
+): Promise<Envelope<T>> {
   const headers = { authorization: `Bearer ${token}`, ...(init.headers as Record<string, string> | undefined) };
   const result = await json<T>(await fetch(`${url}${path}`, { ...init, headers }));
   if (result.BaseResult?.Code !== 8888) {
@@ -136,28 +152,34 @@ async function call<T>(url: string, token: string, path: string, init: RequestIn
   return result;
 }
 
-const form = (fields: Record<string, string>): RequestInit => ({ method: 'POST', body: new URLSearchParams(fields) });
+export const postForm = (fields: Record<string, string>): RequestInit => ({
+  method: 'POST',
+  body: new URLSearchParams(fields),
+});
 
 /**
  * Channels for push-to-talk: every `groupSize` users (in phone order) share one channel named
  * `Sim <first phone>`, made with its members if missing, else the users are added. With `record`
- * the enterprise's RecordEnable and each channel's record switch are turned on, so every burst
- * lands in the recording history. Returns each user's channel id, by phone.
+ * the channels it makes record, and with `seed` (the enterprise's first setup) the enterprise's
+ * RecordEnable and the existing channels' record switch are turned on too, so every burst lands in
+ * the recording history; later runs leave those switches as a person set them. Returns each user's
+ * channel id, by phone.
  */
 export async function ensureTalkChannels(
   url: string,
   token: string,
   users: readonly FleetUser[],
-  options: { groupSize: number; record: boolean; log: (line: string) => void },
+  options: { groupSize: number; record: boolean; seed?: boolean; log: (line: string) => void },
 ): Promise<Map<string, number>> {
-  if (options.record)
-    await call(url, token, '/api/Account/ModifyConfig', form({ scCode: 'RecordEnable', scValue: 'TRUE' }));
+  const seed = options.seed ?? true;
+  if (options.record && seed)
+    await apiCall(url, token, '/api/Account/ModifyConfig', postForm({ scCode: 'RecordEnable', scValue: 'TRUE' }));
   const channelOf = new Map<string, number>();
   for (let i = 0; i < users.length; i += options.groupSize) {
     const group = users.slice(i, i + options.groupSize);
     const name = `Sim ${group[0]?.phone}`;
     const uids = group.map((u) => u.UserID).join(',');
-    const found = await call<{ CID: number; CName: string; Record: number }>(
+    const found = await apiCall<{ CID: number; CName: string; Record: number }>(
       url,
       token,
       `/api/THChannel/QueryChannel?${new URLSearchParams({ search: name, pageSize: '50' })}`,
@@ -166,13 +188,13 @@ export async function ensureTalkChannels(
     let cid: number;
     if (existing) {
       cid = existing.CID;
-      await call(url, token, '/api/THChannel/CMemberChange', form({ cid: String(cid), action: 'add', uids }));
-      if (options.record && !existing.Record) {
-        await call(url, token, '/api/Channel/SwitchRecord', form({ cid: String(cid), record: 'true' }));
+      await apiCall(url, token, '/api/THChannel/CMemberChange', postForm({ cid: String(cid), action: 'add', uids }));
+      if (options.record && seed && !existing.Record) {
+        await apiCall(url, token, '/api/Channel/SwitchRecord', postForm({ cid: String(cid), record: 'true' }));
       }
     } else {
       const fields = { cname: name, uids, record: options.record ? 'true' : 'false', note: 'simulator' };
-      const created = await call<{ CID: number }>(url, token, '/api/Channel/CreateWebChannel', form(fields));
+      const created = await apiCall<{ CID: number }>(url, token, '/api/Channel/CreateWebChannel', postForm(fields));
       cid = created.BaseData?.CID ?? 0;
       options.log(`channel "${name}" made for ${group.length} terminals${options.record ? ', recording' : ''}`);
     }
@@ -186,30 +208,52 @@ export const SIM_VIDEO_CHANNEL = 'Simulated video';
 
 /**
  * Gives the simulated users video rights (SPEC.md 8: only video group members support video): the
- * enterprise's VideoEnable is set TRUE and the users join the video channel "Simulated video",
- * which is created when missing. Needs an admin account.
+ * users join the video channel "Simulated video", which is created when missing, and with `seed`
+ * (default; the enterprise's first setup) the enterprise's VideoEnable is set TRUE. Needs an admin account.
  */
-export async function ensureVideoChannel(url: string, token: string, userIds: readonly number[]): Promise<number> {
-  await call(url, token, '/api/Account/ModifyConfig', form({ scCode: 'VideoEnable', scValue: 'TRUE' }));
+export async function ensureVideoChannel(
+  url: string,
+  token: string,
+  userIds: readonly number[],
+  seed = true,
+): Promise<number> {
+  if (seed)
+    await apiCall(url, token, '/api/Account/ModifyConfig', postForm({ scCode: 'VideoEnable', scValue: 'TRUE' }));
   const query = new URLSearchParams({ search: SIM_VIDEO_CHANNEL, pageSize: '50' });
-  const channels = await call<{ CID: number; CName: string }>(url, token, `/api/THChannel/QueryChannel?${query}`);
+  const channels = await apiCall<{ CID: number; CName: string }>(url, token, `/api/THChannel/QueryChannel?${query}`);
   const uids = userIds.join(',');
   const existing = channels.Data?.find((c) => c.CName === SIM_VIDEO_CHANNEL);
   if (existing) {
-    await call(url, token, '/api/THChannel/CMemberChange', form({ cid: String(existing.CID), action: 'add', uids }));
+    await apiCall(
+      url,
+      token,
+      '/api/THChannel/CMemberChange',
+      postForm({ cid: String(existing.CID), action: 'add', uids }),
+    );
     return existing.CID;
   }
   const fields = { cname: SIM_VIDEO_CHANNEL, videoEnable: 'true', uids };
-  const created = await call<{ CID: number }>(url, token, '/api/Channel/CreateWebChannel', form(fields));
+  const created = await apiCall<{ CID: number }>(url, token, '/api/Channel/CreateWebChannel', postForm(fields));
   return created.BaseData?.CID ?? 0;
 }
 
-/** Lone worker for the whole enterprise: a check-in every `minutes`, one minute of grace, no movement check. */
-export async function saveCheckIns(url: string, token: string, minutes: number): Promise<void> {
+/**
+ * Lone worker for the whole enterprise: a check-in every `minutes`, one minute of grace, no
+ * movement check; only when the enterprise has no whole-enterprise safety setting yet (a restart
+ * keeps the one a person made or changed). True when it was saved.
+ */
+export async function saveCheckIns(url: string, token: string, minutes: number): Promise<boolean> {
+  const profile = await apiCall<never>(url, token, '/api/Account/Profile');
+  const E_ID = (profile.BaseData as { E_ID?: number } | undefined)?.E_ID;
+  const condition = JSON.stringify({ TargetKind: 'enterprise', E_ID });
+  const query = new URLSearchParams({ jsonCondition: condition, pageSize: '1' });
+  const rows = await apiCall<{ Key: string }>(url, token, `/api/Safety/QueryData?${query}`);
+  if ((rows.Data ?? []).length > 0) return false;
   const body = JSON.stringify({ CheckInMinutes: minutes, GraceMinutes: 1, NoMovementMinutes: 0 });
-  await call(url, token, '/api/Safety/Settings', {
+  await apiCall(url, token, '/api/Safety/Settings', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body,
   });
+  return true;
 }

@@ -42,12 +42,14 @@ export class SimDevice {
       this.battery = Math.min(100, this.battery + seconds / 3);
       if (this.battery >= 100) this.charging = false;
     } else {
-      // About 1 % a minute: a demo shows low-battery alarms within its first hour.
-      this.battery = Math.max(0, this.battery - seconds / 60);
+      // A quarter percent a minute: the few that start low raise a low-battery alarm within the first
+      // hour, and the bell is not flooded (each terminal again only every 6 hours).
+      this.battery = Math.max(0, this.battery - seconds / 240);
       if (this.battery <= 5) this.charging = true;
     }
     this.signal = clamp(this.signal + (this.random() - 0.5) * 10, 5, 100);
-    const spike = this.random() < 0.002 ? 100 : 0;
+    // About one spike per terminal every 7 hours at a report each 5 s (a heart-rate alarm to see, not a flood).
+    const spike = this.random() < 0.0002 ? 100 : 0;
     this.heartRate =
       clamp(this.heartRate + (this.random() - 0.5) * 6 + (this.path.speedKmh > 10 ? 0.5 : -0.3), 55, 130) + spike;
     const reading = {

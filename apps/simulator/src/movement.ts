@@ -1,3 +1,5 @@
+import { distanceMeters } from '@intercom/contract';
+
 /** Metres per degree of latitude (SPEC.md section 9 uses 111,240). */
 const METRES_PER_DEGREE = 111_240;
 
@@ -20,13 +22,9 @@ export function seededRandom(seed: number): Random {
   };
 }
 
-/** Great-circle distance in metres (haversine). */
+/** Great-circle distance in metres (the contract's geodesy, as the server measures). */
 export function distanceMetres(a: Point, b: Point): number {
-  const rad = Math.PI / 180;
-  const dLat = (b.lat - a.lat) * rad;
-  const dLon = (b.lon - a.lon) * rad;
-  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a.lat * rad) * Math.cos(b.lat * rad) * Math.sin(dLon / 2) ** 2;
-  return 2 * 6_371_000 * Math.asin(Math.min(1, Math.sqrt(h)));
+  return distanceMeters(a.lat, a.lon, b.lat, b.lon);
 }
 
 /** Degrees clockwise from north, from a to b. */

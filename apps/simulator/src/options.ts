@@ -1,15 +1,23 @@
 import { parseArgs } from 'node:util';
 import { VIDEO_CODEC_NAMES, type VideoCodecName } from '@intercom/contract';
 import { ffmpegH264Available } from './ffmpegH264.js';
+import { SIM_ACCOUNT } from './simAccount.js';
 import { DEFAULT_VIDEO, type H264Source, type VideoSetup } from './videoPublisher.js';
 
 export interface SimulatorOptions {
   url: string;
   terminals: number;
+  /** Users made beside the fleet and put in its first channel, with no simulated terminal: for a person's phone (the field app). */
+  spareUsers?: number | undefined;
   /** Company code of the enterprise the users belong to. */
   enterprise: string;
+  /** The administrator who sets the simulator's own account up when it is missing. */
   account: string;
   password: string | undefined;
+  /** The console account the simulator works with (the CLI's default `simulator`); absent or `account`'s name: work as that. */
+  simAccount?: string | undefined;
+  /** Its password (default: derived from `password`, see simAccount.ts). */
+  simPassword?: string | undefined;
   terminalPassword: string;
   /** Seconds between reports; undefined: what the server's configuration says. */
   interval: number | undefined;
@@ -43,10 +51,17 @@ export interface SimulatorOptions {
 export const USAGE = `Usage: npm run simulate -- [options]
 
   --terminals N          simulated terminals (default 10)
+  --spare-users N        N more users (phones after the fleet's, same password) in the first
+                         channel but not simulated: a person signs in with one (default 0)
   --url URL              server (default http://localhost:8080)
   --enterprise CODE      company code of their enterprise (default DEMO)
-  --account NAME         console account that creates the users (default admin)
+  --account NAME         administrator that creates the simulator's console account when it is
+                         missing, once: that logs this account's console session out (default admin)
   --password PW          its password (default: $SIM_ADMIN_PASSWORD, else $ADMIN_PASSWORD)
+  --sim-account NAME     console account the simulator sets up the users, channels and settings
+                         with, so nobody's console session is ended (default simulator; the
+                         --account name: work as that account, which signs its console out)
+  --sim-password PW      its password (default: $SIM_PASSWORD, else derived from --password)
   --terminal-password PW password of the simulated users (default Sim#2026)
   --interval S           seconds between reports (default: the server's configuration)
   --osmand               report over OsmAnd HTTP instead of the /terminal WebSocket
@@ -54,14 +69,17 @@ export const USAGE = `Usage: npm run simulate -- [options]
   --radius KM            radius of that area (default 3)
   --phone-start DIGITS   phone of the first user; the others count up (default 19900000000)
   --duration S           stop after S seconds (default 0: run until Ctrl-C)
-  --sos-rate P           chance of an SOS per report (default 0.0005)
+  --sos-rate P           chance of an SOS per report (default 0.0005); the terminal then speaks in
+                         its emergency call every few seconds, answers the dispatcher, and hangs
+                         up after a minute without a dispatcher's words
   --check-in M           lone worker: set the enterprise's check-in period to M minutes (grace 1)
-                         at start; every terminal answers checkInDue (default 0: leave it alone)
+                         at start when it has no whole-enterprise safety setting yet (one a
+                         person made stays); every terminal answers checkInDue (default 0: leave it)
   --miss-check-ins P     chance that the first terminal lets a check-in pass unanswered, raising a
                          LoneWorker alarm (default 0.3)
   --video                every terminal can be watched: a JPEG test stream with a clock, sent
-                         only while a dispatcher watches (turns the enterprise's VideoEnable on
-                         and puts the users in the channel "Simulated video")
+                         only while a dispatcher watches (puts the users in the channel
+                         "Simulated video"; turns the enterprise's VideoEnable on at its first setup)
   --video-codec C        jpeg (the drawn picture with a clock, default) or h264 (see --video-encoder)
   --video-encoder E      for h264: ffmpeg (the drawn picture encoded live by ffmpeg's libx264 with
                          zero-latency settings, a key frame every second) or clip (a 320x240 clip
@@ -75,8 +93,10 @@ export const USAGE = `Usage: npm run simulate -- [options]
                          users each and every terminal joins its own (default 10)
   --tunnel S             every S*4 seconds each terminal drives through a tunnel for S seconds: it
                          keeps its fixes and sends them as positions batches when back (default 0)
-  --record               turn recording on (the enterprise's RecordEnable and the channels'
-                         switch), so every burst appears in the recording history
+  --record               the channels it makes record and, at the enterprise's first setup (when
+                         the simulator's account is made), RecordEnable and the existing channels'
+                         switch are turned on: every burst appears in the recording history.
+                         Later runs leave the switches as a person set them
   --quiet                no progress lines`;
 
 function isVideoCodecName(text: string): text is VideoCodecName {
@@ -98,9 +118,12 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
     options: {
       url: { type: 'string' },
       terminals: { type: 'string' },
+      'spare-users': { type: 'string' },
       enterprise: { type: 'string' },
       account: { type: 'string' },
       password: { type: 'string' },
+      'sim-account': { type: 'string' },
+      'sim-password': { type: 'string' },
       'terminal-password': { type: 'string' },
       interval: { type: 'string' },
       osmand: { type: 'boolean' },
@@ -158,14 +181,19 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
         height,
       }
     : undefined;
+  const simAccount = values['sim-account'] ?? SIM_ACCOUNT;
+  if (simAccount.trim() === '' || simAccount.length > 64) throw new Error('--sim-account must be 1-64 characters');
   const url = (values.url ?? 'http://localhost:8080').replace(/\/+$/, '');
   if (!/^https?:\/\//.test(url)) throw new Error('--url must start with http:// or https://');
   return {
     url,
     terminals: number('terminals', values.terminals, 10, 1, 100_000),
+    spareUsers: Math.round(number('spare-users', values['spare-users'], 0, 0, 100)),
     enterprise: values.enterprise ?? 'DEMO',
     account: values.account ?? 'admin',
     password: values.password ?? env.SIM_ADMIN_PASSWORD ?? env.ADMIN_PASSWORD,
+    simAccount,
+    simPassword: values['sim-password'] ?? env.SIM_PASSWORD,
     terminalPassword: values['terminal-password'] ?? 'Sim#2026',
     interval: values.interval === undefined ? undefined : number('interval', values.interval, 5, 0.05, 86_400),
     osmand: values.osmand ?? false,

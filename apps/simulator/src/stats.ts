@@ -14,6 +14,8 @@ export class FleetStats {
   framesSent = 0;
   framesHeard = 0;
   busy = 0;
+  /** Emergency calls the server opened on this fleet's SOS (each terminal speaks in its own). */
+  emergencyCalls = 0;
   /** Lone worker: checkInDue received, check-ins acknowledged, check-ins let pass on purpose. */
   checkInsDue = 0;
   checkIns = 0;
@@ -37,6 +39,7 @@ export class FleetStats {
 
   private talkLine(): string {
     if (this.bursts + this.framesHeard + this.busy === 0) return '';
-    return `, talk: ${this.bursts} bursts, ${this.framesSent} frames sent, ${this.framesHeard} heard, ${this.busy} busy`;
+    const calls = this.emergencyCalls ? `, ${this.emergencyCalls} emergency calls` : '';
+    return `, talk: ${this.bursts} bursts, ${this.framesSent} frames sent, ${this.framesHeard} heard, ${this.busy} busy${calls}`;
   }
 }

@@ -18,6 +18,8 @@ import { FixBacklog, type TunnelSetup } from './fixBacklog.js';
 import type { FleetStats } from './stats.js';
 import { VideoPublisher, type VideoSetup } from './videoPublisher.js';
 import { SimTalker, type TalkSetup } from './talker.js';
+import { DEFAULT_EMERGENCY, EmergencyVoice, type EmergencyHabit } from './emergencyVoice.js';
+import { SpeechBurst, type TalkLink } from './speechBurst.js';
 
 export interface TerminalSetup {
   /** Server base URL, http(s)://host:port. */
@@ -31,8 +33,20 @@ export interface TerminalSetup {
   /** Publish a test stream (the user needs video rights: see `--video`). */
   video?: VideoSetup;
   log: (line: string) => void;
-  /** Push-to-talk in its channel; absent: it never talks. */
+  /** Push-to-talk in its channel; absent: it never talks there. */
   talk?: TalkSetup;
+  /**
+   * Speech for its emergency calls (default: the talk setup's phrase); absent with no talk setup, it
+   * stays silent in them.
+   */
+  speech?: readonly Buffer[];
+  /** How it speaks in its emergency calls (default DEFAULT_EMERGENCY). */
+  emergency?: EmergencyHabit;
+  /**
+   * Milliseconds a request (the login above all) may wait for its reply (default 30 s): a password
+   * login costs the server a scrypt run, and a busy server answers slowly.
+   */
+  requestTimeoutMs?: number;
   /** Lone worker: how it answers `checkInDue` (absent: at once, always). */
   checkIns?: CheckInHabit;
   /** Drives through tunnels: keeps its fixes while out of coverage, sends them as `positions` after. */
@@ -52,6 +66,9 @@ const VIDEO_BUSY_BYTES = 256 * 1024;
 /** Closes after which reconnecting is pointless: logged out, or the account is gone, frozen or used elsewhere. */
 const FINAL_CLOSES = [TerminalCloseCodes.normal, TerminalCloseCodes.replaced, TerminalCloseCodes.accountChanged];
 
+/** A request unanswered this long fails; a login then is given up and the connection made again (see logIn). */
+const REQUEST_TIMEOUT_MS = 30_000;
+
 /** Login refusals that another attempt would only repeat. */
 const GIVE_UP = new Set<string>([TerminalErrors.badCredentials, TerminalErrors.frozen, TerminalErrors.expired]);
 
@@ -70,7 +87,11 @@ export class SimTerminal {
   private lastStep = Date.now();
   readonly camera: VideoPublisher | undefined;
   private readonly talker: SimTalker | undefined;
+  private readonly voice: EmergencyVoice | undefined;
   private readonly backlog: FixBacklog;
+  private firstDone: () => void = () => undefined;
+  /** Settles when the first login has been answered, refused or given up, or the first socket closed (LoginGate). */
+  readonly firstLogin = new Promise<void>((resolve) => (this.firstDone = resolve));
 
   constructor(private readonly setup: TerminalSetup) {
     this.backlog = new FixBacklog(setup.tunnel, Date.now());
@@ -86,13 +107,18 @@ export class SimTerminal {
         setup.log,
       );
     }
-    this.talker =
-      setup.talk &&
-      new SimTalker(setup.talk, {
-        request: (message) => this.client?.request(message) ?? Promise.reject(new Error('not started')),
-        send: (message) => void this.fire(message),
-        sendBinary: (frame) => void this.client?.sendFrame(frame),
-      });
+    const link: TalkLink = {
+      request: (message) => this.client?.request(message) ?? Promise.reject(new Error('not started')),
+      send: (message) => void this.fire(message),
+      sendBinary: (frame) => void this.client?.sendFrame(frame),
+    };
+    const speech = setup.speech ?? setup.talk?.packets;
+    if (!speech) return;
+    const mic = new SpeechBurst(link, speech, setup.stats);
+    const talker = setup.talk && new SimTalker(setup.talk, link, mic);
+    this.talker = talker;
+    const hold = (on: boolean) => talker?.hold(on);
+    this.voice = new EmergencyVoice(setup.emergency ?? DEFAULT_EMERGENCY, link, mic, setup.stats, hold);
   }
 
   start(): void {
@@ -102,6 +128,7 @@ export class SimTerminal {
     const client = new TerminalSocket({
       connect: () => (this.socket = new WebSocket(wsUrl)),
       reconnect: { finalCloseCodes: FINAL_CLOSES },
+      requestTimeoutMs: this.setup.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
     });
     this.client = client;
     client.on('open', () => {
@@ -110,15 +137,20 @@ export class SimTerminal {
     });
     client.on('push', (message) => this.pushed(message));
     client.on('frame', () => (stats.framesHeard += 1));
-    client.on('close', () => this.closed());
+    client.on('close', () => {
+      this.firstDone();
+      this.closed();
+    });
     client.on('reconnect', () => (stats.reconnects += 1));
   }
 
   stop(): Promise<void> {
     this.stopped = true;
+    this.firstDone();
     this.clearTimers();
     this.camera?.stop();
     this.talker?.offline();
+    this.voice?.offline();
     const { client, socket } = this;
     if (!client || !socket || socket.readyState === WebSocket.CLOSED) {
       client?.close();
@@ -155,23 +187,34 @@ export class SimTerminal {
     try {
       ack = await client.login({ phone, password, device: 'intercom-simulator' });
     } catch (error) {
+      this.firstDone();
       this.refused(error);
       if (error instanceof TerminalRequestError && GIVE_UP.has(error.code)) {
         this.setup.log(`${phone}: login refused (${error.code}); giving up on this terminal`);
         this.stopped = true;
         client.close();
+      } else if (!(error instanceof TerminalRequestError && error.reply)) {
+        // No answer in time: the server may still finish this login and then count the user online on
+        // a socket that says nothing, until a heartbeat timeout reports it offline (issue 51: 8 Offline
+        // alarms at a demo's first start). Closing lets the server drop the login; TerminalSocket
+        // connects again and this logs in anew.
+        this.socket?.close();
       }
       return;
     }
+    this.firstDone();
     this.setup.stats.loggedIn += 1;
-    this.configure((ack as unknown as TerminalLoginAck).config);
+    const login = ack as unknown as TerminalLoginAck;
+    this.configure(login.config);
     this.talker?.online();
+    this.voice?.online(login.user.U_ID);
     // The server answers not_video_member without rights (counted in the fleet's errors).
     if (this.setup.video) void this.fire({ type: 'videoCaps', codecs: [this.setup.video.codec] });
   }
 
   private pushed(message: TerminalServerMessage): void {
     this.talker?.pushed(message);
+    this.voice?.pushed(message);
     if (message.type === 'videoStart') this.camera?.start();
     else if (message.type === 'videoStop') this.camera?.stop();
     else if (message.type === 'config') this.configure(message.config);
@@ -256,6 +299,7 @@ export class SimTerminal {
     this.camera?.stop();
     this.clearTimers();
     this.talker?.offline();
+    this.voice?.offline();
   }
 
   private clearTimers(): void {

@@ -1,9 +1,10 @@
 import { SafetyAlarmTypes } from '@intercom/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { FakeClock } from '../../server/src/core/clock.js';
 import { startFleet } from '../src/fleet.js';
 import { parseOptions } from '../src/options.js';
 import { until } from '../../server/test/hub/hubTestApp.js';
-import { FAST_TERMINALS, startTerminalApp, type TerminalTestApp } from '../../server/test/terminals/terminalTestApp.js';
+import { fleetOptions, useSimServer } from './fleetFixtures.js';
 
 // The simulator's lone workers (issue 32): every terminal answers checkInDue, the first one lets
 // check-ins pass with --miss-check-ins, and that raises LoneWorker alarms on the server.
@@ -25,50 +26,28 @@ describe('check-in options', () => {
 });
 
 describe('check-ins against a server', () => {
-  let t: TerminalTestApp;
-  let clock = Date.now();
-  beforeAll(async () => {
-    t = await startTerminalApp(FAST_TERMINALS);
-    t.terminals.service.safety.clock = () => clock;
-  });
-  afterAll(async () => {
-    await t.close();
+  const t = useSimServer();
+  /** The safety watch's clock: it ticks only when the test calls `tick`. */
+  const clock = new FakeClock(Date.now());
+  beforeAll(() => {
+    t.terminals.service.safety.useClock(clock);
   });
 
   it('sets the check-ins, answers them, and the worker who lets one pass raises one LoneWorker alarm', async () => {
     const fleet = await startFleet(
-      {
-        url: t.origin,
-        enterprise: 'DEMO',
-        account: 'admin',
-        password: t.demo.password,
-        terminalPassword: 'Sim#2026',
-        terminals: 3,
-        interval: 0.2,
-        osmand: false,
-        centre: { lat: 22.54, lon: 114.05 },
-        radiusKm: 1,
-        phoneStart: '19800000000',
-        duration: 0,
-        sosRate: 0,
-        checkInMinutes: 1,
-        missCheckIns: 1,
-        quiet: true,
-        talkEvery: 0,
-        talkGroup: 10,
-        record: false,
-      },
+      fleetOptions(t, { phoneStart: '19800000000', checkInMinutes: 1, missCheckIns: 1 }),
       () => undefined,
     );
     await until(() => fleet.stats.loggedIn === 3, 'three terminals online', 10_000);
     const watch = t.terminals.service.safety;
-    const start = (clock = Date.now());
+    clock.stall(Math.max(0, Date.now() - clock.now()));
+    const start = clock.now();
     await watch.tick();
-    clock = start + 60_000;
+    clock.stall(60_000);
     await watch.tick();
     await until(() => fleet.stats.checkIns === 2 && fleet.stats.checkInsMissed === 1, 'two check-ins, one let pass');
     expect(fleet.stats.checkInsDue).toBe(3);
-    clock = start + 2 * 60_000;
+    clock.stall(start + 2 * 60_000 - clock.now());
     await watch.tick();
     await watch.settle();
     await t.terminals.service.alarms.settle();

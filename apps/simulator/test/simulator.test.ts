@@ -1,8 +1,8 @@
 import { VideoCodec, isVideoKeyFrame } from '@intercom/contract';
 import { decodeVideoDown } from '@intercom/terminal-client';
 import jpeg from 'jpeg-js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminLogin, runsOf } from '../src/adminApi.js';
+import { describe, expect, it } from 'vitest';
+import { runsOf } from '../src/adminApi.js';
 import { SimDevice } from '../src/device.js';
 import { ffmpegH264Available } from '../src/ffmpegH264.js';
 import { startFleet } from '../src/fleet.js';
@@ -10,12 +10,10 @@ import { accessUnits, h264ClipUnits } from '../src/h264Clip.js';
 import { distanceMetres, seededRandom } from '../src/movement.js';
 import { parseOptions, phoneOf } from '../src/options.js';
 import { until } from '../../server/test/hub/hubTestApp.js';
-import {
-  FAST_TERMINALS,
-  TestTerminal,
-  startTerminalApp,
-  type TerminalTestApp,
-} from '../../server/test/terminals/terminalTestApp.js';
+import { FAST_TERMINALS, startTerminalApp } from '../../server/test/terminals/terminalTestApp.js';
+import { useTestApp } from '../../server/test/useTestApp.js';
+import { fleetOptions } from './fleetFixtures.js';
+import { seatOf } from './seatOf.js';
 
 describe('options', () => {
   it('has defaults and reads every flag', () => {
@@ -54,6 +52,10 @@ describe('options', () => {
       password: 'pw',
     });
     expect(parseOptions([], { ADMIN_PASSWORD: 'from-env' }).password).toBe('from-env');
+    // Users made beside the fleet for a person's phone (the demo's field app user, issue 49).
+    expect(parseOptions([], {}).spareUsers).toBe(0);
+    expect(parseOptions(['--spare-users', '1'], {}).spareUsers).toBe(1);
+    expect(() => parseOptions(['--spare-users', '101'], {})).toThrow();
     expect(parseOptions([], {})).toMatchObject({ talkEvery: 60, talkGroup: 10, record: false });
     expect(parseOptions(['--talk-every', '0', '--talk-group', '5', '--record'], {})).toMatchObject({
       talkEvery: 0,
@@ -122,19 +124,6 @@ describe('movement', () => {
   });
 });
 
-/** A dispatcher seat of the demo admin on /terminal (a fresh login: the fleet's replaced the first). */
-async function seatOf(t: TerminalTestApp): Promise<TestTerminal> {
-  const token = await adminLogin(t.origin, t.demo.username, t.demo.password, t.demo.code);
-  const res = await fetch(`${t.origin}/api/Talk/AuthCode`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}` },
-  });
-  const code = ((await res.json()) as { BaseData: { authCode: string } }).BaseData.authCode;
-  const seat = await TestTerminal.connect(t);
-  await seat.request({ type: 'login', authCode: code });
-  return seat;
-}
-
 describe('the H.264 clip', () => {
   it('cuts into 40 access units, an IDR with its parameter sets every tenth', () => {
     const units = h264ClipUnits();
@@ -149,39 +138,13 @@ describe('the H.264 clip', () => {
 });
 
 describe('fleet against a server', () => {
-  let t: TerminalTestApp;
-  beforeAll(async () => {
-    t = await startTerminalApp({ ...FAST_TERMINALS, osmandPerMinute: 10_000 });
-  });
-  afterAll(async () => {
-    await t.close();
-  });
-
-  const base = {
-    url: '',
-    enterprise: 'DEMO',
-    account: 'admin',
-    terminalPassword: 'Sim#2026',
-    centre: { lat: 22.54, lon: 114.05 },
-    radiusKm: 1,
-    duration: 0,
-    sosRate: 0,
-    quiet: true,
-    talkEvery: 0,
-    talkGroup: 10,
-    record: false,
-  };
+  const t = useTestApp(() => startTerminalApp({ ...FAST_TERMINALS, osmandPerMinute: 10_000 }));
 
   it('creates its users through the users API, logs them in over /terminal and reports', async () => {
-    const options = {
-      ...base,
-      url: t.origin,
-      password: t.demo.password,
+    const options = fleetOptions(t, {
       terminals: 3,
-      interval: 0.2,
-      osmand: false,
       phoneStart: '19900000000',
-    };
+    });
     const fleet = await startFleet(options, () => undefined);
     await until(() => fleet.stats.loggedIn === 3 && fleet.stats.acked >= 6, 'three terminals reporting', 10_000);
     await fleet.stop();
@@ -214,18 +177,14 @@ describe('fleet against a server', () => {
   });
 
   it('talks in its channels with real Opus speech and fills the recording history with --record', async () => {
-    const options = {
-      ...base,
-      url: t.origin,
-      password: t.demo.password,
+    const options = fleetOptions(t, {
       terminals: 4,
       interval: 5,
-      osmand: false,
       phoneStart: '19700000000',
       talkEvery: 0.3,
       talkGroup: 2,
       record: true,
-    };
+    });
     const fleet = await startFleet(options, () => undefined);
     await until(() => fleet.stats.bursts >= 2 && fleet.stats.framesHeard >= 50, 'bursts heard', 20_000);
     await fleet.stop();
@@ -256,15 +215,11 @@ describe('fleet against a server', () => {
   });
 
   it('reports over OsmAnd with --osmand', async () => {
-    const options = {
-      ...base,
-      url: t.origin,
-      password: t.demo.password,
+    const options = fleetOptions(t, {
       terminals: 2,
-      interval: 0.2,
       osmand: true,
       phoneStart: '19800000000',
-    };
+    });
     const fleet = await startFleet(options, () => undefined);
     await until(() => fleet.stats.acked >= 4, 'OsmAnd reports', 10_000);
     await fleet.stop();
@@ -272,16 +227,12 @@ describe('fleet against a server', () => {
   });
 
   it('publishes a JPEG test stream with --video, only between videoStart and videoStop', async () => {
-    const options = {
-      ...base,
-      url: t.origin,
-      password: t.demo.password,
+    const options = fleetOptions(t, {
       terminals: 1,
       interval: 5,
-      osmand: false,
       phoneStart: '19700000000',
       video: { codec: 'jpeg' as const, fps: 10, width: 160, height: 120 },
-    };
+    });
     const fleet = await startFleet(options, () => undefined);
     await until(() => fleet.stats.loggedIn === 1, 'login', 10_000);
     const user = await t.db
@@ -322,17 +273,13 @@ describe('fleet against a server', () => {
   it.skipIf(!ffmpegH264Available())(
     'with --video-terminals 1 only the first terminal is a camera, and it sends live H.264 from ffmpeg',
     async () => {
-      const options = {
-        ...base,
-        url: t.origin,
-        password: t.demo.password,
+      const options = fleetOptions(t, {
         terminals: 2,
         interval: 5,
-        osmand: false,
         phoneStart: '19710000000',
         video: { codec: 'h264' as const, h264: 'ffmpeg' as const, fps: 10, width: 160, height: 120 },
         videoTerminals: 1,
-      };
+      });
       const fleet = await startFleet(options, () => undefined);
       await until(() => fleet.stats.loggedIn === 2, 'logins', 10_000);
       const users = await t.db

@@ -1,19 +1,11 @@
 import { TerminalLimits } from '@intercom/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SimDevice } from '../src/device.js';
 import { FixBacklog } from '../src/fixBacklog.js';
 import { seededRandom } from '../src/movement.js';
 import { parseOptions } from '../src/options.js';
-import { FleetStats } from '../src/stats.js';
-import { SimTerminal } from '../src/terminal.js';
 import { until } from '../../server/test/hub/hubTestApp.js';
-import {
-  FAST_TERMINALS,
-  TERMINAL_PASSWORD,
-  createTerminalUser,
-  startTerminalApp,
-  type TerminalTestApp,
-} from '../../server/test/terminals/terminalTestApp.js';
+import { CENTRE, simTerminal, useSimServer } from './fleetFixtures.js';
 
 // A terminal driving through a tunnel keeps its fixes and sends them as `positions` batches when back.
 const fixAt = (time: number) => ({ lat: 22.54, lon: 114.05, time });
@@ -54,25 +46,12 @@ describe('the backlog of fixes', () => {
 });
 
 describe('a terminal in a tunnel, against a server', () => {
-  let t: TerminalTestApp;
-  beforeAll(async () => {
-    t = await startTerminalApp(FAST_TERMINALS);
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+  const t = useSimServer();
 
   it('reports nothing in the tunnel, then its stored fixes arrive in history with one ack a batch', async () => {
-    const { phone, U_ID } = await createTerminalUser(t, { E_ID: t.demo.E_ID });
-    const stats = new FleetStats();
-    const terminal = new SimTerminal({
-      url: t.origin,
-      phone,
-      password: TERMINAL_PASSWORD,
-      device: new SimDevice({ lat: 22.54, lon: 114.05 }, 1, seededRandom(5), 0),
-      stats,
+    const { U_ID, stats, terminal } = await simTerminal(t, {
+      device: new SimDevice(CENTRE, 1, seededRandom(5), 0),
       interval: 0.1,
-      log: () => undefined,
       tunnel: { seconds: 1.5, everySeconds: 600, offsetMs: 0 },
     });
     const history = () =>

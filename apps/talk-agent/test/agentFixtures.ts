@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { speechPackets } from '@intercom/media';
 import WebSocket from 'ws';
-import { wsText } from '../../../packages/terminal-client/test/wsText.js';
+import { AgentClient as ProtocolClient } from '@intercom/agent-client';
 import { FAST_HUB, sleep } from '../../server/test/hub/hubTestApp.js';
 import { FAST_TERMINALS, startTerminalApp, type TerminalTestApp } from '../../server/test/terminals/terminalTestApp.js';
 import { FAST_TALK } from '../../server/test/talk/talkFixtures.js';
@@ -41,24 +41,28 @@ export type AgentMessage = Record<string, unknown> & {
   event?: string;
 };
 
-/** A console's connection to one of the agent's services. */
+/**
+ * A console's connection to one of the agent's services: packages/agent-client's client on a `ws`
+ * socket (no reconnect), with every message and video frame kept for the test to look through.
+ */
 export class AgentClient {
   readonly messages: AgentMessage[] = [];
-  readonly frames: Buffer[] = [];
-  private nextId = 0;
+  readonly frames: Uint8Array[] = [];
+  private readonly client: ProtocolClient;
 
   private constructor(readonly socket: WebSocket) {
-    socket.on('message', (data, isBinary) => {
-      if (isBinary) this.frames.push(data as Buffer);
-      else this.messages.push(JSON.parse(wsText(data)) as AgentMessage);
-    });
+    this.client = new ProtocolClient({ connect: () => socket, timeoutMs: 8_000 });
+    this.client.on('message', (message) => this.messages.push(message as AgentMessage));
+    this.client.on('frame', (bytes) => this.frames.push(bytes));
+    this.client.start();
   }
 
   /** Opens ws://127.0.0.1:port with `origin`; rejects with the HTTP status when refused. */
   static connect(port: number, origin: string): Promise<AgentClient> {
+    const socket = new WebSocket(`ws://127.0.0.1:${port}`, { origin });
+    const client = new AgentClient(socket);
     return new Promise((resolve, reject) => {
-      const socket = new WebSocket(`ws://127.0.0.1:${port}`, { origin });
-      socket.once('open', () => resolve(new AgentClient(socket)));
+      socket.once('open', () => resolve(client));
       socket.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
       socket.once('error', reject);
     });
@@ -68,11 +72,9 @@ export class AgentClient {
     this.socket.send(text);
   }
 
-  async command(cmd: string, args: Record<string, unknown> = {}, timeoutMs = 8_000): Promise<AgentMessage> {
-    this.nextId += 1;
-    const id = this.nextId;
-    this.socket.send(JSON.stringify({ cmd, id, ...args }));
-    return this.next((m) => m.id === id && 'ok' in m, timeoutMs);
+  /** The reply to `{cmd, id, ...args}`, refused or not. */
+  command(cmd: string, args: Record<string, unknown> = {}, timeoutMs?: number): Promise<AgentMessage> {
+    return this.client.request(cmd, args, timeoutMs);
   }
 
   async next(match: (m: AgentMessage) => boolean, timeoutMs = 8_000): Promise<AgentMessage> {
@@ -86,7 +88,7 @@ export class AgentClient {
   }
 
   close(): void {
-    this.socket.close();
+    this.client.stop();
   }
 }
 
