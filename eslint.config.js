@@ -36,8 +36,8 @@ export default tseslint.config(
     // Type-aware rules (typescript-eslint's recommendedTypeChecked, above): a promise is awaited,
     // returned or deliberately voided, never dropped; nothing is called, read or passed as `any`; a
     // cast that changes nothing is not written. A switch over a union names every member, so a new
-    // message or event type cannot slip through unhandled; a `default:` counts as covering the rest:
-    // it is where a switch says "the others on purpose" (the bus listeners that take a few of its events).
+    // message or event type cannot slip through unhandled; a `default:` does not count as covering
+    // the rest (a bus subscriber names the kinds it takes with `bus.on(kind, handler)` instead).
     files: ['**/*.{ts,tsx,mts}'],
     languageOptions: {
       parserOptions: {
@@ -50,7 +50,7 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: false }],
     },
   },
   {
@@ -75,13 +75,13 @@ export default tseslint.config(
     },
   },
   {
-    files: ['apps/console/**/*.{ts,tsx}'],
+    files: ['apps/console/**/*.{ts,tsx}', 'apps/field/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: { ...reactHooks.configs.recommended.rules },
   },
   {
     // Every text a person reads is an i18n key (STYLE.md): words written straight into JSX are flagged.
-    files: ['apps/console/src/**/*.tsx'],
+    files: ['apps/console/src/**/*.tsx', 'apps/field/src/**/*.tsx'],
     rules: {
       'no-restricted-syntax': [
         'error',

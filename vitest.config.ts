@@ -3,9 +3,17 @@ import { defineConfig } from 'vitest/config';
 
 // Tests run against the packages' TypeScript sources, so they never need a build first.
 const contract = fileURLToPath(new URL('./packages/contract/src/index.ts', import.meta.url));
+const browserAudio = fileURLToPath(new URL('./packages/browser-audio/src/index.ts', import.meta.url));
 const media = fileURLToPath(new URL('./packages/media/src/index.ts', import.meta.url));
 const terminalClient = fileURLToPath(new URL('./packages/terminal-client/src/index.ts', import.meta.url));
-const alias = { '@intercom/contract': contract, '@intercom/media': media, '@intercom/terminal-client': terminalClient };
+const agentClient = fileURLToPath(new URL('./packages/agent-client/src/index.ts', import.meta.url));
+const alias = {
+  '@intercom/agent-client': agentClient,
+  '@intercom/browser-audio': browserAudio,
+  '@intercom/contract': contract,
+  '@intercom/media': media,
+  '@intercom/terminal-client': terminalClient,
+};
 
 /**
  * Unit and API tests of every package; browser tests live in e2e/ and run separately.
@@ -35,6 +43,24 @@ export default defineConfig({
           name: 'media',
           isolate: false,
           root: './packages/media',
+          include: ['test/**/*.test.ts'],
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: 'browser-audio',
+          isolate: false,
+          root: './packages/browser-audio',
+          include: ['test/**/*.test.ts'],
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: 'agent-client',
+          isolate: false,
+          root: './packages/agent-client',
           include: ['test/**/*.test.ts'],
         },
       },
@@ -97,6 +123,15 @@ export default defineConfig({
           name: 'console',
           isolate: false,
           root: './apps/console',
+          include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: 'field',
+          isolate: false,
+          root: './apps/field',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
         },
       },

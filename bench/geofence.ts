@@ -6,12 +6,17 @@
 // The full ingest bench (bench/ingest.ts) is the cost a fix has without it.
 //   npx tsc -b packages/contract apps/server && npx tsx bench/geofence.ts
 // GEOFENCE_BENCH_FENCES (10000), GEOFENCE_BENCH_USERS (2000), GEOFENCE_BENCH_ROUNDS (20).
+// Then, on the same fences, ours against @turf/* and cheap-ruler per shape test (issue 53; see
+// bench/support/geodesyLibraries.ts), printed as `libraries`: GEOFENCE_BENCH_SAMPLE_MS (100) of CPU
+// per sample, GEOFENCE_BENCH_SAMPLES (9), GEOFENCE_BENCH_PROBES (8 per fence), GEOFENCE_BENCH_BIG (50
+// polygons of 500 points); GEOFENCE_BENCH_LIBRARIES=0 leaves the comparison out.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openDatabase } from '../apps/server/src/db/database.js';
 import { migrateToLatest } from '../apps/server/src/db/migrate.js';
 import { GeofenceWatcher } from '../apps/server/src/modules/geofence/index.js';
+import { compareGeodesy } from './support/geodesyLibraries.js';
 
 const FENCES = Number(process.env.GEOFENCE_BENCH_FENCES ?? 10_000);
 const USERS = Number(process.env.GEOFENCE_BENCH_USERS ?? 2_000);
@@ -122,6 +127,16 @@ async function scenario(E_ID: number, offset: number, step: number) {
 const none = await scenario(WITHOUT, 0, 0.0005);
 const walking = await scenario(WITH_FENCES, USERS, 0.0005);
 const standing = await scenario(WITH_FENCES, USERS, 0.00003);
+const libraries =
+  process.env.GEOFENCE_BENCH_LIBRARIES === '0'
+    ? undefined
+    : compareGeodesy(rows, random, {
+        sampleMs: Number(process.env.GEOFENCE_BENCH_SAMPLE_MS ?? 100),
+        samples: Number(process.env.GEOFENCE_BENCH_SAMPLES ?? 9),
+        probesPerFence: Number(process.env.GEOFENCE_BENCH_PROBES ?? 8),
+        bigPolygons: Number(process.env.GEOFENCE_BENCH_BIG ?? 50),
+        area: AREA,
+      });
 console.log(
   JSON.stringify(
     {
@@ -131,6 +146,7 @@ console.log(
       noFences: none,
       withFencesWalking: walking,
       withFencesStanding: standing,
+      libraries,
     },
     null,
     2,

@@ -13,22 +13,27 @@
 // MAP_BENCH_TRACE_UPDATES=1 lists the long tasks of that time with the work inside each (a slower page).
 // MAP_BENCH_PLAIN_OPENING=N (3) opens the map N times in a fresh Chromium without Playwright, and
 // MAP_BENCH_RETURNING_OPENING=N (0) N times in a Chromium started again on a profile that opened it before.
+// MAP_BENCH_HUB_PROTOCOL=json makes the console's hub speak JSON (negotiate offers it no Binary transport);
+// by default it speaks MessagePack, and `wireBytesPerChangedFix` says which one was measured.
 // The console's hub socket lives in its hub worker: the bench watches it through Playwright's
 // WebSocket events (support/hubSocketWatch.ts). Prints one JSON object: each figure with its goal
-// and whether it was met.
-import type { ChildProcess } from 'node:child_process';
+// and whether it was met. Its parts live in support/: mapLoad.ts (the load), mapMeasures.ts (frame rate,
+// main thread, heap), mapLatency.ts (fix to frame) and mapFigures.ts (the figures and their goals).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { helper } from './support/helperProcess.js';
+import type { ChildProcess } from 'node:child_process';
+import type { Browser } from 'playwright-core';
 import { startWorkerProfiles, topFunctions, type CpuProfile } from './support/cpuProfile.js';
-import { workerHeapBytes } from './support/workerTargets.js';
 import { login } from './support/login.js';
 import { seedTerminals } from './support/seedTerminals.js';
-import { BENCH_PASSWORD, startServer, type RunningServer } from './support/startServer.js';
+import { BENCH_PASSWORD, startServer } from './support/startServer.js';
 import { launchBrowser } from '../e2e/support/chromium.js';
-import { watchHubSocket, type HubSocketWatch } from './support/hubSocketWatch.js';
+import { offerTextOnly, watchHubSocket } from './support/hubSocketWatch.js';
+import { latency } from './support/mapLatency.js';
+import { startLoad, waitOnline } from './support/mapLoad.js';
+import { fps, mainThread, setUsersVisible, soakHeap, type MapMemory } from './support/mapMeasures.js';
+import { mapFigures, percentile, round } from './support/mapFigures.js';
 import { INSTRUMENT_HUB, type ProbeWindow } from './support/mapProbe.js';
 import { plainOpening } from './support/plainOpening.js';
 import { startOpeningTrace } from './support/openingTrace.js';
@@ -47,257 +52,6 @@ const FEED_PATHS = {
 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const log = (line: string) => process.stderr.write(`[map] ${line}\n`);
-const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
-
-function percentile(values: number[], p: number): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
-
-/** Frames drawn per second while the camera turns a little every frame (MapLibre draws only on change). */
-async function fps(page: Page, seconds: number): Promise<number> {
-  return page.evaluate(async (ms) => {
-    const map = (window as unknown as ProbeWindow).mapOf();
-    let frames = 0;
-    let running = true;
-    map.on('render', () => {
-      if (running) frames++;
-    });
-    const turn = () => {
-      if (!running) return;
-      map.jumpTo({ bearing: (map.getBearing() + 0.2) % 360 });
-      requestAnimationFrame(turn);
-    };
-    requestAnimationFrame(turn);
-    await new Promise((r) => setTimeout(r, ms));
-    running = false;
-    map.jumpTo({ bearing: 0 });
-    return frames / (ms / 1000);
-  }, seconds * 1000);
-}
-
-const USER_LAYERS = ['users-circles', 'users-cluster-count', 'users-labels'];
-
-async function setUsersVisible(page: Page, visible: boolean): Promise<void> {
-  await page.evaluate(
-    ({ layers, value }) => {
-      const map = (window as unknown as ProbeWindow).mapOf();
-      for (const layer of layers) map.setLayoutProperty(layer, 'visibility', value);
-    },
-    { layers: USER_LAYERS, value: visible ? 'visible' : 'none' },
-  );
-}
-
-/**
- * Main-thread time per second of updates while they flow: busy wall time (CDP TaskDuration, which
- * grows when other processes take the CPU) and the main thread's own CPU time (ThreadTime), and the
- * longest task. With MAP_BENCH_PROFILE, also the functions that took the most CPU.
- */
-async function mainThread(page: Page, seconds: number) {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Performance.enable');
-  const metrics = async () => {
-    const all = (await cdp.send('Performance.getMetrics')).metrics;
-    const value = (name: string) => (all.find((m) => m.name === name)?.value ?? 0) * 1000;
-    return { task: value('TaskDuration'), cpu: value('ThreadTime') };
-  };
-  await page.evaluate(() => {
-    const longest = { value: 0, count: 0 };
-    Object.assign(window, { longTasks: longest });
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) {
-        longest.value = Math.max(longest.value, entry.duration);
-        longest.count++;
-      }
-    }).observe({ type: 'longtask', buffered: false });
-  });
-  const profiling = Boolean(process.env.MAP_BENCH_PROFILE);
-  if (profiling) {
-    await cdp.send('Profiler.enable');
-    await cdp.send('Profiler.start');
-  }
-  const before = await metrics();
-  await sleep(seconds * 1000);
-  const after = await metrics();
-  const hot = profiling ? topFunctions((await cdp.send('Profiler.stop')).profile) : undefined;
-  const long = await page.evaluate(
-    () => (window as unknown as { longTasks: { value: number; count: number } }).longTasks,
-  );
-  return {
-    msPerSecond: round((after.task - before.task) / seconds),
-    cpuMsPerSecond: round((after.cpu - before.cpu) / seconds),
-    longestTaskMs: round(long.value),
-    longTasks: long.count,
-    hot,
-  };
-}
-
-/**
- * Fix time (the load's clock, same machine) to the first frame drawn after the users' tiles that
- * hold it were loaded: the delta reaches the page, the next batch to the tile worker carries it
- * (MapUsers says when that batch was sent and its tiles reloaded), one of the users' tiles loads
- * after that, and the frame after that draws it. For every position of every delta (`all`) and for
- * the newest of each delta (`newest`, the figure of earlier runs). Also the positions the page took a second.
- */
-async function latency(page: Page, hub: HubSocketWatch, seconds: number) {
-  const start = Date.now();
-  hub.arrivals = [];
-  hub.timing = true;
-  const drawn = await page.evaluate(async (ms) => {
-    const map = (window as unknown as ProbeWindow).mapOf();
-    const probe = (window as unknown as ProbeWindow).mapProbe;
-    const tiles: number[] = [];
-    const renders: number[] = [];
-    // Each batch to the tile worker: when it was sent, when its tiles were reloaded (the worker had
-    // clustered it), and when the users' tiles in view were all loaded again.
-    const batches: { sentAt: number; refreshedAt: number }[] = [];
-    const settled: number[] = [];
-    const unsubscribe = map.getContainer().mapUsers!.onRefreshed((sentAt) => {
-      batches.push({ sentAt, refreshedAt: Date.now() });
-    });
-    map.on('data', (event) => {
-      if (event.sourceId !== 'users' || event.dataType !== 'source' || !event.tile) return;
-      tiles.push(Date.now());
-      if ((map as unknown as { isSourceLoaded(id: string): boolean }).isSourceLoaded('users')) settled.push(Date.now());
-    });
-    map.on('render', () => renders.push(Date.now()));
-    await new Promise((r) => setTimeout(r, ms));
-    unsubscribe();
-    return { tiles, renders, batches, settled, aborted: probe.usersUpdates.aborted, errors: probe.usersUpdates.errors };
-  }, seconds * 1000);
-  hub.timing = false;
-  const { tiles, renders, batches, settled } = drawn;
-  const all: number[] = [];
-  const newest: number[] = [];
-  // Fix time to the delta's arrival at the page: the server's and the network's share.
-  const reached: number[] = [];
-  let records = 0;
-  for (const arrival of hub.arrivals) {
-    records += arrival.times.length;
-    if (arrival.at < start || arrival.times.length === 0) continue;
-    for (const time of arrival.times) reached.push(arrival.at - time);
-    const batch = batches.find((candidate) => candidate.sentAt >= arrival.at);
-    const loaded = batch && tiles.find((t) => t >= batch.refreshedAt);
-    const frame = loaded === undefined ? undefined : renders.find((t) => t >= loaded);
-    if (frame === undefined) continue;
-    for (const time of arrival.times) all.push(frame - time);
-    newest.push(frame - arrival.times.reduce((a, b) => Math.max(a, b), 0));
-  }
-  const pick = (values: number[], p: number) => (values.length === 0 ? null : percentile(values, p));
-  const settleMs = batches.map(({ refreshedAt }) => (settled.find((at) => at >= refreshedAt) ?? NaN) - refreshedAt);
-  // From a batch reaching the page to its tiles reloaded: the tile worker clustering every user.
-  const workerMs = batches.map(({ sentAt, refreshedAt }) => refreshedAt - sentAt);
-  const measured = settleMs.filter((ms) => !Number.isNaN(ms));
-  return {
-    sourceUpdates: {
-      batches: batches.length,
-      tilesLoaded: tiles.length,
-      workerMsP50: pick(workerMs, 50),
-      workerMsMax: pick(workerMs, 100),
-      settleMsMax: measured.length > 0 ? Math.max(...measured) : null,
-      sentAt: batches.map((batch) => batch.sentAt - start),
-      // Since the page opened: tile loads MapLibre abandoned, and the map's first errors.
-      abortedSinceOpening: drawn.aborted,
-      errors: drawn.errors,
-    },
-    pushes: hub.arrivals.length,
-    positionsPerSecond: Math.round(records / seconds),
-    all: { samples: all.length, p50: pick(all, 50), p95: pick(all, 95), max: pick(all, 100) },
-    fixToPage: { p50: pick(reached, 50), p95: pick(reached, 95) },
-    newestOfPush: { samples: newest.length, p50: pick(newest, 50), p95: pick(newest, 95), max: pick(newest, 100) },
-  };
-}
-
-/**
- * Polls the enterprise statistics until 97 % of the terminals are online, or the count has not
- * grown for a minute (a loaded machine cannot log them all in); returns the count.
- */
-async function waitOnline(url: string, token: string, users: number): Promise<number> {
-  let online = 0;
-  let grewAt = Date.now();
-  for (const deadline = Date.now() + Math.max(120_000, users * 10); Date.now() < deadline; await sleep(2000)) {
-    const response = await fetch(`${url}/api/Enterprise/Statistics`, { headers: { Authorization: `Bearer ${token}` } });
-    const answer = (await response.json()) as { BaseData?: { Online: number }; BaseResult?: unknown };
-    if (!answer.BaseData) throw new Error(`statistics answered ${JSON.stringify(answer)}`);
-    if (answer.BaseData.Online > online) grewAt = Date.now();
-    online = answer.BaseData.Online;
-    if (online >= users * 0.97 || Date.now() - grewAt > 60_000) return online;
-  }
-  return online;
-}
-
-/**
- * The page's used JavaScript heap after a collection, in MiB: the main thread's and the hub
- * worker's (which holds every user's record), and their sum.
- */
-async function heapMiB(page: Page): Promise<{ main: number; hub: number; total: number }> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('HeapProfiler.collectGarbage');
-  const { usedSize } = await cdp.send('Runtime.getHeapUsage');
-  const hub = await workerHeapBytes(cdp, '/hub.worker');
-  await cdp.detach();
-  const mib = (bytes: number) => round(bytes / 1024 / 1024);
-  return { main: mib(usedSize), hub: mib(hub), total: mib(usedSize + hub) };
-}
-
-/** Starts the load of `users` moves a second; resolves once they all move (bus) or once logins began (terminal). */
-async function startLoad(server: RunningServer, users: number, prefix: string): Promise<ChildProcess> {
-  if (FEED === 'terminal') {
-    // The paced load prints nothing until it ends: waitOnline watches the server's count instead.
-    return helper(
-      'terminalLoad.ts',
-      [JSON.stringify({ url: server.url, first: 0, count: users, window: 1, rate: users, seconds: 3600 })],
-      () => undefined,
-    );
-  }
-  let ready: () => void = () => undefined;
-  let failed: (error: Error) => void = () => undefined;
-  const moving = new Promise<void>((resolve, reject) => {
-    ready = resolve;
-    failed = reject;
-  });
-  const child = helper(
-    'busLoad.ts',
-    [JSON.stringify({ redisUrl: REDIS_URL, channel: `${prefix}:realtime`, dataDir: server.dataDir, count: users })],
-    (line) => {
-      if (line.ready) ready();
-      busRate.push(Number(line.perSecond));
-    },
-  );
-  child.once('exit', (code) => failed(new Error(`the bus load exited with ${code}`)));
-  await moving;
-  return child;
-}
-
-/** Moves a second the bus load published, one entry a second (the last run's). */
-let busRate: number[] = [];
-
-/** The median of the plain openings' first frame with every user (an opening that never drew them counts as endless). */
-function plainOpeningVerdict(openings: Record<string, unknown>[]) {
-  const times = openings.map((marks) =>
-    typeof marks.allUsersFirstFrame === 'number' ? marks.allUsersFirstFrame : Infinity,
-  );
-  const median = percentile(times, 50);
-  return {
-    value: Number.isFinite(median) ? median : null,
-    goal: `<= 2000 (median of ${openings.length} openings without Playwright, each to the first frame with every user)`,
-    met: median <= 2000,
-  };
-}
-
-/** The longest main-thread task of the openings' medians, up to each one's first frame with every user. */
-function longestTaskVerdict(openings: Record<string, unknown>[]) {
-  const longest = openings.map((marks) =>
-    Math.max(0, ...((marks.longTasks as string[] | undefined) ?? []).map((task) => Number(task.split('+')[1]))),
-  );
-  const median = percentile(longest, 50);
-  return {
-    value: median,
-    goal: `<= 50 (median of ${openings.length} openings: the longest task up to the first frame with every user)`,
-    met: median <= 50,
-  };
-}
 
 async function run(users: number, soak: boolean) {
   const prefix = `mapbench-${process.pid}-${users}`;
@@ -309,12 +63,12 @@ async function run(users: number, soak: boolean) {
   );
   let load: ChildProcess | undefined;
   let browser: Browser | undefined;
-  busRate = [];
+  const busRate: number[] = [];
   try {
     browser = await launchBrowser({ webgl: true });
     log(`${users} users: seeding; feed ${FEED}`);
     await seedTerminals({ dataDir: server.dataDir }, users, 1);
-    load = await startLoad(server, users, prefix);
+    load = await startLoad(server, users, prefix, { feed: FEED, redisUrl: REDIS_URL, busRate });
     const token = await login(server.url, 'admin', BENCH_PASSWORD, 'DEMO');
     const online = await waitOnline(server.url, token, users);
     log(`${users} users: ${online} users online and moving`);
@@ -349,6 +103,9 @@ async function run(users: number, soak: boolean) {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     await context.addCookies([{ name: 'function_access_token', value: token, url: server.url, sameSite: 'Strict' }]);
     const page = await context.newPage();
+    // MAP_BENCH_HUB_PROTOCOL=json: negotiate offers no Binary transport, so the console's MessagePack
+    // client falls back to JSON (the figures of the JSON protocol, in the same run conditions).
+    if (process.env.MAP_BENCH_HUB_PROTOCOL === 'json') await offerTextOnly(page);
     const hub = watchHubSocket(page);
     // tsx names the functions inside page.evaluate through a `__name` helper the page lacks.
     await page.addInitScript({ content: probe });
@@ -489,35 +246,8 @@ async function run(users: number, soak: boolean) {
     if (stopWorkers) log(`${users} users: workers' hottest functions ${JSON.stringify(await stopWorkers(), null, 1)}`);
     log(`${users} users: fix to frame ${JSON.stringify(latencyMs)}`);
     log(`${users} users: the server's share of it ${JSON.stringify(serverShare)}`);
-    let memory:
-      | {
-          seconds: number;
-          heapStartMiB: number;
-          heapEndMiB: number;
-          growthPercent: number;
-          everyMinuteMiB: number[];
-          mainAndHubWorkerEveryMinuteMiB: string[];
-        }
-      | undefined;
-    if (soak && SOAK_SECONDS > 0) {
-      const start = await heapMiB(page);
-      const samples: Awaited<ReturnType<typeof heapMiB>>[] = [];
-      for (let left = SOAK_SECONDS; left > 0; left -= 60) {
-        await sleep(Math.min(60, left) * 1000);
-        samples.push(await heapMiB(page));
-        log(`${users} users: soak heap ${samples.map((sample) => `${sample.main}+${sample.hub}`).join(', ')} MiB`);
-      }
-      const end = samples.at(-1) ?? start;
-      memory = {
-        seconds: SOAK_SECONDS,
-        heapStartMiB: start.total,
-        heapEndMiB: end.total,
-        growthPercent: round(((end.total - start.total) / start.total) * 100),
-        everyMinuteMiB: samples.map((sample) => sample.total),
-        mainAndHubWorkerEveryMinuteMiB: [start, ...samples].map((sample) => `${sample.main}+${sample.hub}`),
-      };
-      log(`${users} users: memory ${JSON.stringify(memory)}`);
-    }
+    let memory: MapMemory | undefined;
+    if (soak && SOAK_SECONDS > 0) memory = await soakHeap(page, SOAK_SECONDS, (line) => log(`${users} users: ${line}`));
     const { allTasks, taskStarts, marks } = await page.evaluate(() => {
       const probe = (window as unknown as ProbeWindow).mapProbe;
       return { allTasks: probe.loadTasks, taskStarts: probe.loadTaskStarts, marks: probe.marks };
@@ -531,63 +261,21 @@ async function run(users: number, soak: boolean) {
     const openingTasks = allTasks.flatMap((ms, i) => (taskStarts[i]! < opensUntil ? [`${taskStarts[i]}+${ms}`] : []));
     const loadTasks = allTasks.filter((_, i) => taskStarts[i]! < opensUntil);
     const laterTasks = allTasks.filter((_, i) => taskStarts[i]! >= opensUntil);
-    const defaultView = views.default as { ratio: number };
-    const verdict = <T extends number | null>(value: T, goal: string, met: boolean) => ({
-      value,
-      goal,
-      met: value === null ? false : met,
+    const figures = mapFigures({
+      users,
+      seconds: SECONDS,
+      online,
+      drawnUsers,
+      views,
+      thread,
+      loadTasks,
+      latencyMs,
+      snapshotBytes,
+      firstFrameMs,
+      plainOpenings,
+      returningOpenings,
+      memory,
     });
-    const figures = {
-      fpsRatioDefaultView: verdict(defaultView.ratio, '>= 0.5', defaultView.ratio >= 0.5),
-      fpsRatioStreetView: { value: (views.street as { ratio: number }).ratio, goal: 'reported' },
-      mainThreadCpuMsPerSecond: verdict(thread.cpuMsPerSecond, '<= 100', thread.cpuMsPerSecond <= 100),
-      mainThreadBusyMsPerSecond: { value: thread.msPerSecond, goal: 'reported (wall time: includes other processes)' },
-      longestTaskWhileUpdatingMs: verdict(thread.longestTaskMs, '<= 50', thread.longestTaskMs <= 50),
-      longTasksOpeningPageMs: verdict(
-        Math.max(0, ...loadTasks),
-        '<= 50 (every task from opening the page to the first frame with every user)',
-        loadTasks.every((ms) => ms <= 50),
-      ),
-      fixToFrameP95Ms: {
-        ...verdict(latencyMs.all.p95 ?? null, '<= 1000', (latencyMs.all.p95 ?? Infinity) <= 1000),
-        ...(latencyMs.all.samples === 0
-          ? { note: `no delta was drawn within the ${SECONDS} s window: the users source finished no update after one` }
-          : {}),
-      },
-      snapshotFirstFrameMs: {
-        ...verdict(
-          firstFrameMs,
-          '<= 2000 (from opening the page to the first frame with every user)',
-          (firstFrameMs ?? Infinity) <= 2000,
-        ),
-        ...(firstFrameMs === null
-          ? { note: `the source held ${drawnUsers} of ${online} users when the bench stopped waiting` }
-          : {}),
-      },
-      // The same opening in a browser no DevTools client records (MAP_BENCH_PLAIN_OPENING): Playwright's
-      // Network domain copies every hub frame on the page's cores, which a dispatcher's browser does not.
-      ...(plainOpenings.length > 0
-        ? { snapshotFirstFrameWithoutPlaywrightMs: plainOpeningVerdict(plainOpenings) }
-        : {}),
-      ...(returningOpenings.length > 0
-        ? {
-            snapshotFirstFrameReturningMs: plainOpeningVerdict(returningOpenings),
-            longestTaskOpeningReturningMs: longestTaskVerdict(returningOpenings),
-          }
-        : {}),
-      heapGrowthPercent: memory
-        ? verdict(
-            memory.growthPercent,
-            `<= 10 over 600 s (this run: ${memory.seconds} s)`,
-            memory.growthPercent <= 10 && memory.seconds >= 600,
-          )
-        : { value: null, goal: '<= 10 over 600 s', met: false, note: 'no soak in this run' },
-      positionsPerSecondDelivered: {
-        value: latencyMs.positionsPerSecond,
-        goal: `${users} (every user once a second)`,
-        met: latencyMs.positionsPerSecond >= users * 0.9,
-      },
-    };
     return {
       users,
       feed: FEED,

@@ -14,6 +14,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import OpusScript from 'opusscript';
 import WebSocket from 'ws';
+import { AgentClient } from '@intercom/agent-client';
 import { speechPackets } from '../packages/media/src/index.js';
 import { decodeAudioDown, encodeAudioUp } from '../packages/terminal-client/src/index.js';
 import { startAgent } from '../apps/talk-agent/src/agent.js';
@@ -87,38 +88,12 @@ function seedChannel(dataDir: string): number {
   return cid;
 }
 
-/** The console's JSON client on the agent (docs/talk-agent-protocol.md): requests numbered by `id`. */
-class Client {
-  private next = 0;
-  private readonly waiting = new Map<number, (m: Record<string, unknown>) => void>();
-  onFrame: (frame: Buffer) => void = () => undefined;
-  onMessage: (m: Record<string, unknown>) => void = () => undefined;
-  constructor(readonly socket: WebSocket) {
-    // Text arrives as a string, binary as a Buffer (whichever ws major resolves here).
-    socket.on('message', (data: Buffer | string, isBinary?: boolean) => {
-      if (isBinary === true || (isBinary === undefined && typeof data !== 'string'))
-        return this.onFrame(data as Buffer);
-      const m = JSON.parse(String(data)) as Record<string, unknown>;
-      const resolve = this.waiting.get(m.id as number);
-      if (resolve) {
-        this.waiting.delete(m.id as number);
-        resolve(m);
-      } else this.onMessage(m);
-    });
-  }
-  static async open(url: string, origin?: string): Promise<Client> {
-    const socket = new WebSocket(url, origin ? { origin } : {});
-    await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
-    return new Client(socket);
-  }
-  request(message: Record<string, unknown>): Promise<Record<string, unknown>> {
-    this.next += 1;
-    const n = this.next;
-    return new Promise((resolve) => {
-      this.waiting.set(n, resolve);
-      this.socket.send(JSON.stringify({ id: n, ...message }));
-    });
-  }
+/** The console's side of the talk service on `ws` (packages/agent-client, no reconnect), replies waited for up to 60 s. */
+async function openConsole(url: string, origin: string): Promise<AgentClient> {
+  const client = new AgentClient({ connect: () => new WebSocket(url, { origin }), timeoutMs: 60_000 });
+  client.start();
+  await client.opened();
+  return client;
 }
 
 function encodeTimes(frames: Int16Array[]): { wasm: number; asmjs: number } {
@@ -155,12 +130,11 @@ async function main(): Promise<void> {
     const terminalUrl = `${server.url.replace(/^http/, 'ws')}/terminal`;
     const terminal = await TerminalPeer.open(terminalUrl, { phone: terminalPhone(0), password: SEED_PASSWORD });
     await terminal.request({ type: 'join', cid });
-    const console = await Client.open(`ws://127.0.0.1:${agent.talkPort}`, server.url);
+    const console = await openConsole(`ws://127.0.0.1:${agent.talkPort}`, server.url);
     const code = (await (
       await fetch(`${server.url}/api/Talk/AuthCode`, { method: 'POST', headers: { authorization: `Bearer ${token}` } })
     ).json()) as { BaseData: { authCode: string; dispatchNo: string } };
-    const loginReply = await console.request({
-      cmd: 'Login',
+    const loginReply = await console.request('Login', {
       Proxy: server.url,
       PartyID: 1,
       Uid: 'admin',
@@ -168,16 +142,16 @@ async function main(): Promise<void> {
       RecvUid: code.BaseData.dispatchNo,
     });
     if (!loginReply.ok) throw new Error(`Login: ${JSON.stringify(loginReply)}`);
-    await console.request({ cmd: 'GroupCall', cid });
+    await console.request('GroupCall', { cid });
 
     // ApplyMic -> granted.
     const grants: number[] = [];
     for (let i = 0; i < GRANTS; i += 1) {
       const started = performance.now();
-      const reply = await console.request({ cmd: 'ApplyMic' });
+      const reply = await console.request('ApplyMic');
       if (!reply.ok) throw new Error(`ApplyMic: ${JSON.stringify(reply)}`);
       grants.push(performance.now() - started);
-      await console.request({ cmd: 'FreeMic' });
+      await console.request('FreeMic');
       await sleep(20);
     }
 
@@ -200,9 +174,9 @@ async function main(): Promise<void> {
       decode.push(performance.now() - started);
     };
     for (let b = 0; b < BURSTS; b += 1) {
-      await console.request({ cmd: 'ApplyMic' });
+      await console.request('ApplyMic');
       await sleep(BURST_MS);
-      await console.request({ cmd: 'FreeMic' });
+      await console.request('FreeMic');
       await sleep(300);
     }
     terminal.onFrame = () => undefined;
@@ -254,8 +228,8 @@ async function main(): Promise<void> {
       goals: { applyMicToGrantedMs: 100, mouthToEarMs: 150 },
     };
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-    await console.request({ cmd: 'LogOut' });
-    console.socket.close();
+    await console.request('LogOut');
+    console.stop();
     terminal.socket.close();
   } finally {
     await agent.close();

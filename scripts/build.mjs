@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Builds the contract, the media package, the server and the console when missing or stale; `--force` rebuilds all.
+// Builds the contract, the media package, the server, the console and the field app when missing or stale; `--force` rebuilds all.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -65,6 +65,9 @@ if (force || newestMtime(serverSources) > mtimeOf('apps/server/dist/main.js')) {
 
 const consoleSources = [
   'packages/contract/src',
+  'packages/browser-audio/src',
+  'packages/terminal-client/src',
+  'packages/agent-client/src',
   'apps/console/src',
   'apps/console/index.html',
   'apps/console/vite.config.ts',
@@ -74,6 +77,21 @@ const consoleSources = [
 if (force || newestMtime(consoleSources) > mtimeOf('apps/console/dist/index.html')) {
   run('build console', vite, ['build', '--logLevel', 'warn'], path.join(root, 'apps/console'));
   precompress(path.join(root, 'apps/console/dist'));
+}
+
+const fieldSources = [
+  'packages/contract/src',
+  'packages/terminal-client/src',
+  'packages/browser-audio/src',
+  'apps/field/src',
+  'apps/field/index.html',
+  'apps/field/vite.config.ts',
+  'apps/field/vite',
+  'apps/field/package.json',
+];
+if (force || newestMtime(fieldSources) > mtimeOf('apps/field/dist/index.html')) {
+  run('build field app', vite, ['build', '--logLevel', 'warn'], path.join(root, 'apps/field'));
+  precompress(path.join(root, 'apps/field/dist'));
 }
 
 const agentSources = [
@@ -112,7 +130,7 @@ async function agentSigningChanged() {
 function precompress(dir) {
   for (const name of fs.readdirSync(dir, { recursive: true })) {
     const file = path.join(dir, String(name));
-    if (!/\.(js|css|html|svg|json|txt)$/.test(file) || !fs.statSync(file).isFile()) continue;
+    if (!/\.(js|css|html|svg|json|txt|webmanifest)$/.test(file) || !fs.statSync(file).isFile()) continue;
     const content = fs.readFileSync(file);
     if (content.length < 1024) continue;
     fs.writeFileSync(`${file}.gz`, zlib.gzipSync(content, { level: 9 }));

@@ -4,8 +4,8 @@ export interface ImportEdge {
   target: string;
 }
 
-/** Every .ts and .tsx file under `dir`. */
-export function sourceFiles(dir: string): string[];
+/** Every .ts and .tsx file under `dir` (or every file whose name matches `pattern`), outside node_modules and dist. */
+export function sourceFiles(dir: string, pattern?: RegExp): string[];
 /** Every relative import (static, re-export or dynamic, types included) of the files under `src`. */
 export function importEdges(src: string): ImportEdge[];
 /** Folder -> the folders it imports, leaving out imports inside a folder. */

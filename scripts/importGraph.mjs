@@ -3,12 +3,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-/** Every .ts and .tsx file under `dir`. */
-export function sourceFiles(dir) {
+/** Folders that hold no source of ours: installed packages and build output. */
+const NOT_SOURCE = new Set(['node_modules', 'dist']);
+
+/** Every .ts and .tsx file under `dir` (or every file whose name matches `pattern`), outside node_modules and dist. */
+export function sourceFiles(dir, pattern = /\.tsx?$/) {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(full);
-    return /\.tsx?$/.test(entry.name) ? [full] : [];
+    if (entry.isDirectory()) return NOT_SOURCE.has(entry.name) ? [] : sourceFiles(full, pattern);
+    return pattern.test(entry.name) ? [full] : [];
   });
 }
 

@@ -29,6 +29,14 @@ if (demo) {
   env.INTERCOM_DEMO = '1';
 }
 
+/** The field app's address and a terminal user to sign in with (docs/field-app.md). */
+function fieldAppLines(url, phone) {
+  return [
+    `  Field app:    ${url}/field (a phone on the network needs HTTPS: README "HTTPS for phones")`,
+    `    Phone ${phone}, password Sim#2026: a terminal in the first simulated channel`,
+  ];
+}
+
 /** True when ffmpeg with libx264 is on the PATH: the demo's cameras then send live H.264. */
 function hasFfmpegH264() {
   const probe = spawnSync('ffmpeg', ['-hide_banner', '-encoders'], { encoding: 'utf8', timeout: 10_000 });
@@ -87,12 +95,23 @@ if (demo) {
       '--record',
       '--check-in',
       '2',
+      // One worker lets a check-in pass now and then: a LoneWorker alarm to see about every 20 minutes.
+      '--miss-check-ins',
+      '0.1',
       '--video',
       '--video-terminals',
       '2',
       '--video-codec',
       codec,
+      // About one SOS in 20 minutes over the fleet (20 terminals, a report each 5 s): the bell stays readable.
+      '--sos-rate',
+      '0.0002',
       '--quiet',
+      // One more user in the first channel, not simulated: a person opens the field app with it.
+      '--spare-users',
+      '1',
+      // The simulator works as its own account "simulator"; admin's password only sets that up on the
+      // first start (nobody is signed in yet), so no restart signs a person's console out.
       '--account',
       'admin',
       '--password',
@@ -101,9 +120,9 @@ if (demo) {
     { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env },
   );
   children.push(simulator);
-  // The block comes once the simulator has set the demo up with the admin account and logged out
-  // (its FLEET_READY line, apps/simulator/src/fleet.ts): a login from the block before that would
-  // be replaced by the simulator's own (one session per account).
+  // The block comes once the simulator has set the demo up and logged out (its FLEET_READY line,
+  // apps/simulator/src/fleet.ts): on the first start it logs in as admin once to make its own
+  // account, and a login from the block before that would be replaced (one session per account).
   let printed = false;
   const printBlock = () => {
     if (printed) return;
@@ -118,7 +137,9 @@ if (demo) {
     pending = lines.pop() ?? '';
     for (const line of lines) {
       process.stdout.write(`${line}\n`);
-      if (line.includes('setup done, admin session ended')) {
+      const spare = /spare users, not simulated: (\d+)/.exec(line);
+      if (spare) block.splice(block.length - 1, 0, ...fieldAppLines(url, spare[1]));
+      if (line.includes('setup done, console session ended')) {
         clearTimeout(setupTimer);
         printBlock();
       }

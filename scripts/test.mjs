@@ -77,8 +77,12 @@ function count(file) {
     const where = path.relative(root, file.name ?? '');
     const tests = (file.assertionResults ?? []).filter((test) => test.status === 'failed');
     for (const test of tests) {
-      const message = String(test.failureMessages?.[0] ?? '').split('\n')[0];
-      failures.push(`${where} > ${test.fullName ?? test.title}: ${message.slice(0, 300)}`);
+      const full = String(test.failureMessages?.[0] ?? '');
+      const message = full.split('\n')[0];
+      // The test file's line the failure came from (CI shows only the summary's tail).
+      const base = path.basename(where).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      const line = full.match(new RegExp(`${base}:(\\d+)`))?.[1];
+      failures.push(`${where}${line ? `:${line}` : ''} > ${test.fullName ?? test.title}: ${message.slice(0, 300)}`);
     }
     // A file that failed before any test ran (a syntax error, a hook that threw) has no failed test.
     if (file.status === 'failed' && tests.length === 0)
@@ -100,21 +104,15 @@ async function vitest(label, reportName, args, env) {
   return ok;
 }
 
-/** Test files that need a real Redis (REDIS_URL_TEST, default redis://127.0.0.1:6379). */
-const REDIS_ONLY = [
-  'apps/server/test/bus/redisBus.test.ts',
-  'apps/server/test/bus/scaleOutLoginLimit.test.ts',
-  'apps/server/test/hub/scaleOutSessions.test.ts',
-  'apps/server/test/bus/redisLoginThrottle.test.ts',
-  'apps/server/test/terminals/scaleOut.test.ts',
-  'apps/server/test/terminals/scaleOutEvents.test.ts',
-  'apps/server/test/terminals/scaleOutState.test.ts',
-  'apps/server/test/talk/scaleOutTalk.test.ts',
-  'apps/server/test/talk/emergencyCallsScaleOut.test.ts',
-  'apps/server/test/video/videoScaleOut.test.ts',
-  'apps/server/test/incidentInstances.test.ts',
-  'apps/server/test/safety/safetyInstances.test.ts',
-];
+const serverTests = path.join(root, 'apps/server/test');
+/** The server's test files, relative to the root. */
+const serverTestFiles = fs
+  .readdirSync(serverTests, { recursive: true })
+  .filter((file) => file.endsWith('.test.ts'))
+  .map((file) => path.relative(root, path.join(serverTests, file)));
+
+/** Test files that need a real Redis (REDIS_URL_TEST, default redis://127.0.0.1:6379): named `*.redis.test.ts`. */
+const REDIS_ONLY = serverTestFiles.filter((file) => file.endsWith('.redis.test.ts'));
 
 /**
  * Two built instances behind HAProxy on PostgreSQL and Redis (docs/operations.md "Rolling restart"):
@@ -174,30 +172,25 @@ async function ensureRedis() {
 }
 
 /**
- * The server's test files that never reach its database code (apps/server/src/db), following
- * relative imports: pure units the SQLite pass has run already, left out of the PostgreSQL pass.
+ * What puts a server test file in the PostgreSQL pass (README "Testing"): its own text queries the
+ * database (Kysely's selectFrom, insertInto, updateTable or deleteFrom, a sql`` template, an import
+ * from src/db/), or it carries a line `// postgres: <why>` (a file that reaches SQL only through the
+ * API, such as the query engine's). Every other file (protocol, timing and pure unit tests, which
+ * reach the database only to build their app) runs in the SQLite pass alone.
  */
-function serverFilesWithoutDatabase() {
-  const server = path.join(root, 'apps/server');
-  const reaches = (file, seen) => {
-    if (seen.has(file)) return false;
-    seen.add(file);
-    if (file.startsWith(path.join(server, 'src/db/'))) return true;
-    if (!fs.existsSync(file)) return false;
-    const source = fs.readFileSync(file, 'utf8');
-    for (const [, specifier] of source.matchAll(/(?:from|import)\s*\(?\s*'(\.[^']+)'/g)) {
-      const target = path.resolve(path.dirname(file), specifier).replace(/\.js$/, '.ts');
-      const index = target.replace(/\.ts$/, '/index.ts');
-      if (reaches(fs.existsSync(target) ? target : index, seen)) return true;
-    }
-    return false;
-  };
-  return fs
-    .readdirSync(path.join(server, 'test'), { recursive: true })
-    .filter((file) => file.endsWith('.test.ts'))
-    .map((file) => path.join(server, 'test', file))
-    .filter((file) => !reaches(file, new Set()))
-    .map((file) => path.relative(root, file));
+const REACHES_SQL = [
+  /\.(?:selectFrom|insertInto|updateTable|deleteFrom)\(/,
+  /\bsql`/,
+  /from '(?:\.\.\/)+src\/db\//,
+  /^\/\/ postgres: /m,
+];
+
+/** The server's test files that do not reach SQL by that rule: left out of the PostgreSQL pass. */
+function serverFilesWithoutSql() {
+  return serverTestFiles.filter((file) => {
+    const text = fs.readFileSync(path.join(root, file), 'utf8');
+    return !REACHES_SQL.some((pattern) => pattern.test(text));
+  });
 }
 
 const redis = await ensureRedis();
@@ -232,6 +225,7 @@ if (!process.env.TEST_DATABASE_URL) {
 // The build first: the browser tests need it, and the login page budget reads its manifest (seconds).
 const built = step('build', process.execPath, ['scripts/build.mjs']);
 if (built) step('login page JavaScript budget', process.execPath, ['scripts/bundleSize.mjs']);
+if (built) step('field app JavaScript budget', process.execPath, ['scripts/fieldBundleSize.mjs']);
 // The SQLite pass, the PostgreSQL pass and the browser tests side by side, one file at a time each.
 // Measured (README "The two commands"): a pass spends most of its time waiting on sockets and timers
 // (each worker keeps its loaded modules between files: vitest.config.ts), so one alone keeps a core
@@ -249,11 +243,11 @@ await Promise.all([
     vitest(
       'API tests (PostgreSQL)',
       'postgres',
-      // The server's files that reach its database, less what needs what is missing.
+      // The server's files that reach SQL, less what needs what is missing.
       [
         '--project',
         'server',
-        ...exclude(serverFilesWithoutDatabase()),
+        ...exclude(serverFilesWithoutSql()),
         ...redisExclude,
         ...(rollingMissing ? exclude([ROLLING_RESTART]) : []),
       ],

@@ -77,6 +77,8 @@ export interface PlainOpeningOptions {
    * new profile is made and removed: a browser that has never opened the console.
    */
   profile?: string;
+  /** The probe's mark that ends the wait (default `allUsersFirstFrame`; `firstRender` for an empty map). */
+  until?: string;
 }
 
 /**
@@ -149,7 +151,7 @@ export async function plainOpening(options: PlainOpeningOptions): Promise<Record
         sessionId,
       )) as { result: { value?: string } };
       marks = JSON.parse(result.value ?? '{}') as Record<string, unknown>;
-      if (marks.allUsersFirstFrame !== undefined) break;
+      if (marks[options.until ?? 'allUsersFirstFrame'] !== undefined) break;
     }
     // The page's long tasks up to that frame (start+duration, ms since navigation start).
     const { result: tasks } = (await cdp.send(

@@ -36,7 +36,8 @@ export function freePort(): Promise<number> {
  */
 export async function startServer(env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<RunningServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'intercom-bench-'));
-  const port = await freePort();
+  // `env.PORT`: that port (a restart on the same address, as bench/fleet.ts does); else a free one.
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const started = performance.now();
   const extra = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
   const child = spawn(process.execPath, [...extra, ...nodeArgs, path.join(root, 'apps/server/dist/main.js')], {

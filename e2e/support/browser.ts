@@ -8,7 +8,7 @@ export const UI_TIMEOUT_MS = 10_000;
 
 const screenshotDir = new URL('../screenshots/', import.meta.url).pathname;
 
-export { WEBGL_ARGS, launchBrowser, type LaunchOptions } from './chromium.js';
+export { WEBGL_ARGS, fakeMicrophoneArgs, launchBrowser, type LaunchOptions } from './chromium.js';
 
 export interface ContextOptions {
   locale?: string;

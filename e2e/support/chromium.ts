@@ -29,3 +29,16 @@ export function launchBrowser(options: LaunchOptions = {}): Promise<Browser> {
     ],
   });
 }
+
+/**
+ * Chromium's launch arguments for a fake microphone that plays `wav` (its permission granted
+ * without a prompt) and for sound that plays without a click first.
+ */
+export function fakeMicrophoneArgs(wav: string): string[] {
+  return [
+    '--use-fake-ui-for-media-stream',
+    '--use-fake-device-for-media-stream',
+    `--use-file-for-fake-audio-capture=${wav}`,
+    '--autoplay-policy=no-user-gesture-required',
+  ];
+}

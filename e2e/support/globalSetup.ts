@@ -69,6 +69,9 @@ async function snapshotBuild(): Promise<string> {
       // The talk agent's bundle, which the server offers at /api/Plugin/Package (four levels above its dist).
       const agent = path.join(root, 'apps/talk-agent/dist');
       if (fs.existsSync(agent)) fs.cpSync(agent, path.join(dir, 'apps/talk-agent/dist'), { recursive: true });
+      // The field app, which the server serves at /field when its build is there.
+      const field = path.join(root, 'apps/field/dist');
+      if (fs.existsSync(field)) fs.cpSync(field, path.join(dir, 'apps/field/dist'), { recursive: true });
       if (consoleCopyComplete(path.join(dir, 'apps/console/dist'))) break;
     } catch {
       // A file vanished while copying: a build is running.

@@ -1,6 +1,7 @@
 import { TerminalSocket } from '@intercom/terminal-client';
 import { expect, inject } from 'vitest';
 import WebSocket from 'ws';
+import { callApi, postJson } from './apiLogin.js';
 
 /** The password the browser tests give the terminal users they create. */
 export const TERMINAL_PASSWORD = 'Live-2026';
@@ -22,8 +23,19 @@ export async function createTerminalUser(token: string, name: string, phone: str
   return answer.BaseData!.UserID;
 }
 
-/** Deletes users the tests made (`DELETE /api/UserInfo/Delete/{id}`). */
+/**
+ * Deletes users the tests made (`DELETE /api/UserInfo/Delete/{id}`), resolving their open alarms
+ * first: an unhandled SOS outlives its user and its banner would cover every later file's map (the
+ * e2e server is shared).
+ */
 export async function deleteUsers(token: string, ids: readonly number[]): Promise<void> {
+  if (ids.length === 0) return;
+  const open = await callApi(token, 'GET', '/api/Notification/QueryData', {
+    jsonCondition: JSON.stringify({ U_ID: { in: ids }, State: { ne: 'resolved' } }),
+    pageSize: '500',
+  });
+  const alarms = ((open.body.Data ?? []) as { N_ID: number }[]).map((a) => a.N_ID);
+  if (alarms.length > 0) await postJson(token, '/api/Notification/Resolve', { ids: alarms, comment: 'e2e cleanup' });
   for (const id of ids) {
     await fetch(new URL(`/api/UserInfo/Delete/${id}`, inject('baseUrl')), {
       method: 'DELETE',

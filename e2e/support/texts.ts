@@ -21,10 +21,28 @@ function messagesOf(language: Language): Messages {
  * message does not break a test, while a missing key or an untranslated screen still does.
  */
 export function text(language: Language, key: string, params: Record<string, string | number> = {}): string {
-  let node: string | Messages | undefined = messagesOf(language);
+  return lookup(messagesOf(language), `locale ${language}`, key, params);
+}
+
+function lookup(messages: Messages, where: string, key: string, params: Record<string, string | number>): string {
+  let node: string | Messages | undefined = messages;
   for (const part of key.split('.')) node = typeof node === 'object' ? node[part] : undefined;
-  if (typeof node !== 'string') throw new Error(`locale ${language} has no text for ${key}`);
+  if (typeof node !== 'string') throw new Error(`${where} has no text for ${key}`);
   return node.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) => String(params[name] ?? whole));
+}
+
+const fieldLocaleDir = new URL('../../apps/field/src/i18n/locales/', import.meta.url);
+
+/** The field app's text of `key` in its namespace file (`apps/field/src/i18n/locales/<language>/<namespace>.json`). */
+export function fieldText(
+  language: Language,
+  namespace: string,
+  key: string,
+  params: Record<string, string | number> = {},
+): string {
+  const file = new URL(`${language}/${namespace}.json`, fieldLocaleDir);
+  const messages = JSON.parse(fs.readFileSync(file, 'utf8')) as Messages;
+  return lookup(messages, `field ${language}/${namespace}`, key, params);
 }
 
 /** English text of a key (most tests read the console in English). */

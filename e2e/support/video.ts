@@ -1,5 +1,7 @@
 import type { Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { expect, inject } from 'vitest';
+import { SIM_VIDEO_CHANNEL } from '../../apps/simulator/src/adminApi.js';
+import { callApi } from './apiLogin.js';
 import { shot } from './browser.js';
 import { text, type Language } from './texts.js';
 
@@ -25,4 +27,16 @@ export async function logInVideoSeat(page: Page, language: Language, screenshot?
   await expect.poll(() => dialog.count()).toBe(0);
   // The login's messages fade before the screenshots, which they would cover.
   await expect.poll(() => page.locator('.ant-message-notice').count(), { timeout: 15_000 }).toBe(0);
+}
+
+/** Leaves the enterprise as the other files expect it: video off, no test video channel. */
+export async function withdrawVideoRights(token: string): Promise<void> {
+  const { body } = await callApi(token, 'GET', '/api/THChannel/QueryChannel', { search: SIM_VIDEO_CHANNEL });
+  for (const channel of (body.Data as { CID: number; CName: string }[] | undefined) ?? []) {
+    if (channel.CName !== SIM_VIDEO_CHANNEL) continue;
+    const url = new URL('/api/THChannel/DeleteChannel', inject('baseUrl'));
+    url.searchParams.set('cid', String(channel.CID));
+    await fetch(url, { method: 'DELETE', headers: { Authorization: `Bearer ${token}` } });
+  }
+  await callApi(token, 'POST', '/api/Account/ModifyConfig', { scCode: 'VideoEnable', scValue: 'FALSE' });
 }

@@ -79,6 +79,9 @@ describe('npm run demo', () => {
     expect(block).toContain(`Company code: ${COMPANY_CODE}`);
     expect(block).toContain('Account:      admin');
     expect(block).toContain(`Data:         ${path.join(work, 'data')}`);
+    // The field app's address and a terminal to sign in with, not one the simulator drives (issue 49).
+    expect(block).toMatch(/Field app: +http:\/\/\S+\/field /);
+    expect(block).toMatch(/Phone \d+, password \S+/);
     expect(printedPassword()).toMatch(/^\S{12,}$/);
     // The generated password is the one kept for this demo directory.
     expect(fs.readFileSync(path.join(work, 'data', 'demo-admin-password'), 'utf8').trim()).toBe(printedPassword());

@@ -2,10 +2,10 @@ import type { Locator, Page } from 'playwright-core';
 import { describe, expect, inject, test } from 'vitest';
 import { adminCredentials, seedAccount } from '../support/accounts.js';
 import { tokenOf } from '../support/apiLogin.js';
-import { useBrowserPerFile } from '../support/browser.js';
+import { shot, useBrowserPerFile } from '../support/browser.js';
 import { clickWhenStill, fieldError, nameEndingWith, openSignedIn, toast } from '../support/console.js';
 import { openTerminalSocket, Terminal } from '../support/terminal.js';
-import { en } from '../support/texts.js';
+import { en, text } from '../support/texts.js';
 
 const browser = useBrowserPerFile();
 
@@ -130,6 +130,71 @@ describe('alarm records', () => {
       expect(await row.getByRole('button', { name: nameEndingWith(en(step)) }).isDisabled()).toBe(true);
     }
   });
+
+  test('safety alarms and the details the server writes read in the reader language (issue 51)', async () => {
+    const safetyPhone = `136${stamp}09`;
+    const safetyName = `Roof crew ${stamp}`;
+    const setup = await browser.newPage();
+    await openSignedIn(setup, adminCredentials(), '/System/notify');
+    await createTerminalUser(await tokenOf(setup), safetyName, safetyPhone);
+    await setup.close();
+    const terminal = await connectTerminal();
+    try {
+      const login = await terminal.send({
+        type: 'login',
+        phone: safetyPhone,
+        password: terminalPassword,
+        device: 'e2e',
+      });
+      expect(login.type).toBe('ack');
+      expect((await terminal.send({ type: 'status', battery: 9, signal: 80 })).type).toBe('ack');
+      expect((await terminal.send({ type: 'manDown', lat: 22.54, lon: 114.06 })).type).toBe('ack');
+      expect((await terminal.send({ type: 'sos', lat: 22.54, lon: 114.06 })).type).toBe('ack');
+      await terminal.send({ type: 'logout' });
+    } finally {
+      terminal.close();
+    }
+    for (const [language, width] of [
+      ['en', 1440],
+      ['zh', 1440],
+      ['zh', 390],
+      ['en', 390],
+    ] as const) {
+      const page = await browser.newPage({ locale: language, width, height: width === 390 ? 844 : 900 });
+      await openSignedIn(page, adminCredentials(), '/System/notify', language);
+      const rows = rowsOf(page).filter({ hasText: safetyPhone });
+      await expect.poll(() => rows.count()).toBe(3);
+      const say = (key: string, params: Record<string, string | number> = {}) => text(language, key, params);
+      await rows
+        .filter({ hasText: say('alarms.type_man_down') })
+        .getByText(say('alarms.detail.man_down'))
+        .waitFor();
+      await rows
+        .filter({ hasText: say('alarms.type_low_battery') })
+        .getByText(say('alarms.detail.battery', { percent: 9 }))
+        .waitFor();
+      await rows.getByText(say('alarms.detail.sos'), { exact: true }).waitFor();
+      if (language === 'zh') expect((await rows.allInnerTexts()).join(' ')).not.toMatch(/ManDown|Battery|Man down/);
+      await shot(page, `alarm-records-${language}-${width}`);
+      // The Type filter names the safety alarms too.
+      const filters = page
+        .locator('.ant-form-item')
+        .filter({ hasText: say('alarms.type') })
+        .first();
+      if (await filters.isVisible()) {
+        await filters.locator('.ant-select').click();
+        for (const key of ['alarms.type_lone_worker', 'alarms.type_no_movement', 'alarms.type_man_down'])
+          await page
+            .locator('.ant-select-item-option')
+            .filter({ hasText: say(key) })
+            .first()
+            .waitFor();
+        await shot(page, `alarm-type-filter-${language}-${width}`);
+        await page.keyboard.press('Escape');
+      }
+      await page.close();
+    }
+  }, 90_000);
 
   test('a new SOS appears in the open list without a reload', async () => {
     const page = await browser.newPage();

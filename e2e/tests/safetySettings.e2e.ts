@@ -1,7 +1,8 @@
+import type { SafetySettingRow } from '@intercom/contract';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, inject, test } from 'vitest';
 import { adminCredentials } from '../support/accounts.js';
-import { postJson, tokenOf } from '../support/apiLogin.js';
+import { callApi, postJson, tokenOf } from '../support/apiLogin.js';
 import { shot, useBrowserPerFile } from '../support/browser.js';
 import { clickWhenStill, nameEndingWith, openSignedIn, toast, waitForPath } from '../support/console.js';
 import { deleteUsers, TERMINAL_PASSWORD } from '../support/terminal.js';
@@ -136,6 +137,61 @@ describe('safety settings', () => {
       }, 60_000);
     }
   }
+
+  test('a new whole-enterprise setting asks before it replaces the one there is (issue 51)', async () => {
+    const page = await browser.newPage();
+    await openSignedIn(page, adminCredentials(), '/main/safety/edit');
+    const token = await tokenOf(page);
+    const enterpriseRows = async () => {
+      const answer = await callApi(token, 'GET', '/api/Safety/QueryData', {
+        jsonCondition: JSON.stringify({ TargetKind: 'enterprise' }),
+        pageSize: '100',
+      });
+      return answer.body.Data as SafetySettingRow[];
+    };
+    const before = await enterpriseRows();
+    // The enterprise's settings as someone left them (every check off: no alarm for other files' terminals).
+    const existing = { CheckInMinutes: 0, GraceMinutes: 5, NoMovementMinutes: 0, NoMovementMeters: 33 };
+    expect((await postJson(token, '/api/Safety/Settings', existing)).body.BaseResult.Code).toBe(8888);
+    const ours = (await enterpriseRows()).find((row) => row.NoMovementMeters === 33)!;
+    const earlier = before.find((row) => row.E_ID === ours.E_ID);
+    try {
+      await page.getByText(en('safety.kind_enterprise'), { exact: true }).click();
+      await page.getByText(en('safety.enterprise_hint')).waitFor();
+      await page.locator('input#CheckInMinutes').fill('0');
+      await page.locator('input#NoMovementMeters').fill('44');
+      const save = page.getByRole('button', { name: nameEndingWith(en('common.save')) });
+      const dialog = page.getByRole('dialog').filter({ hasText: en('safety.replace_title') });
+
+      // Cancel: nothing saved, the form stays as it was.
+      await save.click();
+      await dialog.waitFor();
+      await shot(page, 'safety-replace-enterprise-en');
+      await clickWhenStill(dialog.getByRole('button', { name: nameEndingWith(en('common.cancel')) }));
+      await dialog.waitFor({ state: 'detached' });
+      expect(new URL(page.url()).pathname).toBe('/main/safety/edit');
+      expect(await page.locator('input#NoMovementMeters').inputValue()).toBe('44');
+      expect((await enterpriseRows()).find((row) => row.E_ID === ours.E_ID)?.NoMovementMeters).toBe(33);
+
+      // Replace: saved once the person said so.
+      await save.click();
+      await clickWhenStill(dialog.getByRole('button', { name: nameEndingWith(en('safety.replace_ok')) }));
+      await toast(page, en('common.oper_success')).waitFor();
+      await waitForPath(page, '/main/safety');
+      expect((await enterpriseRows()).find((row) => row.E_ID === ours.E_ID)?.NoMovementMeters).toBe(44);
+    } finally {
+      if (earlier) {
+        const { CheckInMinutes, GraceMinutes, NoMovementMinutes, NoMovementMeters, E_ID } = earlier;
+        await postJson(token, '/api/Safety/Settings', {
+          E_ID,
+          CheckInMinutes,
+          GraceMinutes,
+          NoMovementMinutes,
+          NoMovementMeters,
+        });
+      } else await postJson(token, '/api/Safety/Delete', { ids: [ours.Key] });
+    }
+  }, 60_000);
 
   test('deleting the setting, after a confirmation, hands its user back to the next settings', async () => {
     const page = await browser.newPage();

@@ -6,10 +6,11 @@ import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, test } from 'vitest';
 import { adminCredentials } from '../support/accounts.js';
 import { postJson, tokenOf } from '../support/apiLogin.js';
-import { shot, useBrowserPerFile } from '../support/browser.js';
+import { fakeMicrophoneArgs, shot, useBrowserPerFile } from '../support/browser.js';
 import { openMapSignedIn } from '../support/mapPage.js';
 import { RawTerminal } from '../support/rawTerminal.js';
 import { speechWav as makeSpeechWav } from '../support/speechAudio.js';
+import { closeTalkDrawer, takeBrowserSeat } from '../support/talkPanel.js';
 import { createTerminalUser, deleteUsers } from '../support/terminal.js';
 import { text, type Language } from '../support/texts.js';
 
@@ -23,12 +24,7 @@ const speechWav = makeSpeechWav(work, 'Dispatch here. Help is on the way. Stay w
 
 const browser = useBrowserPerFile({
   webgl: true,
-  args: [
-    '--use-fake-ui-for-media-stream',
-    '--use-fake-device-for-media-stream',
-    `--use-file-for-fake-audio-capture=${speechWav}`,
-    '--autoplay-policy=no-user-gesture-required',
-  ],
+  args: fakeMicrophoneArgs(speechWav),
 });
 
 const stamp = String(Date.now()).slice(-6);
@@ -50,17 +46,9 @@ afterAll(async () => {
 async function mapWithBrowserSeat(page: Page, language: Language) {
   await openMapSignedIn(page, adminCredentials(), '/main/map', language);
   token = await tokenOf(page);
-  await page.getByTestId('talk-toggle').click();
-  const panel = page.getByTestId('talk-panel').first();
-  await panel.getByText(text(language, 'talk.no_agent')).waitFor();
-  await panel.getByTestId('talk-use-browser').click();
-  await page.getByText(text(language, 'talk.status.login_success')).first().waitFor();
+  await takeBrowserSeat(page, language);
   // On a phone the panel is a drawer over the map: close it so the banner is in reach.
-  const drawer = page.getByTestId('talk-drawer');
-  if (await drawer.isVisible()) {
-    await page.keyboard.press('Escape');
-    await expect.poll(() => drawer.isVisible()).toBe(false);
-  }
+  await closeTalkDrawer(page);
 }
 
 /** A terminal user logged in, who raises SOS; resolves with the emergency call's cid. */

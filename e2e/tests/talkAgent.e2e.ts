@@ -1,10 +1,10 @@
 import type { ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { TALK_RETRY_MS, TalkAgentPorts } from '@intercom/contract';
+import { AgentClient } from '@intercom/agent-client';
 import { speechPackets } from '@intercom/media';
 import { decodeAudioDown } from '@intercom/terminal-client';
 import type { Page } from 'playwright-core';
@@ -77,23 +77,22 @@ async function stopAgent(): Promise<void> {
 
 /** One command to the running agent, as a console of the server's origin would send it; fails after 10 s without an answer. */
 async function agentCommand(cmd: string): Promise<Record<string, unknown>> {
-  const socket = new WebSocket(`ws://127.0.0.1:${TalkAgentPorts.talk}`, { origin: inject('baseUrl') });
-  const signal = AbortSignal.timeout(10_000);
-  signal.addEventListener('abort', () => socket.terminate());
+  const url = `ws://127.0.0.1:${TalkAgentPorts.talk}`;
+  const client = new AgentClient({
+    connect: () => new WebSocket(url, { origin: inject('baseUrl') }),
+    timeoutMs: 10_000,
+  });
+  // The client times out a reply; this bounds the opening handshake too.
+  const handshake = setTimeout(() => client.stop(), 10_000);
   try {
-    await once(socket, 'open', { signal });
-    socket.send(JSON.stringify({ cmd, id: 1 }));
-    for (;;) {
-      const [data] = (await once(socket, 'message', { signal })) as [Buffer];
-      const message = JSON.parse(String(data)) as Record<string, unknown>;
-      if (message.id === 1) {
-        socket.close();
-        return message;
-      }
-    }
+    client.start();
+    await client.opened();
+    return await client.request(cmd);
   } catch (error) {
-    if (signal.aborted) throw new Error(`the agent did not answer ${cmd} within 10 s`, { cause: error });
-    throw error;
+    throw new Error(`the agent did not answer ${cmd}: ${String(error)}`, { cause: error });
+  } finally {
+    clearTimeout(handshake);
+    client.stop();
   }
 }
 

@@ -7,15 +7,15 @@ import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, inject, test } from 'vitest';
 import { adminCredentials } from '../support/accounts.js';
 import { callApi, tokenOf } from '../support/apiLogin.js';
-import { shot, useBrowserPerFile } from '../support/browser.js';
+import { fakeMicrophoneArgs, shot, useBrowserPerFile } from '../support/browser.js';
 import { createWebChannel, deleteChannels } from '../support/channels.js';
 import { openSignedIn, userMenu } from '../support/console.js';
 import { expectMapUser, expectSelectedUserBesideCard, pickUserOnMap } from '../support/mapPage.js';
 import { RawTerminal } from '../support/rawTerminal.js';
-import { groupCallFromTree } from '../support/talkPanel.js';
+import { browserSeatOn, takeBrowserSeat } from '../support/talkPanel.js';
 import { decodeFrames, speechWav as makeSpeechWav } from '../support/speechAudio.js';
 import { createTerminalUser, deleteUsers } from '../support/terminal.js';
-import { en, text, type Language } from '../support/texts.js';
+import { en, text } from '../support/texts.js';
 
 /**
  * Talking from the browser alone (issue 13): Chromium's fake microphone plays an espeak-ng recording;
@@ -31,12 +31,7 @@ const speechWav = makeSpeechWav(
 // WebGL for the live map, whose user card places a private call.
 const browser = useBrowserPerFile({
   webgl: true,
-  args: [
-    '--use-fake-ui-for-media-stream',
-    '--use-fake-device-for-media-stream',
-    `--use-file-for-fake-audio-capture=${speechWav}`,
-    '--autoplay-policy=no-user-gesture-required',
-  ],
+  args: fakeMicrophoneArgs(speechWav),
 });
 
 const stamp = String(Date.now()).slice(-6);
@@ -60,30 +55,6 @@ async function createChannel(name: string, uids: number[], memberPriority: numbe
   const cid = await createWebChannel(token, name, uids, memberPriority);
   channels.push(cid);
   return cid;
-}
-
-/** Opens the talk panel and takes the browser seat (no agent runs here). */
-async function takeBrowserSeat(page: Page, language: Language) {
-  await page.getByTestId('talk-toggle').click();
-  const panel = page.getByTestId('talk-panel').first();
-  // No agent on 127.0.0.1:12002: the panel says so and offers browser talk.
-  await panel.getByText(text(language, 'talk.no_agent')).waitFor();
-  await panel.getByTestId('talk-use-browser').click();
-  await page.getByText(text(language, 'talk.status.login_success')).first().waitFor();
-  return panel;
-}
-
-/** Takes the browser seat and joins `channel` from the tree. */
-async function browserSeatOn(page: Page, cid: number, channel: string, language: Language) {
-  const panel = await takeBrowserSeat(page, language);
-  // On a phone the panel is a drawer over the page: close it to reach the tree; the call reopens it.
-  const drawer = page.getByTestId('talk-drawer');
-  if (await drawer.isVisible()) {
-    await page.keyboard.press('Escape');
-    await expect.poll(() => page.getByTestId('talk-ptt').isVisible()).toBe(false);
-  }
-  await groupCallFromTree(page, panel, cid, channel, language);
-  return panel;
 }
 
 /** Holds Space for `ms` with nothing focused; returns when the press began and the terminal heard the floor taken. */

@@ -1,18 +1,18 @@
 import type { VideoCodecName } from '@intercom/contract';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, inject, test } from 'vitest';
-import { SIM_VIDEO_CHANNEL, ensureVideoChannel } from '../../apps/simulator/src/adminApi.js';
+import { ensureVideoChannel } from '../../apps/simulator/src/adminApi.js';
 import { SimDevice } from '../../apps/simulator/src/device.js';
 import { ffmpegH264Available } from '../../apps/simulator/src/ffmpegH264.js';
 import { seededRandom } from '../../apps/simulator/src/movement.js';
 import { FleetStats } from '../../apps/simulator/src/stats.js';
 import { SimTerminal } from '../../apps/simulator/src/terminal.js';
 import { adminCredentials } from '../support/accounts.js';
-import { callApi, tokenOf } from '../support/apiLogin.js';
+import { tokenOf } from '../support/apiLogin.js';
 import { shot, useBrowserPerFile } from '../support/browser.js';
 import { openSignedIn } from '../support/console.js';
 import { TERMINAL_PASSWORD, createTerminalUser, deleteUsers } from '../support/terminal.js';
-import { decodedPictures, logInVideoSeat } from '../support/video.js';
+import { decodedPictures, logInVideoSeat, withdrawVideoRights } from '../support/video.js';
 import { text, type Language } from '../support/texts.js';
 
 const browser = useBrowserPerFile();
@@ -59,15 +59,7 @@ afterAll(async () => {
   await Promise.all(cameras.map((c) => c.stop()));
   if (!adminToken) return;
   await deleteUsers(adminToken, users);
-  // Leave the enterprise as the other files expect it: video off, no test channel.
-  const { body } = await callApi(adminToken, 'GET', '/api/THChannel/QueryChannel', { search: SIM_VIDEO_CHANNEL });
-  for (const channel of (body.Data as { CID: number; CName: string }[] | undefined) ?? []) {
-    if (channel.CName !== SIM_VIDEO_CHANNEL) continue;
-    const url = new URL('/api/THChannel/DeleteChannel', inject('baseUrl'));
-    url.searchParams.set('cid', String(channel.CID));
-    await fetch(url, { method: 'DELETE', headers: { Authorization: `Bearer ${adminToken}` } });
-  }
-  await callApi(adminToken, 'POST', '/api/Account/ModifyConfig', { scCode: 'VideoEnable', scValue: 'FALSE' });
+  await withdrawVideoRights(adminToken);
 });
 
 describe('video', () => {
