@@ -1,4 +1,5 @@
 import type { TerminalErrorCode } from '@intercom/contract';
+import type { Clock, ClockTimer } from './clock.js';
 
 /** What was refused: the episode's log line counts each kind. */
 export type RefusalKind =
@@ -49,19 +50,20 @@ export class RefusalEpisodes {
   private firstAt = 0;
   private lastAt = 0;
   private replied = false;
-  private timer: NodeJS.Timeout | null = null;
+  private timer: ClockTimer | null = null;
 
+  /** `clock` is the connection's (AppDeps.clock): `refuse`'s `now` and the quiet check read the same time. */
   constructor(
     private readonly quietMs: number,
     private readonly ended: (episode: RefusalEpisode) => void,
+    private readonly clock: Clock,
   ) {}
 
   /** Counts one refusal; returns how many the episode holds now. */
   refuse(kind: RefusalKind, now: number): number {
     if (this.count === 0) {
       this.firstAt = now;
-      this.timer = setTimeout(() => this.check(), this.quietMs);
-      this.timer.unref();
+      this.timer = this.clock.timeout(() => this.check(), this.quietMs);
     }
     this.count += 1;
     this.kinds[kind] = (this.kinds[kind] ?? 0) + 1;
@@ -82,14 +84,13 @@ export class RefusalEpisodes {
   }
 
   private check(): void {
-    const quietFor = Date.now() - this.lastAt;
+    const quietFor = this.clock.now() - this.lastAt;
     if (quietFor >= this.quietMs) return this.finish(false);
-    this.timer = setTimeout(() => this.check(), this.quietMs - quietFor);
-    this.timer.unref();
+    this.timer = this.clock.timeout(() => this.check(), this.quietMs - quietFor);
   }
 
   private finish(closed: boolean): void {
-    if (this.timer) clearTimeout(this.timer);
+    this.timer?.cancel();
     const episode: RefusalEpisode = { refused: this.count, kinds: this.kinds, ms: this.lastAt - this.firstAt, closed };
     this.timer = null;
     this.count = 0;

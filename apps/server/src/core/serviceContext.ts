@@ -4,6 +4,7 @@ import type { AuthContext } from '../auth/authContext.js';
 import { authOf } from '../auth/authPlugin.js';
 import type { DB } from '../db/schema.js';
 import type { Scope } from '../tenancy/scope.js';
+import type { Clock } from './clock.js';
 import { actorOf, writeSysLog, type SysLogEntry } from './writeSysLog.js';
 import type { TerminalEvents } from './terminalEvents.js';
 
@@ -16,6 +17,8 @@ export interface ServiceContext {
   actor: Pick<SysLogEntry, 'A_ID' | 'Operator' | 'IP'>;
   passwordLogN: number;
   events: TerminalEvents;
+  /** AppDeps.clock: the time a change and its log row are stamped with. */
+  clock: Clock;
 }
 
 export function serviceContext(request: FastifyRequest): ServiceContext {
@@ -29,6 +32,7 @@ export function serviceContext(request: FastifyRequest): ServiceContext {
     actor: { A_ID, Operator, IP },
     passwordLogN: request.server.deps.passwordLogN,
     events: request.server.terminalEvents,
+    clock: request.server.deps.clock,
   };
 }
 
@@ -41,7 +45,7 @@ export async function logChange(
   ctx: ServiceContext,
   entry: { E_ID: number; Action: string; Target: string; Summary?: SysLogEntry['Summary'] },
 ): Promise<void> {
-  await writeSysLog(db, { ...ctx.actor, ...entry });
+  await writeSysLog(db, { ...ctx.actor, ...entry }, ctx.clock.now());
 }
 
 /** The fields that differ between two versions of a row, as `{ field: [before, after] }`. */

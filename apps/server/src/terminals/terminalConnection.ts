@@ -106,7 +106,11 @@ export class TerminalConnection implements VideoPeer {
     this.openedAt = host.service.clock.now();
     this.lastMessageAt = this.openedAt;
     this.messages = new TokenBucket(host.options.messagesPerSecond, host.options.messagesBurst, this.openedAt);
-    this.refusals = new RefusalEpisodes(host.options.floodQuietMs, (episode) => this.logEpisode(episode));
+    this.refusals = new RefusalEpisodes(
+      host.options.floodQuietMs,
+      (episode) => this.logEpisode(episode),
+      host.service.clock,
+    );
     // Text (floor events) and binary (audio, video) share the socket, in the order queued.
     this.binary = { send: (data, done) => socket.send(data, { binary: typeof data !== 'string' }, done) };
     this.outbox = new AudioOutbox({ send: (entry, done) => this.sendWire(entry, done) });

@@ -10,7 +10,6 @@ export const TIME_ALLOW_LIST: Readonly<Record<string, number>> = {
   'auth/sessions.ts': 2,
   'bus/alarmEpisodes.ts': 1,
   'bus/redisRateLimitStore.ts': 3,
-  'core/refusalEpisodes.ts': 3,
   'core/writeSysLog.ts': 1,
   'db/historyPartitions.ts': 1,
   // The pause between SQLite's delete batches (load pacing, not a rule).
@@ -20,22 +19,12 @@ export const TIME_ALLOW_LIST: Readonly<Record<string, number>> = {
   // LiveState.setInterval(ref, interval) is a method (a user's report interval), not a timer.
   'live/liveState.ts': 1,
   'main.ts': 2,
-  'modules/account/accountsService.ts': 1,
-  'modules/channel/channelService.ts': 1,
-  'modules/enterprise/enterpriseService.ts': 1,
   'modules/media/mediaRoutes.ts': 1,
   'modules/media/playTicket.ts': 2,
   'modules/notify/notifyRepository.ts': 1,
-  'modules/notify/notifyService.ts': 1,
   'modules/organ/organTree.ts': 1,
-  'modules/userinfo/deviceService.ts': 1,
-  'modules/userinfo/iccidImport.ts': 1,
-  'modules/userinfo/iccidMapping.ts': 1,
-  'modules/userinfo/importWrite.ts': 1,
   'modules/userinfo/simBinding.ts': 1,
-  'modules/userinfo/userBatchService.ts': 1,
   'modules/userinfo/userEntity.ts': 1,
-  'modules/userinfo/userService.ts': 1,
   // The 25 ms hold that pairs a big room's frames into one socket write (write batching, I/O).
   'talk/audioFanOut.ts': 1,
   // The wait for another instance's answer to a call offer over Redis (a request's own timeout, I/O).

@@ -62,7 +62,7 @@ async function createAccount(ctx: ServiceContext, input: AccountSave): Promise<n
     Disabled: 0,
     FailedCount: 0,
     LockedUntil: null,
-    CreatedAt: Date.now(),
+    CreatedAt: ctx.clock.now(),
   };
   const PasswordHash = await hashPassword(input.Password as string, ctx.passwordLogN);
   return withLoginConflict(() =>

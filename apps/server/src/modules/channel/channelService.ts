@@ -64,7 +64,7 @@ export async function createChannel(ctx: ServiceContext, input: SaveChannel | Cr
         Priority: input.priority ?? 0,
         VideoEnable: input.videoEnable ? 1 : 0,
         Record: input.record ? 1 : 0,
-        CreatedAt: Date.now(),
+        CreatedAt: ctx.clock.now(),
       });
       await insertMembers(
         trx,

@@ -82,7 +82,7 @@ async function createEnterprise(ctx: ServiceContext, input: EnterpriseSave): Pro
     Quota: input.Quota ?? 0,
     ExpireAt: input.ExpireAt ?? null,
     Disabled: input.Disabled ? 1 : 0,
-    CreatedAt: Date.now(),
+    CreatedAt: ctx.clock.now(),
   };
   const E_ID = await withCodeConflict(() =>
     ctx.db.transaction().execute(async (trx) => {

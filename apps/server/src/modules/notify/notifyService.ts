@@ -40,7 +40,7 @@ export async function handleNotifications(
   if (before.length !== input.ids.length) throw AppError.notFound();
   const stuck = before.find((n) => !FROM[step].includes(n.State));
   if (stuck) throw new AppError(Code.Conflict, MessageKeys.notifyBadState, { N_ID: stuck.N_ID, State: stuck.State });
-  const values = changeOf(step, ctx, input.comment, Date.now());
+  const values = changeOf(step, ctx, input.comment, ctx.clock.now());
   await ctx.db.transaction().execute(async (trx) => {
     const changed = await updateNotifications(trx, input.ids, FROM[step], values);
     // Another console handled one of them between the read and the write: change none.

@@ -67,7 +67,7 @@ async function createDevice(ctx: ServiceContext, input: DeviceSave): Promise<num
     UType,
     Remark: input.Remark ?? '',
     UserID: null,
-    CreatedAt: Date.now(),
+    CreatedAt: ctx.clock.now(),
   };
   return withIccidConflict(() =>
     ctx.db.transaction().execute(async (trx) => {

@@ -92,7 +92,7 @@ export async function importIccids(
       else fresh.push(c);
     }
   }
-  const now = Date.now();
+  const now = ctx.clock.now();
   const accepted = await ctx.db.transaction().execute(async (trx) => {
     const inserted = new Set<string>();
     for (let i = 0; i < fresh.length; i += CHUNK) {

@@ -56,7 +56,7 @@ async function bindAll(
   action: string,
 ): Promise<MapResult> {
   await ctx.db.transaction().execute(async (trx) => {
-    const now = Date.now();
+    const now = ctx.clock.now();
     for (const pair of pairs)
       await bindIccid(trx, { UserID: pair.UserID, E_ID: enterpriseOf.get(pair.UserID) as number }, pair.ICCID, now);
     const byEnterprise = new Map<number, Pair[]>();

@@ -74,7 +74,7 @@ export async function writeRows(
   onWritten: (rows: number) => void = () => undefined,
 ): Promise<number[]> {
   const touched: number[] = [];
-  const now = Date.now();
+  const now = ctx.clock.now();
   for (const chunk of parts(rows, UserImportLimits.chunkRows)) {
     const creates = chunk.filter((r) => r.kind === 'create');
     const identities = creates.map((r) => ({

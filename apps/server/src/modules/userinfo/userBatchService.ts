@@ -110,7 +110,7 @@ async function createUsers(
   for (const password of new Set(users.map((u) => u.password))) {
     hashes.set(password, await hashPassword(password, ctx.passwordLogN));
   }
-  const now = Date.now();
+  const now = ctx.clock.now();
   const rows = users.map((u) => ({
     E_ID,
     OS_ID,

@@ -35,7 +35,7 @@ async function createUser(ctx: ServiceContext, input: UserSave): Promise<number>
   };
   const conflict = await conflictOf(ctx.db, identity);
   if (conflict) throw AppError.conflict(conflict);
-  const now = Date.now();
+  const now = ctx.clock.now();
   const row = {
     E_ID,
     OS_ID,
@@ -127,7 +127,7 @@ async function editUser(ctx: ServiceContext, input: UserSave): Promise<number> {
         Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)),
       );
       if (iccid === null && before.ICCID !== null) await unbindIccid(trx, before.UserID);
-      if (iccid && iccid !== before.ICCID) await bindIccid(trx, before, iccid);
+      if (iccid && iccid !== before.ICCID) await bindIccid(trx, before, iccid, ctx.clock.now());
       await logChange(trx, ctx, {
         E_ID: before.E_ID,
         Action: SysLogActions.userUpdate,
