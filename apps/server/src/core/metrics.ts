@@ -121,31 +121,12 @@ export class Metrics {
 
   /** A gauge whose value comes from `reading` at scrape time. */
   read(name: string, help: string, reading: Reading): void {
-    // An app rebuilt on the same deps (tests) reads from its new parts.
-    this.registry.removeSingleMetric(name);
-    new Gauge({
-      name,
-      help,
-      registers: [this.registry],
-      collect() {
-        this.set(reading());
-      },
-    });
+    this.atScrape(Gauge, name, help, undefined, () => ({ '': reading() }));
   }
 
   /** Gauges with one label whose values come from `reading` at scrape time. */
   readLabelled(name: string, help: string, label: string, reading: LabelledReading): void {
-    this.registry.removeSingleMetric(name);
-    new Gauge({
-      name,
-      help,
-      labelNames: [label],
-      registers: [this.registry],
-      collect() {
-        this.reset();
-        for (const [value, n] of Object.entries(reading())) this.set({ [label]: value }, n);
-      },
-    });
+    this.atScrape(Gauge, name, help, label, reading);
   }
 
   /**
@@ -153,29 +134,35 @@ export class Metrics {
    * addition), read at scrape time.
    */
   readCounter(name: string, help: string, reading: Reading): void {
-    this.registry.removeSingleMetric(name);
-    new Counter({
-      name,
-      help,
-      registers: [this.registry],
-      collect() {
-        this.reset();
-        this.inc(reading());
-      },
-    });
+    this.atScrape(Counter, name, help, undefined, () => ({ '': reading() }));
   }
 
   /** Counters with one label (a few fixed values), kept by the part that counts, read at scrape time. */
   readCounters(name: string, help: string, label: string, reading: LabelledReading): void {
+    this.atScrape(Counter, name, help, label, reading);
+  }
+
+  /**
+   * A metric (without a label, `reading` keyed by '') refilled from `reading` at each scrape: reset,
+   * then added to, which for a gauge is the same as setting it.
+   */
+  private atScrape(
+    Metric: typeof Gauge | typeof Counter,
+    name: string,
+    help: string,
+    label: string | undefined,
+    reading: LabelledReading,
+  ): void {
+    // An app rebuilt on the same deps (tests) reads from its new parts.
     this.registry.removeSingleMetric(name);
-    new Counter({
+    new Metric({
       name,
       help,
-      labelNames: [label],
+      labelNames: label === undefined ? [] : [label],
       registers: [this.registry],
-      collect() {
+      collect(this: Gauge | Counter) {
         this.reset();
-        for (const [value, n] of Object.entries(reading())) this.inc({ [label]: value }, n);
+        for (const [value, n] of Object.entries(reading())) this.inc(label === undefined ? {} : { [label]: value }, n);
       },
     });
   }

@@ -1,16 +1,11 @@
 import type { Generated } from 'kysely';
+import type { ZoneColumns } from './zoneColumns.js';
 
 /** Issue 32: an incident zone and its temporary channel CID; ClosedAt null while open. */
-export interface IncidentTable {
+export interface IncidentTable extends ZoneColumns {
   IN_ID: Generated<number>;
   E_ID: number;
   CID: number;
-  Name: string;
-  Kind: string;
-  CenterLat: number | null;
-  CenterLon: number | null;
-  Radius: number | null;
-  Points: string;
   Sticky: number;
   CreatedBy: number | null;
   CreatedAt: number;

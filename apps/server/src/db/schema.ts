@@ -1,6 +1,7 @@
 import type { Generated, Selectable } from 'kysely';
 import type { IncidentEventTable, IncidentMemberTable, IncidentTable } from './incidentTables.js';
 import type { EmergencyCallTable, SafetySettingTable, SafetyStateTable } from './safetyTables.js';
+import type { ZoneColumns } from './zoneColumns.js';
 
 /**
  * Tables of SPEC.md section 3. Column names follow the spec's field names, so API fields and
@@ -361,15 +362,9 @@ export interface DB {
 }
 
 /** Issue 32: a fence; Points is JSON `[[lat, lon], ...]` for a polygon, '' for a circle. */
-export interface GeofenceTable {
+export interface GeofenceTable extends ZoneColumns {
   GF_ID: Generated<number>;
   E_ID: number;
-  Name: string;
-  Kind: string;
-  CenterLat: number | null;
-  CenterLon: number | null;
-  Radius: number | null;
-  Points: string;
   Enter: number;
   Exit: number;
   DwellMinutes: number;

@@ -11,21 +11,17 @@ function escapeLike(value: string): string {
   return value.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
+/** The operators that compare a field with one value, as SQL writes them. */
+const COMPARISONS = { eq: '=', ne: '<>', lt: '<', lte: '<=', gt: '>', gte: '>=' } as const;
+
+function isComparison(op: Condition['op']): op is keyof typeof COMPARISONS {
+  return op in COMPARISONS;
+}
+
 function toExpression(eb: ExpressionBuilder<any, any>, c: Condition): Expression<SqlBool> {
   const ref = eb.ref(c.field);
+  if (isComparison(c.op)) return eb(ref, COMPARISONS[c.op], c.value);
   switch (c.op) {
-    case 'eq':
-      return eb(ref, '=', c.value);
-    case 'ne':
-      return eb(ref, '<>', c.value);
-    case 'lt':
-      return eb(ref, '<', c.value);
-    case 'lte':
-      return eb(ref, '<=', c.value);
-    case 'gt':
-      return eb(ref, '>', c.value);
-    case 'gte':
-      return eb(ref, '>=', c.value);
     case 'in':
       return eb(ref, 'in', c.value as (string | number)[]);
     case 'between': {

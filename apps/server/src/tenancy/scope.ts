@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
+import { subtree } from './subtree.js';
 
 /**
  * What an account may see: its enterprise and every descendant (DESIGN.md section 5). Every
@@ -51,12 +52,5 @@ export async function loadWorkingScope(db: Kysely<DB>, ownRootId: number, workin
     else children.set(Number(row.P_ID), [id]);
   }
   if (!found) return { rootId: ownRootId, enterpriseIds: rows.rows.map((r) => Number(r.E_ID)) };
-  const enterpriseIds: number[] = [];
-  const stack = [workingId];
-  while (stack.length > 0) {
-    const id = stack.pop() as number;
-    enterpriseIds.push(id);
-    stack.push(...(children.get(id) ?? []));
-  }
-  return { rootId: workingId, enterpriseIds };
+  return { rootId: workingId, enterpriseIds: subtree(children, workingId) };
 }

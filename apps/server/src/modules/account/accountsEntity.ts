@@ -1,6 +1,6 @@
-import { consoleAccountRowSchema, accountSaveSchema, type AccountSave } from '@intercom/contract';
+import { consoleAccountRowSchema, accountSaveSchema } from '@intercom/contract';
 import type { EntityDefinition } from '../../generic/EntityDefinition.js';
-import { serviceContext } from '../../core/serviceContext.js';
+import { serviceSave, serviceRemove } from '../../core/serviceHooks.js';
 import { removeAccount, saveAccount } from './accountsService.js';
 
 /** Console accounts of the scope (admin only): QueryData / ExportData, Save, Delete. Never the hash. */
@@ -20,9 +20,6 @@ export const accountsEntity: EntityDefinition = {
   },
   defaultOrder: { field: 'A_ID', desc: false },
   rowSchema: consoleAccountRowSchema,
-  save: {
-    body: accountSaveSchema,
-    handler: (ctx, body) => saveAccount(serviceContext(ctx.request), body as AccountSave),
-  },
-  remove: (ctx, id) => removeAccount(serviceContext(ctx.request), id),
+  save: serviceSave(accountSaveSchema, saveAccount),
+  remove: serviceRemove(removeAccount),
 };

@@ -1,6 +1,8 @@
 import type { ConsoleAccountRow } from '@intercom/contract';
 import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { AccountTable, DB } from '../../db/schema.js';
+import { insertReturningId, updateById } from '../../db/byId.js';
+import { valueTaken } from '../../db/valueTaken.js';
 import type { Scope } from '../../tenancy/scope.js';
 
 export const ACCOUNT_ROW = ['A_ID', 'E_ID', 'LoginName', 'Name', 'Mail', 'Role', 'Disabled', 'CreatedAt'] as const;
@@ -15,20 +17,8 @@ export async function findAccount(db: Kysely<DB>, scope: Scope, id: number): Pro
     .executeTakeFirst();
 }
 
-export async function loginTaken(
-  db: Kysely<DB>,
-  enterpriseId: number,
-  loginName: string,
-  exceptId = 0,
-): Promise<boolean> {
-  const row = await db
-    .selectFrom('account')
-    .select('A_ID')
-    .where('E_ID', '=', enterpriseId)
-    .where('LoginName', '=', loginName)
-    .where('A_ID', '<>', exceptId)
-    .executeTakeFirst();
-  return row !== undefined;
+export function loginTaken(db: Kysely<DB>, enterpriseId: number, loginName: string, exceptId = 0): Promise<boolean> {
+  return valueTaken(db, 'account', { id: 'A_ID', unique: 'LoginName' }, enterpriseId, loginName, exceptId);
 }
 
 /** Active (not disabled) admins of an enterprise other than `exceptId`. */
@@ -44,14 +34,12 @@ export async function otherActiveAdmins(db: Kysely<DB>, enterpriseId: number, ex
   return Number(row?.n ?? 0);
 }
 
-export async function insertAccount(db: Kysely<DB>, values: Insertable<AccountTable>): Promise<number> {
-  const row = await db.insertInto('account').values(values).returning('A_ID').executeTakeFirstOrThrow();
-  return row.A_ID;
+export function insertAccount(db: Kysely<DB>, values: Insertable<AccountTable>): Promise<number> {
+  return insertReturningId(db, 'account', 'A_ID', values);
 }
 
-export async function updateAccount(db: Kysely<DB>, id: number, values: Updateable<AccountTable>): Promise<void> {
-  if (Object.keys(values).length === 0) return;
-  await db.updateTable('account').set(values).where('A_ID', '=', id).execute();
+export function updateAccount(db: Kysely<DB>, id: number, values: Updateable<AccountTable>): Promise<void> {
+  return updateById(db, 'account', 'A_ID', id, values);
 }
 
 /** Deletes an account with its session history; an enterprise naming it as its admin forgets it. */

@@ -2,7 +2,7 @@ import { MessageKeys, SysLogActions, type AccountSave, type ConsoleAccountRow, t
 import { hashPassword } from '../../auth/passwords.js';
 import { endSessions } from '../../auth/sessions.js';
 import type { DB } from '../../db/schema.js';
-import { isUniqueViolation } from '../../db/uniqueViolation.js';
+import { withUniqueConflict } from '../../db/withUniqueConflict.js';
 import { AppError } from '../../http/AppError.js';
 import { inScope } from '../../tenancy/scope.js';
 import type { Kysely } from 'kysely';
@@ -24,15 +24,6 @@ async function keepAnAdmin(trx: Kysely<DB>, account: ConsoleAccountRow): Promise
   await lockEnterprise(trx, account.E_ID);
   if (isActiveAdmin(account) && (await otherActiveAdmins(trx, account.E_ID, account.A_ID)) === 0) {
     throw AppError.conflict(MessageKeys.lastAdmin);
-  }
-}
-
-async function withLoginConflict<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (isUniqueViolation(error)) throw AppError.conflict(MessageKeys.loginExists);
-    throw error;
   }
 }
 
@@ -65,7 +56,7 @@ async function createAccount(ctx: ServiceContext, input: AccountSave): Promise<n
     CreatedAt: ctx.clock.now(),
   };
   const PasswordHash = await hashPassword(input.Password as string, ctx.passwordLogN);
-  return withLoginConflict(() =>
+  return withUniqueConflict(MessageKeys.loginExists, () =>
     ctx.db.transaction().execute(async (trx) => {
       const id = await insertAccount(trx, { ...row, PasswordHash });
       await logChange(trx, ctx, {
@@ -100,7 +91,7 @@ async function editAccount(ctx: ServiceContext, input: AccountSave): Promise<num
     set.PasswordHash = await hashPassword(input.Password, ctx.passwordLogN);
     changes.Password = 'reset';
   }
-  const ended = await withLoginConflict(() =>
+  const ended = await withUniqueConflict(MessageKeys.loginExists, () =>
     ctx.db.transaction().execute(async (trx) => {
       if (demoted) await keepAnAdmin(trx, before);
       await updateAccount(trx, before.A_ID, set);

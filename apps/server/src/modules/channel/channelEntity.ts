@@ -4,7 +4,7 @@ import type { Condition } from '../../generic/parseCondition.js';
 import type { EntityDefinition, VirtualField } from '../../generic/EntityDefinition.js';
 import { textSearchField } from '../../generic/textSearch.js';
 import { AppError } from '../../http/AppError.js';
-import { serviceContext } from '../../core/serviceContext.js';
+import { serviceRemove } from '../../core/serviceHooks.js';
 import { removeChannel } from './channelService.js';
 
 function equalsOnly(c: Condition): string | number {
@@ -44,5 +44,5 @@ export const channelEntity: EntityDefinition = {
   virtualFields: { Search, Member },
   defaultOrder: { field: 'CID', desc: false },
   rowSchema: channelRowSchema,
-  remove: (ctx, id) => removeChannel(serviceContext(ctx.request), id),
+  remove: serviceRemove(removeChannel),
 };

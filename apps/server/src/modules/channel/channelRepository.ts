@@ -1,6 +1,8 @@
 import type { ChannelRow } from '@intercom/contract';
 import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { ChannelTable, DB } from '../../db/schema.js';
+import { insertReturningId } from '../../db/byId.js';
+import { valueTaken } from '../../db/valueTaken.js';
 import type { Scope } from '../../tenancy/scope.js';
 
 export const CHANNEL_ROW = [
@@ -27,14 +29,17 @@ function chunks<T>(items: readonly T[], size = BATCH): T[][] {
   return out;
 }
 
-/** One channel of the scope with its member count, or undefined (outside the scope is absent). */
-export async function findChannel(db: Kysely<DB>, scope: Scope, id: number): Promise<ChannelRecord | undefined> {
-  const row = await db
+/** The channels of the scope with their member counts (outside the scope is absent). */
+function channelsOfScope(db: Kysely<DB>, scope: Scope) {
+  return db
     .selectFrom('channel_view')
     .select(CHANNEL_ROW)
-    .where('CID', '=', id)
-    .where('E_ID', 'in', [...scope.enterpriseIds])
-    .executeTakeFirst();
+    .where('E_ID', 'in', [...scope.enterpriseIds]);
+}
+
+/** One channel of the scope with its member count, or undefined. */
+export async function findChannel(db: Kysely<DB>, scope: Scope, id: number): Promise<ChannelRecord | undefined> {
+  const row = await channelsOfScope(db, scope).where('CID', '=', id).executeTakeFirst();
   return row ? { ...row, MemberCount: Number(row.MemberCount) } : undefined;
 }
 
@@ -52,31 +57,18 @@ export async function findChannelRef(db: Kysely<DB>, scope: Scope, id: number) {
 export async function findChannels(db: Kysely<DB>, scope: Scope, ids: readonly number[]): Promise<ChannelRecord[]> {
   const rows: ChannelRecord[] = [];
   for (const part of chunks(ids)) {
-    const found = await db
-      .selectFrom('channel_view')
-      .select(CHANNEL_ROW)
-      .where('CID', 'in', part)
-      .where('E_ID', 'in', [...scope.enterpriseIds])
-      .execute();
+    const found = await channelsOfScope(db, scope).where('CID', 'in', part).execute();
     rows.push(...found.map((r) => ({ ...r, MemberCount: Number(r.MemberCount) })));
   }
   return rows;
 }
 
-export async function nameTaken(db: Kysely<DB>, enterpriseId: number, name: string, exceptId = 0): Promise<boolean> {
-  const row = await db
-    .selectFrom('channel')
-    .select('CID')
-    .where('E_ID', '=', enterpriseId)
-    .where('CName', '=', name)
-    .where('CID', '<>', exceptId)
-    .executeTakeFirst();
-  return row !== undefined;
+export function nameTaken(db: Kysely<DB>, enterpriseId: number, name: string, exceptId = 0): Promise<boolean> {
+  return valueTaken(db, 'channel', { id: 'CID', unique: 'CName' }, enterpriseId, name, exceptId);
 }
 
-export async function insertChannel(db: Kysely<DB>, values: Insertable<ChannelTable>): Promise<number> {
-  const row = await db.insertInto('channel').values(values).returning('CID').executeTakeFirstOrThrow();
-  return row.CID;
+export function insertChannel(db: Kysely<DB>, values: Insertable<ChannelTable>): Promise<number> {
+  return insertReturningId(db, 'channel', 'CID', values);
 }
 
 export async function updateChannels(
@@ -127,43 +119,51 @@ export async function insertMembers(db: Kysely<DB>, rows: readonly MemberInsert[
   }
 }
 
-export async function deleteMembers(db: Kysely<DB>, channelId: number, userIds: readonly number[]): Promise<void> {
-  for (const part of chunks(userIds)) {
-    await db.deleteFrom('channel_member').where('CID', '=', channelId).where('UserID', 'in', part).execute();
+/**
+ * The membership rows seen from one side: one channel (CID) with some of its users, or one user
+ * (UserID) with some of its channels. The first column is the one, the second the list.
+ */
+type Side = readonly ['CID', 'UserID'] | readonly ['UserID', 'CID'];
+const ofChannel: Side = ['CID', 'UserID'];
+const ofUser: Side = ['UserID', 'CID'];
+
+async function deleteMemberships(db: Kysely<DB>, [one, many]: Side, id: number, ids: readonly number[]) {
+  for (const part of chunks(ids)) {
+    await db.deleteFrom('channel_member').where(one, '=', id).where(many, 'in', part).execute();
   }
 }
 
-export async function setMemberPriority(
+async function setMembershipPriority(
   db: Kysely<DB>,
-  channelId: number,
-  userIds: readonly number[],
+  [one, many]: Side,
+  id: number,
+  ids: readonly number[],
   priority: number,
-): Promise<void> {
-  for (const part of chunks(userIds)) {
+) {
+  for (const part of chunks(ids)) {
     await db
       .updateTable('channel_member')
       .set({ Priority: priority })
-      .where('CID', '=', channelId)
-      .where('UserID', 'in', part)
+      .where(one, '=', id)
+      .where(many, 'in', part)
       .execute();
   }
+}
+
+export function deleteMembers(db: Kysely<DB>, channelId: number, userIds: readonly number[]): Promise<void> {
+  return deleteMemberships(db, ofChannel, channelId, userIds);
+}
+
+export function setMemberPriority(db: Kysely<DB>, channelId: number, userIds: readonly number[], priority: number) {
+  return setMembershipPriority(db, ofChannel, channelId, userIds, priority);
 }
 
 /** Removes one user from several channels. */
-export async function leaveRooms(db: Kysely<DB>, userId: number, channelIds: readonly number[]): Promise<void> {
-  for (const part of chunks(channelIds)) {
-    await db.deleteFrom('channel_member').where('UserID', '=', userId).where('CID', 'in', part).execute();
-  }
+export function leaveRooms(db: Kysely<DB>, userId: number, channelIds: readonly number[]): Promise<void> {
+  return deleteMemberships(db, ofUser, userId, channelIds);
 }
 
 /** Sets one user's priority in several channels. */
-export async function setRoomPriority(db: Kysely<DB>, userId: number, channelIds: readonly number[], priority: number) {
-  for (const part of chunks(channelIds)) {
-    await db
-      .updateTable('channel_member')
-      .set({ Priority: priority })
-      .where('UserID', '=', userId)
-      .where('CID', 'in', part)
-      .execute();
-  }
+export function setRoomPriority(db: Kysely<DB>, userId: number, channelIds: readonly number[], priority: number) {
+  return setMembershipPriority(db, ofUser, userId, channelIds, priority);
 }

@@ -10,7 +10,7 @@ import {
 import type { Updateable } from 'kysely';
 import type { z } from 'zod';
 import type { ChannelTable } from '../../db/schema.js';
-import { isUniqueViolation } from '../../db/uniqueViolation.js';
+import { withUniqueConflict } from '../../db/withUniqueConflict.js';
 import { AppError } from '../../http/AppError.js';
 import { enterpriseOf } from '../../core/enterpriseOf.js';
 import { changesOf, logChange, type ServiceContext } from '../../core/serviceContext.js';
@@ -28,13 +28,8 @@ import {
 const bit = (value: boolean | undefined) => (value === undefined ? undefined : value ? 1 : 0);
 
 /** A unique-constraint race (two creates of one name at once) ends as the same 4009 as the check. */
-async function nameSafe<T>(name: string | undefined, work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (isUniqueViolation(error)) throw AppError.conflict(MessageKeys.nameExists, name ? { name } : undefined);
-    throw error;
-  }
+function nameSafe<T>(name: string | undefined, work: () => Promise<T>): Promise<T> {
+  return withUniqueConflict(MessageKeys.nameExists, work, name ? { name } : undefined);
 }
 
 async function reload(ctx: ServiceContext, id: number): Promise<ChannelRow> {

@@ -1,7 +1,7 @@
-import { enterpriseRowSchema, enterpriseSaveSchema, type EnterpriseSave } from '@intercom/contract';
+import { enterpriseRowSchema, enterpriseSaveSchema } from '@intercom/contract';
 import type { EntityDefinition } from '../../generic/EntityDefinition.js';
+import { serviceSave } from '../../core/serviceHooks.js';
 import { saveEnterprise } from './enterpriseService.js';
-import { serviceContext } from '../../core/serviceContext.js';
 
 /** Enterprises of the scope (admin only): QueryData / ExportData, and Save for sub-enterprises. */
 export const enterpriseEntity: EntityDefinition = {
@@ -21,8 +21,5 @@ export const enterpriseEntity: EntityDefinition = {
   },
   defaultOrder: { field: 'E_ID', desc: false },
   rowSchema: enterpriseRowSchema,
-  save: {
-    body: enterpriseSaveSchema,
-    handler: (ctx, body) => saveEnterprise(serviceContext(ctx.request), body as EnterpriseSave),
-  },
+  save: serviceSave(enterpriseSaveSchema, saveEnterprise),
 };

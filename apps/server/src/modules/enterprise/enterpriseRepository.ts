@@ -1,6 +1,7 @@
 import type { EnterpriseBrief, EnterpriseDetail, EnterpriseRow } from '@intercom/contract';
 import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { DB, EnterpriseTable } from '../../db/schema.js';
+import { insertReturningId, updateById } from '../../db/byId.js';
 import { inScope, type Scope } from '../../tenancy/scope.js';
 
 const ROW = ['E_ID', 'E_Code', 'E_Name', 'P_ID', 'A_ID', 'Quota', 'ExpireAt', 'Disabled', 'CreatedAt'] as const;
@@ -69,14 +70,12 @@ export async function codeTaken(db: Kysely<DB>, code: string, exceptId = 0): Pro
   return row !== undefined;
 }
 
-export async function insertEnterprise(db: Kysely<DB>, values: Insertable<EnterpriseTable>): Promise<number> {
-  const row = await db.insertInto('enterprise').values(values).returning('E_ID').executeTakeFirstOrThrow();
-  return row.E_ID;
+export function insertEnterprise(db: Kysely<DB>, values: Insertable<EnterpriseTable>): Promise<number> {
+  return insertReturningId(db, 'enterprise', 'E_ID', values);
 }
 
-export async function updateEnterprise(db: Kysely<DB>, id: number, values: Updateable<EnterpriseTable>): Promise<void> {
-  if (Object.keys(values).length === 0) return;
-  await db.updateTable('enterprise').set(values).where('E_ID', '=', id).execute();
+export function updateEnterprise(db: Kysely<DB>, id: number, values: Updateable<EnterpriseTable>): Promise<void> {
+  return updateById(db, 'enterprise', 'E_ID', id, values);
 }
 
 /**

@@ -7,7 +7,7 @@ import {
   type WorkingEnterprise,
 } from '@intercom/contract';
 import { endSessions } from '../../auth/sessions.js';
-import { isUniqueViolation } from '../../db/uniqueViolation.js';
+import { withUniqueConflict } from '../../db/withUniqueConflict.js';
 import { AppError } from '../../http/AppError.js';
 import { inScope, loadScope } from '../../tenancy/scope.js';
 import {
@@ -48,7 +48,7 @@ export async function saveEnterprise(ctx: ServiceContext, input: EnterpriseSave)
   };
   const changes = changesOf(before, values);
   const set = Object.fromEntries(Object.entries(values).filter(([field]) => field in changes));
-  const ended = await withCodeConflict(() =>
+  const ended = await withUniqueConflict(MessageKeys.enterpriseCodeExists, () =>
     ctx.db.transaction().execute(async (trx) => {
       await updateEnterprise(trx, before.E_ID, set);
       const sessionIds: number[] = [];
@@ -84,7 +84,7 @@ async function createEnterprise(ctx: ServiceContext, input: EnterpriseSave): Pro
     Disabled: input.Disabled ? 1 : 0,
     CreatedAt: ctx.clock.now(),
   };
-  const E_ID = await withCodeConflict(() =>
+  const E_ID = await withUniqueConflict(MessageKeys.enterpriseCodeExists, () =>
     ctx.db.transaction().execute(async (trx) => {
       const id = await insertEnterprise(trx, row);
       await logChange(trx, ctx, {
@@ -97,15 +97,6 @@ async function createEnterprise(ctx: ServiceContext, input: EnterpriseSave): Pro
     }),
   );
   return { E_ID, ...row };
-}
-
-async function withCodeConflict<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (isUniqueViolation(error)) throw AppError.conflict(MessageKeys.enterpriseCodeExists);
-    throw error;
-  }
 }
 
 /**

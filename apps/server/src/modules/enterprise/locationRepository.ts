@@ -1,19 +1,20 @@
 import type { LocationProfileRow } from '@intercom/contract';
 import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { DB, LocationProfileTable } from '../../db/schema.js';
+import { insertReturningId, updateById } from '../../db/byId.js';
+import { valueTaken } from '../../db/valueTaken.js';
 import type { Scope } from '../../tenancy/scope.js';
 
 const ROW = ['SC_ID', 'E_ID', 'SCName', 'SCValue', 'IsCurrent'] as const;
 
+/** The profiles of one enterprise as rows. */
+function profilesOfEnterprise(db: Kysely<DB>, enterpriseId: number) {
+  return db.selectFrom('location_profile').select(ROW).where('E_ID', '=', enterpriseId);
+}
+
 /** The profiles of one enterprise, current first then by name. */
 export async function profilesOf(db: Kysely<DB>, enterpriseId: number): Promise<LocationProfileRow[]> {
-  return db
-    .selectFrom('location_profile')
-    .select(ROW)
-    .where('E_ID', '=', enterpriseId)
-    .orderBy('IsCurrent', 'desc')
-    .orderBy('SC_ID')
-    .execute();
+  return profilesOfEnterprise(db, enterpriseId).orderBy('IsCurrent', 'desc').orderBy('SC_ID').execute();
 }
 
 /** One profile of the scope, or undefined (outside the scope is absent). */
@@ -27,23 +28,11 @@ export async function findProfile(db: Kysely<DB>, scope: Scope, id: number): Pro
 }
 
 export async function currentProfile(db: Kysely<DB>, enterpriseId: number): Promise<LocationProfileRow | undefined> {
-  return db
-    .selectFrom('location_profile')
-    .select(ROW)
-    .where('E_ID', '=', enterpriseId)
-    .where('IsCurrent', '=', 1)
-    .executeTakeFirst();
+  return profilesOfEnterprise(db, enterpriseId).where('IsCurrent', '=', 1).executeTakeFirst();
 }
 
-export async function profileNameTaken(db: Kysely<DB>, enterpriseId: number, name: string, exceptId = 0) {
-  const row = await db
-    .selectFrom('location_profile')
-    .select('SC_ID')
-    .where('E_ID', '=', enterpriseId)
-    .where('SCName', '=', name)
-    .where('SC_ID', '<>', exceptId)
-    .executeTakeFirst();
-  return row !== undefined;
+export function profileNameTaken(db: Kysely<DB>, enterpriseId: number, name: string, exceptId = 0) {
+  return valueTaken(db, 'location_profile', { id: 'SC_ID', unique: 'SCName' }, enterpriseId, name, exceptId);
 }
 
 export async function countProfiles(db: Kysely<DB>, enterpriseId: number): Promise<number> {
@@ -55,13 +44,12 @@ export async function countProfiles(db: Kysely<DB>, enterpriseId: number): Promi
   return Number(row?.n ?? 0);
 }
 
-export async function insertProfile(db: Kysely<DB>, values: Insertable<LocationProfileTable>): Promise<number> {
-  const row = await db.insertInto('location_profile').values(values).returning('SC_ID').executeTakeFirstOrThrow();
-  return row.SC_ID;
+export function insertProfile(db: Kysely<DB>, values: Insertable<LocationProfileTable>): Promise<number> {
+  return insertReturningId(db, 'location_profile', 'SC_ID', values);
 }
 
-export async function updateProfile(db: Kysely<DB>, id: number, values: Updateable<LocationProfileTable>) {
-  await db.updateTable('location_profile').set(values).where('SC_ID', '=', id).execute();
+export function updateProfile(db: Kysely<DB>, id: number, values: Updateable<LocationProfileTable>): Promise<void> {
+  return updateById(db, 'location_profile', 'SC_ID', id, values);
 }
 
 /** Makes `id` the only current profile of its enterprise (clear first: one current per enterprise is unique). */

@@ -9,7 +9,7 @@ import {
   type saveLocationConfigSchema,
 } from '@intercom/contract';
 import type { z } from 'zod';
-import { isUniqueViolation } from '../../db/uniqueViolation.js';
+import { withUniqueConflict } from '../../db/withUniqueConflict.js';
 import { AppError } from '../../http/AppError.js';
 import { enterpriseOf } from '../../core/enterpriseOf.js';
 import { logChange, type ServiceContext } from '../../core/serviceContext.js';
@@ -56,29 +56,29 @@ export async function saveProfile(ctx: ServiceContext, input: SaveInput): Promis
   if (!existing && (await countProfiles(ctx.db, E_ID)) >= LocationLimits.profilesMax) {
     throw AppError.conflict(MessageKeys.locationTooMany, { max: LocationLimits.profilesMax });
   }
-  try {
-    const SC_ID = await ctx.db.transaction().execute(async (trx) => {
-      const values = { SCName: input.scName, SCValue: input.scValue };
-      const id = existing ? existing.SC_ID : await insertProfile(trx, { E_ID, ...values, IsCurrent: 0 });
-      if (existing) await updateProfile(trx, existing.SC_ID, values);
-      await logChange(trx, ctx, {
-        E_ID,
-        Action: LocationLogActions.profileSave,
-        Target: input.scName,
-        Summary: {
-          SC_ID: id,
-          before: existing ? { SCName: existing.SCName, SCValue: existing.SCValue } : null,
-          after: values,
-        },
-      });
-      return id;
-    });
-    if (existing?.IsCurrent) ctx.events.notify('locationProfileChanged', { E_ID });
-    return { SC_ID, E_ID, SCName: input.scName, SCValue: input.scValue, IsCurrent: existing?.IsCurrent ?? 0 };
-  } catch (error) {
-    if (isUniqueViolation(error)) throw AppError.conflict(MessageKeys.nameExists, { name: input.scName });
-    throw error;
-  }
+  const SC_ID = await withUniqueConflict(
+    MessageKeys.nameExists,
+    () =>
+      ctx.db.transaction().execute(async (trx) => {
+        const values = { SCName: input.scName, SCValue: input.scValue };
+        const id = existing ? existing.SC_ID : await insertProfile(trx, { E_ID, ...values, IsCurrent: 0 });
+        if (existing) await updateProfile(trx, existing.SC_ID, values);
+        await logChange(trx, ctx, {
+          E_ID,
+          Action: LocationLogActions.profileSave,
+          Target: input.scName,
+          Summary: {
+            SC_ID: id,
+            before: existing ? { SCName: existing.SCName, SCValue: existing.SCValue } : null,
+            after: values,
+          },
+        });
+        return id;
+      }),
+    { name: input.scName },
+  );
+  if (existing?.IsCurrent) ctx.events.notify('locationProfileChanged', { E_ID });
+  return { SC_ID, E_ID, SCName: input.scName, SCValue: input.scValue, IsCurrent: existing?.IsCurrent ?? 0 };
 }
 
 /** SaveCurrentLocationConfig: the profile becomes the one its enterprise's terminals report with. */

@@ -1,6 +1,7 @@
 import type { GeofenceRow } from '@intercom/contract';
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { DB, GeofenceTable } from '../../db/schema.js';
+import { insertReturningId, updateById } from '../../db/byId.js';
 import { zoneFieldsOf } from '../../core/zoneColumns.js';
 import type { Targets } from '../userinfo/index.js';
 import type { Scope } from '../../tenancy/scope.js';
@@ -56,13 +57,12 @@ export async function targetsOfEnterprise(db: Kysely<DB>, E_ID: number): Promise
   );
 }
 
-export async function insertGeofence(db: Kysely<DB>, values: GeofenceValues): Promise<number> {
-  const row = await db.insertInto('geofence').values(values).returning('GF_ID').executeTakeFirstOrThrow();
-  return row.GF_ID;
+export function insertGeofence(db: Kysely<DB>, values: GeofenceValues): Promise<number> {
+  return insertReturningId(db, 'geofence', 'GF_ID', values);
 }
 
-export async function updateGeofence(db: Kysely<DB>, GF_ID: number, values: Partial<GeofenceValues>): Promise<void> {
-  await db.updateTable('geofence').set(values).where('GF_ID', '=', GF_ID).execute();
+export function updateGeofence(db: Kysely<DB>, GF_ID: number, values: Partial<GeofenceValues>): Promise<void> {
+  return updateById(db, 'geofence', 'GF_ID', GF_ID, values);
 }
 
 export async function replaceTargets(

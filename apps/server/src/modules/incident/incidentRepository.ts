@@ -15,6 +15,36 @@ export interface IncidentMember {
 }
 
 export const MemberChanges = { joined: 'joined', left: 'left' } as const;
+type MemberChange = (typeof MemberChanges)[keyof typeof MemberChanges];
+
+/**
+ * Sets `ClosedAt` of incident `IN_ID` while it is open; false when it was closed. With null it
+ * changes nothing but takes the row's lock (PostgreSQL), which orders a join or leave against a close.
+ */
+async function updateOpen(db: Kysely<DB>, IN_ID: number, ClosedAt: number | null): Promise<boolean> {
+  const result = await db
+    .updateTable('incident')
+    .set({ ClosedAt })
+    .where('IN_ID', '=', IN_ID)
+    .where('ClosedAt', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Entries of the incident's timeline: these users joined or left at `at`. */
+async function logChanges(
+  db: Kysely<DB>,
+  IN_ID: number,
+  users: readonly { U_ID: number; UserName: string }[],
+  at: number,
+  change: MemberChange,
+): Promise<void> {
+  if (users.length === 0) return;
+  await db
+    .insertInto('incident_event')
+    .values(users.map((u) => ({ IN_ID, U_ID: u.U_ID, UserName: u.UserName, At: at, Change: change })))
+    .execute();
+}
 
 /** Incidents `ids` of the scope (fewer when some are outside it or unknown). */
 export function findIncidents(db: Kysely<DB>, scope: Scope, ids: readonly number[]): Promise<IncidentRecord[]> {
@@ -122,10 +152,7 @@ export async function insertMembers(
     .insertInto('incident_member')
     .values(members.map((m) => ({ IN_ID, U_ID: m.U_ID, E_ID, JoinedAt: at })))
     .execute();
-  await db
-    .insertInto('incident_event')
-    .values(members.map((m) => ({ IN_ID, U_ID: m.U_ID, UserName: m.UserName, At: at, Change: MemberChanges.joined })))
-    .execute();
+  await logChanges(db, IN_ID, members, at, MemberChanges.joined);
 }
 
 /**
@@ -140,13 +167,7 @@ export function recordJoined(
 ): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     const { IN_ID, CID, E_ID } = incident;
-    const open = await trx
-      .updateTable('incident')
-      .set({ ClosedAt: null })
-      .where('IN_ID', '=', IN_ID)
-      .where('ClosedAt', 'is', null)
-      .executeTakeFirst();
-    if (Number(open.numUpdatedRows) === 0) return false;
+    if (!(await updateOpen(trx, IN_ID, null))) return false;
     const added = await trx
       .insertInto('incident_member')
       .values({ IN_ID, U_ID: member.U_ID, E_ID, JoinedAt: at })
@@ -158,10 +179,7 @@ export function recordJoined(
       .values({ CID, UserID: member.U_ID, E_ID, Priority: member.Priority })
       .onConflict((oc) => oc.columns(['CID', 'UserID']).doNothing())
       .execute();
-    await trx
-      .insertInto('incident_event')
-      .values({ IN_ID, U_ID: member.U_ID, UserName: member.UserName, At: at, Change: MemberChanges.joined })
-      .execute();
+    await logChanges(trx, IN_ID, [member], at, MemberChanges.joined);
     return true;
   });
 }
@@ -175,13 +193,7 @@ export function recordLeft(
 ): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     const { IN_ID, CID } = incident;
-    const open = await trx
-      .updateTable('incident')
-      .set({ ClosedAt: null })
-      .where('IN_ID', '=', IN_ID)
-      .where('ClosedAt', 'is', null)
-      .executeTakeFirst();
-    if (Number(open.numUpdatedRows) === 0) return false;
+    if (!(await updateOpen(trx, IN_ID, null))) return false;
     const removed = await trx
       .deleteFrom('incident_member')
       .where('IN_ID', '=', IN_ID)
@@ -189,10 +201,7 @@ export function recordLeft(
       .executeTakeFirst();
     if (Number(removed.numDeletedRows) === 0) return false;
     await trx.deleteFrom('channel_member').where('CID', '=', CID).where('UserID', '=', member.U_ID).execute();
-    await trx
-      .insertInto('incident_event')
-      .values({ IN_ID, U_ID: member.U_ID, UserName: member.UserName, At: at, Change: MemberChanges.left })
-      .execute();
+    await logChanges(trx, IN_ID, [member], at, MemberChanges.left);
     return true;
   });
 }
@@ -207,27 +216,15 @@ export async function recordClosed(
   at: number,
 ): Promise<number[] | null> {
   const { IN_ID, CID } = incident;
-  const closed = await db
-    .updateTable('incident')
-    .set({ ClosedAt: at })
-    .where('IN_ID', '=', IN_ID)
-    .where('ClosedAt', 'is', null)
-    .executeTakeFirst();
-  if (Number(closed.numUpdatedRows) === 0) return null;
+  if (!(await updateOpen(db, IN_ID, at))) return null;
   const members = await db
     .selectFrom('incident_member')
     .leftJoin('terminal_user', 'terminal_user.UserID', 'incident_member.U_ID')
     .select(['incident_member.U_ID', 'terminal_user.UserName'])
     .where('incident_member.IN_ID', '=', IN_ID)
     .execute();
-  if (members.length > 0) {
-    await db
-      .insertInto('incident_event')
-      .values(
-        members.map((m) => ({ IN_ID, U_ID: m.U_ID, UserName: m.UserName ?? '', At: at, Change: MemberChanges.left })),
-      )
-      .execute();
-  }
+  const left = members.map((m) => ({ U_ID: m.U_ID, UserName: m.UserName ?? '' }));
+  await logChanges(db, IN_ID, left, at, MemberChanges.left);
   await db.deleteFrom('channel_member').where('CID', '=', CID).execute();
   await db.deleteFrom('channel').where('CID', '=', CID).execute();
   return members.map((m) => m.U_ID);

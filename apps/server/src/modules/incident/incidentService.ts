@@ -10,7 +10,7 @@ import {
 } from '@intercom/contract';
 import type { EventBus } from '../../bus/eventBus.js';
 import type { Clock } from '../../core/clock.js';
-import { isUniqueViolation } from '../../db/uniqueViolation.js';
+import { withUniqueConflict } from '../../db/withUniqueConflict.js';
 import { AppError } from '../../http/AppError.js';
 import { enterpriseConfig, enterpriseOf } from '../../core/enterpriseOf.js';
 import { logChange, type ServiceContext } from '../../core/serviceContext.js';
@@ -80,23 +80,22 @@ export async function createIncident(
     CTypeID: await channelTypeOf(ctx, E_ID),
     Record: (await enterpriseConfig(ctx, E_ID, 'RecordEnable')) === 'TRUE',
   };
-  let created: { IN_ID: number; CID: number };
-  try {
-    created = await ctx.db.transaction().execute(async (trx) => {
-      const ids = await insertIncident(trx, values, channel);
-      await insertMembers(trx, { ...ids, E_ID }, members, now);
-      await logChange(trx, ctx, {
-        E_ID,
-        Action: IncidentLogActions.create,
-        Target: input.Name,
-        Summary: { ...ids, Kind: input.Kind, Sticky: Boolean(input.Sticky), members: members.length },
-      });
-      return ids;
-    });
-  } catch (error) {
-    if (isUniqueViolation(error)) throw AppError.conflict(MessageKeys.nameExists, { name: input.Name });
-    throw error;
-  }
+  const created = await withUniqueConflict(
+    MessageKeys.nameExists,
+    () =>
+      ctx.db.transaction().execute(async (trx) => {
+        const ids = await insertIncident(trx, values, channel);
+        await insertMembers(trx, { ...ids, E_ID }, members, now);
+        await logChange(trx, ctx, {
+          E_ID,
+          Action: IncidentLogActions.create,
+          Target: input.Name,
+          Summary: { ...ids, Kind: input.Kind, Sticky: Boolean(input.Sticky), members: members.length },
+        });
+        return ids;
+      }),
+    { name: input.Name },
+  );
   publishIncident(deps.bus, {
     E_ID,
     ...created,

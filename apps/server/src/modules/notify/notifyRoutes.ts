@@ -54,34 +54,29 @@ export const notifyEntity: EntityDefinition = {
   completeRows: withDetails,
 };
 
-export const notifyRoutes: FastifyPluginAsyncZod = syncPlugin((app) => {
-  app.post(
-    '/Acknowledge',
-    {
-      schema: {
-        tags,
-        security,
-        summary: 'Acknowledge new alarms (ids, optional comment); all or nothing',
-        body: acknowledgeSchema,
-        response: { 200: objectEnvelope(notifyChangeResultSchema) },
-      },
-    },
-    async (request) =>
-      ok(await handleNotifications(serviceContext(request), app.deps.realtime.live, 'acknowledge', request.body)),
-  );
+/** The two steps of an alarm's handling: one route each, the same call with its own body. */
+const steps = [
+  {
+    path: '/Acknowledge',
+    step: 'acknowledge',
+    summary: 'Acknowledge new alarms (ids, optional comment); all or nothing',
+    body: acknowledgeSchema,
+  },
+  {
+    path: '/Resolve',
+    step: 'resolve',
+    summary: 'Resolve new or acknowledged alarms (ids, comment required); all or nothing',
+    body: resolveSchema,
+  },
+] as const;
 
-  app.post(
-    '/Resolve',
-    {
-      schema: {
-        tags,
-        security,
-        summary: 'Resolve new or acknowledged alarms (ids, comment required); all or nothing',
-        body: resolveSchema,
-        response: { 200: objectEnvelope(notifyChangeResultSchema) },
-      },
-    },
-    async (request) =>
-      ok(await handleNotifications(serviceContext(request), app.deps.realtime.live, 'resolve', request.body)),
-  );
+export const notifyRoutes: FastifyPluginAsyncZod = syncPlugin((app) => {
+  for (const { path, step, summary, body } of steps) {
+    app.post(
+      path,
+      { schema: { tags, security, summary, body, response: { 200: objectEnvelope(notifyChangeResultSchema) } } },
+      async (request) =>
+        ok(await handleNotifications(serviceContext(request), app.deps.realtime.live, step, request.body)),
+    );
+  }
 });

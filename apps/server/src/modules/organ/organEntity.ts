@@ -1,6 +1,6 @@
-import { organRowSchema, organSaveSchema, type OrganSave } from '@intercom/contract';
+import { organRowSchema, organSaveSchema } from '@intercom/contract';
 import type { EntityDefinition } from '../../generic/EntityDefinition.js';
-import { serviceContext } from '../../core/serviceContext.js';
+import { serviceSave, serviceRemove } from '../../core/serviceHooks.js';
 import { removeOrgan, saveOrgan } from './organService.js';
 
 /** Departments: QueryData / ExportData, Save (create or edit) and Delete (only when empty). */
@@ -17,9 +17,6 @@ export const organEntity: EntityDefinition = {
   },
   defaultOrder: { field: 'OSID', desc: false },
   rowSchema: organRowSchema,
-  save: {
-    body: organSaveSchema,
-    handler: (ctx, body) => saveOrgan(serviceContext(ctx.request), body as OrganSave),
-  },
-  remove: (ctx, id) => removeOrgan(serviceContext(ctx.request), id),
+  save: serviceSave(organSaveSchema, saveOrgan),
+  remove: serviceRemove(removeOrgan),
 };

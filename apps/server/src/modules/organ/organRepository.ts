@@ -1,7 +1,9 @@
 import type { OrganRow } from '@intercom/contract';
 import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { DB, OrganTable } from '../../db/schema.js';
+import { insertReturningId, updateById } from '../../db/byId.js';
 import type { Scope } from '../../tenancy/scope.js';
+import { subtree } from '../../tenancy/subtree.js';
 
 const ROW = ['OSID', 'E_ID', 'OSParentID', 'OSName', 'U_TypeID', 'PriorityLevel'] as const;
 
@@ -55,14 +57,12 @@ export async function countDirectUsers(db: Kysely<DB>, enterpriseId: number, id:
   return Number(row?.n ?? 0);
 }
 
-export async function insertOrgan(db: Kysely<DB>, values: Insertable<OrganTable>): Promise<number> {
-  const row = await db.insertInto('organ').values(values).returning('OSID').executeTakeFirstOrThrow();
-  return row.OSID;
+export function insertOrgan(db: Kysely<DB>, values: Insertable<OrganTable>): Promise<number> {
+  return insertReturningId(db, 'organ', 'OSID', values);
 }
 
-export async function updateOrgan(db: Kysely<DB>, id: number, values: Updateable<OrganTable>): Promise<void> {
-  if (Object.keys(values).length === 0) return;
-  await db.updateTable('organ').set(values).where('OSID', '=', id).execute();
+export function updateOrgan(db: Kysely<DB>, id: number, values: Updateable<OrganTable>): Promise<void> {
+  return updateById(db, 'organ', 'OSID', id, values);
 }
 
 /** Deletes a department; devices placed in it lose their department. */
@@ -73,15 +73,7 @@ export async function deleteOrgan(db: Kysely<DB>, id: number): Promise<void> {
 
 /** Ids of a department and all its descendants, from the enterprise's department list. */
 export function subtreeIds(organs: readonly OrganRow[], rootId: number): number[] {
-  const children = childrenMap(organs);
-  const ids: number[] = [];
-  const stack = [rootId];
-  while (stack.length > 0) {
-    const id = stack.pop() as number;
-    ids.push(id);
-    stack.push(...(children.get(id) ?? []));
-  }
-  return ids;
+  return subtree(childrenMap(organs), rootId);
 }
 
 export function childrenMap(organs: readonly OrganRow[]): Map<number, number[]> {

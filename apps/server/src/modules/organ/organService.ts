@@ -1,5 +1,5 @@
 import { MessageKeys, SysLogActions, type OrganDetail, type OrganRow, type OrganSave } from '@intercom/contract';
-import { isUniqueViolation } from '../../db/uniqueViolation.js';
+import { withUniqueConflict } from '../../db/withUniqueConflict.js';
 import { AppError } from '../../http/AppError.js';
 import { inScope } from '../../tenancy/scope.js';
 import { changesOf, logChange, type ServiceContext } from '../../core/serviceContext.js';
@@ -34,15 +34,6 @@ async function checkParent(ctx: ServiceContext, enterpriseId: number, parentId: 
   if (parent.E_ID !== enterpriseId) throw AppError.field('OSParentID', MessageKeys.organParentEnterprise);
 }
 
-async function withNameConflict<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (isUniqueViolation(error)) throw AppError.conflict(MessageKeys.nameExists);
-    throw error;
-  }
-}
-
 /**
  * `POST /api/Organ/Save`: creates (OSID 0) or edits a department. Names are unique among
  * siblings (4009 common.name_exists); a department never moves below itself (4000 organ.cycle).
@@ -64,7 +55,7 @@ async function createOrgan(ctx: ServiceContext, input: OrganSave): Promise<Organ
   await checkParent(ctx, E_ID, row.OSParentID);
   await assertUserType(ctx.db, E_ID, row.U_TypeID, 'U_TypeID');
   if (await siblingNameTaken(ctx.db, row, 0)) throw AppError.conflict(MessageKeys.nameExists);
-  const OSID = await withNameConflict(() =>
+  const OSID = await withUniqueConflict(MessageKeys.nameExists, () =>
     ctx.db.transaction().execute(async (trx) => {
       const id = await insertOrgan(trx, row);
       await logChange(trx, ctx, {
@@ -98,7 +89,7 @@ async function editOrgan(ctx: ServiceContext, input: OrganSave): Promise<OrganRo
   if (after.U_TypeID !== before.U_TypeID) await assertUserType(ctx.db, before.E_ID, after.U_TypeID, 'U_TypeID');
   if (await siblingNameTaken(ctx.db, after, before.OSID)) throw AppError.conflict(MessageKeys.nameExists);
   const changes = changesOf(before, after);
-  await withNameConflict(() =>
+  await withUniqueConflict(MessageKeys.nameExists, () =>
     ctx.db.transaction().execute(async (trx) => {
       await updateOrgan(trx, before.OSID, {
         OSName: after.OSName,

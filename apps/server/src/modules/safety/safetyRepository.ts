@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { safetyKey } from '@intercom/contract';
+import type { SafetyStateTable } from '../../db/safetyTables.js';
 import type { DB } from '../../db/schema.js';
 import type { EnterpriseRules, SafetyTargetKind, SafetyValues } from './safetyRules.js';
 
@@ -106,15 +107,7 @@ export async function deleteRule(db: Kysely<DB>, kind: string, id: number): Prom
 }
 
 /** A user's next check-in and standing-still state, as stored. */
-export interface SafetyStateRow {
-  U_ID: number;
-  DueAt: number | null;
-  DeadlineAt: number | null;
-  StillLat: number | null;
-  StillLon: number | null;
-  StillSince: number | null;
-  StillAlarmedAt: number | null;
-}
+export type SafetyStateRow = Omit<SafetyStateTable, 'E_ID'>;
 
 const num = (v: number | string | null) => (v === null ? null : Number(v));
 

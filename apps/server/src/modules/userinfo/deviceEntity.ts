@@ -1,8 +1,9 @@
-import { MessageKeys, deviceRowSchema, deviceSaveSchema, type DeviceSave } from '@intercom/contract';
+import { MessageKeys, deviceRowSchema, deviceSaveSchema } from '@intercom/contract';
 import type { EntityDefinition, VirtualField } from '../../generic/EntityDefinition.js';
 import { textSearchField } from '../../generic/textSearch.js';
 import { AppError } from '../../http/AppError.js';
 import { serviceContext } from '../../core/serviceContext.js';
+import { serviceSave, serviceRemove } from '../../core/serviceHooks.js';
 import { withDeviceChannels } from './deviceChannels.js';
 import { assertDeviceSaveScope, removeDevice, saveDevice } from './deviceService.js';
 
@@ -46,9 +47,8 @@ export const deviceEntity: EntityDefinition = {
   defaultOrder: { field: 'D_ID', desc: false },
   rowSchema: deviceRowSchema,
   save: {
-    body: deviceSaveSchema,
-    handler: (ctx, body) => saveDevice(serviceContext(ctx.request), body as DeviceSave),
+    ...serviceSave(deviceSaveSchema, saveDevice),
     scopeFirst: (ctx, rawBody) => assertDeviceSaveScope(serviceContext(ctx.request), rawBody),
   },
-  remove: (ctx, id) => removeDevice(serviceContext(ctx.request), id),
+  remove: serviceRemove(removeDevice),
 };

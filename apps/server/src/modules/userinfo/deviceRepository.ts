@@ -1,6 +1,7 @@
 import type { DeviceRow } from '@intercom/contract';
 import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { DB, DeviceTable } from '../../db/schema.js';
+import { insertReturningId, updateById } from '../../db/byId.js';
 import type { Scope } from '../../tenancy/scope.js';
 import { withDeviceChannels } from './deviceChannels.js';
 
@@ -37,14 +38,12 @@ export async function findDevice(db: Kysely<DB>, scope: Scope, id: number): Prom
   return complete;
 }
 
-export async function insertDevice(db: Kysely<DB>, values: Insertable<DeviceTable>): Promise<number> {
-  const row = await db.insertInto('device').values(values).returning('D_ID').executeTakeFirstOrThrow();
-  return row.D_ID;
+export function insertDevice(db: Kysely<DB>, values: Insertable<DeviceTable>): Promise<number> {
+  return insertReturningId(db, 'device', 'D_ID', values);
 }
 
-export async function updateDevice(db: Kysely<DB>, id: number, values: Updateable<DeviceTable>): Promise<void> {
-  if (Object.keys(values).length === 0) return;
-  await db.updateTable('device').set(values).where('D_ID', '=', id).execute();
+export function updateDevice(db: Kysely<DB>, id: number, values: Updateable<DeviceTable>): Promise<void> {
+  return updateById(db, 'device', 'D_ID', id, values);
 }
 
 export async function deleteDevice(db: Kysely<DB>, id: number): Promise<void> {

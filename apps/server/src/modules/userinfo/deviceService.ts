@@ -1,7 +1,7 @@
 import { MessageKeys, SysLogActions, type DeviceRow, type DeviceSave } from '@intercom/contract';
 import type { Updateable } from 'kysely';
 import type { DeviceTable } from '../../db/schema.js';
-import { isUniqueViolation } from '../../db/uniqueViolation.js';
+import { withUniqueConflict } from '../../db/withUniqueConflict.js';
 import { AppError } from '../../http/AppError.js';
 import { inScope } from '../../tenancy/scope.js';
 import { changesOf, logChange, type ServiceContext } from '../../core/serviceContext.js';
@@ -9,15 +9,6 @@ import { iccidsTaken, updateUser } from './userRepository.js';
 import { departmentFor } from './userRules.js';
 import { assertUserType } from '../gisType/index.js';
 import { deleteDevice, findDevice, insertDevice, updateDevice } from './deviceRepository.js';
-
-async function withIccidConflict<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (isUniqueViolation(error)) throw AppError.conflict(MessageKeys.iccidExists);
-    throw error;
-  }
-}
 
 /** A positive id as a form or JSON body carries it, or null (validation will speak about it). */
 function rawId(value: unknown): number | null {
@@ -69,7 +60,7 @@ async function createDevice(ctx: ServiceContext, input: DeviceSave): Promise<num
     UserID: null,
     CreatedAt: ctx.clock.now(),
   };
-  return withIccidConflict(() =>
+  return withUniqueConflict(MessageKeys.iccidExists, () =>
     ctx.db.transaction().execute(async (trx) => {
       const id = await insertDevice(trx, row);
       await logChange(trx, ctx, {
@@ -102,7 +93,7 @@ async function editDevice(ctx: ServiceContext, input: DeviceSave): Promise<numbe
   if (newIccid && (await iccidsTaken(ctx.db, [newIccid])).size > 0) throw AppError.conflict(MessageKeys.iccidExists);
   const changes = changesOf(before, values as Partial<DeviceRow>);
   const set = Object.fromEntries(Object.entries(values).filter(([field]) => field in changes));
-  await withIccidConflict(() =>
+  await withUniqueConflict(MessageKeys.iccidExists, () =>
     ctx.db.transaction().execute(async (trx) => {
       await updateDevice(trx, before.D_ID, set);
       if (newIccid && before.UserID !== null) await updateUser(trx, before.UserID, { ICCID: newIccid });

@@ -1,6 +1,6 @@
 import { UserImportLimits } from '@intercom/contract';
-import type { Kysely } from 'kysely';
-import type { DB } from '../../db/schema.js';
+import type { Kysely, Selectable } from 'kysely';
+import type { DB, UserTable } from '../../db/schema.js';
 import { listUserTypes } from '../gisType/index.js';
 import { organsOf } from '../organ/index.js';
 
@@ -12,40 +12,28 @@ function parts<T>(items: readonly T[]): T[][] {
   return out;
 }
 
+/** The columns of a user the import may match: what an import compares and can change. */
+const KNOWN = [
+  'UserID',
+  'E_ID',
+  'OS_ID',
+  'UserName',
+  'MobilePhone',
+  'ICCID',
+  'UType',
+  'PriorityLevel',
+  'Remark',
+  'PasswordHash',
+] as const;
+
 /** A user the import may match, with what an import can change. */
-export interface KnownUser {
-  UserID: number;
-  E_ID: number;
-  OS_ID: number | null;
-  UserName: string;
-  MobilePhone: string;
-  ICCID: string | null;
-  UType: number;
-  PriorityLevel: number;
-  Remark: string;
-  PasswordHash: string;
-}
+export type KnownUser = Pick<Selectable<UserTable>, (typeof KNOWN)[number]>;
 
 /** Users with these phones anywhere on the platform (phones are unique accounts). */
 export async function usersWithPhones(db: Kysely<DB>, phones: readonly string[]): Promise<Map<string, KnownUser>> {
   const found = new Map<string, KnownUser>();
   for (const part of parts(phones)) {
-    const rows = await db
-      .selectFrom('terminal_user')
-      .select([
-        'UserID',
-        'E_ID',
-        'OS_ID',
-        'UserName',
-        'MobilePhone',
-        'ICCID',
-        'UType',
-        'PriorityLevel',
-        'Remark',
-        'PasswordHash',
-      ])
-      .where('MobilePhone', 'in', part)
-      .execute();
+    const rows = await db.selectFrom('terminal_user').select(KNOWN).where('MobilePhone', 'in', part).execute();
     for (const row of rows) found.set(row.MobilePhone, row);
   }
   return found;

@@ -12,20 +12,31 @@ import { logChange, type ServiceContext } from '../../core/serviceContext.js';
 import { findUser, findUserByPhone, findUsers, updateUser } from './userRepository.js';
 import { departmentFor } from './userRules.js';
 
+/** Sets one field of a user with its log row (the old and the new value), in one transaction. */
+async function setUserField<F extends 'IsLock' | 'Caps' | 'GPSConfig'>(
+  ctx: ServiceContext,
+  user: UserRow,
+  field: F,
+  value: UserRow[F],
+  Action: string,
+): Promise<void> {
+  await ctx.db.transaction().execute(async (trx) => {
+    await updateUser(trx, user.UserID, { [field]: value });
+    await logChange(trx, ctx, {
+      E_ID: user.E_ID,
+      Action,
+      Target: user.MobilePhone,
+      Summary: { [field]: [user[field], value] },
+    });
+  });
+}
+
 /** `POST /api/UserInfo/FreezeUser`: isLock true freezes the user and ends its terminal sessions. */
 export async function freezeUser(ctx: ServiceContext, input: z.infer<typeof freezeUserSchema>): Promise<void> {
   const user = await findUserByPhone(ctx.db, ctx.scope, input.MobilePhone);
   if (!user) throw AppError.notFound();
   const IsLock = input.isLock ? 1 : 0;
-  await ctx.db.transaction().execute(async (trx) => {
-    await updateUser(trx, user.UserID, { IsLock });
-    await logChange(trx, ctx, {
-      E_ID: user.E_ID,
-      Action: input.isLock ? SysLogActions.userFreeze : SysLogActions.userUnfreeze,
-      Target: user.MobilePhone,
-      Summary: { IsLock: [user.IsLock, IsLock] },
-    });
-  });
+  await setUserField(ctx, user, 'IsLock', IsLock, input.isLock ? SysLogActions.userFreeze : SysLogActions.userUnfreeze);
   if (input.isLock) {
     ctx.events.endSessions(user, 'frozen');
   }
@@ -36,15 +47,7 @@ export async function freezeUser(ctx: ServiceContext, input: z.infer<typeof free
 export async function switchCaps(ctx: ServiceContext, input: z.infer<typeof capsSwitchSchema>) {
   const user = await findUserByPhone(ctx.db, ctx.scope, input.phone);
   if (!user) throw AppError.notFound();
-  await ctx.db.transaction().execute(async (trx) => {
-    await updateUser(trx, user.UserID, { Caps: input.cap });
-    await logChange(trx, ctx, {
-      E_ID: user.E_ID,
-      Action: SysLogActions.userCaps,
-      Target: user.MobilePhone,
-      Summary: { Caps: [user.Caps, input.cap] },
-    });
-  });
+  await setUserField(ctx, user, 'Caps', input.cap, SysLogActions.userCaps);
   ctx.events.notify('usersChanged', { E_ID: user.E_ID, UserIDs: [user.UserID] });
   return { UserID: user.UserID, MobilePhone: user.MobilePhone, Caps: input.cap };
 }
@@ -53,15 +56,7 @@ export async function switchCaps(ctx: ServiceContext, input: z.infer<typeof caps
 export async function saveUserLocationConfig(ctx: ServiceContext, input: z.infer<typeof userLocationConfigSchema>) {
   const user = await findUser(ctx.db, ctx.scope, input.uid);
   if (!user || (input.phoneNumber !== undefined && input.phoneNumber !== user.MobilePhone)) throw AppError.notFound();
-  await ctx.db.transaction().execute(async (trx) => {
-    await updateUser(trx, user.UserID, { GPSConfig: input.scValue });
-    await logChange(trx, ctx, {
-      E_ID: user.E_ID,
-      Action: SysLogActions.userLocationConfig,
-      Target: user.MobilePhone,
-      Summary: { GPSConfig: [user.GPSConfig, input.scValue] },
-    });
-  });
+  await setUserField(ctx, user, 'GPSConfig', input.scValue, SysLogActions.userLocationConfig);
   ctx.events.notify('usersChanged', { E_ID: user.E_ID, UserIDs: [user.UserID] });
 }
 

@@ -1,4 +1,4 @@
-import { MessageKeys, userRowSchema, userSaveSchema, type UserSave } from '@intercom/contract';
+import { MessageKeys, userRowSchema, userSaveSchema } from '@intercom/contract';
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { Condition } from '../../generic/parseCondition.js';
 import type { EntityDefinition, VirtualField } from '../../generic/EntityDefinition.js';
@@ -8,7 +8,7 @@ import { textSearchField } from '../../generic/textSearch.js';
 export { containsPattern } from '../../generic/textSearch.js';
 import { AppError } from '../../http/AppError.js';
 import type { Scope } from '../../tenancy/scope.js';
-import { serviceContext } from '../../core/serviceContext.js';
+import { serviceSave, serviceRemove } from '../../core/serviceHooks.js';
 import { removeUser, saveUser } from './userService.js';
 
 function equalsOnly(c: Condition): string | number {
@@ -98,9 +98,6 @@ export const userEntity: EntityDefinition = {
     'Remark',
     'CreatedAt',
   ],
-  save: {
-    body: userSaveSchema,
-    handler: (ctx, body) => saveUser(serviceContext(ctx.request), body as UserSave),
-  },
-  remove: (ctx, id) => removeUser(serviceContext(ctx.request), id),
+  save: serviceSave(userSaveSchema, saveUser),
+  remove: serviceRemove(removeUser),
 };

@@ -1,6 +1,7 @@
 import type { UserBrief, UserRow } from '@intercom/contract';
 import { sql, type Insertable, type Kysely, type SqlBool, type Updateable } from 'kysely';
 import type { DB, UserTable } from '../../db/schema.js';
+import { updateById } from '../../db/byId.js';
 import { containsPattern } from '../../generic/textSearch.js';
 import type { Scope } from '../../tenancy/scope.js';
 
@@ -24,24 +25,22 @@ export const USER_ROW = [
 
 const BRIEF = ['UserID', 'E_ID', 'OS_ID', 'UserName', 'MobilePhone', 'UType', 'PriorityLevel', 'IsLock'] as const;
 
-/** One user of the scope by id, or undefined (outside the scope is the same as absent). */
-export async function findUser(db: Kysely<DB>, scope: Scope, id: number): Promise<UserRow | undefined> {
+/** The users of the scope as rows (outside the scope is the same as absent). */
+function usersOfScope(db: Kysely<DB>, scope: Scope) {
   return db
     .selectFrom('user_view')
     .select(USER_ROW)
-    .where('UserID', '=', id)
-    .where('E_ID', 'in', [...scope.enterpriseIds])
-    .executeTakeFirst();
+    .where('E_ID', 'in', [...scope.enterpriseIds]);
+}
+
+/** One user of the scope by id, or undefined. */
+export async function findUser(db: Kysely<DB>, scope: Scope, id: number): Promise<UserRow | undefined> {
+  return usersOfScope(db, scope).where('UserID', '=', id).executeTakeFirst();
 }
 
 /** One user of the scope by phone (the terminal's account), or undefined. */
 export async function findUserByPhone(db: Kysely<DB>, scope: Scope, phone: string): Promise<UserRow | undefined> {
-  return db
-    .selectFrom('user_view')
-    .select(USER_ROW)
-    .where('MobilePhone', '=', phone)
-    .where('E_ID', 'in', [...scope.enterpriseIds])
-    .executeTakeFirst();
+  return usersOfScope(db, scope).where('MobilePhone', '=', phone).executeTakeFirst();
 }
 
 /** Users of the scope by phone, keyed by phone (chunks of 500 phones per query). */
@@ -52,11 +51,8 @@ export async function usersByPhone(
 ): Promise<Map<string, UserRow>> {
   const found = new Map<string, UserRow>();
   for (let i = 0; i < phones.length; i += 500) {
-    const rows = await db
-      .selectFrom('user_view')
-      .select(USER_ROW)
+    const rows = await usersOfScope(db, scope)
       .where('MobilePhone', 'in', phones.slice(i, i + 500))
-      .where('E_ID', 'in', [...scope.enterpriseIds])
       .execute();
     for (const row of rows) found.set(row.MobilePhone, row);
   }
@@ -65,11 +61,8 @@ export async function usersByPhone(
 
 export async function findUsers(db: Kysely<DB>, scope: Scope, ids: readonly number[]): Promise<UserRow[]> {
   if (ids.length === 0) return [];
-  return db
-    .selectFrom('user_view')
-    .select(USER_ROW)
+  return usersOfScope(db, scope)
     .where('UserID', 'in', [...ids])
-    .where('E_ID', 'in', [...scope.enterpriseIds])
     .execute();
 }
 
@@ -126,9 +119,8 @@ export async function insertUsers(db: Kysely<DB>, rows: Insertable<UserTable>[])
   return db.insertInto('terminal_user').values(rows).returning('UserID').execute();
 }
 
-export async function updateUser(db: Kysely<DB>, id: number, values: Updateable<UserTable>): Promise<void> {
-  if (Object.keys(values).length === 0) return;
-  await db.updateTable('terminal_user').set(values).where('UserID', '=', id).execute();
+export function updateUser(db: Kysely<DB>, id: number, values: Updateable<UserTable>): Promise<void> {
+  return updateById(db, 'terminal_user', 'UserID', id, values);
 }
 
 /** Deletes a user: its SIM returns to the inventory, its channel memberships and its terminal's resume token go. */
