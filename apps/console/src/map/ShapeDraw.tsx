@@ -211,22 +211,18 @@ export function ShapeDraw({
     // A double click on a vertex removes it, not zooms in.
     const zoomOnDoubleClick = map.doubleClickZoom.isEnabled();
     map.doubleClickZoom.disable();
-    map.on('mousedown', layers.handles, onDown);
-    map.on('touchstart', layers.handles, onDown);
-    map.on('dblclick', layers.handles, onRemove);
-    map.on('contextmenu', layers.handles, onRemove);
-    map.on('mouseenter', layers.handles, grab);
-    map.on('mouseleave', layers.handles, plain);
-    map.on('click', onClick);
+    const subscriptions = [
+      map.on('mousedown', layers.handles, onDown),
+      map.on('touchstart', layers.handles, onDown),
+      map.on('dblclick', layers.handles, onRemove),
+      map.on('contextmenu', layers.handles, onRemove),
+      map.on('mouseenter', layers.handles, grab),
+      map.on('mouseleave', layers.handles, plain),
+      map.on('click', onClick),
+    ];
     return () => {
       onUp();
-      map.off('mousedown', layers.handles, onDown);
-      map.off('touchstart', layers.handles, onDown);
-      map.off('dblclick', layers.handles, onRemove);
-      map.off('contextmenu', layers.handles, onRemove);
-      map.off('mouseenter', layers.handles, grab);
-      map.off('mouseleave', layers.handles, plain);
-      map.off('click', onClick);
+      for (const subscription of subscriptions) subscription.unsubscribe();
       map.off('mouseup', onUp);
       map.off('touchend', onUp);
       if (zoomOnDoubleClick) map.doubleClickZoom.enable();

@@ -44,38 +44,30 @@ export function CallButton(props: CallButtonProps) {
       </Tooltip>
     );
   }
-  if (props.kind === 'group') {
-    const active = current === props.cid;
-    return (
-      <Button
-        size={size}
-        type={active ? 'primary' : 'text'}
-        danger={active}
-        icon={<PhoneOutlined rotate={active ? 135 : 0} />}
-        aria-label={`${active ? t('talk.end_call') : t('talk.group_call')} ${props.name}`}
-        onClick={(event) => {
-          stop(event);
-          void (active ? talkClient.endCall(props.cid) : talkClient.groupCall(props.cid, props.name)).catch(ignore);
-        }}
-      >
-        {size === 'middle' ? (active ? t('talk.end_call') : t('talk.group_call')) : undefined}
-      </Button>
-    );
-  }
-  const call = [...calls.values()].find((entry) => entry.peerUid === props.uid);
+  // A group call of the channel or a private call to the user: the one button starts it and ends it.
+  const group = props.kind === 'group';
+  const ongoing = group ? undefined : [...calls.values()].find((entry) => entry.peerUid === props.uid);
+  const active = group ? current === props.cid : ongoing !== undefined;
+  const toggle = () => {
+    if (props.kind === 'group') {
+      return active ? talkClient.endCall(props.cid) : talkClient.groupCall(props.cid, props.name);
+    }
+    return ongoing ? talkClient.endCall(ongoing.cid) : talkClient.privateCall(props.uid, props.name);
+  };
+  const startName = group ? t('talk.group_call') : t('talk.private_call');
   return (
     <Button
       size={size}
-      type={call ? 'primary' : 'default'}
-      danger={Boolean(call)}
-      icon={<PhoneOutlined rotate={call ? 135 : 0} />}
-      aria-label={`${call ? t('talk.end_call') : t('talk.private_call')} ${props.name}`}
+      type={active ? 'primary' : group ? 'text' : 'default'}
+      danger={active}
+      icon={<PhoneOutlined rotate={active ? 135 : 0} />}
+      aria-label={`${active ? t('talk.end_call') : startName} ${props.name}`}
       onClick={(event) => {
         stop(event);
-        void (call ? talkClient.endCall(call.cid) : talkClient.privateCall(props.uid, props.name)).catch(ignore);
+        void toggle().catch(ignore);
       }}
     >
-      {size === 'middle' ? (call ? t('talk.end_call') : t('talk.call')) : undefined}
+      {size === 'middle' ? (active ? t('talk.end_call') : group ? t('talk.group_call') : t('talk.call')) : undefined}
     </Button>
   );
 }

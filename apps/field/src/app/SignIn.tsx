@@ -4,12 +4,19 @@ import { LanguagePicker } from './LanguagePicker';
 import { TextField } from './TextField';
 import { useFieldSession } from './useSession';
 
+/** The form's inputs in their order on the page. */
+const FIELDS = [
+  { name: 'phone', labelKey: 'signIn.phone', type: 'tel', autoComplete: 'username' },
+  { name: 'password', labelKey: 'signIn.password', type: 'password', autoComplete: 'current-password' },
+] as const;
+type Values = Record<(typeof FIELDS)[number]['name'], string>;
+
 /** Phone and password (the terminal user's), or why the last session ended. */
 export function SignIn({ messageKey }: { messageKey?: string | undefined }) {
   const { t } = useTranslation();
   const session = useFieldSession();
-  const [phone, setPhone] = useState('');
-  const [password, setPassword] = useState('');
+  const [values, setValues] = useState<Values>({ phone: '', password: '' });
+  const { phone, password } = values;
   const [busy, setBusy] = useState(false);
   const [errorKey, setErrorKey] = useState<string | undefined>(undefined);
 
@@ -35,22 +42,17 @@ export function SignIn({ messageKey }: { messageKey?: string | undefined }) {
         <LanguagePicker />
       </header>
       <form className="signIn__form" onSubmit={submit} noValidate>
-        <TextField
-          label={t('signIn.phone')}
-          name="phone"
-          type="tel"
-          autoComplete="username"
-          value={phone}
-          onChange={setPhone}
-        />
-        <TextField
-          label={t('signIn.password')}
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          value={password}
-          onChange={setPassword}
-        />
+        {FIELDS.map(({ name, labelKey, type, autoComplete }) => (
+          <TextField
+            key={name}
+            label={t(labelKey)}
+            name={name}
+            type={type}
+            autoComplete={autoComplete}
+            value={values[name]}
+            onChange={(value) => setValues((current) => ({ ...current, [name]: value }))}
+          />
+        ))}
         {shownKey && (
           <p className="signIn__error" role="alert">
             {t(shownKey)}

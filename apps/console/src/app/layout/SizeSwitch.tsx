@@ -1,8 +1,8 @@
 import { FontSizeOutlined } from '@ant-design/icons';
-import { Button, Dropdown } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { COMPONENT_SIZES, usePreferences, type ComponentSize } from '../PreferencesContext';
 import { tk } from '../../i18n/tk';
+import { ChoiceMenu } from './ChoiceMenu';
 
 const SIZE_LABELS: Record<ComponentSize, string> = {
   small: tk('layout.size_small'),
@@ -15,16 +15,12 @@ export function SizeSwitch() {
   const { t } = useTranslation();
   const { size, setSize } = usePreferences();
   return (
-    <Dropdown
-      trigger={['click']}
-      menu={{
-        selectable: true,
-        selectedKeys: [size],
-        items: COMPONENT_SIZES.map((key) => ({ key, label: t(SIZE_LABELS[key]) })),
-        onClick: ({ key }) => setSize(key as ComponentSize),
-      }}
-    >
-      <Button type="text" icon={<FontSizeOutlined />} aria-label={t('layout.size')} title={t('layout.size')} />
-    </Dropdown>
+    <ChoiceMenu
+      icon={<FontSizeOutlined />}
+      label={t('layout.size')}
+      selected={size}
+      items={COMPONENT_SIZES.map((key) => ({ key, label: t(SIZE_LABELS[key]) }))}
+      onPick={(key) => setSize(key as ComponentSize)}
+    />
   );
 }

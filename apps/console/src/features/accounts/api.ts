@@ -1,7 +1,7 @@
 import type { ConsoleAccountRow, Profile } from '@intercom/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest, getObject, type QueryValues } from '../../shared/api/apiClient';
-import { invalidateResources } from '../../shared/api/invalidate';
+import { useResourceMutation } from '../../shared/api/useResourceMutation';
 import { entityResource } from '../../shared/list/entityResource';
 import { loginInfoKey } from '../account';
 import { useEntity } from '../../shared/api/useEntity';
@@ -14,11 +14,7 @@ export const accountResource = entityResource<ConsoleAccountRow>({
 });
 
 function useAccountMutation<I, R>(call: (input: I) => Promise<R>) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: call,
-    onSuccess: () => invalidateResources(queryClient, 'Account', 'SysLog'),
-  });
+  return useResourceMutation(call, ['Account', 'SysLog']);
 }
 
 export function useConsoleAccount(id: number | undefined) {

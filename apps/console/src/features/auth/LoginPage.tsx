@@ -85,12 +85,19 @@ export default function LoginPage() {
     queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== 'UAuth' });
   }, [queryClient]);
 
-  const change = (field: Field) => (event: { target: { value: string } }) => {
-    const value = event.target.value;
-    setValues((current) => ({ ...current, [field]: value }));
-    setInvalid((current) => current.filter((f) => f !== field));
-    if (failure) setFailure(null);
-  };
+  /** Wires a field's input to the form: its id (the focus target), value, error and change. */
+  const bind = (field: Field) => ({
+    id: `login-${field}`,
+    name: field,
+    value: values[field],
+    error: invalid.includes(field) ? t(REQUIRED_KEYS[field]) : undefined,
+    onChange: (event: { target: { value: string } }) => {
+      const value = event.target.value;
+      setValues((current) => ({ ...current, [field]: value }));
+      setInvalid((current) => current.filter((f) => f !== field));
+      if (failure) setFailure(null);
+    },
+  });
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -104,8 +111,6 @@ export default function LoginPage() {
     }
     signIn(values);
   };
-
-  const errorOf = (field: Field) => (invalid.includes(field) ? t(REQUIRED_KEYS[field]) : undefined);
 
   return (
     <div className={styles.page} style={{ background: branding.background }}>
@@ -137,26 +142,18 @@ export default function LoginPage() {
         <form ref={form} className={styles.form} onSubmit={submit} noValidate aria-busy={busy}>
           <fieldset className={styles.fieldset} disabled={busy}>
             <LoginField
-              id="login-username"
-              name="username"
+              {...bind('username')}
               label={t('login.account')}
               icon={<UserIcon />}
-              error={errorOf('username')}
-              value={values.username}
-              onChange={change('username')}
               autoComplete="username"
               autoFocus
               maxLength={64}
             />
             <LoginField
-              id="login-password"
-              name="password"
+              {...bind('password')}
               type={shown ? 'text' : 'password'}
               label={t('login.password')}
               icon={<LockIcon />}
-              error={errorOf('password')}
-              value={values.password}
-              onChange={change('password')}
               autoComplete="current-password"
               maxLength={128}
               suffix={
@@ -172,13 +169,9 @@ export default function LoginPage() {
               }
             />
             <LoginField
-              id="login-companyCode"
-              name="companyCode"
+              {...bind('companyCode')}
               label={t('login.company_code')}
               icon={<CompanyIcon />}
-              error={errorOf('companyCode')}
-              value={values.companyCode}
-              onChange={change('companyCode')}
               autoComplete="organization"
               maxLength={64}
             />

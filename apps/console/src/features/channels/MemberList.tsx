@@ -19,7 +19,7 @@ import { memberResource, useChangeMembers, useChannel } from './api';
 import { channelTypeLabel } from './channelTypes';
 import { MemberPicker } from './MemberPicker';
 import { MemberPriorityDialog, type PriorityTarget } from './MemberPriorityDialog';
-import { rowActionsColumn } from '../../shared/list/RowActions';
+import { deleteRowAction, rowActionsColumn } from '../../shared/list/RowActions';
 import { LoadingSkeleton } from '../../shared/ui/LoadingSkeleton';
 
 interface MemberFilterValues {
@@ -104,15 +104,9 @@ export function MemberList({ cid }: { cid: number }) {
     },
     rowActionsColumn<ChannelMemberRow>(t('common.actions'), (member) => ({
       actions: [
-        {
-          key: 'remove',
-          label: t('channels.remove_member'),
-          icon: <DeleteOutlined />,
-          iconOnly: true,
-          danger: true,
-          ariaLabel: t('channels.remove_named', { name: member.UserName }),
-          onClick: () => askRemove([member]),
-        },
+        deleteRowAction(t('channels.remove_member'), t('channels.remove_named', { name: member.UserName }), () =>
+          askRemove([member]),
+        ),
       ],
     })),
   ];

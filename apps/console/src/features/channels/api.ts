@@ -1,15 +1,15 @@
-import {
-  Limits,
-  type ChannelBrief,
-  type ChannelMemberRow,
-  type ChannelRow,
-  type ChannelTreeNode,
-  type MemberChangeResult,
-  type UserRow,
+import type {
+  ChannelBrief,
+  ChannelMemberRow,
+  ChannelRow,
+  ChannelTreeNode,
+  MemberChangeResult,
+  UserRow,
 } from '@intercom/contract';
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest, getList, type QueryValues } from '../../shared/api/apiClient';
-import { invalidateResources } from '../../shared/api/invalidate';
+import { getAllPages } from '../../shared/api/getAllPages';
+import { useResourceMutation } from '../../shared/api/useResourceMutation';
 import { entityResource } from '../../shared/list/entityResource';
 import { cleanCondition } from '../../shared/list/listParams';
 import { useEntity } from '../../shared/api/useEntity';
@@ -52,11 +52,7 @@ export const memberResource = entityResource<ChannelMemberRow>({
 const CHANNEL_RESOURCES = ['Channel', 'ChannelMember', 'Enterprise', 'SysLog'];
 
 function useChannelMutation<I, R = unknown>(call: (input: I) => Promise<R>) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: call,
-    onSuccess: () => invalidateResources(queryClient, ...CHANNEL_RESOURCES),
-  });
+  return useResourceMutation(call, CHANNEL_RESOURCES);
 }
 
 export function useChannel(id: number | undefined) {
@@ -111,18 +107,12 @@ export function useUserChannels(uid: number | undefined) {
   return useQuery({
     enabled: uid !== undefined,
     queryKey: ['Channel', 'QueryChannel', { uid }],
-    queryFn: async ({ signal }) => {
-      const rows: ChannelBrief[] = [];
-      for (let pageIndex = 0; pageIndex < USER_CHANNEL_PAGES; pageIndex += 1) {
-        const page = await getList<ChannelBrief>('/api/THChannel/QueryChannel', {
-          query: { uid, pageIndex, pageSize: Limits.maxPageSize },
-          signal,
-        });
-        rows.push(...page.rows);
-        if (page.rows.length < Limits.maxPageSize || rows.length >= page.total) break;
-      }
-      return rows;
-    },
+    queryFn: ({ signal }) =>
+      getAllPages<ChannelBrief>('/api/THChannel/QueryChannel', {
+        query: { uid },
+        signal,
+        maxPages: USER_CHANNEL_PAGES,
+      }),
     staleTime: 0,
   });
 }

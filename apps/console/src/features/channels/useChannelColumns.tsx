@@ -1,4 +1,4 @@
-import { DeleteOutlined, EditOutlined, TeamOutlined } from '@ant-design/icons';
+import { TeamOutlined } from '@ant-design/icons';
 import type { ChannelRow } from '@intercom/contract';
 import { Button, Switch, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table/interface';
@@ -6,7 +6,7 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { channelTypeLabel } from './channelTypes';
 import { dateTimeColumn } from '../../shared/list/dateTimeColumn';
-import { rowActionsColumn } from '../../shared/list/RowActions';
+import { deleteRowAction, editRowAction, rowActionsColumn } from '../../shared/list/RowActions';
 
 export interface ChannelRowActions {
   edit: (channel: ChannelRow) => void;
@@ -83,29 +83,18 @@ export function useChannelColumns(actions: ChannelRowActions, switching: Readonl
       dateTimeColumn('CreatedAt', t('users.created'), { sorter: true }),
       rowActionsColumn<ChannelRow>(t('common.actions'), (channel) => ({
         actions: [
-          {
-            key: 'edit',
-            label: t('common.edit'),
-            icon: <EditOutlined />,
-            iconOnly: true,
-            ariaLabel: t('channels.edit_named', { name: channel.CName }),
-            onClick: () => actions.edit(channel),
-          },
+          editRowAction(t('common.edit'), t('channels.edit_named', { name: channel.CName }), () =>
+            actions.edit(channel),
+          ),
           {
             key: 'members',
             label: t('channels.members'),
             icon: <TeamOutlined />,
             onClick: () => actions.members(channel),
           },
-          {
-            key: 'delete',
-            label: t('common.delete'),
-            icon: <DeleteOutlined />,
-            iconOnly: true,
-            danger: true,
-            ariaLabel: t('channels.delete_named', { name: channel.CName }),
-            onClick: () => actions.remove(channel),
-          },
+          deleteRowAction(t('common.delete'), t('channels.delete_named', { name: channel.CName }), () =>
+            actions.remove(channel),
+          ),
         ],
       })),
     ],

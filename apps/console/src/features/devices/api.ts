@@ -1,7 +1,6 @@
 import type { DeviceRow, IccidImportReport, MapResult } from '@intercom/contract';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest, type QueryValues } from '../../shared/api/apiClient';
-import { invalidateResources } from '../../shared/api/invalidate';
+import { useResourceMutation } from '../../shared/api/useResourceMutation';
 import { entityResource } from '../../shared/list/entityResource';
 import { useEntity } from '../../shared/api/useEntity';
 
@@ -20,11 +19,7 @@ export const deviceResource = entityResource<DeviceRow>({
 const DEVICE_RESOURCES = ['Device', 'UserInfo', 'Organ'];
 
 function useDeviceMutation<I, R>(call: (input: I) => Promise<R>) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: call,
-    onSuccess: () => invalidateResources(queryClient, ...DEVICE_RESOURCES),
-  });
+  return useResourceMutation(call, DEVICE_RESOURCES);
 }
 
 export function useDevice(id: number | undefined) {

@@ -2,13 +2,12 @@ import { GeofenceKinds, type GeofenceRow } from '@intercom/contract';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { useRunAction } from '../../shared/api/useRunAction';
 import { SelectFilter, TextFilter } from '../../shared/list/FilterFields';
 import { ListShell } from '../../shared/list/ListShell';
-import { createAction, deleteSelectedAction } from '../../shared/list/ListToolbar';
+import { createAction } from '../../shared/list/ListToolbar';
 import { useListSelection } from '../../shared/list/useListSelection';
+import { useRowDeletion } from '../../shared/list/useRowDeletion';
 import type { Condition } from '../../shared/list/listParams';
-import { useConfirm } from '../../shared/ui/ConfirmContext';
 import { geofenceResource, useDeleteGeofences } from './api';
 import { GEOFENCE_LIST_PATH } from './paths';
 import { useGeofenceColumns } from './useGeofenceColumns';
@@ -27,30 +26,15 @@ const geofenceCondition = (values: GeofenceFilterValues): Condition => ({
 export default function GeofenceListPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const confirm = useConfirm();
-  const run = useRunAction();
-  const remove = useDeleteGeofences();
   const selection = useListSelection<GeofenceRow>('GF_ID');
-  const { drop } = selection;
-  const removeIds = async (ids: number[]) => {
-    if (await run(() => remove.mutateAsync(ids))) drop(ids);
-  };
-  const deleting = { content: t('geofence.delete_content'), okText: t('common.delete') };
+  const deletion = useRowDeletion(useDeleteGeofences().mutateAsync, selection.drop, t('geofence.delete_content'));
 
   const actions = useMemo(
     () => ({
       edit: (fence: GeofenceRow) => void navigate(`${GEOFENCE_LIST_PATH}/edit?id=${fence.GF_ID}`),
-      remove: (fence: GeofenceRow) =>
-        confirm({
-          title: t('geofence.delete_title', { name: fence.Name }),
-          ...deleting,
-          danger: true,
-          onOk: () => removeIds([fence.GF_ID]),
-        }),
+      remove: (fence: GeofenceRow) => deletion.askOne(t('geofence.delete_title', { name: fence.Name }), fence.GF_ID),
     }),
-    // removeIds and deleting close over the same hooks.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [navigate, confirm, run, remove, t, drop],
+    [navigate, deletion, t],
   );
   const columns = useGeofenceColumns(actions);
   const count = selection.keys.length;
@@ -78,11 +62,10 @@ export default function GeofenceListPage() {
       toCondition={geofenceCondition}
       actions={[
         createAction(t('geofence.create'), () => void navigate(`${GEOFENCE_LIST_PATH}/edit`)),
-        deleteSelectedAction(
+        deletion.selectedAction(
           t('geofence.delete_selected'),
-          count,
-          { title: t('geofence.delete_many_title', { count }), ...deleting },
-          () => removeIds(selection.keys.map(Number)),
+          t('geofence.delete_many_title', { count }),
+          selection.keys.map(Number),
         ),
       ]}
       selection={selection}

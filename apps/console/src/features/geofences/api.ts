@@ -1,7 +1,8 @@
-import { Limits, type GeofenceRow, type GeofenceSave } from '@intercom/contract';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { GeofenceRow, GeofenceSave } from '@intercom/contract';
+import { useQuery } from '@tanstack/react-query';
 import { apiRequest, getList } from '../../shared/api/apiClient';
-import { invalidateResources } from '../../shared/api/invalidate';
+import { getAllPages } from '../../shared/api/getAllPages';
+import { useResourceMutation } from '../../shared/api/useResourceMutation';
 import { entityResource } from '../../shared/list/entityResource';
 
 /** `/api/Geofence/QueryData`: the fences of the caller's scope, oldest first unless sorted. */
@@ -42,37 +43,24 @@ export function useMapGeofences(enabled: boolean) {
   return useQuery({
     enabled,
     queryKey: ['Geofence', 'QueryData', { layer: true }],
-    queryFn: async ({ signal }) => {
-      const rows: GeofenceRow[] = [];
-      for (let pageIndex = 0; pageIndex < LAYER_PAGES; pageIndex += 1) {
-        const page = await getList<GeofenceRow>('/api/Geofence/QueryData', {
-          query: { pageIndex, pageSize: Limits.maxPageSize },
-          signal,
-        });
-        rows.push(...page.rows);
-        if (page.rows.length < Limits.maxPageSize || rows.length >= page.total) break;
-      }
-      return rows;
-    },
+    queryFn: ({ signal }) => getAllPages<GeofenceRow>('/api/Geofence/QueryData', { signal, maxPages: LAYER_PAGES }),
     staleTime: 60_000,
   });
 }
 
 /** `POST /api/Geofence/Save` (JSON): creates without GF_ID, else replaces; answers the GF_ID. */
 export function useSaveGeofence() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: async (body: GeofenceSave) =>
+  return useResourceMutation(
+    async (body: GeofenceSave) =>
       (await apiRequest<never, { GF_ID: number }>('POST', '/api/Geofence/Save', { json: body })).BaseData,
-    onSuccess: () => invalidateResources(queryClient, ...GEOFENCE_RESOURCES),
-  });
+    GEOFENCE_RESOURCES,
+  );
 }
 
 /** `POST /api/Geofence/Delete` `{ ids }`: all of them or none. */
 export function useDeleteGeofences() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (ids: number[]) => apiRequest('POST', '/api/Geofence/Delete', { json: { ids } }),
-    onSuccess: () => invalidateResources(queryClient, ...GEOFENCE_RESOURCES),
-  });
+  return useResourceMutation(
+    (ids: number[]) => apiRequest('POST', '/api/Geofence/Delete', { json: { ids } }),
+    GEOFENCE_RESOURCES,
+  );
 }

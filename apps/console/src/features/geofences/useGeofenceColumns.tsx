@@ -1,11 +1,10 @@
-import { DeleteOutlined, EditOutlined } from '@ant-design/icons';
 import { GeofenceKinds, type GeofenceRow } from '@intercom/contract';
 import { Flex, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table/interface';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { dateTimeColumn } from '../../shared/list/dateTimeColumn';
-import { rowActionsColumn } from '../../shared/list/RowActions';
+import { deleteRowAction, editRowAction, rowActionsColumn } from '../../shared/list/RowActions';
 
 export interface GeofenceRowActions {
   edit: (fence: GeofenceRow) => void;
@@ -69,23 +68,10 @@ export function useGeofenceColumns(actions: GeofenceRowActions): ColumnsType<Geo
       dateTimeColumn('UpdatedAt', t('geofence.updated'), { sorter: true }),
       rowActionsColumn<GeofenceRow>(t('common.actions'), (fence) => ({
         actions: [
-          {
-            key: 'edit',
-            label: t('common.edit'),
-            icon: <EditOutlined />,
-            iconOnly: true,
-            ariaLabel: t('geofence.edit_named', { name: fence.Name }),
-            onClick: () => actions.edit(fence),
-          },
-          {
-            key: 'delete',
-            label: t('common.delete'),
-            icon: <DeleteOutlined />,
-            iconOnly: true,
-            danger: true,
-            ariaLabel: t('geofence.delete_named', { name: fence.Name }),
-            onClick: () => actions.remove(fence),
-          },
+          editRowAction(t('common.edit'), t('geofence.edit_named', { name: fence.Name }), () => actions.edit(fence)),
+          deleteRowAction(t('common.delete'), t('geofence.delete_named', { name: fence.Name }), () =>
+            actions.remove(fence),
+          ),
         ],
       })),
     ],

@@ -1,5 +1,6 @@
 import type { Notification } from '@intercom/contract';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import type { ReactNode } from 'react';
 import { useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { FakeTalkTransport, logInSeat } from '../../../test/fakeTalk';
@@ -44,6 +45,19 @@ async function loggedIn() {
   harness.transport.calls.length = 0;
 }
 
+/** One SOS alarm's banner beside `other`, the seat logged in; resolves to where its jumps went. */
+async function showSosBeside(other: ReactNode): Promise<number[]> {
+  const jumps: number[] = [];
+  renderWithProviders(
+    <>
+      <SosBanner sos={[alarm('SOS')]} onJump={(uid) => jumps.push(uid)} />
+      {other}
+    </>,
+  );
+  await loggedIn();
+  return jumps;
+}
+
 beforeEach(() => {
   harness.transport = new FakeTalkTransport(CALL);
 });
@@ -59,14 +73,7 @@ describe('SOS banner', () => {
   });
 
   test('Answer takes the emergency call, and Space then talks in it', async () => {
-    const jumps: number[] = [];
-    renderWithProviders(
-      <>
-        <SosBanner sos={[alarm('SOS')]} onJump={(uid) => jumps.push(uid)} />
-        <PushToTalkKey />
-      </>,
-    );
-    await loggedIn();
+    await showSosBeside(<PushToTalkKey />);
     expect(screen.getByText(english('sos.title_sos', { count: 1, phone: '13800000009' }))).toBeTruthy();
     expect(screen.getByTestId('sos-call-state').textContent).toBe(english('sos.no_call'));
     expect(screen.queryByTestId('sos-answer')).toBeNull();
@@ -89,14 +96,7 @@ describe('SOS banner', () => {
   });
 
   test('Listen hears without taking the call; Locate and Track go to the user; keyboard reaches them', async () => {
-    const jumps: number[] = [];
-    renderWithProviders(
-      <>
-        <SosBanner sos={[alarm('SOS')]} onJump={(uid) => jumps.push(uid)} />
-        <Where />
-      </>,
-    );
-    await loggedIn();
+    const jumps = await showSosBeside(<Where />);
     harness.transport.emit({ event: 'callStart', cid: CALL, from: 9, name: 'Patrol 9', emergency: true });
     fireEvent.click(screen.getByTestId('sos-listen'));
     expect(screen.getByTestId('sos-call-state').textContent).toBe(english('sos.listening'));

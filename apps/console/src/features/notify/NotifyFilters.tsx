@@ -1,6 +1,6 @@
-import { DatePicker, Form, Input, Select } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
+import { SelectFilter, TextFilter, TimeRangeFilter } from '../../shared/list/FilterFields';
 import { timeRangeCondition, type Condition } from '../../shared/list/listParams';
 import { NOTIFY_STATES, NOTIFY_TYPES, stateLabel, typeLabel } from './notifyText';
 
@@ -26,26 +26,20 @@ export function NotifyFilters() {
   const { t, i18n } = useTranslation();
   return (
     <>
-      <Form.Item name="NType" label={t('alarms.type')}>
-        <Select
-          allowClear
-          placeholder={t('alarms.all_types')}
-          options={NOTIFY_TYPES.map((type) => ({ value: type, label: typeLabel(i18n, type) }))}
-        />
-      </Form.Item>
-      <Form.Item name="State" label={t('alarms.state')}>
-        <Select
-          allowClear
-          placeholder={t('alarms.all_states')}
-          options={NOTIFY_STATES.map((state) => ({ value: state, label: stateLabel(i18n, state) }))}
-        />
-      </Form.Item>
-      <Form.Item name="range" label={t('alarms.time')}>
-        <DatePicker.RangePicker showTime={{ format: 'HH:mm' }} format="YYYY-MM-DD HH:mm" allowEmpty={[true, true]} />
-      </Form.Item>
-      <Form.Item name="Search" label={t('alarms.search')}>
-        <Input allowClear maxLength={64} placeholder={t('alarms.search_placeholder')} className="wide-filter" />
-      </Form.Item>
+      <SelectFilter
+        name="NType"
+        label={t('alarms.type')}
+        placeholder={t('alarms.all_types')}
+        options={NOTIFY_TYPES.map((type) => ({ value: type, label: typeLabel(i18n, type) }))}
+      />
+      <SelectFilter
+        name="State"
+        label={t('alarms.state')}
+        placeholder={t('alarms.all_states')}
+        options={NOTIFY_STATES.map((state) => ({ value: state, label: stateLabel(i18n, state) }))}
+      />
+      <TimeRangeFilter name="range" label={t('alarms.time')} />
+      <TextFilter name="Search" label={t('alarms.search')} placeholder={t('alarms.search_placeholder')} wide />
     </>
   );
 }

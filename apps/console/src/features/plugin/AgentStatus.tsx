@@ -1,6 +1,25 @@
-import { Alert, Button } from 'antd';
+import { Alert, Button, type AlertProps } from 'antd';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { AgentProbe } from './useAgentProbe';
+
+/** What the status line says for each state of the probe. */
+function statusText(
+  t: TFunction,
+  probe: AgentProbe,
+  offered: string | null,
+): Pick<AlertProps, 'type' | 'title' | 'description'> {
+  if (probe.state === 'checking') return { type: 'info', title: t('plugin.agent_checking') };
+  if (probe.state === 'absent') {
+    return { type: 'warning', title: t('plugin.agent_absent'), description: t('plugin.agent_absent_detail') };
+  }
+  const outdated = offered !== null && offered !== probe.version;
+  return {
+    type: outdated ? 'warning' : 'success',
+    title: t('plugin.agent_running', { version: probe.version }),
+    description: outdated ? t('plugin.agent_outdated', { running: probe.version, offered }) : undefined,
+  };
+}
 
 /** Whether a talk agent answers on this computer, its version, and whether the server has a newer one. */
 export function AgentStatus({
@@ -13,35 +32,12 @@ export function AgentStatus({
   onRecheck: () => void;
 }) {
   const { t } = useTranslation();
-  const action = (
-    <Button size="small" onClick={onRecheck} disabled={probe.state === 'checking'}>
-      {t('plugin.check_again')}
-    </Button>
-  );
-  if (probe.state === 'checking') {
-    return <Alert type="info" showIcon title={t('plugin.agent_checking')} data-testid="agent-status" />;
-  }
-  if (probe.state === 'absent') {
-    return (
-      <Alert
-        type="warning"
-        showIcon
-        title={t('plugin.agent_absent')}
-        description={t('plugin.agent_absent_detail')}
-        action={action}
-        data-testid="agent-status"
-      />
+  // Nothing to check again while a check runs.
+  const action =
+    probe.state === 'checking' ? undefined : (
+      <Button size="small" onClick={onRecheck}>
+        {t('plugin.check_again')}
+      </Button>
     );
-  }
-  const outdated = offered !== null && offered !== probe.version;
-  return (
-    <Alert
-      type={outdated ? 'warning' : 'success'}
-      showIcon
-      title={t('plugin.agent_running', { version: probe.version })}
-      description={outdated ? t('plugin.agent_outdated', { running: probe.version, offered }) : undefined}
-      action={action}
-      data-testid="agent-status"
-    />
-  );
+  return <Alert showIcon {...statusText(t, probe, offered)} action={action} data-testid="agent-status" />;
 }

@@ -1,8 +1,9 @@
 import { RecordingTypes } from '@intercom/contract';
-import { DatePicker, Form, Select } from 'antd';
+import { Form } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { tk } from '../../i18n/tk';
+import { SelectFilter, TimeRangeFilter } from '../../shared/list/FilterFields';
 import { timeRangeCondition, type Condition } from '../../shared/list/listParams';
 import { ChannelPicker } from '../../shared/pickers/ChannelPicker';
 import { UserPicker } from '../../shared/pickers/UserPicker';
@@ -35,19 +36,16 @@ export function RecordingFilters() {
   const { t } = useTranslation();
   return (
     <>
-      <Form.Item name="RType" label={t('recordings.type')}>
-        <Select
-          allowClear
-          placeholder={t('recordings.all_types')}
-          options={Object.values(RecordingTypes).map((type) => ({
-            value: type,
-            label: t(RECORDING_TYPE_LABELS[type] ?? type),
-          }))}
-        />
-      </Form.Item>
-      <Form.Item name="range" label={t('recordings.time')}>
-        <DatePicker.RangePicker showTime={{ format: 'HH:mm' }} format="YYYY-MM-DD HH:mm" allowEmpty={[true, true]} />
-      </Form.Item>
+      <SelectFilter
+        name="RType"
+        label={t('recordings.type')}
+        placeholder={t('recordings.all_types')}
+        options={Object.values(RecordingTypes).map((type) => ({
+          value: type,
+          label: t(RECORDING_TYPE_LABELS[type] ?? type),
+        }))}
+      />
+      <TimeRangeFilter name="range" label={t('recordings.time')} />
       <Form.Item name="CID" label={t('recordings.channel')}>
         <ChannelPicker />
       </Form.Item>

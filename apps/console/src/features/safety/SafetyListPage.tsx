@@ -2,13 +2,12 @@ import type { SafetySettingRow } from '@intercom/contract';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { useRunAction } from '../../shared/api/useRunAction';
 import { SelectFilter } from '../../shared/list/FilterFields';
 import { ListShell } from '../../shared/list/ListShell';
-import { createAction, deleteSelectedAction } from '../../shared/list/ListToolbar';
+import { createAction } from '../../shared/list/ListToolbar';
 import { useListSelection } from '../../shared/list/useListSelection';
+import { useRowDeletion } from '../../shared/list/useRowDeletion';
 import type { Condition } from '../../shared/list/listParams';
-import { useConfirm } from '../../shared/ui/ConfirmContext';
 import { safetyResource, useDeleteSafety } from './api';
 import { SAFETY_LIST_PATH } from './paths';
 import { SafetyInForce } from './SafetyInForce';
@@ -24,30 +23,16 @@ const safetyCondition = (values: SafetyFilterValues): Condition => ({ TargetKind
 export default function SafetyListPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const confirm = useConfirm();
-  const run = useRunAction();
-  const remove = useDeleteSafety();
   const selection = useListSelection<SafetySettingRow>('Key');
-  const { drop } = selection;
-  const removeKeys = async (ids: string[]) => {
-    if (await run(() => remove.mutateAsync(ids))) drop(ids);
-  };
-  const deleting = { content: t('safety.delete_content'), okText: t('common.delete') };
+  const deletion = useRowDeletion(useDeleteSafety().mutateAsync, selection.drop, t('safety.delete_content'));
 
   const actions = useMemo(
     () => ({
       edit: (row: SafetySettingRow) => void navigate(`${SAFETY_LIST_PATH}/edit?key=${row.Key}`),
       remove: (row: SafetySettingRow) =>
-        confirm({
-          title: t('safety.delete_title', { name: row.Name || `#${row.TargetID}` }),
-          ...deleting,
-          danger: true,
-          onOk: () => removeKeys([row.Key]),
-        }),
+        deletion.askOne(t('safety.delete_title', { name: row.Name || `#${row.TargetID}` }), row.Key),
     }),
-    // removeKeys and deleting close over the same hooks.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [navigate, confirm, run, remove, t, drop],
+    [navigate, deletion, t],
   );
   const columns = useSafetyColumns(actions);
   const count = selection.keys.length;
@@ -75,11 +60,10 @@ export default function SafetyListPage() {
         toCondition={safetyCondition}
         actions={[
           createAction(t('safety.create'), () => void navigate(`${SAFETY_LIST_PATH}/edit`)),
-          deleteSelectedAction(
+          deletion.selectedAction(
             t('safety.delete_selected'),
-            count,
-            { title: t('safety.delete_many_title', { count }), ...deleting },
-            () => removeKeys(selection.keys.map(String)),
+            t('safety.delete_many_title', { count }),
+            selection.keys.map(String),
           ),
         ]}
         selection={selection}

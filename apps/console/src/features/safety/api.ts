@@ -1,7 +1,7 @@
 import type { SafetySettingRow, SafetySettings, SafetySettingsSave } from '@intercom/contract';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { apiRequest, getList } from '../../shared/api/apiClient';
-import { invalidateResources } from '../../shared/api/invalidate';
+import { useResourceMutation } from '../../shared/api/useResourceMutation';
 import { entityResource } from '../../shared/list/entityResource';
 
 /** `/api/Safety/QueryData`: the stored settings rows of the scope, newest first unless sorted. */
@@ -50,18 +50,16 @@ export function useSafetyInForce(U_ID: number | undefined) {
 
 /** `POST /api/Safety/Settings`: the same settings for the named users and departments, or the enterprise. */
 export function useSaveSafety() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (body: SafetySettingsSave) => apiRequest('POST', '/api/Safety/Settings', { json: body }),
-    onSuccess: () => invalidateResources(queryClient, ...SAFETY_RESOURCES),
-  });
+  return useResourceMutation(
+    (body: SafetySettingsSave) => apiRequest('POST', '/api/Safety/Settings', { json: body }),
+    SAFETY_RESOURCES,
+  );
 }
 
 /** `POST /api/Safety/Delete` `{ ids }` (row keys): all of them or none. */
 export function useDeleteSafety() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (ids: string[]) => apiRequest('POST', '/api/Safety/Delete', { json: { ids } }),
-    onSuccess: () => invalidateResources(queryClient, ...SAFETY_RESOURCES),
-  });
+  return useResourceMutation(
+    (ids: string[]) => apiRequest('POST', '/api/Safety/Delete', { json: { ids } }),
+    SAFETY_RESOURCES,
+  );
 }

@@ -1,11 +1,10 @@
-import { DeleteOutlined, EditOutlined } from '@ant-design/icons';
 import type { SafetySettingRow } from '@intercom/contract';
 import { Tag, Typography } from 'antd';
-import type { ColumnsType } from 'antd/es/table/interface';
+import type { ColumnsType, ColumnType } from 'antd/es/table/interface';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { dateTimeColumn } from '../../shared/list/dateTimeColumn';
-import { rowActionsColumn } from '../../shared/list/RowActions';
+import { deleteRowAction, editRowAction, rowActionsColumn } from '../../shared/list/RowActions';
 
 export interface SafetyRowActions {
   edit: (row: SafetySettingRow) => void;
@@ -20,6 +19,18 @@ export function useSafetyColumns(actions: SafetyRowActions): ColumnsType<SafetyS
   return useMemo<ColumnsType<SafetySettingRow>>(() => {
     const off = <Typography.Text type="secondary">{t('safety.off')}</Typography.Text>;
     const nameOf = (row: SafetySettingRow) => row.Name || `#${row.TargetID}`;
+    // A timer of the setting: its minutes in words, or "off" at 0.
+    const minutesColumn = (
+      key: 'CheckInMinutes' | 'NoMovementMinutes',
+      title: string,
+      text: (minutes: number, row: SafetySettingRow) => string,
+    ): ColumnType<SafetySettingRow> => ({
+      key,
+      dataIndex: key,
+      title,
+      sorter: true,
+      render: (minutes: number, row) => (minutes > 0 ? text(minutes, row) : off),
+    });
     return [
       {
         key: 'TargetKind',
@@ -36,42 +47,19 @@ export function useSafetyColumns(actions: SafetyRowActions): ColumnsType<SafetyS
           </>
         ),
       },
-      {
-        key: 'CheckInMinutes',
-        dataIndex: 'CheckInMinutes',
-        title: t('safety.check_in'),
-        sorter: true,
-        render: (value: number, row) =>
-          value > 0 ? t('safety.check_in_of', { minutes: value, grace: row.GraceMinutes }) : off,
-      },
-      {
-        key: 'NoMovementMinutes',
-        dataIndex: 'NoMovementMinutes',
-        title: t('safety.no_movement'),
-        sorter: true,
-        render: (value: number, row) =>
-          value > 0 ? t('safety.no_movement_of', { minutes: value, meters: row.NoMovementMeters }) : off,
-      },
+      minutesColumn('CheckInMinutes', t('safety.check_in'), (minutes, row) =>
+        t('safety.check_in_of', { minutes, grace: row.GraceMinutes }),
+      ),
+      minutesColumn('NoMovementMinutes', t('safety.no_movement'), (minutes, row) =>
+        t('safety.no_movement_of', { minutes, meters: row.NoMovementMeters }),
+      ),
       dateTimeColumn('UpdatedAt', t('safety.updated'), { sorter: true }),
       rowActionsColumn<SafetySettingRow>(t('common.actions'), (row) => ({
         actions: [
-          {
-            key: 'edit',
-            label: t('common.edit'),
-            icon: <EditOutlined />,
-            iconOnly: true,
-            ariaLabel: t('safety.edit_named', { name: nameOf(row) }),
-            onClick: () => actions.edit(row),
-          },
-          {
-            key: 'delete',
-            label: t('common.delete'),
-            icon: <DeleteOutlined />,
-            iconOnly: true,
-            danger: true,
-            ariaLabel: t('safety.delete_named', { name: nameOf(row) }),
-            onClick: () => actions.remove(row),
-          },
+          editRowAction(t('common.edit'), t('safety.edit_named', { name: nameOf(row) }), () => actions.edit(row)),
+          deleteRowAction(t('common.delete'), t('safety.delete_named', { name: nameOf(row) }), () =>
+            actions.remove(row),
+          ),
         ],
       })),
     ];

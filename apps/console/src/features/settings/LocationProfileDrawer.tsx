@@ -1,6 +1,7 @@
 import { LOCATION_MODES, LocationLimits, MessageKeys, type LocationProfileRow } from '@intercom/contract';
 import { Form, Input, InputNumber, Radio, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { tk } from '../../i18n/tk';
 import { EditDrawer } from '../../shared/form/EditDrawer';
 import { useSaveLocationProfile } from './api';
 import {
@@ -11,6 +12,24 @@ import {
   validateProfile,
   type LocationProfileValues,
 } from './locationProfile';
+
+/** The two report steps a profile sets: a time and a distance, each a whole number within the contract's limits. */
+const STEPS = [
+  {
+    name: 'interval',
+    labelKey: tk('settings.interval'),
+    unitKey: tk('settings.seconds'),
+    min: LocationLimits.intervalMin,
+    max: LocationLimits.intervalMax,
+  },
+  {
+    name: 'distance',
+    labelKey: tk('settings.distance'),
+    unitKey: tk('settings.metres'),
+    min: LocationLimits.distanceMin,
+    max: LocationLimits.distanceMax,
+  },
+] as const;
 
 export type ProfileTarget = LocationProfileRow | 'create' | null;
 
@@ -63,24 +82,11 @@ export function LocationProfileDrawer({
           </Space>
         </Radio.Group>
       </Form.Item>
-      <Form.Item name="interval" label={t('settings.interval')} required>
-        <InputNumber
-          min={LocationLimits.intervalMin}
-          max={LocationLimits.intervalMax}
-          precision={0}
-          suffix={t('settings.seconds')}
-          style={{ width: 200 }}
-        />
-      </Form.Item>
-      <Form.Item name="distance" label={t('settings.distance')} required>
-        <InputNumber
-          min={LocationLimits.distanceMin}
-          max={LocationLimits.distanceMax}
-          precision={0}
-          suffix={t('settings.metres')}
-          style={{ width: 200 }}
-        />
-      </Form.Item>
+      {STEPS.map(({ name, labelKey, unitKey, min, max }) => (
+        <Form.Item key={name} name={name} label={t(labelKey)} required>
+          <InputNumber min={min} max={max} precision={0} suffix={t(unitKey)} style={{ width: 200 }} />
+        </Form.Item>
+      ))}
     </EditDrawer>
   );
 }

@@ -1,4 +1,4 @@
-import { CheckCircleOutlined, DeleteOutlined, EditOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
+import { CheckCircleOutlined, DeleteOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { parseLocationValue, type LocationProfileRow } from '@intercom/contract';
 import { Alert, Button, Card, Empty, Flex, Space, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
@@ -11,7 +11,7 @@ import { useWorkingEnterprise } from '../enterprises';
 import { useDeleteLocationProfile, useLocationProfiles, useLocrptSet, useSetCurrentLocationProfile } from './api';
 import { LocationProfileDrawer, type ProfileTarget } from './LocationProfileDrawer';
 import { describeValue, MODE_LABELS } from './locationProfile';
-import { rowActionsColumn } from '../../shared/list/RowActions';
+import { editRowAction, rowActionsColumn } from '../../shared/list/RowActions';
 
 const byName = (a: LocationProfileRow, b: LocationProfileRow) => a.SCName.localeCompare(b.SCName);
 const valueOf = (row: LocationProfileRow) => parseLocationValue(row.SCValue);
@@ -96,14 +96,7 @@ export function LocationProfilesPanel() {
                 onOk: () => run(() => makeCurrent.mutateAsync(row.SC_ID)),
               }),
           },
-          {
-            key: 'edit',
-            label: t('common.edit'),
-            icon: <EditOutlined />,
-            iconOnly: true,
-            ariaLabel: t('settings.edit_named', { name: row.SCName }),
-            onClick: () => setTarget(row),
-          },
+          editRowAction(t('common.edit'), t('settings.edit_named', { name: row.SCName }), () => setTarget(row)),
           {
             key: 'delete',
             label: row.IsCurrent === 1 ? t('location.current_delete') : t('common.delete'),

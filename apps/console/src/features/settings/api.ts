@@ -11,6 +11,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, isApiError } from '../../shared/api/ApiError';
 import { apiRequest, getList, getObject } from '../../shared/api/apiClient';
 import { invalidateResources } from '../../shared/api/invalidate';
+import { useResourceMutation } from '../../shared/api/useResourceMutation';
 
 /**
  * The settings the sidebar, the login page and the route table read (`['Account', 'SysConfig']`,
@@ -99,11 +100,7 @@ export function useLocrptSet(enterpriseId: number | undefined) {
 }
 
 function useLocationMutation<I>(call: (input: I) => Promise<unknown>) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: call,
-    onSuccess: () => invalidateResources(queryClient, 'Enterprise', 'SysLog'),
-  });
+  return useResourceMutation(call, ['Enterprise', 'SysLog']);
 }
 
 export interface SaveLocationInput {

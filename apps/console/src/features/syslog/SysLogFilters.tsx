@@ -1,6 +1,6 @@
-import { DatePicker, Form, Input, Select } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
+import { SelectFilter, TextFilter, TimeRangeFilter } from '../../shared/list/FilterFields';
 import { timeRangeCondition, type Condition } from '../../shared/list/listParams';
 import { actionLabel, LOG_ACTIONS } from './sysLogText';
 
@@ -32,29 +32,22 @@ export function SysLogFilters() {
   const { t, i18n } = useTranslation();
   return (
     <>
-      <Form.Item name="range" label={t('syslog.time')}>
-        <DatePicker.RangePicker showTime={{ format: 'HH:mm' }} format="YYYY-MM-DD HH:mm" allowEmpty={[true, true]} />
-      </Form.Item>
-      <Form.Item name="Operator" label={t('syslog.operator')}>
-        <Input allowClear maxLength={64} />
-      </Form.Item>
-      <Form.Item name="Action" label={t('syslog.action_label')}>
-        <Select
-          allowClear
-
-          placeholder={t('syslog.all_actions')}
-          options={LOG_ACTIONS.map((action) => ({ value: action, label: actionLabel(i18n, action) }))}
-        />
-      </Form.Item>
-      <Form.Item name="Target" label={t('syslog.target')}>
-        <Input allowClear maxLength={128} />
-      </Form.Item>
-      <Form.Item name="Summary" label={t('syslog.summary')}>
-        <Input allowClear maxLength={128} placeholder={t('syslog.summary_placeholder')} />
-      </Form.Item>
-      <Form.Item name="IP" label={t('syslog.ip')}>
-        <Input allowClear maxLength={64} />
-      </Form.Item>
+      <TimeRangeFilter name="range" label={t('syslog.time')} />
+      <TextFilter name="Operator" label={t('syslog.operator')} />
+      <SelectFilter
+        name="Action"
+        label={t('syslog.action_label')}
+        placeholder={t('syslog.all_actions')}
+        options={LOG_ACTIONS.map((action) => ({ value: action, label: actionLabel(i18n, action) }))}
+      />
+      <TextFilter name="Target" label={t('syslog.target')} maxLength={128} />
+      <TextFilter
+        name="Summary"
+        label={t('syslog.summary')}
+        placeholder={t('syslog.summary_placeholder')}
+        maxLength={128}
+      />
+      <TextFilter name="IP" label={t('syslog.ip')} />
     </>
   );
 }

@@ -1,7 +1,13 @@
 import type { NotifyRow, RecordingRow, Track } from '@intercom/contract';
 import { Flex, theme } from 'antd';
 import dayjs from 'dayjs';
-import { useRef, useSyncExternalStore, type PointerEvent as ReactPointerEvent, type ReactNode } from 'react';
+import {
+  useRef,
+  useSyncExternalStore,
+  type CSSProperties,
+  type PointerEvent as ReactPointerEvent,
+  type ReactNode,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 import { TRACK_STOP_COLOUR } from '../../map/MapTrack';
 import { useIsMobile } from '../../shared/ui/useIsMobile';
@@ -64,6 +70,29 @@ function Lane({ label, testId, children }: { label: string; testId: string; chil
         {children}
       </div>
     </Flex>
+  );
+}
+
+/** A mark on a lane that does something when clicked: a speech burst, an alarm. */
+function LaneButton({
+  label,
+  title,
+  onClick,
+  style,
+}: {
+  label: string;
+  title?: string;
+  onClick: () => void;
+  style: CSSProperties;
+}) {
+  return (
+    <button
+      type="button"
+      aria-label={label}
+      title={title}
+      onClick={onClick}
+      style={{ padding: 0, cursor: 'pointer', ...style }}
+    />
   );
 }
 
@@ -150,31 +179,27 @@ export function TraceTimeline({ span, track, speech, alarms, clock, onPlaySpeech
       </Lane>
       <Lane label={t('trace.lane_speech')} testId="trace-lane-speech">
         {speech.map((recording) => (
-          <button
+          <LaneButton
             key={recording.R_ID}
-            type="button"
-            aria-label={t('trace.play_speech', { time: formatDateTime(recording.StartAt, 'second') })}
+            label={t('trace.play_speech', { time: formatDateTime(recording.StartAt, 'second') })}
             title={`${formatDateTime(recording.StartAt, 'second')} · ${formatSpan(t, recording.Duration)}`}
             onClick={() => onPlaySpeech(recording)}
             style={{
               ...block,
               ...place(span, recording.StartAt, recording.StartAt + recording.Duration),
               minWidth: 6,
-              padding: 0,
               border: 'none',
               borderRadius: 2,
               background: token.colorSuccess,
-              cursor: 'pointer',
             }}
           />
         ))}
       </Lane>
       <Lane label={t('trace.lane_alarms')} testId="trace-lane-alarms">
         {alarms.map((alarm) => (
-          <button
+          <LaneButton
             key={alarm.N_ID}
-            type="button"
-            aria-label={t('trace.show_alarm', { time: formatDateTime(alarm.CreatedAt, 'second') })}
+            label={t('trace.show_alarm', { time: formatDateTime(alarm.CreatedAt, 'second') })}
             onClick={() => onShowAlarm(alarm)}
             style={{
               position: 'absolute',
@@ -183,11 +208,9 @@ export function TraceTimeline({ span, track, speech, alarms, clock, onPlaySpeech
               width: 12,
               height: 12,
               marginLeft: -6,
-              padding: 0,
               border: '2px solid #fff',
               borderRadius: 6,
               background: token.colorError,
-              cursor: 'pointer',
             }}
           />
         ))}

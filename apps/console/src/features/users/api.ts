@@ -1,7 +1,6 @@
 import type { CreatedUsers, UserRow } from '@intercom/contract';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest, type QueryValues } from '../../shared/api/apiClient';
-import { invalidateResources } from '../../shared/api/invalidate';
+import { useResourceMutation } from '../../shared/api/useResourceMutation';
 import { entityResource } from '../../shared/list/entityResource';
 
 /** `/api/UserInfo/QueryData` and `ExportData`: terminal users, oldest first unless sorted. */
@@ -18,11 +17,7 @@ export const userResource = entityResource<UserRow>({
 const USER_RESOURCES = ['UserInfo', 'Organ', 'Device', 'Enterprise'];
 
 function useUserMutation<I, R = unknown>(call: (input: I) => Promise<R>) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: call,
-    onSuccess: () => invalidateResources(queryClient, ...USER_RESOURCES),
-  });
+  return useResourceMutation(call, USER_RESOURCES);
 }
 
 /** `POST /api/UserInfo/UpdateUser` (form): UserID 0 creates; absent fields of an edit stay as they are. */
@@ -67,22 +62,18 @@ export function useBatchChangeUsers() {
 /** A batch may take a while (one password hash, up to 99 rows): more than the usual 10 s. */
 const CREATE_TIMEOUT_MS = 60_000;
 
-export function useBatchAddUsers() {
+/** Creates users all or none: numbered from a prefix (`BatchAdd`) or row by row (`ListAdd`). */
+function useCreateUsers(path: '/api/UserInfo/BatchAdd' | '/api/UserInfo/ListAdd') {
   return useUserMutation(async (body: Record<string, unknown>) => {
-    const answer = await apiRequest<never, CreatedUsers>('POST', '/api/UserInfo/BatchAdd', {
-      json: body,
-      timeoutMs: CREATE_TIMEOUT_MS,
-    });
+    const answer = await apiRequest<never, CreatedUsers>('POST', path, { json: body, timeoutMs: CREATE_TIMEOUT_MS });
     return answer.BaseData;
   });
 }
 
+export function useBatchAddUsers() {
+  return useCreateUsers('/api/UserInfo/BatchAdd');
+}
+
 export function useListAddUsers() {
-  return useUserMutation(async (body: Record<string, unknown>) => {
-    const answer = await apiRequest<never, CreatedUsers>('POST', '/api/UserInfo/ListAdd', {
-      json: body,
-      timeoutMs: CREATE_TIMEOUT_MS,
-    });
-    return answer.BaseData;
-  });
+  return useCreateUsers('/api/UserInfo/ListAdd');
 }

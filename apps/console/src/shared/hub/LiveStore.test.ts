@@ -44,6 +44,9 @@ const snapshot: HubMessage[] = [
   { type: 'Videos', data: [{ uid: 1, E_ID: 1, name: 'Unit 1', codecs: ['jpeg'] }] },
 ];
 
+/** The kinds of message a replay of the held state holds, in its order. */
+const REPLAY_ORDER = ['GPSArray', 'NumOnlineUser', 'OnlineUser', 'Notifys', 'HeartRate', 'Videos'];
+
 /** A store on a hand-run scheduler that has received the snapshot and published it. */
 function storeWithSnapshot() {
   const timer = manualScheduler();
@@ -168,14 +171,7 @@ describe('LiveStore', () => {
 
     const late: HubMessage[] = [];
     store.subscribeMessages((messages) => late.push(...messages));
-    expect(late.map((m) => m.type)).toEqual([
-      'GPSArray',
-      'NumOnlineUser',
-      'OnlineUser',
-      'Notifys',
-      'HeartRate',
-      'Videos',
-    ]);
+    expect(late.map((m) => m.type)).toEqual(REPLAY_ORDER);
     const positions = late[0]?.type === 'GPSArray' ? late[0].data.map((r) => r.U_ID) : [];
     expect(positions).toEqual([1, 2, 3]);
     expect(late[1]).toEqual({ type: 'NumOnlineUser', data: 2 });
@@ -212,14 +208,7 @@ describe('LiveStore', () => {
     for (let i = 0; i <= MAX_PENDING_MESSAGES + 50; i++) store.receive({ type: 'NumOnlineUser', data: i });
     timer.run();
     expect(bursts).toHaveLength(1);
-    expect(bursts[0]?.map((m) => m.type)).toEqual([
-      'GPSArray',
-      'NumOnlineUser',
-      'OnlineUser',
-      'Notifys',
-      'HeartRate',
-      'Videos',
-    ]);
+    expect(bursts[0]?.map((m) => m.type)).toEqual(REPLAY_ORDER);
     expect(bursts[0]?.[1]).toEqual({ type: 'NumOnlineUser', data: MAX_PENDING_MESSAGES + 50 });
   });
 

@@ -1,4 +1,4 @@
-import { Form, Input, Select } from 'antd';
+import { DatePicker, Form, Input, Select } from 'antd';
 
 interface FilterFieldProps {
   /** The field of the filter values handed to the page's `toCondition`. */
@@ -39,6 +39,15 @@ export function SelectFilter<V extends string | number>({
         style={minWidth === undefined ? undefined : { minWidth }}
         options={options}
       />
+    </Form.Item>
+  );
+}
+
+/** A time range of a list's filter bar, to the minute; either end may stay empty (open). */
+export function TimeRangeFilter(field: FilterFieldProps) {
+  return (
+    <Form.Item name={field.name} label={field.label}>
+      <DatePicker.RangePicker showTime={{ format: 'HH:mm' }} format="YYYY-MM-DD HH:mm" allowEmpty={[true, true]} />
     </Form.Item>
   );
 }

@@ -1,4 +1,4 @@
-import { EllipsisOutlined } from '@ant-design/icons';
+import { DeleteOutlined, EditOutlined, EllipsisOutlined } from '@ant-design/icons';
 import { Button, Dropdown, Flex, Tooltip } from 'antd';
 import type { ColumnType } from 'antd/es/table/interface';
 import type { ReactNode } from 'react';
@@ -95,4 +95,14 @@ export function rowActionsColumn<Row>(
     ...(width === undefined ? {} : { width }),
     render: (_value, row) => <RowActions {...actionsOf(row)} />,
   };
+}
+
+/** A row's "Edit": a pencil alone, its accessible name saying which row. */
+export function editRowAction(label: string, ariaLabel: string, onClick: () => void): RowAction {
+  return { key: 'edit', label, icon: <EditOutlined />, iconOnly: true, ariaLabel, onClick };
+}
+
+/** A row's "Delete": a red bin alone, its accessible name saying which row. */
+export function deleteRowAction(label: string, ariaLabel: string, onClick: () => void): RowAction {
+  return { key: 'delete', label, icon: <DeleteOutlined />, iconOnly: true, danger: true, ariaLabel, onClick };
 }

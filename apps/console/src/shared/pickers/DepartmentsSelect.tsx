@@ -3,19 +3,13 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { departmentTree } from './departmentTree';
 import { useDepartments } from './pickerQueries';
-
-export interface DepartmentsSelectProps {
-  enterpriseId: number | undefined;
-  value?: number[];
-  onChange?: (value: number[]) => void;
-  id?: string;
-}
+import type { TargetsSelectProps } from './TargetsSelectProps';
 
 /**
  * Departments of one enterprise (each includes its sub-departments on the server), the targets of a
  * fence or a safety setting; the value is their ids.
  */
-export function DepartmentsSelect({ enterpriseId, value = [], onChange, id }: DepartmentsSelectProps) {
+export function DepartmentsSelect({ enterpriseId, value = [], onChange, id }: TargetsSelectProps) {
   const { t } = useTranslation();
   const departments = useDepartments(enterpriseId);
   const treeData = useMemo(() => departmentTree(departments.data ?? []), [departments.data]);

@@ -3,19 +3,13 @@ import { Select } from 'antd';
 import { useDeferredValue, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useUserSearch, useUsersByIds } from './pickerQueries';
-
-export interface UsersSelectProps {
-  enterpriseId: number | undefined;
-  value?: number[];
-  onChange?: (value: number[]) => void;
-  id?: string;
-}
+import type { TargetsSelectProps } from './TargetsSelectProps';
 
 /**
  * Users of one enterprise, found by name, phone or ICCID as one types, the targets of a fence or a
  * safety setting; the value is their ids.
  */
-export function UsersSelect({ enterpriseId, value = [], onChange, id }: UsersSelectProps) {
+export function UsersSelect({ enterpriseId, value = [], onChange, id }: TargetsSelectProps) {
   const { t } = useTranslation();
   const [text, setText] = useState('');
   const found = useUserSearch(useDeferredValue(text), enterpriseId);

@@ -34,6 +34,17 @@ export function CreationProgress({ count, startedAt }: { count: number; startedA
   );
 }
 
+/** The rows of the batch that clash, each with what it clashes on (`rows.<index>.<field>` errors). */
+type ClashingRow = { index: number; field: string; key: string };
+
+function clashingRows(error: unknown): ClashingRow[] {
+  if (!isApiError(error)) return [];
+  return error.fields.flatMap((f) => {
+    const match = /^rows\.(\d+)\.(\w+)$/.exec(f.field);
+    return match ? [{ index: Number(match[1]), field: match[2] ?? '', key: f.key }] : [];
+  });
+}
+
 /**
  * Why the creation failed: "account shortage" with the numbers, the rows that clash (each with
  * what it clashes on), or the server's message. Nothing was created in any case.
@@ -44,32 +55,15 @@ export function CreationFailure({ error, rowLabel }: { error: unknown; rowLabel:
   const ref = useRef<HTMLDivElement>(null);
   // The form is long: bring the answer into view.
   useEffect(() => ref.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' }), [error]);
-  if (isApiError(error) && error.key === MessageKeys.accountShortage) {
-    return (
-      <div ref={ref}>
-        <Alert
-          type="error"
-          showIcon
-          title={t('batch.shortage_title')}
-          description={errorMessage(error)}
-          data-testid="account-shortage"
-        />
-      </div>
-    );
-  }
-  const rows = isApiError(error)
-    ? error.fields.flatMap((f) => {
-        const match = /^rows\.(\d+)\.(\w+)$/.exec(f.field);
-        return match ? [{ index: Number(match[1]), field: match[2] ?? '', key: f.key }] : [];
-      })
-    : [];
+  const shortage = isApiError(error) && error.key === MessageKeys.accountShortage;
+  const rows = shortage ? [] : clashingRows(error);
   return (
     <div ref={ref}>
       <Alert
         type="error"
         showIcon
-        title={t('batch.failed_title')}
-        data-testid="creation-failed"
+        title={shortage ? t('batch.shortage_title') : t('batch.failed_title')}
+        data-testid={shortage ? 'account-shortage' : 'creation-failed'}
         description={
           rows.length === 0 ? (
             errorMessage(error)
