@@ -25,90 +25,31 @@ const alias = {
  * its own app (buildTestApp) and closes it. The component tests (console-dom) stay isolated: React,
  * antd and the console's stores hold module state that one file's render leaves behind.
  */
+/** A project of the packages' test files; its workers keep loaded modules between files (above). */
+function project(name: string, root: string, extra: Record<string, unknown> = {}) {
+  return {
+    resolve: { alias },
+    test: { name, isolate: false, root, include: ['test/**/*.test.ts'], ...extra },
+  };
+}
+
+/** Server-side projects: they start real apps and sockets, so they get longer timeouts and forks. */
+const SERVER_LIKE = { testTimeout: 30_000, hookTimeout: 60_000, pool: 'forks' } as const;
+
+/** The console and the field app keep their tests beside the sources as well as under test/. */
+const SOURCES_AND_TESTS = { include: ['src/**/*.test.ts', 'test/**/*.test.ts'] };
+
 export default defineConfig({
   test: {
     projects: [
-      {
-        resolve: { alias },
-        test: {
-          name: 'contract',
-          isolate: false,
-          root: './packages/contract',
-          include: ['test/**/*.test.ts'],
-        },
-      },
-      {
-        resolve: { alias },
-        test: {
-          name: 'media',
-          isolate: false,
-          root: './packages/media',
-          include: ['test/**/*.test.ts'],
-        },
-      },
-      {
-        resolve: { alias },
-        test: {
-          name: 'browser-audio',
-          isolate: false,
-          root: './packages/browser-audio',
-          include: ['test/**/*.test.ts'],
-        },
-      },
-      {
-        resolve: { alias },
-        test: {
-          name: 'agent-client',
-          isolate: false,
-          root: './packages/agent-client',
-          include: ['test/**/*.test.ts'],
-        },
-      },
-      {
-        resolve: { alias },
-        test: {
-          name: 'terminal-client',
-          isolate: false,
-          root: './packages/terminal-client',
-          include: ['test/**/*.test.ts'],
-        },
-      },
-      {
-        resolve: { alias },
-        test: {
-          name: 'server',
-          isolate: false,
-          root: './apps/server',
-          include: ['test/**/*.test.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
-          pool: 'forks',
-        },
-      },
-      {
-        resolve: { alias },
-        test: {
-          name: 'simulator',
-          isolate: false,
-          root: './apps/simulator',
-          include: ['test/**/*.test.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
-          pool: 'forks',
-        },
-      },
-      {
-        resolve: { alias },
-        test: {
-          name: 'talk-agent',
-          isolate: false,
-          root: './apps/talk-agent',
-          include: ['test/**/*.test.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
-          pool: 'forks',
-        },
-      },
+      project('contract', './packages/contract'),
+      project('media', './packages/media'),
+      project('browser-audio', './packages/browser-audio'),
+      project('agent-client', './packages/agent-client'),
+      project('terminal-client', './packages/terminal-client'),
+      project('server', './apps/server', SERVER_LIKE),
+      project('simulator', './apps/simulator', SERVER_LIKE),
+      project('talk-agent', './apps/talk-agent', SERVER_LIKE),
       {
         test: {
           name: 'tools',
@@ -117,24 +58,8 @@ export default defineConfig({
           include: ['**/*.test.ts'],
         },
       },
-      {
-        resolve: { alias },
-        test: {
-          name: 'console',
-          isolate: false,
-          root: './apps/console',
-          include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-        },
-      },
-      {
-        resolve: { alias },
-        test: {
-          name: 'field',
-          isolate: false,
-          root: './apps/field',
-          include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-        },
-      },
+      project('console', './apps/console', SOURCES_AND_TESTS),
+      project('field', './apps/field', SOURCES_AND_TESTS),
       {
         resolve: { alias },
         test: {

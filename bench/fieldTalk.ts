@@ -18,21 +18,19 @@ import type { Browser, Page } from 'playwright-core';
 import { benchChannelMembers, createBenchChannel } from './support/benchChannel.js';
 import { SEED_PASSWORD, seedTerminals, terminalPhone } from './support/seedTerminals.js';
 import { startServer } from './support/startServer.js';
-import {
-  CODEC_TIMES,
-  codecLines,
-  mouthToEar,
-  msText as ms,
-  speechWavIn,
-  timeStats as stats,
-  type CodecTimes,
-} from './support/browserTalk.js';
+import { CODEC_TIMES, HOLD_MS, PRESSES, speechWavIn, talkLines, type CodecTimes } from './support/browserTalk.js';
 import { decodeAudioDown, decodeAudioUp } from '../packages/terminal-client/src/index.js';
 import { fakeMicrophoneArgs, launchBrowser } from '../e2e/support/chromium.js';
 
-const PRESSES = Number(process.env.BENCH_PRESSES ?? 20);
-const HOLD_MS = 600;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The names of the figures this bench prints. */
+const FIGURES = {
+  press: 'press -> first frame sent',
+  first: 'first press (opens the microphone)',
+  relay: 'phone A send -> phone B receive',
+  ends: 'field -> field',
+};
 
 /**
  * In a field page: when the talk button is pressed, and every audio frame sent and received with
@@ -123,19 +121,7 @@ try {
     await sleep(300);
   }
   const codec = await a.evaluate<CodecTimes>(CODEC_TIMES);
-  const first = stats(firstFrames.slice(1));
-  const relay = stats(relays);
-  const load = os
-    .loadavg()
-    .map((value) => value.toFixed(1))
-    .join(' ');
-  const lines = [
-    `Chromium ${browser.version()}, ${PRESSES} presses of ${HOLD_MS} ms, load average ${load}`,
-    `press -> first frame sent: first press (opens the microphone) ${ms(firstFrames[0]!)}; warm p50 ${ms(first.p50)}, p95 ${ms(first.p95)}, max ${ms(first.max)} (goal <= 100 ms)`,
-    `relay phone A send -> phone B receive: p50 ${ms(relay.p50)}, p95 ${ms(relay.p95)} over ${relays.length} frames`,
-    ...codecLines(codec),
-    `mouth-to-ear estimate field -> field: p50 ${ms(mouthToEar(codec, relay, 'p50'))}, p95 ${ms(mouthToEar(codec, relay, 'p95'))} (goal <= 150 ms)`,
-  ];
+  const lines = talkLines(browser.version(), FIGURES, firstFrames, relays, codec);
   for (const line of lines) process.stdout.write(`${line}\n`);
 } finally {
   await browser.close();

@@ -18,6 +18,7 @@ import os from 'node:os';
 import { sql } from 'kysely';
 import { hashPassword } from '../apps/server/src/auth/passwords.js';
 import { openDatabase, type Database } from '../apps/server/src/db/database.js';
+import { insertAdminAccount } from './support/adminAccount.js';
 import { login } from './support/login.js';
 import { createDatabase } from './support/seedUsers.js';
 import { percentile, startServer } from './support/startServer.js';
@@ -75,21 +76,13 @@ async function seed(database: Database): Promise<{ hostile: number; sentinel: nu
       .executeTakeFirstOrThrow();
   const hostile = (await enterprise('GEOHOSTILE')).E_ID;
   const other = (await enterprise('GEOOTHER')).E_ID;
-  await db
-    .insertInto('account')
-    .values({
-      E_ID: other,
-      LoginName: 'other',
-      Name: 'Other tenant',
-      Mail: '',
-      PasswordHash: hash,
-      Role: 'admin',
-      Disabled: 0,
-      FailedCount: 0,
-      LockedUntil: null,
-      CreatedAt: now,
-    })
-    .execute();
+  await insertAdminAccount(db, {
+    E_ID: other,
+    LoginName: 'other',
+    Name: 'Other tenant',
+    PasswordHash: hash,
+    CreatedAt: now,
+  });
   const user = (E_ID: number, i: number, phone: string) => ({
     E_ID,
     OS_ID: null,

@@ -19,22 +19,20 @@ import { login } from './support/login.js';
 import { SEED_PASSWORD, seedTerminals, terminalPhone } from './support/seedTerminals.js';
 import { BENCH_PASSWORD, startServer } from './support/startServer.js';
 import { TerminalPeer } from './support/terminalPeer.js';
-import {
-  CODEC_TIMES,
-  codecLines,
-  mouthToEar,
-  msText as ms,
-  speechWavIn,
-  timeStats as stats,
-  type CodecTimes,
-} from './support/browserTalk.js';
+import { CODEC_TIMES, HOLD_MS, PRESSES, speechWavIn, talkLines, type CodecTimes } from './support/browserTalk.js';
 import { decodeAudioDown, decodeAudioUp } from '../packages/terminal-client/src/index.js';
 import { fakeMicrophoneArgs, launchBrowser } from '../e2e/support/chromium.js';
 
-const PRESSES = Number(process.env.BENCH_PRESSES ?? 20);
-const HOLD_MS = 600;
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The names of the figures this bench prints. */
+const FIGURES = {
+  press: 'Space -> floor granted',
+  first: 'first press',
+  relay: 'browser send -> terminal receive',
+  ends: 'browser -> terminal',
+};
 
 /**
  * In the page: timestamps of each Space keydown, each granted ack and each binary frame sent, kept
@@ -127,19 +125,7 @@ try {
   // WebCodecs Opus encode and decode time per 20 ms packet, with the console's settings.
   const codec = await page.evaluate<CodecTimes>(CODEC_TIMES);
 
-  const grant = stats(grants.slice(1));
-  const relay = stats(relays);
-  const load = os
-    .loadavg()
-    .map((value) => value.toFixed(1))
-    .join(' ');
-  const lines = [
-    `Chromium ${browser.version()}, ${PRESSES} presses of ${HOLD_MS} ms, load average ${load}`,
-    `Space -> floor granted: first press ${ms(grants[0]!)}; warm p50 ${ms(grant.p50)}, p95 ${ms(grant.p95)}, max ${ms(grant.max)} (goal <= 100 ms)`,
-    `relay browser send -> terminal receive: p50 ${ms(relay.p50)}, p95 ${ms(relay.p95)} over ${relays.length} frames`,
-    ...codecLines(codec),
-    `mouth-to-ear estimate browser -> terminal: p50 ${ms(mouthToEar(codec, relay, 'p50'))}, p95 ${ms(mouthToEar(codec, relay, 'p95'))} (goal <= 150 ms)`,
-  ];
+  const lines = talkLines(browser.version(), FIGURES, grants, relays, codec);
   for (const line of lines) process.stdout.write(`${line}\n`);
 } finally {
   await browser.close();

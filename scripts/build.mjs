@@ -63,36 +63,27 @@ if (force || newestMtime(serverSources) > mtimeOf('apps/server/dist/main.js')) {
   fs.utimesSync(path.join(root, 'apps/server/dist/main.js'), now, now);
 }
 
-const consoleSources = [
-  'packages/contract/src',
-  'packages/browser-audio/src',
-  'packages/terminal-client/src',
-  'packages/agent-client/src',
-  'apps/console/src',
-  'apps/console/index.html',
-  'apps/console/vite.config.ts',
-  'apps/console/public',
-  'apps/console/package.json',
-];
-if (force || newestMtime(consoleSources) > mtimeOf('apps/console/dist/index.html')) {
-  run('build console', vite, ['build', '--logLevel', 'warn'], path.join(root, 'apps/console'));
-  precompress(path.join(root, 'apps/console/dist'));
+/** Builds a Vite app (its sources: the app's own files after the packages it bundles) and precompresses it. */
+function buildViteApp(label, app, packages, appFiles) {
+  const sources = [...packages.map((p) => `packages/${p}/src`), ...appFiles.map((f) => `apps/${app}/${f}`)];
+  if (force || newestMtime(sources) > mtimeOf(`apps/${app}/dist/index.html`)) {
+    run(label, vite, ['build', '--logLevel', 'warn'], path.join(root, `apps/${app}`));
+    precompress(path.join(root, `apps/${app}/dist`));
+  }
 }
 
-const fieldSources = [
-  'packages/contract/src',
-  'packages/terminal-client/src',
-  'packages/browser-audio/src',
-  'apps/field/src',
-  'apps/field/index.html',
-  'apps/field/vite.config.ts',
-  'apps/field/vite',
-  'apps/field/package.json',
-];
-if (force || newestMtime(fieldSources) > mtimeOf('apps/field/dist/index.html')) {
-  run('build field app', vite, ['build', '--logLevel', 'warn'], path.join(root, 'apps/field'));
-  precompress(path.join(root, 'apps/field/dist'));
-}
+buildViteApp(
+  'build console',
+  'console',
+  ['contract', 'browser-audio', 'terminal-client', 'agent-client'],
+  ['src', 'index.html', 'vite.config.ts', 'public', 'package.json'],
+);
+buildViteApp(
+  'build field app',
+  'field',
+  ['contract', 'terminal-client', 'browser-audio'],
+  ['src', 'index.html', 'vite.config.ts', 'vite', 'package.json'],
+);
 
 const agentSources = [
   'packages/contract/src',

@@ -18,6 +18,7 @@ import { hashPassword } from '../../apps/server/src/auth/passwords.js';
 import { loadConfig } from '../../apps/server/src/config.js';
 import { createDeps } from '../../apps/server/src/createDeps.js';
 import { seedFirstRun } from '../../apps/server/src/auth/seedFirstRun.js';
+import { insertAdminAccount } from './adminAccount.js';
 import { SEED_PASSWORD } from './seedTerminals.js';
 
 const USERS = 1000;
@@ -84,21 +85,13 @@ if (mode === 'hub') {
   await seedFirstRun(deps.db, config.adminPassword, 10);
   const hash = await hashPassword(SEED_PASSWORD, 10);
   for (const name of ['bench1', 'bench2', 'bench3']) {
-    await deps.db
-      .insertInto('account')
-      .values({
-        E_ID: 1,
-        LoginName: name,
-        Name: name,
-        Mail: '',
-        PasswordHash: hash,
-        Role: 'admin',
-        Disabled: 0,
-        FailedCount: 0,
-        LockedUntil: null,
-        CreatedAt: Date.now(),
-      })
-      .execute();
+    await insertAdminAccount(deps.db, {
+      E_ID: 1,
+      LoginName: name,
+      Name: name,
+      PasswordHash: hash,
+      CreatedAt: Date.now(),
+    });
   }
   const pushIntervalMs = Number(process.argv[3] ?? process.env.BENCH_HUB_PUSH_MS ?? 0);
   const app = await buildApp(deps, { hub: { pushIntervalMs } });

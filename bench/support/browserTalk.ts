@@ -1,8 +1,13 @@
 // What the browser talk benches share (bench/talkBrowser.ts: the console's seat; bench/fieldTalk.ts:
 // the field app): the speech the fake microphone plays, percentiles, and the mouth-to-ear estimate.
 import { execFileSync } from 'node:child_process';
+import os from 'node:os';
 import path from 'node:path';
 import { percentile } from './startServer.js';
+
+/** Presses a run makes (BENCH_PRESSES) and how long each holds the floor. */
+export const PRESSES = Number(process.env.BENCH_PRESSES ?? 20);
+export const HOLD_MS = 600;
 
 /** The playback jitter buffer's prebuffer (packages/browser-audio JitterRing: 40 ms). */
 export const JITTER_PREBUFFER_MS = 40;
@@ -92,5 +97,40 @@ export function codecLines(codec: CodecTimes): string[] {
   return [
     `Opus encode (WebCodecs): p50 ${msText(encode.p50)}, p95 ${msText(encode.p95)}; decode: p50 ${msText(decode.p50)}, p95 ${msText(decode.p95)}`,
     `capture frame 20 ms + input buffer ${msText(codec.inputBuffer)} + Opus look-ahead ${OPUS_LOOKAHEAD_MS} ms + jitter buffer ${JITTER_PREBUFFER_MS} ms`,
+  ];
+}
+
+/** What a talk bench calls its figures: the press figure, its first press, the relay and the two ends. */
+export interface FigureNames {
+  press: string;
+  first: string;
+  relay: string;
+  ends: string;
+}
+
+/**
+ * The lines a talk bench prints: the setting, the press figure (warm presses apart from the first,
+ * which opens the microphone), the relay between the two ends, the codec figures and the
+ * mouth-to-ear estimate from end to end.
+ */
+export function talkLines(
+  browserVersion: string,
+  names: FigureNames,
+  presses: number[],
+  relays: number[],
+  codec: CodecTimes,
+): string[] {
+  const warm = timeStats(presses.slice(1));
+  const relay = timeStats(relays);
+  const load = os
+    .loadavg()
+    .map((value) => value.toFixed(1))
+    .join(' ');
+  return [
+    `Chromium ${browserVersion}, ${PRESSES} presses of ${HOLD_MS} ms, load average ${load}`,
+    `${names.press}: ${names.first} ${msText(presses[0]!)}; warm p50 ${msText(warm.p50)}, p95 ${msText(warm.p95)}, max ${msText(warm.max)} (goal <= 100 ms)`,
+    `relay ${names.relay}: p50 ${msText(relay.p50)}, p95 ${msText(relay.p95)} over ${relays.length} frames`,
+    ...codecLines(codec),
+    `mouth-to-ear estimate ${names.ends}: p50 ${msText(mouthToEar(codec, relay, 'p50'))}, p95 ${msText(mouthToEar(codec, relay, 'p95'))} (goal <= 150 ms)`,
   ];
 }

@@ -13,6 +13,35 @@ export interface SeedTarget {
   databaseUrl?: string;
 }
 
+/** What to do on a seed target: one function per database kind (SQLite's runs synchronously). */
+export interface TargetWork<T> {
+  postgres: (client: pg.Client) => Promise<T>;
+  sqlite: (db: SQLite.Database) => T;
+}
+
+/**
+ * Runs `work` on the target's database and closes the connection after. The server writes to the
+ * same SQLite file meanwhile, so a writer waits for its lock instead of failing at once.
+ */
+export async function onTarget<T>(target: SeedTarget, work: TargetWork<T>, readonly = false): Promise<T> {
+  if (target.databaseUrl) {
+    const client = new pg.Client({ connectionString: target.databaseUrl });
+    await client.connect();
+    try {
+      return await work.postgres(client);
+    } finally {
+      await client.end();
+    }
+  }
+  const db = new SQLite(path.join(target.dataDir as string, 'intercom.sqlite'), { readonly });
+  if (!readonly) db.pragma('busy_timeout = 10000');
+  try {
+    return work.sqlite(db);
+  } finally {
+    db.close();
+  }
+}
+
 /**
  * Terminal users 136xxxxxxxx (0..count-1) and console admin accounts bench1..benchN in the DEMO
  * enterprise, written straight into the running server's database (WAL lets both write).
@@ -22,10 +51,8 @@ export async function seedTerminals(target: SeedTarget, count: number, accounts:
   const now = Date.now();
   const users = Array.from({ length: count }, (_, i) => [`Bench${i}`, terminalPhone(i)] as const);
   const logins = Array.from({ length: accounts }, (_, i) => `bench${i + 1}`);
-  if (target.databaseUrl) {
-    const client = new pg.Client({ connectionString: target.databaseUrl });
-    await client.connect();
-    try {
+  await onTarget(target, {
+    postgres: async (client) => {
       await client.query('begin');
       await client.query(`update enterprise set "Quota" = $1 where "E_Code" = 'DEMO'`, [count + 1000]);
       for (let i = 0; i < users.length; i += 1000) {
@@ -43,45 +70,31 @@ export async function seedTerminals(target: SeedTarget, count: number, accounts:
         );
       }
       await client.query('commit');
-    } finally {
-      await client.end();
-    }
-    return;
-  }
-  const db = new SQLite(path.join(target.dataDir as string, 'intercom.sqlite'));
-  db.pragma('busy_timeout = 10000');
-  try {
-    db.transaction(() => {
-      db.prepare(`update enterprise set "Quota" = ? where "E_Code" = 'DEMO'`).run(count + 1000);
-      const user = db.prepare(
-        `insert into terminal_user ("E_ID","UserName","MobilePhone","UType","PriorityLevel","IsLock","Caps","PasswordHash","GPSConfig","Remark","CreatedAt") values (1,?,?,0,0,0,6,?,'','',?)`,
-      );
-      for (const [name, phone] of users) user.run(name, phone, hash, now);
-      const account = db.prepare(
-        `insert into account ("E_ID","LoginName","Name","Mail","PasswordHash","Role","Disabled","FailedCount","CreatedAt") values (1,?,?,'',?,'admin',0,0,?)`,
-      );
-      for (const name of logins) account.run(name, name, hash, now);
-    })();
-  } finally {
-    db.close();
-  }
+    },
+    sqlite: (db) =>
+      db.transaction(() => {
+        db.prepare(`update enterprise set "Quota" = ? where "E_Code" = 'DEMO'`).run(count + 1000);
+        const user = db.prepare(
+          `insert into terminal_user ("E_ID","UserName","MobilePhone","UType","PriorityLevel","IsLock","Caps","PasswordHash","GPSConfig","Remark","CreatedAt") values (1,?,?,0,0,0,6,?,'','',?)`,
+        );
+        for (const [name, phone] of users) user.run(name, phone, hash, now);
+        const account = db.prepare(
+          `insert into account ("E_ID","LoginName","Name","Mail","PasswordHash","Role","Disabled","FailedCount","CreatedAt") values (1,?,?,'',?,'admin',0,0,?)`,
+        );
+        for (const name of logins) account.run(name, name, hash, now);
+      })(),
+  });
 }
 
 /** Rows in location_history now. */
 export async function historyCount(target: SeedTarget): Promise<number> {
-  if (target.databaseUrl) {
-    const client = new pg.Client({ connectionString: target.databaseUrl });
-    await client.connect();
-    try {
-      return Number((await client.query('select count(*) as n from location_history')).rows[0]?.n ?? 0);
-    } finally {
-      await client.end();
-    }
-  }
-  const db = new SQLite(path.join(target.dataDir as string, 'intercom.sqlite'), { readonly: true });
-  try {
-    return (db.prepare('select count(*) as n from location_history').get() as { n: number }).n;
-  } finally {
-    db.close();
-  }
+  const sql = 'select count(*) as n from location_history';
+  return onTarget(
+    target,
+    {
+      postgres: async (client) => Number((await client.query(sql)).rows[0]?.n ?? 0),
+      sqlite: (db) => (db.prepare(sql).get() as { n: number }).n,
+    },
+    true,
+  );
 }

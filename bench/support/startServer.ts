@@ -1,8 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from '../../e2e/support/freePort.js';
+
+export { freePort };
 
 export const root = path.resolve(new URL('.', import.meta.url).pathname, '../..');
 export const BENCH_PASSWORD = 'Bench-Admin-2026!';
@@ -14,18 +16,6 @@ export interface RunningServer {
   /** Milliseconds from spawn to the first 200 of /readyz. */
   readyMs: number;
   stop(): Promise<void>;
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
 }
 
 /**

@@ -1,7 +1,4 @@
-import path from 'node:path';
-import SQLite from 'better-sqlite3';
-import pg from 'pg';
-import type { SeedTarget } from './seedTerminals.js';
+import { onTarget, type SeedTarget } from './seedTerminals.js';
 
 /** One fix as location_history stores it. */
 export interface DayFix {
@@ -61,10 +58,8 @@ export async function insertFixes(
   fixes: DayFix[],
 ): Promise<void> {
   const columns = `("E_ID","U_ID","H_Time","H_Type","C_Longitude","C_Latitude","Speed","Course","Accuracy","Altitude")`;
-  if (target.databaseUrl) {
-    const client = new pg.Client({ connectionString: target.databaseUrl });
-    await client.connect();
-    try {
+  await onTarget(target, {
+    postgres: async (client) => {
       for (let i = 0; i < fixes.length; i += 10_000) {
         const chunk = fixes.slice(i, i + 10_000);
         await client.query(
@@ -82,39 +77,25 @@ export async function insertFixes(
           ],
         );
       }
-    } finally {
-      await client.end();
-    }
-    return;
-  }
-  const db = new SQLite(path.join(target.dataDir as string, 'intercom.sqlite'));
-  db.pragma('busy_timeout = 10000');
-  try {
-    const insert = db.prepare(`insert into location_history ${columns} values (?,?,?,1,?,?,?,?,5,null)`);
-    db.transaction(() => {
-      for (const f of fixes) insert.run(user.E_ID, user.U_ID, f.t, f.lon, f.lat, f.speed, f.course);
-    })();
-  } finally {
-    db.close();
-  }
+    },
+    sqlite: (db) => {
+      const insert = db.prepare(`insert into location_history ${columns} values (?,?,?,1,?,?,?,?,5,null)`);
+      db.transaction(() => {
+        for (const f of fixes) insert.run(user.E_ID, user.U_ID, f.t, f.lon, f.lat, f.speed, f.course);
+      })();
+    },
+  });
 }
 
 /** The UserID of the terminal user with this phone (seeded by seedTerminals). */
 export async function userIdOf(target: SeedTarget, phone: string): Promise<number> {
   const sql = `select "UserID" as id from terminal_user where "MobilePhone" = `;
-  if (target.databaseUrl) {
-    const client = new pg.Client({ connectionString: target.databaseUrl });
-    await client.connect();
-    try {
-      return Number((await client.query(`${sql}$1`, [phone])).rows[0]?.id);
-    } finally {
-      await client.end();
-    }
-  }
-  const db = new SQLite(path.join(target.dataDir as string, 'intercom.sqlite'), { readonly: true });
-  try {
-    return Number((db.prepare(`${sql}?`).get(phone) as { id: number }).id);
-  } finally {
-    db.close();
-  }
+  return onTarget(
+    target,
+    {
+      postgres: async (client) => Number((await client.query(`${sql}$1`, [phone])).rows[0]?.id),
+      sqlite: (db) => Number((db.prepare(`${sql}?`).get(phone) as { id: number }).id),
+    },
+    true,
+  );
 }

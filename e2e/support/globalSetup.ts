@@ -1,11 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import type { TestProject } from 'vitest/node';
+import { freePort } from './freePort.js';
 
 export const ADMIN_PASSWORD = 'E2e-Admin-2026!';
 /** The PMTiles archive the server serves at /basemap/tiles.pmtiles, inside the data directory. */
@@ -20,18 +20,6 @@ declare module 'vitest' {
     /** The server build the tests run (for its password hashing). */
     serverDist: string;
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
 }
 
 async function waitReady(url: string, server: ChildProcess): Promise<void> {

@@ -1,5 +1,5 @@
 import { TerminalSocket } from '@intercom/terminal-client';
-import { expect, inject } from 'vitest';
+import { afterAll, expect, inject } from 'vitest';
 import WebSocket from 'ws';
 import { callApi, postJson } from './apiLogin.js';
 
@@ -21,6 +21,20 @@ export async function createTerminalUser(token: string, name: string, phone: str
   const answer = (await response.json()) as Answer;
   expect(answer.BaseResult.Code, `create ${name}: ${answer.BaseResult.Message}`).toBe(8888);
   return answer.BaseData!.UserID;
+}
+
+/**
+ * The terminal users one file makes and the terminals it logs in, removed after its tests: the
+ * terminals log out, then the users are deleted (with their open alarms resolved, below). `stamp`
+ * keeps names and phones apart from other runs'; `token` is the admin's, set before making users.
+ */
+export function useTestTerminals<T extends Terminal = Terminal>() {
+  const made = { stamp: String(Date.now()).slice(-6), users: [] as number[], terminals: [] as T[], token: '' };
+  afterAll(async () => {
+    for (const terminal of made.terminals) await terminal.logout().catch(() => undefined);
+    if (made.token) await deleteUsers(made.token, made.users);
+  });
+  return made;
 }
 
 /**

@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +10,7 @@ import { shot, useBrowserPerFile } from '../support/browser.js';
 import { hamburger, submitLogin } from '../support/console.js';
 import { en } from '../support/texts.js';
 import { decodedPictures, logInVideoSeat } from '../support/video.js';
+import { freePort } from '../support/freePort.js';
 
 /**
  * Issue 36: `npm run demo` as a newcomer meets it (scripts/start.mjs --demo on a fresh data
@@ -24,17 +24,6 @@ let exited: Promise<void> = Promise.resolve();
 let work = '';
 let output = '';
 let url = '';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 beforeAll(async () => {
   work = fs.mkdtempSync(path.join(os.tmpdir(), 'intercom-demo-'));

@@ -1,7 +1,7 @@
 import { speechPackets } from '@intercom/media';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, describe, expect, inject, test } from 'vitest';
-import { SimDevice } from '../../apps/simulator/src/device.js';
+import { OneSosDevice } from '../../apps/simulator/src/device.js';
 import { startFleet, type Fleet } from '../../apps/simulator/src/fleet.js';
 import { seededRandom } from '../../apps/simulator/src/movement.js';
 import type { SimulatorOptions } from '../../apps/simulator/src/options.js';
@@ -115,17 +115,6 @@ async function signedIn(bearer: string): Promise<boolean> {
   return body.BaseResult.Code === 8888;
 }
 
-/** A device that raises one SOS, at its first report. */
-class OneSos extends SimDevice {
-  private raised = false;
-  override step(seconds: number) {
-    const reading = super.step(seconds);
-    const sos = !this.raised;
-    this.raised = true;
-    return { ...reading, sos };
-  }
-}
-
 describe('the simulated fleet in the console', () => {
   test('a dispatcher signed in as admin stays signed in while the simulator starts again', async () => {
     // The first start sets the simulator's own account up with admin, as the demo's first start does.
@@ -188,7 +177,7 @@ describe('the simulated fleet in the console', () => {
       url,
       phone,
       password: TERMINAL_PASSWORD,
-      device: new OneSos(SITE, 0.2, seededRandom(11), 0),
+      device: new OneSosDevice(SITE, 0.2, seededRandom(11), 0),
       stats: new FleetStats(),
       interval: 1,
       log: () => undefined,

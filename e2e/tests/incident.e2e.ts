@@ -121,9 +121,28 @@ async function storedIncident(name: string) {
   const { body } = await callApi(adminToken, 'GET', '/api/Incident/QueryData', {
     jsonCondition: JSON.stringify({ Name: name }),
   });
-  const row = (body.Data as { IN_ID: number; Kind: string; Radius: number | null; Points: unknown[] | null }[])[0]!;
+  const row = (
+    body.Data as {
+      IN_ID: number;
+      CID: number;
+      Kind: string;
+      Radius: number | null;
+      Center: [number, number] | null;
+      Points: unknown[] | null;
+    }[]
+  )[0]!;
   incidents.push(row.IN_ID);
   return row;
+}
+
+/** Names the zone drawn in the panel `name`, creates the incident, and reads it back as stored. */
+async function createIncident(page: Page, name: string) {
+  await panel(page)
+    .getByRole('textbox', { name: en('incident.name') })
+    .fill(name);
+  await page.getByTestId('incident-create').click();
+  await toast(page, en('incident.created', { name })).waitFor();
+  return storedIncident(name);
 }
 
 describe('incident zones', () => {
@@ -187,13 +206,9 @@ describe('incident zones', () => {
     await page.getByTestId('incident-create').click();
     await toast(page, en('incident.created', { name })).waitFor();
 
-    const { body } = await callApi(adminToken, 'GET', '/api/Incident/QueryData', {
-      jsonCondition: JSON.stringify({ Name: name }),
-    });
-    const row = (body.Data as { IN_ID: number; CID: number; Radius: number; Center: [number, number] }[])[0]!;
-    incidents.push(row.IN_ID);
+    const row = await storedIncident(name);
     expect(row.Radius).toBe(300);
-    expect(Math.abs(row.Center[0] - SITE[0])).toBeLessThan(1e-6);
+    expect(Math.abs(row.Center![0] - SITE[0])).toBeLessThan(1e-6);
     const regrouped = await alpha.push((m) => m.type === 'regrouped' && m.cid === row.CID);
     expect(regrouped).toMatchObject({ name, incident: row.IN_ID });
 
@@ -251,13 +266,7 @@ describe('incident zones', () => {
     await waitForMapIdle(page);
     await shot(page, 'incident-panel-circle-1440');
 
-    const name = `Flood ${stamp}`;
-    await panel(page)
-      .getByRole('textbox', { name: en('incident.name') })
-      .fill(name);
-    await page.getByTestId('incident-create').click();
-    await toast(page, en('incident.created', { name })).waitFor();
-    expect((await storedIncident(name)).Kind).toBe('circle');
+    expect((await createIncident(page, `Flood ${stamp}`)).Kind).toBe('circle');
     await terminal.logout();
   });
 
@@ -282,13 +291,7 @@ describe('incident zones', () => {
     await waitForMapIdle(page);
     await shot(page, 'incident-polygon-touch-en-390');
 
-    const name = `Spill ${stamp}`;
-    await panel(page)
-      .getByRole('textbox', { name: en('incident.name') })
-      .fill(name);
-    await page.getByTestId('incident-create').click();
-    await toast(page, en('incident.created', { name })).waitFor();
-    const row = await storedIncident(name);
+    const row = await createIncident(page, `Spill ${stamp}`);
     expect(row.Kind).toBe('polygon');
     expect(row.Points).toHaveLength(3);
   });

@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { afterAll, describe, expect, inject, test } from 'vitest';
+import { describe, expect, inject, test } from 'vitest';
 import { adminCredentials } from '../support/accounts.js';
 import { callApi, tokenOf } from '../support/apiLogin.js';
 import { shot, useBrowserPerFile } from '../support/browser.js';
@@ -18,22 +18,15 @@ import {
   waitForMapIdle,
   webglRenderer,
 } from '../support/mapPage.js';
-import { createTerminalUser, deleteUsers, Terminal } from '../support/terminal.js';
+import { createTerminalUser, Terminal, useTestTerminals } from '../support/terminal.js';
 import { en, text, type Language } from '../support/texts.js';
 
 const browser = useBrowserPerFile({ webgl: true });
 /** How long the 3D view is watched standing still (its CPU is logged). */
 const IDLE_MS = 3_000;
 
-const stamp = String(Date.now()).slice(-6);
-const created: number[] = [];
-const terminals: Terminal[] = [];
-let adminToken = '';
-
-afterAll(async () => {
-  for (const terminal of terminals) await terminal.logout().catch(() => undefined);
-  await deleteUsers(adminToken, created);
-});
+const made = useTestTerminals();
+const { stamp, users: created, terminals } = made;
 
 /** Every request the page makes that leaves the console's own server. */
 function watchOutsideRequests(page: Page): string[] {
@@ -77,14 +70,14 @@ function countryLabels(page: Page, language: Language): Promise<string[]> {
 
 /** Two terminal users logged in over /terminal with a fix, battery and signal. */
 async function startTerminals(page: Page) {
-  adminToken = await tokenOf(page);
+  made.token = await tokenOf(page);
   const users = [
     { name: `Map Alpha ${stamp}`, phone: `136${stamp}01`, lat: 22.5431, lon: 114.0579 },
     { name: `Map Bravo ${stamp}`, phone: `136${stamp}02`, lat: 22.5531, lon: 114.0679 },
   ];
   const ids: number[] = [];
   for (const user of users) {
-    const id = await createTerminalUser(adminToken, user.name, user.phone);
+    const id = await createTerminalUser(made.token, user.name, user.phone);
     created.push(id);
     ids.push(id);
     const terminal = await Terminal.login(user.phone, 'map.e2e');
@@ -296,10 +289,10 @@ describe('live map', () => {
 
     // A user picked in the drawer: the drawer closes and the card spans the map, so the camera puts
     // the user above the card.
-    adminToken = await tokenOf(page);
+    made.token = await tokenOf(page);
     const phone = `136${stamp}05`;
     const name = `Map Phone ${stamp}`;
-    const id = await createTerminalUser(adminToken, name, phone);
+    const id = await createTerminalUser(made.token, name, phone);
     created.push(id);
     const terminal = await Terminal.login(phone, 'map.e2e');
     terminals.push(terminal);

@@ -1,35 +1,28 @@
 import type { Page } from 'playwright-core';
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { adminCredentials } from '../support/accounts.js';
 import { tokenOf } from '../support/apiLogin.js';
 import { shot, useBrowserPerFile } from '../support/browser.js';
 import { logIn } from '../support/console.js';
 import { cameraInUrl, columnOf, mapCamera } from '../support/map3d.js';
 import { expectMapUser, openMapSignedIn, waitForMap, waitForMapIdle } from '../support/mapPage.js';
-import { createTerminalUser, deleteUsers, Terminal } from '../support/terminal.js';
+import { createTerminalUser, Terminal, useTestTerminals } from '../support/terminal.js';
 import { en, text, type Language } from '../support/texts.js';
 
 const browser = useBrowserPerFile({ webgl: true });
 
-const stamp = String(Date.now()).slice(-6);
-const created: number[] = [];
-const terminals: Terminal[] = [];
-let adminToken = '';
-
-afterAll(async () => {
-  for (const terminal of terminals) await terminal.logout().catch(() => undefined);
-  await deleteUsers(adminToken, created);
-});
+const made = useTestTerminals();
+const { stamp, users: created, terminals } = made;
 
 /** A user in SOS and one online, in Shenzhen; resolves with the SOS user's id. */
 async function startTerminals(page: Page): Promise<number> {
-  adminToken = await tokenOf(page);
+  made.token = await tokenOf(page);
   const users = [
     { name: `3D Alpha ${stamp}`, phone: `137${stamp}01`, lat: 22.5431, lon: 114.0579 },
     { name: `3D Bravo ${stamp}`, phone: `137${stamp}02`, lat: 22.5531, lon: 114.0679 },
   ];
   for (const user of users) {
-    created.push(await createTerminalUser(adminToken, user.name, user.phone));
+    created.push(await createTerminalUser(made.token, user.name, user.phone));
     const terminal = await Terminal.login(user.phone, 'map3d.e2e');
     terminals.push(terminal);
     await terminal.send({ type: 'position', lat: user.lat, lon: user.lon, time: Date.now(), speed: 0, course: 0 });

@@ -24,16 +24,24 @@ interface TerminalReply {
   N_ID?: number;
 }
 
-/** A radio on the `/terminal` WebSocket (docs/terminal-protocol.md): `send` resolves with the reply of its `seq`. */
-async function connectTerminal(): Promise<{
-  send: (message: Record<string, unknown>) => Promise<TerminalReply>;
-  close: () => void;
-}> {
+type Send = (message: Record<string, unknown>) => Promise<TerminalReply>;
+
+/**
+ * A radio on the `/terminal` WebSocket (docs/terminal-protocol.md), logged in as `phone` for `work`
+ * (its `send` resolves with the reply of its `seq`), then logged out: a logout, not a dropped
+ * socket, which would raise an Offline alarm as well.
+ */
+async function asTerminal(phone: string, device: string, work: (send: Send) => Promise<void>): Promise<void> {
   const terminal = new Terminal(await openTerminalSocket());
-  return {
-    send: async (message) => (await terminal.send(message)) as unknown as TerminalReply,
-    close: () => terminal.close(),
-  };
+  const send: Send = async (message) => (await terminal.send(message)) as unknown as TerminalReply;
+  try {
+    const login = await send({ type: 'login', phone, password: terminalPassword, device });
+    expect(login.type).toBe('ack');
+    await work(send);
+    await send({ type: 'logout' });
+  } finally {
+    terminal.close();
+  }
 }
 
 /** A terminal user made the way the console makes one. */
@@ -70,18 +78,11 @@ describe('alarm records', () => {
     const setup = await browser.newPage();
     await openSignedIn(setup, adminCredentials(), '/System/notify');
     await createTerminalUser(await tokenOf(setup));
-    const terminal = await connectTerminal();
-    try {
-      const login = await terminal.send({ type: 'login', phone, password: terminalPassword, device: 'e2e radio' });
-      expect(login.type).toBe('ack');
-      const sos = await terminal.send({ type: 'sos', lat: 22.5431, lon: 114.0579, text: SOS_TEXT });
+    await asTerminal(phone, 'e2e radio', async (send) => {
+      const sos = await send({ type: 'sos', lat: 22.5431, lon: 114.0579, text: SOS_TEXT });
       expect(sos.type, sos.code).toBe('ack');
       expect(sos.N_ID).toBeGreaterThan(0);
-      // A logout, not a dropped socket: a drop would raise an Offline alarm as well.
-      await terminal.send({ type: 'logout' });
-    } finally {
-      terminal.close();
-    }
+    });
 
     // An operator (an editor: alarms are every role's work) finds it by the terminal's phone.
     const operator = await seedAccount({
@@ -138,22 +139,11 @@ describe('alarm records', () => {
     await openSignedIn(setup, adminCredentials(), '/System/notify');
     await createTerminalUser(await tokenOf(setup), safetyName, safetyPhone);
     await setup.close();
-    const terminal = await connectTerminal();
-    try {
-      const login = await terminal.send({
-        type: 'login',
-        phone: safetyPhone,
-        password: terminalPassword,
-        device: 'e2e',
-      });
-      expect(login.type).toBe('ack');
-      expect((await terminal.send({ type: 'status', battery: 9, signal: 80 })).type).toBe('ack');
-      expect((await terminal.send({ type: 'manDown', lat: 22.54, lon: 114.06 })).type).toBe('ack');
-      expect((await terminal.send({ type: 'sos', lat: 22.54, lon: 114.06 })).type).toBe('ack');
-      await terminal.send({ type: 'logout' });
-    } finally {
-      terminal.close();
-    }
+    await asTerminal(safetyPhone, 'e2e', async (send) => {
+      expect((await send({ type: 'status', battery: 9, signal: 80 })).type).toBe('ack');
+      expect((await send({ type: 'manDown', lat: 22.54, lon: 114.06 })).type).toBe('ack');
+      expect((await send({ type: 'sos', lat: 22.54, lon: 114.06 })).type).toBe('ack');
+    });
     for (const [language, width] of [
       ['en', 1440],
       ['zh', 1440],
@@ -204,20 +194,9 @@ describe('alarm records', () => {
     const livePhone = `136${stamp}08`;
     await createTerminalUser(await tokenOf(page), `Live patrol ${stamp}`, livePhone);
     expect(await page.getByText(liveText, { exact: true }).count()).toBe(0);
-    const terminal = await connectTerminal();
-    try {
-      const login = await terminal.send({
-        type: 'login',
-        phone: livePhone,
-        password: terminalPassword,
-        device: 'e2e radio',
-      });
-      expect(login.type).toBe('ack');
-      expect((await terminal.send({ type: 'sos', lat: 22.5, lon: 114.1, text: liveText })).type).toBe('ack');
-      await terminal.send({ type: 'logout' });
-    } finally {
-      terminal.close();
-    }
+    await asTerminal(livePhone, 'e2e radio', async (send) => {
+      expect((await send({ type: 'sos', lat: 22.5, lon: 114.1, text: liveText })).type).toBe('ack');
+    });
     // Pushed by the hub; the list refetches on its own, and the bell counts it.
     await rowsOf(page).filter({ hasText: liveText }).first().waitFor({ timeout: 10_000 });
     await expect

@@ -1,10 +1,9 @@
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { adminCredentials } from '../support/accounts.js';
-import { postJson, tokenOf } from '../support/apiLogin.js';
+import { tokenOf } from '../support/apiLogin.js';
 import { shot, useBrowserPerFile } from '../support/browser.js';
 import { openMapSignedIn } from '../support/mapPage.js';
-import { RawTerminal } from '../support/rawTerminal.js';
-import { createTerminalUser, deleteUsers } from '../support/terminal.js';
+import { useSosPhones } from '../support/sosPhones.js';
 import { text } from '../support/texts.js';
 
 // Issue 51: on a phone the red SOS banner took a third of the live map. It is a strip now: its
@@ -12,19 +11,7 @@ import { text } from '../support/texts.js';
 // banner says the longest state it has ("no emergency call reached this console").
 const browser = useBrowserPerFile({ webgl: true });
 
-const stamp = String(Date.now()).slice(-6);
-const users: number[] = [];
-const terminals: RawTerminal[] = [];
-const alarms: number[] = [];
-let token = '';
-
-afterAll(async () => {
-  await Promise.all(terminals.map((terminal) => terminal.logout().catch(() => undefined)));
-  if (token && alarms.length > 0) {
-    await postJson(token, '/api/Notification/Resolve', { ids: alarms, comment: 'sosBannerPhone.e2e' });
-  }
-  if (token) await deleteUsers(token, users);
-});
+const phones = useSosPhones('sosBannerPhone.e2e');
 
 describe('the SOS banner on a phone', () => {
   for (const [language, suffix] of [
@@ -34,14 +21,7 @@ describe('the SOS banner on a phone', () => {
     test(`in ${language} at 390 px it is a strip over the map`, async () => {
       const page = await browser.newPage({ locale: language, width: 390, height: 844 });
       await openMapSignedIn(page, adminCredentials(), '/main/map', language);
-      token = await tokenOf(page);
-      const phone = `137${stamp}${suffix}`;
-      users.push(await createTerminalUser(token, `SOS strip ${stamp} ${suffix}`, phone));
-      const terminal = await RawTerminal.login(phone, 'sosBannerPhone.e2e');
-      terminals.push(terminal);
-      const ack = await terminal.send({ type: 'sos', lat: 22.54, lon: 114.06 });
-      expect(ack.type).toBe('ack');
-      alarms.push(Number(ack.N_ID));
+      await phones.raise(await tokenOf(page), 'SOS strip', suffix, { lat: 22.54, lon: 114.06 });
 
       const banner = page.getByTestId('map-sos-banner');
       await banner.getByTestId('sos-locate').waitFor();

@@ -5,13 +5,13 @@ import { decodeAudioDown } from '@intercom/terminal-client';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, test } from 'vitest';
 import { adminCredentials } from '../support/accounts.js';
-import { postJson, tokenOf } from '../support/apiLogin.js';
+import { tokenOf } from '../support/apiLogin.js';
 import { fakeMicrophoneArgs, shot, useBrowserPerFile } from '../support/browser.js';
 import { openMapSignedIn } from '../support/mapPage.js';
-import { RawTerminal } from '../support/rawTerminal.js';
+import type { RawTerminal } from '../support/rawTerminal.js';
+import { useSosPhones } from '../support/sosPhones.js';
 import { speechWav as makeSpeechWav } from '../support/speechAudio.js';
 import { closeTalkDrawer, takeBrowserSeat } from '../support/talkPanel.js';
-import { createTerminalUser, deleteUsers } from '../support/terminal.js';
 import { text, type Language } from '../support/texts.js';
 
 /**
@@ -27,20 +27,10 @@ const browser = useBrowserPerFile({
   args: fakeMicrophoneArgs(speechWav),
 });
 
-const stamp = String(Date.now()).slice(-6);
-const users: number[] = [];
-const terminals: RawTerminal[] = [];
-const alarms: number[] = [];
+const phones = useSosPhones('sosCall.e2e');
 let token = '';
 
-afterAll(async () => {
-  await Promise.all(terminals.map((terminal) => terminal.logout().catch(() => undefined)));
-  if (token && alarms.length > 0) {
-    await postJson(token, '/api/Notification/Resolve', { ids: alarms, comment: 'sosCall.e2e' });
-  }
-  if (token) await deleteUsers(token, users);
-  fs.rmSync(work, { recursive: true, force: true });
-});
+afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 
 /** The live map with the browser as the dispatcher seat (no agent runs here). */
 async function mapWithBrowserSeat(page: Page, language: Language) {
@@ -53,14 +43,7 @@ async function mapWithBrowserSeat(page: Page, language: Language) {
 
 /** A terminal user logged in, who raises SOS; resolves with the emergency call's cid. */
 async function sos(phoneSuffix: string): Promise<{ terminal: RawTerminal; cid: number }> {
-  const phone = `137${stamp}${phoneSuffix}`;
-  users.push(await createTerminalUser(token, `SOS ${stamp} ${phoneSuffix}`, phone));
-  const terminal = await RawTerminal.login(phone, 'sos.e2e');
-  terminals.push(terminal);
-  const sent = Date.now();
-  const ack = await terminal.send({ type: 'sos', text: 'sosCall.e2e' });
-  expect(ack.type).toBe('ack');
-  alarms.push(Number(ack.N_ID));
+  const { terminal, sent } = await phones.raise(token, 'SOS', phoneSuffix, { text: 'sosCall.e2e' });
   const start = await terminal.push((m) => m.type === 'callStart' && m.emergency === true, sent);
   return { terminal, cid: Number(start.cid) };
 }

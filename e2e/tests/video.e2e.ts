@@ -62,6 +62,18 @@ afterAll(async () => {
   await withdrawVideoRights(adminToken);
 });
 
+/**
+ * The video page signed in as admin, logged in as a seat, and an H.264 camera `name` (phone
+ * `136<stamp><suffix>`, pictures from `h264`, the camera's own default when absent) with its list item.
+ */
+async function seatWithH264Camera(name: string, suffix: string, h264?: 'ffmpeg') {
+  const page = await browser.newPage();
+  await openSignedIn(page, adminCredentials(), '/main/video');
+  await logInSeat(page, 'en');
+  const camera = await startCamera(await tokenOf(page), { name, phone: `136${stamp}${suffix}`, codec: 'h264', h264 });
+  return { page, ...camera, item: page.locator('.ant-list-item', { hasText: name }) };
+}
+
 describe('video', () => {
   test('with the talk seat logged in, a simulated camera is listed, applied, decoded frame after frame, and stops when freed', async () => {
     const page = await browser.newPage();
@@ -100,16 +112,7 @@ describe('video', () => {
   });
 
   test('an H.264 camera decodes with WebCodecs, picture after picture', async () => {
-    const page = await browser.newPage();
-    await openSignedIn(page, adminCredentials(), '/main/video');
-    await logInSeat(page, 'en');
-    const clipName = `Clip ${stamp}`;
-    const { terminal, uid } = await startCamera(await tokenOf(page), {
-      name: clipName,
-      phone: `136${stamp}02`,
-      codec: 'h264',
-    });
-    const item = page.locator('.ant-list-item', { hasText: clipName });
+    const { page, terminal, uid, item } = await seatWithH264Camera(`Clip ${stamp}`, '02');
     await item.getByRole('button', { name: text('en', 'video.watch') }).click();
     await expect.poll(() => decoded(page, uid)).toBeGreaterThanOrEqual(5);
     const before = await decoded(page, uid);
@@ -124,17 +127,7 @@ describe('video', () => {
   test.skipIf(!ffmpegH264Available())(
     'a live H.264 camera (ffmpeg, as in the demo) is listed and decoded picture after picture (skipped only without ffmpeg/libx264)',
     async () => {
-      const page = await browser.newPage();
-      await openSignedIn(page, adminCredentials(), '/main/video');
-      await logInSeat(page, 'en');
-      const liveName = `Live ${stamp}`;
-      const { terminal, uid } = await startCamera(await tokenOf(page), {
-        name: liveName,
-        phone: `136${stamp}03`,
-        codec: 'h264',
-        h264: 'ffmpeg',
-      });
-      const item = page.locator('.ant-list-item', { hasText: liveName });
+      const { page, terminal, uid, item } = await seatWithH264Camera(`Live ${stamp}`, '03', 'ffmpeg');
       await item.waitFor();
       expect(await item.getByText('H264', { exact: true }).count()).toBe(1);
       await item.getByRole('button', { name: text('en', 'video.watch') }).click();

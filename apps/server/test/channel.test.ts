@@ -1,21 +1,9 @@
 import type { ChannelRow } from '@intercom/contract';
 import { describe, expect, it } from 'vitest';
 import { expectFailure } from './helper.js';
-import {
-  channelName,
-  data,
-  expectLogCount,
-  form,
-  insertUsers,
-  logged,
-  org,
-  rows,
-  saveChannel,
-  setConfig,
-} from './channelFixtures.js';
-import { useTestApp } from './useTestApp.js';
+import { channelName, data, form, rows, saveChannel, useChannelApp } from './channelFixtures.js';
 
-const t = useTestApp();
+const { t, expectLogCount, insertUsers, logged, org, setConfig } = useChannelApp();
 
 async function channelCount(E_ID: number): Promise<number> {
   const row = await t.db
@@ -28,7 +16,7 @@ async function channelCount(E_ID: number): Promise<number> {
 
 describe('POST /api/THChannel/SaveChannel: the rules of SPEC.md section 5', () => {
   it('creates a channel of the default type 106 and logs it', async () => {
-    const a = await org(t);
+    const a = await org();
     const channel = await saveChannel(a.api, { cname: 'Patrol', note: 'night shift' });
     expect(channel).toMatchObject({
       E_ID: a.E_ID,
@@ -40,13 +28,13 @@ describe('POST /api/THChannel/SaveChannel: the rules of SPEC.md section 5', () =
       Record: 0,
       MemberCount: 0,
     });
-    const [row] = await logged(t, a.E_ID, 'channel_create');
+    const [row] = await logged(a.E_ID, 'channel_create');
     expect(row?.Target).toBe('Patrol');
     expect(row?.A_ID).toBe(a.A_ID);
   });
 
   it('counts characters, not bytes: 20 Chinese characters pass, 21 fail with validation.too_long', async () => {
-    const a = await org(t);
+    const a = await org();
     const twenty = '调度中心一号频道测试名称长度正好二十个';
     expect([...twenty].length).toBe(19);
     const exactly20 = `${twenty}字`;
@@ -60,7 +48,7 @@ describe('POST /api/THChannel/SaveChannel: the rules of SPEC.md section 5', () =
   });
 
   it('refuses an empty or blank name (validation.required)', async () => {
-    const a = await org(t);
+    const a = await org();
     expectFailure(
       await a.api.post('/api/THChannel/SaveChannel', form({ cname: '' })),
       400,
@@ -83,8 +71,8 @@ describe('POST /api/THChannel/SaveChannel: the rules of SPEC.md section 5', () =
   });
 
   it('refuses a duplicate name in the enterprise (409 common.name_exists); another enterprise may use it', async () => {
-    const a = await org(t);
-    const b = await org(t);
+    const a = await org();
+    const b = await org();
     await saveChannel(a.api, { cname: '一组' });
     expectFailure(
       await a.api.post('/api/THChannel/SaveChannel', form({ cname: ' 一组 ' })),
@@ -103,7 +91,7 @@ describe('POST /api/THChannel/SaveChannel: the rules of SPEC.md section 5', () =
     ['8', 400],
     ['x', 400],
   ])('priority %s answers %i', async (priority, status) => {
-    const a = await org(t);
+    const a = await org();
     const res = await a.api.post('/api/THChannel/SaveChannel', form({ cname: channelName(), priority }));
     if (status === 200) {
       expect(data<ChannelRow>(res).Priority).toBe(Number(priority));
@@ -115,7 +103,7 @@ describe('POST /api/THChannel/SaveChannel: the rules of SPEC.md section 5', () =
   });
 
   it('limits the type to the ChannelTypeID list: only 106 by default', async () => {
-    const a = await org(t);
+    const a = await org();
     for (const type of ['105', '103', '107', '999']) {
       const res = await a.api.post('/api/THChannel/SaveChannel', form({ cname: channelName(), ctypeid: type }));
       expect(expectFailure(res, 400, 4000, 'channel.type_not_allowed').Data).toEqual([
@@ -137,7 +125,7 @@ describe('POST /api/THChannel/SaveChannel: the rules of SPEC.md section 5', () =
   });
 
   it('allows video only where the enterprise has VideoEnable TRUE', async () => {
-    const a = await org(t);
+    const a = await org();
     const res = await a.api.post('/api/THChannel/SaveChannel', form({ cname: channelName(), videoEnable: 'true' }));
     expectFailure(res, 400, 4000, 'channel.video_disabled');
     const plain = await saveChannel(a.api);
@@ -147,7 +135,7 @@ describe('POST /api/THChannel/SaveChannel: the rules of SPEC.md section 5', () =
       4000,
       'channel.video_disabled',
     );
-    await setConfig(t, a.E_ID, 'VideoEnable', 'TRUE');
+    await setConfig(a.E_ID, 'VideoEnable', 'TRUE');
     expect((await saveChannel(a.api, { videoEnable: 'true' })).VideoEnable).toBe(1);
     expect(
       data<ChannelRow>(await a.api.post('/api/THChannel/UpdateChannel', form({ cid: plain.CID, videoEnable: '1' })))
@@ -156,9 +144,9 @@ describe('POST /api/THChannel/SaveChannel: the rules of SPEC.md section 5', () =
   });
 
   it('takes a JSON body too, and eid names a sub-enterprise in scope; outside the scope it is 4004', async () => {
-    const parent = await org(t);
-    const child = await org(t, { parentId: parent.E_ID });
-    const stranger = await org(t);
+    const parent = await org();
+    const child = await org({ parentId: parent.E_ID });
+    const stranger = await org();
     const made = data<ChannelRow>(
       await parent.api.postJson('/api/THChannel/SaveChannel', { eid: child.E_ID, cname: 'sub', priority: 3 }),
     );
@@ -177,9 +165,9 @@ describe('POST /api/THChannel/SaveChannel: the rules of SPEC.md section 5', () =
 
 describe('POST /api/Channel/CreateWebChannel', () => {
   it('creates a channel with its members in one call; member priority defaults to the user priority', async () => {
-    const a = await org(t);
-    const low = await insertUsers(t, a.E_ID, 2, { PriorityLevel: 1 });
-    const high = await insertUsers(t, a.E_ID, 1, { PriorityLevel: 6 });
+    const a = await org();
+    const low = await insertUsers(a.E_ID, 2, { PriorityLevel: 1 });
+    const high = await insertUsers(a.E_ID, 1, { PriorityLevel: 6 });
     const uids = [...low, ...high].join(',');
     const channel = data<ChannelRow>(
       await a.api.post('/api/Channel/CreateWebChannel', form({ cname: '车队', uids, priority: 5 })),
@@ -194,11 +182,11 @@ describe('POST /api/Channel/CreateWebChannel', () => {
     );
     const fixedMembers = rows<{ Priority: number }>(await a.api.get(`/api/THChannel/QueryCMember?cid=${fixed.CID}`));
     expect(fixedMembers.rows.map((m) => m.Priority)).toEqual([7, 7]);
-    await expectLogCount(t, a.E_ID, 'channel_create', 2);
+    await expectLogCount(a.E_ID, 'channel_create', 2);
   });
 
   it('refuses empty members (channel.members_empty) and creates nothing', async () => {
-    const a = await org(t);
+    const a = await org();
     for (const payload of [form({ cname: channelName(), uids: '' }), form({ cname: channelName() })]) {
       expectFailure(await a.api.post('/api/Channel/CreateWebChannel', payload), 400, 4000);
     }
@@ -210,17 +198,17 @@ describe('POST /api/Channel/CreateWebChannel', () => {
   });
 
   it('refuses a member of another enterprise (4004) or of a sub-enterprise (4000), creating nothing', async () => {
-    const a = await org(t);
-    const child = await org(t, { parentId: a.E_ID });
-    const b = await org(t);
-    const own = await insertUsers(t, a.E_ID, 2);
-    const [foreign] = await insertUsers(t, b.E_ID, 1);
-    const [sub] = await insertUsers(t, child.E_ID, 1);
+    const a = await org();
+    const child = await org({ parentId: a.E_ID });
+    const b = await org();
+    const own = await insertUsers(a.E_ID, 2);
+    const [foreign] = await insertUsers(b.E_ID, 1);
+    const [sub] = await insertUsers(child.E_ID, 1);
     const res = await a.api.postJson('/api/Channel/CreateWebChannel', { cname: 'mixed', uids: [...own, foreign] });
     expectFailure(res, 404, 4004, 'error.not_found');
     const subRes = await a.api.postJson('/api/Channel/CreateWebChannel', { cname: 'mixed', uids: [...own, sub] });
     expectFailure(subRes, 400, 4000, 'channel.member_enterprise');
     expect(await channelCount(a.E_ID)).toBe(0);
-    await expectLogCount(t, a.E_ID, 'channel_create', 0);
+    await expectLogCount(a.E_ID, 'channel_create', 0);
   });
 });

@@ -1,26 +1,13 @@
 import type { ChannelRow, ChannelMemberRow } from '@intercom/contract';
 import { describe, expect, it } from 'vitest';
 import { expectFailure, expectSuccess } from './helper.js';
-import {
-  colleague,
-  data,
-  expectLogCount,
-  form,
-  insertUsers,
-  logged,
-  memberIds,
-  org,
-  rows,
-  saveChannel,
-  setConfig,
-} from './channelFixtures.js';
-import { useTestApp } from './useTestApp.js';
+import { data, form, rows, saveChannel, useChannelApp } from './channelFixtures.js';
 
-const t = useTestApp();
+const { t, colleague, expectLogCount, insertUsers, logged, memberIds, org, setConfig } = useChannelApp();
 
 describe('edit, rename, record switch, delete', () => {
   it('UpdateChannel and ChangeChannelName keep the rules and log before/after', async () => {
-    const a = await org(t);
+    const a = await org();
     const one = await saveChannel(a.api, { cname: 'one' });
     await saveChannel(a.api, { cname: 'two' });
     expectFailure(
@@ -42,7 +29,7 @@ describe('edit, rename, record switch, delete', () => {
       ),
     );
     expect(renamed.CName).toBe('一'.repeat(20));
-    const [rename] = await logged(t, a.E_ID, 'channel_rename');
+    const [rename] = await logged(a.E_ID, 'channel_rename');
     expect(JSON.parse(rename?.Summary ?? '{}')).toEqual({ CName: ['one', '一'.repeat(20)] });
     const edited = data<ChannelRow>(
       await a.api.post('/api/THChannel/UpdateChannel', form({ cid: one.CID, note: 'n', priority: 7 })),
@@ -55,44 +42,44 @@ describe('edit, rename, record switch, delete', () => {
       4000,
       'channel.type_not_allowed',
     );
-    await expectLogCount(t, a.E_ID, 'channel_update', 1);
+    await expectLogCount(a.E_ID, 'channel_update', 1);
   });
 
   it('SwitchRecord needs RecordEnable to switch on; off always works; each change is logged', async () => {
-    const a = await org(t);
+    const a = await org();
     const channel = await saveChannel(a.api);
     const on = form({ eid: a.E_ID, cid: channel.CID, record: 'true' });
     expectFailure(await a.api.post('/api/Channel/SwitchRecord', on), 400, 4000, 'channel.record_disabled');
-    await setConfig(t, a.E_ID, 'RecordEnable', 'TRUE');
+    await setConfig(a.E_ID, 'RecordEnable', 'TRUE');
     expect(data<ChannelRow>(await a.api.post('/api/Channel/SwitchRecord', on)).Record).toBe(1);
     expect(data<ChannelRow>(await a.api.get(`/api/Channel/Entitys/${channel.CID}`)).Record).toBe(1);
-    await setConfig(t, a.E_ID, 'RecordEnable', 'FALSE');
+    await setConfig(a.E_ID, 'RecordEnable', 'FALSE');
     expect(
       data<ChannelRow>(await a.api.post('/api/Channel/SwitchRecord', form({ cid: channel.CID, record: 0 }))).Record,
     ).toBe(0);
-    await expectLogCount(t, a.E_ID, 'channel_record', 2);
+    await expectLogCount(a.E_ID, 'channel_record', 2);
   });
 
   it('DeleteChannel removes the channel and its members; another enterprise gets 4004', async () => {
-    const a = await org(t);
-    const b = await org(t);
-    const uids = await insertUsers(t, a.E_ID, 3);
+    const a = await org();
+    const b = await org();
+    const uids = await insertUsers(a.E_ID, 3);
     const channel = data<ChannelRow>(await a.api.postJson('/api/Channel/CreateWebChannel', { cname: 'gone', uids }));
     expectFailure(await b.api.delete(`/api/THChannel/DeleteChannel?eid=${b.E_ID}&cid=${channel.CID}`), 404, 4004);
     expectFailure(await b.api.delete(`/api/Channel/Delete/${channel.CID}`), 404, 4004);
     expectFailure(await a.api.delete(`/api/THChannel/DeleteChannel?eid=${b.E_ID}&cid=${channel.CID}`), 404, 4004);
     expectSuccess(await a.api.delete(`/api/THChannel/DeleteChannel?eid=${a.E_ID}&cid=${channel.CID}`));
-    expect(await memberIds(t, channel.CID)).toEqual([]);
+    expect(await memberIds(channel.CID)).toEqual([]);
     expectFailure(await a.api.get(`/api/Channel/Entitys/${channel.CID}`), 404, 4004);
-    const [row] = await logged(t, a.E_ID, 'channel_delete');
+    const [row] = await logged(a.E_ID, 'channel_delete');
     expect(JSON.parse(row?.Summary ?? '{}')).toMatchObject({ CID: channel.CID, members: 3 });
     const other = await saveChannel(a.api);
     expectSuccess(await a.api.delete(`/api/Channel/Delete/${other.CID}`));
-    await expectLogCount(t, a.E_ID, 'channel_delete', 2);
+    await expectLogCount(a.E_ID, 'channel_delete', 2);
   });
 
   it('a path id is decimal digits: 1e0 or 0x.. spellings of an id are refused and change nothing', async () => {
-    const a = await org(t);
+    const a = await org();
     const channel = await saveChannel(a.api);
     const hex = `0x${channel.CID.toString(16)}`;
     for (const spelling of [`${channel.CID}e0`, hex, `${channel.CID}.0`, ` ${channel.CID}`, '-1', '99999999999']) {
@@ -104,9 +91,9 @@ describe('edit, rename, record switch, delete', () => {
   });
 
   it('every channel call answers 4004 for a channel of another enterprise', async () => {
-    const a = await org(t);
-    const b = await org(t);
-    const [bUser] = await insertUsers(t, b.E_ID, 1);
+    const a = await org();
+    const b = await org();
+    const [bUser] = await insertUsers(b.E_ID, 1);
     const theirs = data<ChannelRow>(
       await b.api.postJson('/api/Channel/CreateWebChannel', { cname: 'theirs', uids: [bUser] }),
     );
@@ -136,9 +123,9 @@ describe('edit, rename, record switch, delete', () => {
   });
 
   it('an editor manages channels and members (day-to-day work)', async () => {
-    const a = await org(t);
-    const editor = await colleague(t, a, 'editor');
-    const uids = await insertUsers(t, a.E_ID, 2);
+    const a = await org();
+    const editor = await colleague(a, 'editor');
+    const uids = await insertUsers(a.E_ID, 2);
     const channel = data<ChannelRow>(
       await editor.api.postJson('/api/Channel/CreateWebChannel', { cname: 'by editor', uids }),
     );
@@ -156,8 +143,8 @@ describe('edit, rename, record switch, delete', () => {
 
 describe('lists, tree and dispatch numbers', () => {
   it('Channel/QueryData searches, sorts by MemberCount and exports CSV', async () => {
-    const a = await org(t);
-    const uids = await insertUsers(t, a.E_ID, 3);
+    const a = await org();
+    const uids = await insertUsers(a.E_ID, 3);
     await a.api.postJson('/api/Channel/CreateWebChannel', { cname: 'Alpha', note: 'north', uids });
     await a.api.postJson('/api/Channel/CreateWebChannel', { cname: 'Bravo', uids: uids.slice(0, 1) });
     await saveChannel(a.api, { cname: 'Charlie', note: 'NORTH gate' });
@@ -183,9 +170,9 @@ describe('lists, tree and dispatch numbers', () => {
   });
 
   it('QueryGroup returns channel nodes (video, group) and pages of member nodes (other)', async () => {
-    const a = await org(t);
-    await setConfig(t, a.E_ID, 'VideoEnable', 'TRUE');
-    const uids = await insertUsers(t, a.E_ID, 3);
+    const a = await org();
+    await setConfig(a.E_ID, 'VideoEnable', 'TRUE');
+    const uids = await insertUsers(a.E_ID, 3);
     const video = data<ChannelRow>(
       await a.api.postJson('/api/Channel/CreateWebChannel', { cname: 'cams', videoEnable: true, uids }),
     );
@@ -207,7 +194,7 @@ describe('lists, tree and dispatch numbers', () => {
   });
 
   it('QueryCMember lists non-members and everybody for pickers, with a department filter', async () => {
-    const a = await org(t);
+    const a = await org();
     const organ = await t.db
       .insertInto('organ')
       .values({ E_ID: a.E_ID, OSParentID: 0, OSName: 'Ops', U_TypeID: 0, PriorityLevel: 0 })
@@ -218,9 +205,9 @@ describe('lists, tree and dispatch numbers', () => {
       .values({ E_ID: a.E_ID, OSParentID: organ.OSID, OSName: 'Night', U_TypeID: 0, PriorityLevel: 0 })
       .returning('OSID')
       .executeTakeFirstOrThrow();
-    const [inOps] = await insertUsers(t, a.E_ID, 1, { OS_ID: organ.OSID });
-    const [inNight] = await insertUsers(t, a.E_ID, 1, { OS_ID: sub.OSID });
-    const [loose] = await insertUsers(t, a.E_ID, 1);
+    const [inOps] = await insertUsers(a.E_ID, 1, { OS_ID: organ.OSID });
+    const [inNight] = await insertUsers(a.E_ID, 1, { OS_ID: sub.OSID });
+    const [loose] = await insertUsers(a.E_ID, 1);
     const channel = data<ChannelRow>(
       await a.api.postJson('/api/Channel/CreateWebChannel', { cname: 'pick', uids: [inNight] }),
     );
@@ -246,8 +233,8 @@ describe('lists, tree and dispatch numbers', () => {
   });
 
   it('DispatchNo lists the enabled console accounts of the enterprise as seats', async () => {
-    const a = await org(t);
-    const editor = await colleague(t, a, 'editor');
+    const a = await org();
+    const editor = await colleague(a, 'editor');
     const seats = rows<{ DispatchNo: string; A_ID: number; Self: boolean; Role: string }>(
       await editor.api.get('/api/THCustDevice/DispatchNo'),
     );

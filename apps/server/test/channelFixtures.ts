@@ -10,6 +10,7 @@ import {
   sysLogOf,
   type TestApp,
 } from './helper.js';
+import { useTestApp } from './useTestApp.js';
 
 /** Fixtures of the issue-4 API tests (channels, media, location profiles, alarms). */
 
@@ -139,4 +140,26 @@ export async function saveChannel(
   fields: Record<string, string | number | boolean> = {},
 ): Promise<ChannelRow> {
   return data<ChannelRow>(await api.post('/api/THChannel/SaveChannel', form({ cname: channelName(), ...fields })));
+}
+
+/**
+ * The app of a channel test file (started before its tests, closed after) with the fixtures above
+ * that need it bound to it, as loginFixtures does for the login tests.
+ */
+export function useChannelApp() {
+  const t = useTestApp();
+  const bound =
+    <A extends unknown[], R>(fixture: (app: TestApp, ...args: A) => R) =>
+    (...args: A) =>
+      fixture(t, ...args);
+  return {
+    t,
+    org: bound(org),
+    colleague: bound(colleague),
+    insertUsers: bound(insertUsers),
+    setConfig: bound(setConfig),
+    logged: bound(logged),
+    expectLogCount: bound(expectLogCount),
+    memberIds: bound(memberIds),
+  };
 }

@@ -2,31 +2,19 @@
 import type { ChannelRow, ChannelMemberRow } from '@intercom/contract';
 import { describe, expect, it } from 'vitest';
 import { expectFailure } from './helper.js';
-import {
-  data,
-  expectLogCount,
-  form,
-  insertUsers,
-  logged,
-  memberIds,
-  org,
-  rows,
-  saveChannel,
-  setConfig,
-} from './channelFixtures.js';
-import { useTestApp } from './useTestApp.js';
+import { data, form, rows, saveChannel, useChannelApp } from './channelFixtures.js';
 
-const t = useTestApp();
+const { expectLogCount, insertUsers, logged, memberIds, org, setConfig } = useChannelApp();
 
 describe('POST /api/THChannel/CMemberChange', () => {
   it('adds 5,000 members in one call: one transaction, one log row, and QueryCMember pages and searches them', async () => {
-    const a = await org(t);
-    const uids = await insertUsers(t, a.E_ID, 5000, { name: (i) => `member ${String(i).padStart(4, '0')}` });
+    const a = await org();
+    const uids = await insertUsers(a.E_ID, 5000, { name: (i) => `member ${String(i).padStart(4, '0')}` });
     const channel = await saveChannel(a.api);
     const res = await a.api.postJson('/api/THChannel/CMemberChange', { cid: channel.CID, action: 'add', uids });
     expect(data(res)).toEqual({ CID: channel.CID, added: 5000, removed: 0, updated: 0, MemberCount: 5000 });
-    expect((await memberIds(t, channel.CID)).length).toBe(5000);
-    const log = await logged(t, a.E_ID, 'channel_members');
+    expect((await memberIds(channel.CID)).length).toBe(5000);
+    const log = await logged(a.E_ID, 'channel_members');
     expect(log).toHaveLength(1);
     expect(JSON.parse(log[0]?.Summary ?? '{}')).toMatchObject({ action: 'add', before: 0, after: 5000 });
 
@@ -48,8 +36,8 @@ describe('POST /api/THChannel/CMemberChange', () => {
   });
 
   it('sets, adds and removes; set replaces the list; priority applies to the named members', async () => {
-    const a = await org(t);
-    const [u1, u2, u3, u4] = await insertUsers(t, a.E_ID, 4, { PriorityLevel: 2 });
+    const a = await org();
+    const [u1, u2, u3, u4] = await insertUsers(a.E_ID, 4, { PriorityLevel: 2 });
     const channel = await saveChannel(a.api);
     const change = (body: Record<string, unknown>) =>
       a.api.postJson('/api/THChannel/CMemberChange', { cid: channel.CID, ...body });
@@ -59,7 +47,7 @@ describe('POST /api/THChannel/CMemberChange', () => {
       removed: 1,
       MemberCount: 3,
     });
-    expect(await memberIds(t, channel.CID)).toEqual([u2, u3, u4]);
+    expect(await memberIds(channel.CID)).toEqual([u2, u3, u4]);
     expect(data(await change({ action: 'add', uids: [u2, u1], priority: 7 }))).toMatchObject({
       added: 1,
       updated: 1,
@@ -72,14 +60,14 @@ describe('POST /api/THChannel/CMemberChange', () => {
       [u2, 7],
     ]);
     expect(data(await change({ action: 'remove', uids: [u3] }))).toMatchObject({ removed: 0, MemberCount: 2 });
-    await expectLogCount(t, a.E_ID, 'channel_members', 4);
+    await expectLogCount(a.E_ID, 'channel_members', 4);
   });
 
   it('refuses empty members, an unknown action and ids of another enterprise (4004), changing nothing', async () => {
-    const a = await org(t);
-    const b = await org(t);
-    const own = await insertUsers(t, a.E_ID, 2);
-    const [foreign] = await insertUsers(t, b.E_ID, 1);
+    const a = await org();
+    const b = await org();
+    const own = await insertUsers(a.E_ID, 2);
+    const [foreign] = await insertUsers(b.E_ID, 1);
     const channel = await saveChannel(a.api);
     const theirs = await saveChannel(b.api);
     expectFailure(
@@ -108,16 +96,16 @@ describe('POST /api/THChannel/CMemberChange', () => {
       404,
       4004,
     );
-    expect(await memberIds(t, channel.CID)).toEqual([]);
-    expect(await memberIds(t, theirs.CID)).toEqual([]);
-    await expectLogCount(t, a.E_ID, 'channel_members', 0);
+    expect(await memberIds(channel.CID)).toEqual([]);
+    expect(await memberIds(theirs.CID)).toEqual([]);
+    await expectLogCount(a.E_ID, 'channel_members', 0);
   });
 });
 
 describe('member priority, rooms and batch changes', () => {
   it('ChangeMemPriority and BChangeMemPri set 0-7; a non-member or 8 changes nothing', async () => {
-    const a = await org(t);
-    const [u1, u2, u3] = await insertUsers(t, a.E_ID, 3);
+    const a = await org();
+    const [u1, u2, u3] = await insertUsers(a.E_ID, 3);
     const channel = await saveChannel(a.api);
     await a.api.postJson('/api/THChannel/CMemberChange', { cid: channel.CID, uids: [u1, u2] });
     expect(
@@ -151,13 +139,13 @@ describe('member priority, rooms and batch changes', () => {
     ).toEqual({ CID: channel.CID, changed: 2 });
     const members = rows<ChannelMemberRow>(await a.api.get(`/api/THChannel/QueryCMember?cid=${channel.CID}`));
     expect(members.rows.map((m) => m.Priority)).toEqual([4, 4]);
-    await expectLogCount(t, a.E_ID, 'member_priority', 2);
+    await expectLogCount(a.E_ID, 'member_priority', 2);
   });
 
   it("URoomChange sets a user's channels; QueryChannel shows IsMember; channels of another enterprise are 4004", async () => {
-    const a = await org(t);
-    const b = await org(t);
-    const [user] = await insertUsers(t, a.E_ID, 1, { PriorityLevel: 3 });
+    const a = await org();
+    const b = await org();
+    const [user] = await insertUsers(a.E_ID, 1, { PriorityLevel: 3 });
     const c1 = await saveChannel(a.api);
     const c2 = await saveChannel(a.api);
     const c3 = await saveChannel(a.api);
@@ -191,15 +179,15 @@ describe('member priority, rooms and batch changes', () => {
       removed: 2,
       rooms: [],
     });
-    const [theirUser] = await insertUsers(t, b.E_ID, 1);
+    const [theirUser] = await insertUsers(b.E_ID, 1);
     expectFailure(await a.api.post('/api/THChannel/URoomChange', form({ uid: theirUser!, cids: '' })), 404, 4004);
     expectFailure(await a.api.get(`/api/THChannel/QueryChannel?uid=${theirUser}`), 404, 4004);
-    await expectLogCount(t, a.E_ID, 'user_rooms', 3);
+    await expectLogCount(a.E_ID, 'user_rooms', 3);
   });
 
   it('BChangeRoom changes priority and type of several channels; a type outside the list or a foreign id changes nothing', async () => {
-    const a = await org(t);
-    const b = await org(t);
+    const a = await org();
+    const b = await org();
     const c1 = await saveChannel(a.api);
     const c2 = await saveChannel(a.api);
     const foreign = await saveChannel(b.api);
@@ -220,7 +208,7 @@ describe('member priority, rooms and batch changes', () => {
       4000,
       'validation.required',
     );
-    await setConfig(t, a.E_ID, 'ChannelTypeID', '105,106');
+    await setConfig(a.E_ID, 'ChannelTypeID', '105,106');
     expect(
       data(
         await a.api.post('/api/THChannel/BChangeRoom', form({ cids: `${c1.CID},${c2.CID}`, priority: 3, typeid: 105 })),
@@ -232,6 +220,6 @@ describe('member priority, rooms and batch changes', () => {
       [3, 105],
     ]);
     expect(data<ChannelRow>(await b.api.get(`/api/Channel/Entitys/${foreign.CID}`)).Priority).toBe(0);
-    await expectLogCount(t, a.E_ID, 'channel_batch_change', 1);
+    await expectLogCount(a.E_ID, 'channel_batch_change', 1);
   });
 });

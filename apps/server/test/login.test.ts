@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   authed,
   encryptLogin,
@@ -7,20 +7,12 @@ import {
   loginPayload,
   loginRaw,
   postLogin,
-  publicKeyOf,
   sysLogOf,
 } from './helper.js';
-import { loginFixtures } from './loginFixtures.js';
-import { useTestApp } from './useTestApp.js';
+import { useLoginApp } from './loginFixtures.js';
 
 // Envelope checks: loginEnvelope.test.ts; account lock and per-IP limit: loginLocks.test.ts.
-const t = useTestApp();
-const { freshAccount, form } = loginFixtures(t);
-let spki: string;
-
-beforeAll(async () => {
-  spki = await publicKeyOf(t.app);
-});
+const { t, freshAccount, form, spki } = useLoginApp();
 
 describe('login', () => {
   it('publishes an RSA-OAEP-256 public key', async () => {
@@ -139,10 +131,15 @@ describe('login', () => {
   it('takes the company code from the form when the envelope leaves it empty', async () => {
     const a = await freshAccount();
     const payload = loginPayload({ username: a.username, password: a.password, code: '' });
-    const res = await postLogin(t.app, form(encryptLogin(spki, payload), a.code));
+    const res = await postLogin(t.app, form(encryptLogin(spki(), payload), a.code));
     expect(res.statusCode, res.body).toBe(200);
     const neither = loginPayload({ username: a.username, password: a.password, code: '' });
-    expectFailure(await postLogin(t.app, form(encryptLogin(spki, neither), '')), 403, 4003, 'login.wrong_credentials');
+    expectFailure(
+      await postLogin(t.app, form(encryptLogin(spki(), neither), '')),
+      403,
+      4003,
+      'login.wrong_credentials',
+    );
   });
 
   it('does not trim the password', async () => {

@@ -1,21 +1,14 @@
 import { constants, createCipheriv, generateKeyPairSync, publicEncrypt, randomBytes } from 'node:crypto';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { encryptLogin, expectFailure, loginPayload, loginRaw, postLogin, publicKeyOf, sysLogOf } from './helper.js';
-import { loginFixtures } from './loginFixtures.js';
-import { useTestApp } from './useTestApp.js';
+import { describe, expect, it } from 'vitest';
+import { encryptLogin, expectFailure, loginPayload, loginRaw, postLogin, sysLogOf } from './helper.js';
+import { useLoginApp } from './loginFixtures.js';
 
 // postgres: the system log row of a failed login is read back through sysLogOf.
-const t = useTestApp();
-const { freshAccount, form, adminPayload } = loginFixtures(t);
-let spki: string;
-
-beforeAll(async () => {
-  spki = await publicKeyOf(t.app);
-});
+const { t, freshAccount, form, adminPayload, spki } = useLoginApp();
 
 describe('envelope checks', () => {
   it('refuses a replayed envelope', async () => {
-    const envelope = encryptLogin(spki, adminPayload());
+    const envelope = encryptLogin(spki(), adminPayload());
     const first = await postLogin(t.app, form(envelope));
     expect(first.statusCode, first.body).toBe(200);
     const second = await postLogin(t.app, form(envelope));
@@ -24,7 +17,7 @@ describe('envelope checks', () => {
   });
 
   it('refuses a replay even when the first attempt failed', async () => {
-    const envelope = encryptLogin(spki, loginPayload({ username: 'admin', password: 'Wrong#pass0', code: 'NOPE' }));
+    const envelope = encryptLogin(spki(), loginPayload({ username: 'admin', password: 'Wrong#pass0', code: 'NOPE' }));
     expectFailure(await postLogin(t.app, form(envelope)), 403, 4003);
     expectFailure(await postLogin(t.app, form(envelope)), 400, 4000, 'login.replay');
   });
@@ -39,7 +32,7 @@ describe('envelope checks', () => {
         code: 'DEMO',
         time: Date.now() + offset,
       });
-      return postLogin(t.app, form(encryptLogin(spki, payload)));
+      return postLogin(t.app, form(encryptLogin(spki(), payload)));
     };
     for (const offset of [-6 * minute, 6 * minute]) {
       expectFailure(await loginAt(offset), 400, 4000, 'login.clock_skew');
@@ -51,7 +44,7 @@ describe('envelope checks', () => {
   });
 
   it('refuses garbled base64 in appSecret and in data', async () => {
-    const good = encryptLogin(spki, adminPayload());
+    const good = encryptLogin(spki(), adminPayload());
     expectFailure(
       await postLogin(t.app, form({ ...good, appSecret: '%%%not base64%%%' })),
       400,
@@ -76,17 +69,17 @@ describe('envelope checks', () => {
 
   it('refuses a wrapped key that is not 32 bytes', async () => {
     const { createPublicKey } = await import('node:crypto');
-    const key = createPublicKey({ key: Buffer.from(spki, 'base64'), format: 'der', type: 'spki' });
+    const key = createPublicKey({ key: Buffer.from(spki(), 'base64'), format: 'der', type: 'spki' });
     const appSecret = publicEncrypt(
       { key, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
       randomBytes(16),
     ).toString('base64');
-    const good = encryptLogin(spki, adminPayload());
+    const good = encryptLogin(spki(), adminPayload());
     expectFailure(await postLogin(t.app, form({ appSecret, data: good.data })), 400, 4000, 'login.bad_envelope');
   });
 
   it('refuses truncated ciphertext and a tampered tag', async () => {
-    const good = encryptLogin(spki, adminPayload());
+    const good = encryptLogin(spki(), adminPayload());
     const sealed = Buffer.from(good.data, 'base64');
     const variants = {
       'iv only': sealed.subarray(0, 12),
@@ -133,14 +126,14 @@ describe('envelope checks', () => {
       { username: 1, password: t.demo.password, code: 'DEMO', time },
     ];
     for (const plain of plaintexts) {
-      const res = await postLogin(t.app, form(encryptLogin(spki, plain)));
+      const res = await postLogin(t.app, form(encryptLogin(spki(), plain)));
       expect(res.statusCode, JSON.stringify(plain)).toBe(400);
       expectFailure(res, 400, 4000, 'login.bad_envelope');
     }
   });
 
   it('refuses a form that lacks appId, appSecret or data with 4000 naming the field', async () => {
-    const good = encryptLogin(spki, adminPayload());
+    const good = encryptLogin(spki(), adminPayload());
     for (const field of ['appId', 'appSecret', 'data'] as const) {
       const body: Record<string, string> = { ...form(good) };
       delete body[field];
@@ -161,7 +154,7 @@ describe('envelope checks', () => {
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/UAuth/Login',
-      payload: form(encryptLogin(spki, adminPayload())),
+      payload: form(encryptLogin(spki(), adminPayload())),
     });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json<{ Code: number }>().Code).toBe(8888);
@@ -180,7 +173,7 @@ describe('envelope checks', () => {
 
   it('ciphertext made with the right key but an unrelated iv is refused, never 500', async () => {
     // A valid RSA-wrapped key but data sealed with a different AES key.
-    const good = encryptLogin(spki, adminPayload());
+    const good = encryptLogin(spki(), adminPayload());
     const cipher = createCipheriv('aes-256-gcm', randomBytes(32), randomBytes(12));
     const body = Buffer.concat([randomBytes(12), cipher.update('{}'), cipher.final(), cipher.getAuthTag()]);
     const res = await postLogin(t.app, form({ appSecret: good.appSecret, data: body.toString('base64') }));

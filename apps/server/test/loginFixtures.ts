@@ -1,4 +1,6 @@
-import { createAccount, createEnterprise, loginPayload, type TestApp } from './helper.js';
+import { beforeAll } from 'vitest';
+import { createAccount, createEnterprise, loginPayload, publicKeyOf, type TestApp } from './helper.js';
+import { useTestApp } from './useTestApp.js';
 
 /** Fixtures of the console login tests (login, loginEnvelope, loginLocks). */
 export function loginFixtures(t: TestApp) {
@@ -18,4 +20,17 @@ export function loginFixtures(t: TestApp) {
     /** The demo admin's login, right password. */
     adminPayload: () => loginPayload({ username: 'admin', password: t.demo.password, code: 'DEMO' }),
   };
+}
+
+/**
+ * The app of a console login test file with the fixtures above, and the server's login public key
+ * (`spki()`), read once before the file's tests.
+ */
+export function useLoginApp() {
+  const t = useTestApp();
+  let spki = '';
+  beforeAll(async () => {
+    spki = await publicKeyOf(t.app);
+  });
+  return { t, spki: () => spki, ...loginFixtures(t) };
 }

@@ -9,11 +9,9 @@ import {
   publicKeyOf,
   sysLogOf,
 } from './helper.js';
-import { loginFixtures } from './loginFixtures.js';
-import { useTestApp } from './useTestApp.js';
+import { useLoginApp } from './loginFixtures.js';
 
-const t = useTestApp();
-const { freshAccount, form } = loginFixtures(t);
+const { t, freshAccount, form } = useLoginApp();
 
 describe('account lock', () => {
   it('locks after 5 consecutive failures for 15 minutes, refuses the right password meanwhile, unlocks after', async () => {

@@ -4,12 +4,11 @@ import { describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, buildTestApp, call, expectFailure, loginRaw } from './helper.js';
 import { hubClient } from './hub/hubTestApp.js';
 import {
-  FAST_TERMINALS,
   TestTerminal,
   createTerminalUser,
   fix,
   loggedIn,
-  startTerminalApp,
+  useTerminalApp,
   type TerminalTestApp,
 } from './terminals/terminalTestApp.js';
 import { useTempDir, useTestApp } from './useTestApp.js';
@@ -21,10 +20,10 @@ const TOKEN = 'metrics-token-0123456789abcdef';
  * The terminal counted online sends no heartbeat: FAST_TERMINALS' 2 s would drop it while a loaded
  * machine is still making the requests this test counts (it read 0 online in CI once).
  */
-const TERMINALS = { ...FAST_TERMINALS, heartbeatTimeoutMs: 60_000 };
+const TERMINALS = { heartbeatTimeoutMs: 60_000 };
 
-const t = useTestApp(() => startTerminalApp(TERMINALS));
-const withToken = useTestApp(() => startTerminalApp(TERMINALS, undefined, { METRICS_TOKEN: TOKEN }));
+const t = useTerminalApp(TERMINALS);
+const withToken = useTerminalApp(TERMINALS, undefined, { METRICS_TOKEN: TOKEN });
 
 const scrape = async (app: TerminalTestApp, headers: Record<string, string> = {}) => {
   const res = await fetch(`${app.origin}/metrics`, { headers });

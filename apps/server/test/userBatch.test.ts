@@ -1,7 +1,16 @@
 import type { UserListRow, CreatedUsers } from '@intercom/contract';
 import { describe, expect, it } from 'vitest';
 import { expectFailure, expectSuccess, sysLogOf } from './helper.js';
-import { addOrgan, addUser, body, countRows, tenant, uniqueIccid, uniquePhone } from './directoryFixtures.js';
+import {
+  addOrgan,
+  addUser,
+  body,
+  countRows,
+  tenant,
+  uniqueIccid,
+  uniquePhone,
+  type Tenant,
+} from './directoryFixtures.js';
 import { useTestApp } from './useTestApp.js';
 
 const t = useTestApp();
@@ -175,7 +184,8 @@ describe('POST /api/UserInfo/BatchAdd', () => {
   });
 });
 
-function rows(n: number, extra: (i: number) => Partial<UserListRow> = () => ({})): UserListRow[] {
+/** `n` rows with unique names and phones; `extra(i)` changes row i (undefined: as it is). */
+function rows(n: number, extra: (i: number) => Partial<UserListRow> | undefined = () => ({})): UserListRow[] {
   return Array.from({ length: n }, (_, i) => ({
     UserName: `row ${uniquePhone()}`,
     MobilePhone: uniquePhone(),
@@ -183,13 +193,15 @@ function rows(n: number, extra: (i: number) => Partial<UserListRow> = () => ({})
   }));
 }
 
+/** ListAdd of `list` with a shared password. */
+const listAdd = (a: Tenant, list: UserListRow[]) =>
+  a.api.postJson('/api/UserInfo/ListAdd', { Password: 'shared1', rows: list });
+
 describe('POST /api/UserInfo/ListAdd', () => {
   it('creates 20 typed rows (JSON) with their ICCIDs and own or shared passwords', async () => {
     const a = await tenant(t);
     const list = rows(20, (i) => (i === 0 ? { ICCID: uniqueIccid(), Password: 'own-pass1' } : {}));
-    const created = body<CreatedUsers>(
-      await a.api.postJson('/api/UserInfo/ListAdd', { Password: 'shared1', rows: list }),
-    );
+    const created = body<CreatedUsers>(await listAdd(a, list));
     expect(created.created).toBe(20);
     expect(created.users.map((u) => u.MobilePhone)).toEqual(list.map((r) => r.MobilePhone));
     const first = await t.db
@@ -217,32 +229,15 @@ describe('POST /api/UserInfo/ListAdd', () => {
 
   it('refuses 21 rows (4000 user.list_too_many) and creates nothing', async () => {
     const a = await tenant(t);
-    expectFailure(
-      await a.api.postJson('/api/UserInfo/ListAdd', { Password: 'shared1', rows: rows(21) }),
-      400,
-      4000,
-      'user.list_too_many',
-    );
-    expectFailure(
-      await a.api.postJson('/api/UserInfo/ListAdd', { Password: 'shared1', rows: [] }),
-      400,
-      4000,
-      'validation.required',
-    );
+    expectFailure(await listAdd(a, rows(21)), 400, 4000, 'user.list_too_many');
+    expectFailure(await listAdd(a, []), 400, 4000, 'validation.required');
     expect(await countRows(t, 'terminal_user', a.E_ID)).toBe(0);
   });
 
   it('reports every malformed row by index and creates nothing', async () => {
     const a = await tenant(t);
-    const list = rows(4);
-    list[1] = { ...list[1], MobilePhone: '12' } as UserListRow;
-    list[2] = { ...list[2], ICCID: '8'.repeat(18) } as UserListRow;
-    list[3] = { ...list[3], UserName: '' } as UserListRow;
-    const res = expectFailure(
-      await a.api.postJson('/api/UserInfo/ListAdd', { Password: 'shared1', rows: list }),
-      400,
-      4000,
-    );
+    const list = rows(4, (i) => [{}, { MobilePhone: '12' }, { ICCID: '8'.repeat(18) }, { UserName: '' }][i]);
+    const res = expectFailure(await listAdd(a, list), 400, 4000);
     expect(res.Data).toEqual([
       { field: 'rows.1.MobilePhone', key: 'user.phone_invalid' },
       { field: 'rows.2.ICCID', key: 'user.iccid_length' },
@@ -261,15 +256,10 @@ describe('POST /api/UserInfo/ListAdd', () => {
   it('refuses duplicates inside the list and against the database (4009, per row), creating nothing', async () => {
     const a = await tenant(t);
     const existing = await addUser(a.api, { ICCID: uniqueIccid() });
-    const list = rows(4);
-    list[1] = { ...list[1], MobilePhone: list[0]?.MobilePhone } as UserListRow;
-    list[2] = { ...list[2], UserName: existing.UserName } as UserListRow;
-    list[3] = { ...list[3], ICCID: existing.ICCID } as UserListRow;
-    const res = expectFailure(
-      await a.api.postJson('/api/UserInfo/ListAdd', { Password: 'shared1', rows: list }),
-      409,
-      4009,
-    );
+    const phone = uniquePhone();
+    const sameAsExisting = [{ UserName: existing.UserName }, { ICCID: existing.ICCID as string }];
+    const list = rows(4, (i) => [{ MobilePhone: phone }, { MobilePhone: phone }, ...sameAsExisting][i]);
+    const res = expectFailure(await listAdd(a, list), 409, 4009);
     expect(res.Data).toEqual([
       { field: 'rows.1.MobilePhone', key: 'user.phone_exists' },
       { field: 'rows.2.UserName', key: 'common.name_exists' },
@@ -280,7 +270,7 @@ describe('POST /api/UserInfo/ListAdd', () => {
 
   it('checks the licences first (4009 user.account_shortage)', async () => {
     const a = await tenant(t, { quota: 3 });
-    const res = await a.api.postJson('/api/UserInfo/ListAdd', { Password: 'shared1', rows: rows(4) });
+    const res = await listAdd(a, rows(4));
     expect(expectFailure(res, 409, 4009, 'user.account_shortage').BaseResult.Params).toEqual({ balance: 3, needed: 4 });
     expect(await countRows(t, 'terminal_user', a.E_ID)).toBe(0);
   });

@@ -1,4 +1,4 @@
-import type { UserImportReport } from '@intercom/contract';
+import { USER_IMPORT_COLUMNS, type UserImportReport } from '@intercom/contract';
 import ExcelJS from 'exceljs';
 import type { LightMyRequestResponse } from 'fastify';
 import type { Api } from './directoryFixtures.js';
@@ -46,19 +46,10 @@ function csvCell(value: string): string {
   return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 }
 
-export const HEADER = [
-  'UserName',
-  'MobilePhone',
-  'Password',
-  'ICCID',
-  'Department',
-  'UserType',
-  'Channels',
-  'Priority',
-  'Remark',
-];
+/** The template's columns, in its order. */
+export const HEADER: string[] = [...USER_IMPORT_COLUMNS];
 
-export type Cells = Partial<Record<(typeof HEADER)[number], string>>;
+export type Cells = Partial<Record<string, string>>;
 
 /** A CSV file of these rows under the field-name header (or another header). */
 export function csv(rows: Cells[], header: string[] = HEADER, names: string[] = HEADER): string {

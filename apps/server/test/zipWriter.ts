@@ -62,6 +62,19 @@ export async function repeated(
   return { name, compressed: Buffer.concat(out), size, crc: crc >>> 0, declaredSize: declaredSize ?? size };
 }
 
+/**
+ * The fields a local and a central header share, from "version needed" (2.0) on: method 8 (deflate),
+ * CRC-32, both sizes, name length. The central header has "version made by" first, so they start at 6.
+ */
+function writeEntryFields(header: Buffer, at: number, part: ZipPart, nameLength: number): void {
+  header.writeUInt16LE(20, at);
+  header.writeUInt16LE(8, at + 4);
+  header.writeUInt32LE(part.crc, at + 10);
+  header.writeUInt32LE(part.compressed.length, at + 14);
+  header.writeUInt32LE(part.declaredSize, at + 18);
+  header.writeUInt16LE(nameLength, at + 22);
+}
+
 /** The zip of these parts, in this order. */
 export function zipOf(parts: ZipPart[]): Buffer {
   const locals: Buffer[] = [];
@@ -71,21 +84,11 @@ export function zipOf(parts: ZipPart[]): Buffer {
     const name = Buffer.from(part.name);
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(8, 8);
-    local.writeUInt32LE(part.crc, 14);
-    local.writeUInt32LE(part.compressed.length, 18);
-    local.writeUInt32LE(part.declaredSize, 22);
-    local.writeUInt16LE(name.length, 26);
+    writeEntryFields(local, 4, part, name.length);
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
     central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(8, 10);
-    central.writeUInt32LE(part.crc, 16);
-    central.writeUInt32LE(part.compressed.length, 20);
-    central.writeUInt32LE(part.declaredSize, 24);
-    central.writeUInt16LE(name.length, 28);
+    writeEntryFields(central, 6, part, name.length);
     central.writeUInt32LE(offset, 42);
     locals.push(local, name, part.compressed);
     centrals.push(central, name);

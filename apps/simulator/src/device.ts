@@ -66,6 +66,17 @@ export class SimDevice {
   }
 }
 
+/** A device that raises one SOS, at its first report: the emergency call of a test or a demo. */
+export class OneSosDevice extends SimDevice {
+  private raised = false;
+  override step(seconds: number): Reading {
+    const reading = super.step(seconds);
+    const sos = !this.raised;
+    this.raised = true;
+    return { ...reading, sos };
+  }
+}
+
 function clamp(value: number, min: number, max: number): number {
   return Math.min(max, Math.max(min, value));
 }

@@ -76,19 +76,11 @@ export class TestPattern {
     return this.rgba;
   }
 
+  /** Opaque colour bars over the whole picture: the last one ends at the right edge. */
   private background(): void {
-    const { width, height, rgba } = this;
-    const barWidth = Math.ceil(width / BARS.length);
-    for (let x = 0; x < width; x += 1) {
-      const [r, g, b] = BARS[Math.min(BARS.length - 1, Math.floor(x / barWidth))] as readonly number[];
-      for (let y = 0; y < height; y += 1) {
-        const i = (y * width + x) * 4;
-        rgba[i] = r as number;
-        rgba[i + 1] = g as number;
-        rgba[i + 2] = b as number;
-        rgba[i + 3] = 255;
-      }
-    }
+    this.rgba.fill(255);
+    const barWidth = Math.ceil(this.width / BARS.length);
+    for (const [n, colour] of BARS.entries()) this.rect(n * barWidth, 0, barWidth, this.height, colour);
   }
 
   private rect(x0: number, y0: number, w: number, h: number, [r, g, b]: readonly number[]): void {

@@ -1,7 +1,7 @@
 import { speechPackets } from '@intercom/media';
 import { encodeAudioUp } from '@intercom/terminal-client';
 import { describe, expect, it } from 'vitest';
-import { SimDevice } from '../src/device.js';
+import { OneSosDevice } from '../src/device.js';
 import { startFleet } from '../src/fleet.js';
 import { seededRandom } from '../src/movement.js';
 import { sleep, until } from '../../server/test/hub/hubTestApp.js';
@@ -10,17 +10,6 @@ import { adminToken, heard, postJson, seatOf } from './seatOf.js';
 
 // Issue 51: simulated terminals behave like people with radios. They follow an incident into its
 // channel and back, and the worker who raised an SOS speaks in the emergency call.
-
-/** A device that raises one SOS, at its first report. */
-class OneSos extends SimDevice {
-  private raised = false;
-  override step(seconds: number) {
-    const reading = super.step(seconds);
-    const sos = !this.raised;
-    this.raised = true;
-    return { ...reading, sos };
-  }
-}
 
 describe('simulated terminals follow incidents and speak in emergency calls', () => {
   const t = useSimServer();
@@ -60,7 +49,7 @@ describe('simulated terminals follow incidents and speak in emergency calls', ()
   it('speaks in its emergency call, answers the dispatcher without cutting them off, and hangs up after silence', async () => {
     const seat = await seatOf(t);
     const { U_ID, stats, terminal } = await simTerminal(t, {
-      device: new OneSos(CENTRE, 0.2, seededRandom(3), 0),
+      device: new OneSosDevice(CENTRE, 0.2, seededRandom(3), 0),
       speech: speechPackets('unit-three'),
       emergency: { firstMs: 200, everyMs: 1_000, talkingEveryMs: 60_000, answerMs: 300, hangUpAfterMs: 4_000 },
     });

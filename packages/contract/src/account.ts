@@ -67,14 +67,7 @@ export const accountDisableSchema = z.object({ A_ID: formId(), Disabled: formBoo
 export const accountResetPasswordSchema = z.object({ A_ID: formId(), Password: passwordField() });
 
 /** `GET /api/Account/Profile` and `POST /api/Account/SaveProfile` (any role): the own name and mail. */
-export const profileSchema = z.object({
-  A_ID: z.number().int(),
-  E_ID: z.number().int(),
-  LoginName: z.string(),
-  Name: z.string(),
-  Mail: z.string(),
-  Role: z.string(),
-});
+export const profileSchema = consoleAccountRowSchema.omit({ Disabled: true, CreatedAt: true });
 export type Profile = z.infer<typeof profileSchema>;
 
 export const profileSaveSchema = z.object({

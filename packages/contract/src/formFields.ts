@@ -53,6 +53,9 @@ export const formId = () => formInt(1, INT32_MAX);
 /** An id where 0 or blank means "none" (OSID 0 = create, OSParentID 0 = under the enterprise). */
 export const formIdOrZero = () => z.preprocess((v) => (blank(v) ? 0 : toNumber(v)), intSchema(0, INT32_MAX));
 
+/** An id in a JSON body, a number as it is (no text), `min` or more; zod's own messages. */
+export const jsonId = (min = 1) => z.number().int().min(min).max(INT32_MAX);
+
 /** A required boolean: true/false, 1/0 (text or JSON). */
 export const formBool = () => z.preprocess(toBoolean, z.boolean(requiredOr(MessageKeys.invalid)));
 export const optionalFormBool = () => z.preprocess(toBoolean, z.boolean(requiredOr(MessageKeys.invalid)).optional());

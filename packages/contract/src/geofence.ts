@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { formText, idList } from './formFields.js';
+import { formText, idList, jsonId } from './formFields.js';
 import { ringSelfIntersects } from './geofenceGeometry.js';
 import { MessageKeys } from './messages.js';
 
@@ -83,18 +83,8 @@ export function refineFenceShape(
  */
 export const geofenceSaveSchema = z
   .object({
-    GF_ID: z
-      .number()
-      .int()
-      .min(0)
-      .max(2 ** 31 - 1)
-      .optional(),
-    E_ID: z
-      .number()
-      .int()
-      .min(1)
-      .max(2 ** 31 - 1)
-      .optional(),
+    GF_ID: jsonId(0).optional(),
+    E_ID: jsonId().optional(),
     Name: formText(GeofenceLimits.nameMax, 1),
     ...fenceShapeFields,
     Enter: z.boolean(keyed(MessageKeys.required)),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idList } from './formFields.js';
+import { idList, jsonId } from './formFields.js';
 import { MessageKeys } from './messages.js';
 
 /**
@@ -50,12 +50,7 @@ const minutes = (min: number, max: number) =>
 /** `POST /api/Safety/Settings` (JSON). CheckInMinutes 0 and NoMovementMinutes 0 switch the checks off. */
 export const safetySettingsSaveSchema = z.object({
   /** The enterprise whose users, departments or whole staff these are (default: the caller's). */
-  E_ID: z
-    .number()
-    .int()
-    .min(1)
-    .max(2 ** 31 - 1)
-    .optional(),
+  E_ID: jsonId().optional(),
   UserIds: idList(SafetyLimits.targetsMax).optional(),
   DepartmentIds: idList(SafetyLimits.targetsMax).optional(),
   CheckInMinutes: minutes(0, SafetyLimits.checkInMax),

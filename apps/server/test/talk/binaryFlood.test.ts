@@ -62,13 +62,10 @@ function figure(name: string, value: unknown): void {
 
 /**
  * Sends `frames` at once, then waits until the server closed the socket or counted every frame
- * (`handled`), and until an episode would have ended. Returns the log lines written meanwhile.
+ * (`handled`), and until an episode would have ended. Reports the log lines written meanwhile, the
+ * error replies and the close code as the figure `name`.
  */
-async function flood(
-  terminal: TestTerminal,
-  frames: Uint8Array[],
-  handled: () => number,
-): Promise<Record<string, number>> {
+async function flood(name: string, terminal: TestTerminal, frames: Uint8Array[], handled: () => number): Promise<void> {
   const before = lines.length;
   const start = handled();
   for (const frame of frames) terminal.socket.send(frame, { binary: true });
@@ -76,7 +73,7 @@ async function flood(
   await sleep(QUIET_MS * 2);
   const logged: Record<string, number> = {};
   for (const line of lines.slice(before)) logged[String(line.msg)] = (logged[String(line.msg)] ?? 0) + 1;
-  return logged;
+  figure(name, { logLines: logged, errorReplies: frameErrors(terminal).length, closed: terminal.closeCode });
 }
 
 const audioHandled = () => {
@@ -90,16 +87,12 @@ describe('audio', () => {
     const { cid, members, terminals } = await joinedChannel(t, t.demo.E_ID, [0, 0]);
     const [flooder, listener] = terminals;
     const U_ID = members[0]?.U_ID as number;
-    const logged = await flood(
+    await flood(
+      'audio without the floor',
       flooder,
       Array.from({ length: FLOOD }, (_, i) => encodeAudioUp({ cid, seq: i, opus: SPEECH[0] as Buffer })),
       audioHandled,
     );
-    figure('audio without the floor', {
-      logLines: logged,
-      errorReplies: frameErrors(flooder).length,
-      closed: flooder.closeCode,
-    });
     expect(flooder.closeCode).toBe(TerminalCloseCodes.policy);
     expect(flooder.received.some((m) => m.type === 'closing' && m.reason === 'flooding')).toBe(true);
     expect(frameErrors(flooder).length).toBeLessThanOrEqual(1);
@@ -159,12 +152,7 @@ describe('audio', () => {
     // Built before the floor is granted: building them may take longer than the silence time.
     const frames = Array.from({ length: FLOOD }, (_, i) => encodeAudioUp({ cid, seq: i, opus: SPEECH[0] as Buffer }));
     await flooder.request({ type: 'floorRequest', cid });
-    const logged = await flood(flooder, frames, audioHandled);
-    figure('audio over the rate', {
-      logLines: logged,
-      errorReplies: frameErrors(flooder).length,
-      closed: flooder.closeCode,
-    });
+    await flood('audio over the rate', flooder, frames, audioHandled);
     await flooder.next(isType('floorRevoked', { cid, reason: 'flooding' }));
     expect(flooder.closeCode).toBe(TerminalCloseCodes.policy);
     expect(frameErrors(flooder)).toEqual([expect.objectContaining({ code: TerminalErrors.rateLimited })]);
@@ -183,12 +171,7 @@ describe('video', () => {
   it('closes a terminal that floods video without rights: 1008, one not_video_member reply, one log line', async () => {
     const user = await createTerminalUser(t, { E_ID: t.demo.E_ID });
     const terminal = await loggedIn(t, user.phone);
-    const logged = await flood(terminal, jpegFrames(), videoHandled);
-    figure('video without rights', {
-      logLines: logged,
-      errorReplies: frameErrors(terminal).length,
-      closed: terminal.closeCode,
-    });
+    await flood('video without rights', terminal, jpegFrames(), videoHandled);
     expect(terminal.closeCode).toBe(TerminalCloseCodes.policy);
     expect(frameErrors(terminal)).toEqual([expect.objectContaining({ code: VideoErrors.notVideoMember })]);
     expect(episodesOf(user.U_ID)).toHaveLength(1);
@@ -200,12 +183,7 @@ describe('video', () => {
     await setVideoEnable(t, E_ID, 'TRUE');
     const { terminal, ...user } = await channelMember(t, E_ID, true);
     expect(await terminal.request({ type: 'videoCaps', codecs: ['jpeg'] })).toMatchObject({ type: 'ack' });
-    const logged = await flood(terminal, jpegFrames(), videoHandled);
-    figure('video nobody watches', {
-      logLines: logged,
-      errorReplies: frameErrors(terminal).length,
-      closed: terminal.closeCode,
-    });
+    await flood('video nobody watches', terminal, jpegFrames(), videoHandled);
     expect(terminal.closeCode).toBe(TerminalCloseCodes.policy);
     expect(frameErrors(terminal).length).toBeLessThanOrEqual(1);
     expect(episodesOf(user.U_ID)).toHaveLength(1);

@@ -43,6 +43,15 @@ interface Row {
   effects: unknown[];
 }
 
+/** A row where the event changes nothing: the same state, no effects. */
+const unchanged = (name: string, from: FloorState, event: FloorEvent): Row => ({
+  name,
+  from,
+  event,
+  to: from,
+  effects: [],
+});
+
 const rows: Row[] = [
   // idle
   {
@@ -52,16 +61,10 @@ const rows: Row[] = [
     to: taken(A),
     effects: [{ kind: 'granted', request: req(A) }],
   },
-  {
-    name: 'idle + release: stays idle',
-    from: IDLE,
-    event: { kind: 'release', key: 'U1', now: T0 },
-    to: IDLE,
-    effects: [],
-  },
-  { name: 'idle + audio: dropped', from: IDLE, event: { kind: 'audio', key: 'U1', now: T0 }, to: IDLE, effects: [] },
-  { name: 'idle + flood: nothing', from: IDLE, event: { kind: 'flood', key: 'U1', now: T0 }, to: IDLE, effects: [] },
-  { name: 'idle + tick: nothing', from: IDLE, event: { kind: 'tick', now: T0 }, to: IDLE, effects: [] },
+  unchanged('idle + release: stays idle', IDLE, { kind: 'release', key: 'U1', now: T0 }),
+  unchanged('idle + audio: dropped', IDLE, { kind: 'audio', key: 'U1', now: T0 }),
+  unchanged('idle + flood: nothing', IDLE, { kind: 'flood', key: 'U1', now: T0 }),
+  unchanged('idle + tick: nothing', IDLE, { kind: 'tick', now: T0 }),
   // taken
   {
     name: 'taken + request by the holder: granted again, no new burst',
@@ -98,13 +101,7 @@ const rows: Row[] = [
     to: IDLE,
     effects: [{ kind: 'ended', talker: A }, { kind: 'idle' }],
   },
-  {
-    name: 'taken + release by another: unchanged',
-    from: taken(A),
-    event: { kind: 'release', key: 'U2', now: T0 + 10 },
-    to: taken(A),
-    effects: [],
-  },
+  unchanged('taken + release by another: unchanged', taken(A), { kind: 'release', key: 'U2', now: T0 + 10 }),
   {
     name: 'taken + audio from the holder: silence timer restarts',
     from: taken(A),
@@ -112,13 +109,7 @@ const rows: Row[] = [
     to: taken(A, T0 + 1_500),
     effects: [],
   },
-  {
-    name: 'taken + audio from another: unchanged',
-    from: taken(A),
-    event: { kind: 'audio', key: 'U2', now: T0 + 1_500 },
-    to: taken(A),
-    effects: [],
-  },
+  unchanged('taken + audio from another: unchanged', taken(A), { kind: 'audio', key: 'U2', now: T0 + 1_500 }),
   {
     name: 'taken + flood by the holder: revoked (flooding), idle',
     from: taken(A),
@@ -126,20 +117,8 @@ const rows: Row[] = [
     to: IDLE,
     effects: [{ kind: 'revoked', talker: A, reason: 'flooding' }, { kind: 'ended', talker: A }, { kind: 'idle' }],
   },
-  {
-    name: 'taken + flood by another: unchanged',
-    from: taken(A),
-    event: { kind: 'flood', key: 'U2', now: T0 + 10 },
-    to: taken(A),
-    effects: [],
-  },
-  {
-    name: 'taken + tick before any limit: unchanged',
-    from: taken(A, T0 + 59_000),
-    event: { kind: 'tick', now: T0 + 59_999 },
-    to: taken(A, T0 + 59_000),
-    effects: [],
-  },
+  unchanged('taken + flood by another: unchanged', taken(A), { kind: 'flood', key: 'U2', now: T0 + 10 }),
+  unchanged('taken + tick before any limit: unchanged', taken(A, T0 + 59_000), { kind: 'tick', now: T0 + 59_999 }),
   {
     name: 'taken + tick at maximum talk time: revoked (timeout), idle',
     from: taken(A, T0 + 59_990),
@@ -193,13 +172,11 @@ const rows: Row[] = [
     to: IDLE,
     effects: [{ kind: 'busy', request: req(C) }, { kind: 'ended', talker: A }, { kind: 'idle' }],
   },
-  {
-    name: 'pending revoke + release by a bystander: unchanged',
-    from: pending(A, req(C)),
-    event: { kind: 'release', key: 'U2', now: T0 + 550 },
-    to: pending(A, req(C)),
-    effects: [],
-  },
+  unchanged('pending revoke + release by a bystander: unchanged', pending(A, req(C)), {
+    kind: 'release',
+    key: 'U2',
+    now: T0 + 550,
+  }),
   {
     name: 'pending revoke + audio from the holder: still relayed during the grace',
     from: pending(A, req(C)),
@@ -207,13 +184,11 @@ const rows: Row[] = [
     to: { ...pending(A, req(C)), lastAudioAt: T0 + 520 } as FloorState,
     effects: [],
   },
-  {
-    name: 'pending revoke + audio from another: unchanged',
-    from: pending(A, req(C)),
-    event: { kind: 'audio', key: 'U3', now: T0 + 520 },
-    to: pending(A, req(C)),
-    effects: [],
-  },
+  unchanged('pending revoke + audio from another: unchanged', pending(A, req(C)), {
+    kind: 'audio',
+    key: 'U3',
+    now: T0 + 520,
+  }),
   {
     name: 'pending revoke + flood by the holder: handed over at once',
     from: pending(A, req(C)),
@@ -224,20 +199,12 @@ const rows: Row[] = [
       { kind: 'granted', request: req(C) },
     ],
   },
-  {
-    name: 'pending revoke + flood by another: unchanged',
-    from: pending(A, req(C)),
-    event: { kind: 'flood', key: 'U3', now: T0 + 520 },
-    to: pending(A, req(C)),
-    effects: [],
-  },
-  {
-    name: 'pending revoke + tick within the grace: unchanged',
-    from: pending(A, req(C)),
-    event: { kind: 'tick', now: T0 + 599 },
-    to: pending(A, req(C)),
-    effects: [],
-  },
+  unchanged('pending revoke + flood by another: unchanged', pending(A, req(C)), {
+    kind: 'flood',
+    key: 'U3',
+    now: T0 + 520,
+  }),
+  unchanged('pending revoke + tick within the grace: unchanged', pending(A, req(C)), { kind: 'tick', now: T0 + 599 }),
   {
     name: 'pending revoke + tick at the end of the grace: the waiting requester is granted',
     from: pending(A, req(C)),

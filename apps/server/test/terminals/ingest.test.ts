@@ -3,23 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { AlarmRaiser } from '../../src/terminals/alarms.js';
 import { authed } from '../helper.js';
 import { sleep, until } from '../hub/hubTestApp.js';
-import {
-  FAST_TERMINALS,
-  TestTerminal,
-  createTerminalUser,
-  fix,
-  loggedIn,
-  startTerminalApp,
-} from './terminalTestApp.js';
-import { useTestApp } from '../useTestApp.js';
+import { TestTerminal, createTerminalUser, fix, loggedIn, useTerminalApp } from './terminalTestApp.js';
 
 // Positions, status, heart rate and the alarms the platform raises (DESIGN.md section 6).
-const t = useTestApp(() =>
-  startTerminalApp({ ...FAST_TERMINALS, heartbeatTimeoutMs: 600 }, undefined, {
-    HEART_RATE_LOW: '50',
-    HEART_RATE_HIGH: '140',
-  }),
-);
+const t = useTerminalApp({ heartbeatTimeoutMs: 600 }, undefined, { HEART_RATE_LOW: '50', HEART_RATE_HIGH: '140' });
 
 const newUser = () => createTerminalUser(t, { E_ID: t.demo.E_ID });
 const history = (U_ID: number) =>

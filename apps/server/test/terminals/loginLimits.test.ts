@@ -4,14 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { FakeClock } from '../../src/core/clock.js';
 import { FAST_HUB } from '../hub/hubTestApp.js';
 import {
-  FAST_TERMINALS,
   TERMINAL_PASSWORD,
   TestTerminal,
   createTerminalUser,
-  startTerminalApp,
+  useTerminalApp,
   type ServerMessage,
 } from './terminalTestApp.js';
-import { useTestApp } from '../useTestApp.js';
 
 // Issue 48, finding 6: a stranger locked any terminal out. 1,000 unauthenticated logins locked 200
 // phones in 6.2 s, terminals holding a good token included: the lock was checked before the token, a
@@ -25,25 +23,15 @@ const PHONES = 20;
 const MESSAGES = 100;
 const SWEEPER = '203.0.113.7';
 
-// TRUST_PROXY=true: the last X-Forwarded-For entry is the client, so each test terminal has an address.
-const t = useTestApp(() =>
-  startTerminalApp({ ...FAST_TERMINALS, loginLockMs: 15 * 60_000 }, FAST_HUB, { TRUST_PROXY: 'true' }, { clock }),
-);
 // The app runs on fake time from now (the admin login's envelope carries the real time).
 const clock = new FakeClock(Date.now());
+// TRUST_PROXY=true: the last X-Forwarded-For entry is the client, so each test terminal has an address.
+const t = useTerminalApp({ loginLockMs: 15 * 60_000 }, FAST_HUB, { TRUST_PROXY: 'true' }, { clock });
 
-const from = (ip: string) => TestTerminal.connect(t, { headers: { 'x-forwarded-for': ip } });
+const fromIp = (ip: string) => ({ headers: { 'x-forwarded-for': ip } });
+const from = (ip: string) => TestTerminal.connect(t, fromIp(ip));
+const login = (ip: string, fields: Record<string, unknown>) => TestTerminal.loginOnce(t, fields, fromIp(ip));
 const randomToken = () => randomBytes(32).toString('base64url');
-
-/** One login on a fresh socket from `ip` (closed after). */
-async function login(ip: string, fields: Record<string, unknown>): Promise<ServerMessage> {
-  const terminal = await from(ip);
-  try {
-    return await terminal.request({ type: 'login', ...fields });
-  } finally {
-    terminal.close();
-  }
-}
 
 /** A phone whose owner holds a good token, handed out to a password login from the owner's address. */
 async function owner(i: number): Promise<{ phone: string; ip: string; token: string }> {

@@ -1,26 +1,10 @@
 import { TerminalCloseCodes, TerminalErrors } from '@intercom/contract';
 import { describe, expect, it } from 'vitest';
 import { until } from '../hub/hubTestApp.js';
-import {
-  FAST_TERMINALS,
-  TestTerminal,
-  createTerminalUser,
-  fix,
-  loggedIn,
-  startTerminalApp,
-} from './terminalTestApp.js';
-import { useTestApp } from '../useTestApp.js';
+import { TestTerminal, createTerminalUser, fix, loggedIn, useTerminalApp } from './terminalTestApp.js';
 
 // The JSON protocol of /terminal: framing, validation, limits, logins (docs/terminal-protocol.md).
-const t = useTestApp(() =>
-  startTerminalApp({
-    ...FAST_TERMINALS,
-    messagesPerSecond: 20,
-    messagesBurst: 20,
-    floodCloseAfter: 30,
-    loginMaxFailures: 3,
-  }),
-);
+const t = useTerminalApp({ messagesPerSecond: 20, messagesBurst: 20, floodCloseAfter: 30, loginMaxFailures: 3 });
 
 const user = (input: Parameters<typeof createTerminalUser>[1] = { E_ID: 0 }) =>
   createTerminalUser(t, { ...input, E_ID: input.E_ID || t.demo.E_ID });

@@ -2,31 +2,15 @@ import { RESUME_TOKEN_PATTERN, TerminalErrors, TerminalLimits } from '@intercom/
 import { describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/auth/passwords.js';
 import { TEST_LOG_N } from '../helper.js';
-import {
-  FAST_TERMINALS,
-  TERMINAL_PASSWORD,
-  TestTerminal,
-  createTerminalUser,
-  startTerminalApp,
-  type ServerMessage,
-} from './terminalTestApp.js';
-import { useTestApp } from '../useTestApp.js';
+import { TERMINAL_PASSWORD, TestTerminal, createTerminalUser, useTerminalApp } from './terminalTestApp.js';
 
 // A login's `resume` token (docs/terminal-protocol.md, "Login"): it stands in for the password, so a
 // reconnect storm does not pay a scrypt per terminal; it fails like a wrong password otherwise.
-const t = useTestApp(() => startTerminalApp({ ...FAST_TERMINALS, loginMaxFailures: 3 }));
+const t = useTerminalApp({ loginMaxFailures: 3 });
 
 const user = () => createTerminalUser(t, { E_ID: t.demo.E_ID });
 
-/** One login on a fresh socket (closed after), with whatever fields it is given. */
-async function login(fields: Record<string, unknown>): Promise<ServerMessage> {
-  const terminal = await TestTerminal.connect(t);
-  try {
-    return await terminal.request({ type: 'login', ...fields });
-  } finally {
-    terminal.close();
-  }
-}
+const login = (fields: Record<string, unknown>) => TestTerminal.loginOnce(t, fields);
 
 /** A password login's token. */
 async function tokenOf(phone: string): Promise<string> {

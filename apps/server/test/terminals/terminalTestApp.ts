@@ -7,6 +7,7 @@ import type { TerminalOptions } from '../../src/terminals/terminalOptions.js';
 import type { Terminals } from '../../src/terminals/terminalsPlugin.js';
 import { TEST_LOG_N } from '../helper.js';
 import { FAST_HUB, sleep, startHubApp, type HubTestApp } from '../hub/hubTestApp.js';
+import { useTestApp } from '../useTestApp.js';
 
 export const TERMINAL_PASSWORD = 'Term#2026';
 
@@ -35,6 +36,19 @@ export async function startTerminalApp(
   const t = await startHubApp(hub, { ...more, terminals, env });
   const port = new URL(t.origin).port;
   return { ...t, terminalUrl: `ws://127.0.0.1:${port}${TERMINAL_PATH}`, terminals: t.app.terminals };
+}
+
+/**
+ * The terminal app of a test file, started before its tests and closed after them: FAST_TERMINALS
+ * with `terminals` over them; the hub, the environment and the rest as startTerminalApp takes them.
+ */
+export function useTerminalApp(
+  terminals: Partial<TerminalOptions> = {},
+  hub?: Partial<HubOptions>,
+  env?: Record<string, string>,
+  more?: Parameters<typeof startTerminalApp>[3],
+): TerminalTestApp {
+  return useTestApp(() => startTerminalApp({ ...FAST_TERMINALS, ...terminals }, hub, env, more));
 }
 
 let phoneCounter = 0;
@@ -126,6 +140,20 @@ export class TestTerminal {
     const terminal = new TestTerminal(new WebSocket(t.terminalUrl, options));
     await terminal.client.opened();
     return terminal;
+  }
+
+  /** One login with these fields on a fresh socket, closed after: the reply. */
+  static async loginOnce(
+    t: Pick<TerminalTestApp, 'terminalUrl'>,
+    fields: Record<string, unknown>,
+    options?: WebSocket.ClientOptions,
+  ): Promise<ServerMessage> {
+    const terminal = await TestTerminal.connect(t, options);
+    try {
+      return await terminal.request({ type: 'login', ...fields });
+    } finally {
+      terminal.close();
+    }
   }
 
   /** Sends a message with the next seq; returns the seq (0 when the socket is not open). */
