@@ -210,30 +210,45 @@ if (!redis.url) {
   );
 }
 
-// Type checking and lint each keep one core busy for minutes: side by side on CI's two cores.
-await Promise.all([
-  stepAsync('typecheck', 'npm', ['run', '--silent', 'typecheck']),
-  stepAsync('lint', bin('eslint'), ['.', '--max-warnings', '0']),
-  stepAsync('format', bin('prettier'), ['--check', '.', '--log-level', 'warn']),
-]);
 if (rollingMissing) {
   process.stdout.write(`\n=== rolling restart test: SKIPPED, no ${rollingMissing} (${ROLLING_RESTART})\n`);
 }
 if (!process.env.TEST_DATABASE_URL) {
   process.stdout.write('\n=== API tests (PostgreSQL): skipped, TEST_DATABASE_URL is not set\n');
 }
-// The build first: the browser tests need it, and the login page budget reads its manifest (seconds).
+// The build first: the browser tests and the built-server tests start it, and the login page budget
+// reads its manifest. Then everything at once (docs/benchmarks.md, "CI runs"):
+// - The SQLite pass, the PostgreSQL pass and the browser tests, the browser tests in E2E_SHARDS
+//   shards (default 2), each with a server and a data directory of its own. A pass spends much of
+//   its time waiting on sockets, timers and the browser, so one alone keeps a core far from busy.
+//   They share nothing but Redis (every test file has its own key prefix).
+// - Type checking, lint and the format check at the lowest CPU priority (`nice -n 19`): they take
+//   the cores the tests leave idle and never slow a test's timing down. Before, they ran first and
+//   alone, and the tests waited three minutes for them.
 const built = step('build', process.execPath, ['scripts/build.mjs']);
 if (built) step('login page JavaScript budget', process.execPath, ['scripts/bundleSize.mjs']);
 if (built) step('field app JavaScript budget', process.execPath, ['scripts/fieldBundleSize.mjs']);
-// The SQLite pass, the PostgreSQL pass and the browser tests side by side, one file at a time each.
-// Measured (README "The two commands"): a pass spends most of its time waiting on sockets and timers
-// (each worker keeps its loaded modules between files: vitest.config.ts), so one alone keeps a core
-// far from busy, and three side by side finish well before the three one after another. They share
-// nothing but Redis (every test file has its own key prefix), and the typecheck above built the
-// server that the built-server tests start. Each one's lines carry its name.
-const e2eReport = path.join(reports, 'e2e.json');
+const niced = (label, command, args) => stepAsync(label, 'nice', ['-n', '19', command, ...args]);
+const shards = Math.max(1, Number(process.env.E2E_SHARDS ?? 2) || 1);
+/** One shard of the browser tests (all of them when there is one shard). */
+function browserTests(index) {
+  const shard = shards > 1 ? `${index}/${shards}` : null;
+  const report = path.join(reports, `e2e${shard ? `-${index}` : ''}.json`);
+  return stepAsync(
+    `browser tests (Chromium)${shard ? `, shard ${shard}` : ''}`,
+    process.execPath,
+    ['e2e/run.mjs', `--report=${report}`, ...(shard ? [`--shard=${shard}`] : [])],
+    {},
+    shard ? `[e2e ${index}]` : '[e2e]',
+  ).then((ok) => {
+    count(report);
+    return ok;
+  });
+}
 await Promise.all([
+  niced('typecheck', 'npm', ['run', '--silent', 'typecheck']),
+  niced('lint', bin('eslint'), ['.', '--max-warnings', '0']),
+  niced('format', bin('prettier'), ['--check', '.', '--log-level', 'warn']),
   // TEST_DATABASE_URL left out: this pass is SQLite even where CI exports it for the other one.
   vitest('unit and API tests (SQLite)', 'sqlite', [...redisExclude, ...exclude([ROLLING_RESTART])], {
     ...redisEnv,
@@ -253,10 +268,7 @@ await Promise.all([
       ],
       { ...redisEnv, TEST_DATABASE_URL: process.env.TEST_DATABASE_URL },
     ),
-  built &&
-    stepAsync('browser tests (Chromium)', process.execPath, ['e2e/run.mjs', `--report=${e2eReport}`], {}, '[e2e]').then(
-      () => count(e2eReport),
-    ),
+  ...(built ? Array.from({ length: shards }, (_, i) => browserTests(i + 1)) : []),
 ]);
 
 redis.stop?.();
