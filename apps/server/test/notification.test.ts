@@ -10,7 +10,14 @@ import { useTestApp } from './useTestApp.js';
 const t = useTestApp();
 
 async function raise(who: Org, fields: Partial<Parameters<typeof insertNotification>[1]> = {}): Promise<Notification> {
-  return insertNotification(t.db, { E_ID: who.E_ID, U_ID: null, Phone: '13800000000', NType: 'SOS', ...fields });
+  return insertNotification(t.db, {
+    E_ID: who.E_ID,
+    U_ID: null,
+    Phone: '13800000000',
+    NType: 'SOS',
+    CreatedAt: Date.now(),
+    ...fields,
+  });
 }
 
 describe('insertNotification (for the real-time side)', () => {

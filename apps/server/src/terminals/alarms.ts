@@ -6,6 +6,7 @@ import {
   type Notification,
 } from '@intercom/contract';
 import type { Kysely } from 'kysely';
+import type { Clock } from '../core/clock.js';
 import { UserQueue } from '../core/userQueue.js';
 import type { DB } from '../db/schema.js';
 import { alarmText, insertNotification, type AlarmContent, type NewNotification } from '../modules/notify/index.js';
@@ -23,6 +24,8 @@ export interface AlarmOptions {
   /** Heart rates outside [low, high] raise an alarm. */
   heartRate: { low: number; high: number };
   onError: (error: unknown, context: string) => void;
+  /** The time alarms are stamped with (AppDeps.clock). */
+  clock: Clock;
 }
 
 /**
@@ -80,6 +83,7 @@ export class AlarmRaiser {
       Content,
       Latitude: position?.lat ?? null,
       Longitude: position?.lon ?? null,
+      CreatedAt: this.options.clock.now(),
     };
     const notification = await insertNotification(this.db, input);
     this.live.raiseNotification(notification);

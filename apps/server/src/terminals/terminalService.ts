@@ -79,7 +79,11 @@ export class TerminalService {
     });
     metrics.read('intercom_history_queue_rows', 'Rows waiting for the history writer', () => this.writer.queued);
     const episodes = deps.realtime.alarmEpisodes(log);
-    this.alarms = new AlarmRaiser(deps.db, deps.realtime.live, episodes, { heartRate: deps.config.heartRate, onError });
+    this.alarms = new AlarmRaiser(deps.db, deps.realtime.live, episodes, {
+      heartRate: deps.config.heartRate,
+      onError,
+      clock: deps.clock,
+    });
     this.geofences = new GeofenceWatcher(deps.db, (...alarm) => this.alarms.raise(...alarm), {
       onError,
       clock: deps.clock,

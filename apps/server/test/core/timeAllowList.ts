@@ -21,7 +21,6 @@ export const TIME_ALLOW_LIST: Readonly<Record<string, number>> = {
   'main.ts': 2,
   'modules/media/mediaRoutes.ts': 1,
   'modules/media/playTicket.ts': 2,
-  'modules/notify/notifyRepository.ts': 1,
   'modules/organ/organTree.ts': 1,
   'modules/userinfo/simBinding.ts': 1,
   'modules/userinfo/userEntity.ts': 1,

@@ -66,6 +66,7 @@ describe('emergency calls', () => {
       Content: 'fall',
       Latitude: null,
       Longitude: null,
+      CreatedAt: Date.now(),
     });
     t.deps.realtime.live.raiseNotification(alarm);
     const start = await terminal.next(isType('callStart', { emergency: true }));

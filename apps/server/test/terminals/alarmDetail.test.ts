@@ -73,6 +73,7 @@ describe('alarm details as a key and parameters', () => {
       Phone: phone,
       NType: 'Offline',
       Content: 'Connection lost',
+      CreatedAt: Date.now(),
     });
     const garbled = await insertNotification(t.db, {
       E_ID: t.demo.E_ID,
@@ -80,6 +81,7 @@ describe('alarm details as a key and parameters', () => {
       Phone: phone,
       NType: 'LowBattery',
       Content: 'Battery 3%',
+      CreatedAt: Date.now(),
     });
     await t.db.updateTable('notification').set({ Detail: '{"key": 42' }).where('N_ID', '=', garbled.N_ID).execute();
     expect(old.Detail).toBeUndefined();

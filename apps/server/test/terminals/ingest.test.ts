@@ -1,5 +1,6 @@
 import { NotificationTypes, TerminalCloseCodes, TerminalErrors } from '@intercom/contract';
 import { describe, expect, it } from 'vitest';
+import { FakeClock } from '../../src/core/clock.js';
 import { AlarmRaiser } from '../../src/terminals/alarms.js';
 import { authed } from '../helper.js';
 import { sleep, until } from '../hub/hubTestApp.js';
@@ -133,7 +134,7 @@ describe('positions', () => {
 });
 
 describe('status, heart rate and alarms', () => {
-  it("stores a user's alarms in the order of the reports, even when deciding the first takes longer", async () => {
+  it("stores a user's alarms in the order of the reports, even when deciding the first takes longer, at the raiser's clock", async () => {
     const { phone, U_ID } = await newUser();
     let begun = 0;
     // The first episode check answers late (a slow Redis, say); the second at once.
@@ -149,6 +150,7 @@ describe('status, heart rate and alarms', () => {
     const raiser = new AlarmRaiser(t.db, t.live, episodes, {
       heartRate: { low: 40, high: 180 },
       onError: (error) => errors.push(error),
+      clock: new FakeClock(Date.UTC(2030, 0, 1)),
     });
     const subject = { E_ID: t.demo.E_ID, U_ID, Phone: phone };
     raiser.battery(subject, 15);
@@ -156,6 +158,7 @@ describe('status, heart rate and alarms', () => {
     await raiser.settle();
     const raised = (await alarms(U_ID)).filter((a) => a.NType === NotificationTypes.lowBattery);
     expect(raised.map((a) => a.Content)).toEqual(['Battery 15%', 'Battery 9%']);
+    expect(raised.map((a) => Number(a.CreatedAt))).toEqual([Date.UTC(2030, 0, 1), Date.UTC(2030, 0, 1)]);
     expect(errors).toEqual([]);
   });
 

@@ -170,6 +170,7 @@ describe('alarm episodes without Redis', () => {
       Content: 'Battery 10%',
       Latitude: null,
       Longitude: null,
+      CreatedAt: Date.now(),
     });
     const restarted = new MemoryAlarmEpisodes();
     await restarted.loadUnhandled(s.a.db);

@@ -38,7 +38,8 @@ export interface NewNotification {
   Content?: AlarmContent;
   Latitude?: number | null;
   Longitude?: number | null;
-  CreatedAt?: number;
+  /** When it was raised, on the raiser's clock (AppDeps.clock). */
+  CreatedAt: number;
 }
 
 /**
@@ -61,7 +62,7 @@ export async function insertNotification(db: Kysely<DB>, input: NewNotification)
     HandledBy: null,
     HandledAt: null,
     Comment: '',
-    CreatedAt: input.CreatedAt ?? Date.now(),
+    CreatedAt: input.CreatedAt,
   };
   const row = await db
     .insertInto('notification')
