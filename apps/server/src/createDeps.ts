@@ -6,6 +6,7 @@ import { Metrics } from './core/metrics.js';
 import { openDatabase, type Database } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { createRealtime, type RealtimeOptions } from './live/realtime.js';
+import { unhandledAlarms, unhandledEpisodeAlarms } from './modules/notify/index.js';
 
 export interface Runtime {
   deps: AppDeps;
@@ -31,7 +32,12 @@ export async function createDeps(
     config,
     loginKey,
     passwordLogN: options.passwordLogN ?? 17,
-    realtime: await createRealtime(config, database.db, options.realtime, clock),
+    realtime: await createRealtime(
+      config,
+      { alarms: () => unhandledAlarms(database.db), episodes: () => unhandledEpisodeAlarms(database.db) },
+      options.realtime,
+      clock,
+    ),
     metrics: new Metrics(),
     clock,
   };

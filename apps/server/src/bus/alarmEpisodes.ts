@@ -1,6 +1,4 @@
-import { NotificationStates, NotificationTypes } from '@intercom/contract';
-import type { Kysely } from 'kysely';
-import type { DB } from '../db/schema.js';
+import { NotificationTypes } from '@intercom/contract';
 import { RedisFallback, type FallbackRedisClient, type ThrottleLog } from './redisFallback.js';
 
 /** The alarms raised once per episode (a crossing of the threshold), not once per report. */
@@ -45,15 +43,9 @@ export class MemoryAlarmEpisodes implements AlarmEpisodes {
     return Promise.resolve();
   }
 
-  async loadUnhandled(db: Kysely<DB>): Promise<void> {
-    const rows = await db
-      .selectFrom('notification')
-      .select(['U_ID', 'NType'])
-      .distinct()
-      .where('State', '=', NotificationStates.new)
-      .where('NType', 'in', [NotificationTypes.lowBattery, NotificationTypes.heartRate])
-      .execute();
-    for (const row of rows) if (row.U_ID !== null) this.beginNow(row.NType as EpisodeKind, Number(row.U_ID));
+  /** Seeds the episodes of the users whose battery or heart-rate alarm is still unhandled. */
+  loadUnhandled(alarms: readonly { U_ID: number; NType: string }[]): void {
+    for (const { U_ID, NType } of alarms) this.beginNow(NType as EpisodeKind, U_ID);
   }
 }
 

@@ -1,7 +1,6 @@
 import {
   DEFAULT_LOCATION_VALUE,
   NotificationStates,
-  parseAlarmDetail,
   gpsStaleAt,
   isGpsOnline,
   type HeartRate,
@@ -9,9 +8,7 @@ import {
   type VideoChange,
   type VideoSource,
 } from '@intercom/contract';
-import type { Kysely } from 'kysely';
 import { systemClock, type Clock, type ClockTimer } from '../core/clock.js';
-import type { DB } from '../db/schema.js';
 import { onEach, type EventBus, type LiveUser } from '../bus/eventBus.js';
 import {
   gpsJsonFrom,
@@ -214,21 +211,10 @@ export class LiveState {
     return () => this.listeners.delete(listener);
   }
 
-  /** Unhandled alarms from the database, so a restarted instance still shows them. */
-  async loadUnhandledNotifications(db: Kysely<DB>, limit = 50_000): Promise<number> {
-    const rows = await db
-      .selectFrom('notification')
-      .select(['N_ID', 'E_ID', 'U_ID', 'Phone', 'NType', 'Content', 'Latitude', 'Longitude', 'State', 'CreatedAt'])
-      .select(['Escalated', 'Detail'])
-      .where('State', '=', NotificationStates.new)
-      .orderBy('CreatedAt', 'desc')
-      .limit(limit)
-      .execute();
-    for (const { Escalated, Detail, ...row } of rows.reverse()) {
-      const detail = parseAlarmDetail(Detail);
-      this.applyNotification({ ...row, ...(Escalated ? { Escalated: true } : {}), ...(detail && { Detail: detail }) });
-    }
-    return rows.length;
+  /** The unhandled alarms of the database (oldest first), so a restarted instance still shows them. */
+  showUnhandled(alarms: readonly Notification[]): number {
+    for (const alarm of alarms) this.applyNotification(alarm);
+    return alarms.length;
   }
 
   /**

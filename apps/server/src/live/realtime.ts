@@ -1,8 +1,7 @@
 import type { FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
-import type { Kysely } from 'kysely';
+import type { Notification } from '@intercom/contract';
 import type { Config } from '../config.js';
 import { systemClock, type Clock } from '../core/clock.js';
-import type { DB } from '../db/schema.js';
 import { MemoryAlarmEpisodes, RedisAlarmEpisodes, type AlarmEpisodes } from '../bus/alarmEpisodes.js';
 import { MemoryLoginThrottle, type LoginThrottle, type LoginThrottleLimits } from '../bus/loginThrottle.js';
 import type { ThrottleLog } from '../bus/redisFallback.js';
@@ -52,6 +51,15 @@ export interface Realtime {
   close(): Promise<void>;
 }
 
+/**
+ * What the database holds that a starting instance needs: the unhandled alarms (shown at once) and
+ * who is inside a battery or heart-rate episode (not alarmed again). modules/notify reads them.
+ */
+export interface UnhandledAlarms {
+  alarms(): Promise<Notification[]>;
+  episodes(): Promise<{ U_ID: number; NType: string }[]>;
+}
+
 export interface RealtimeOptions {
   /**
    * Start of every Redis channel and key name (`<prefix>:realtime`, `<prefix>:terminal-login:*`);
@@ -68,7 +76,7 @@ const toStderr: ErrorSink = (error, context) => {
 /** In-process bus and throttle by default; Redis between instances when REDIS_URL is set. */
 export async function createRealtime(
   config: Config,
-  db: Kysely<DB>,
+  unhandled: UnhandledAlarms,
   options: RealtimeOptions = {},
   /** The live state's time (AppDeps.clock). */
   clock: Clock = systemClock,
@@ -81,9 +89,9 @@ export async function createRealtime(
     : new InProcessEventBus(onError);
   const throttleRedis = config.redisUrl ? await connectThrottleRedis(config.redisUrl) : undefined;
   const live = new LiveState(bus, { clock });
-  await live.loadUnhandledNotifications(db);
+  live.showUnhandled(await unhandled.alarms());
   const memoryEpisodes = new MemoryAlarmEpisodes();
-  if (!throttleRedis) await memoryEpisodes.loadUnhandled(db);
+  if (!throttleRedis) memoryEpisodes.loadUnhandled(await unhandled.episodes());
   return {
     bus,
     live,

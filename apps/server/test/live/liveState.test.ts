@@ -4,6 +4,7 @@ import { InProcessEventBus, type RealtimeEvent } from '../../src/bus/eventBus.js
 import { gpsJsonOf, type LiveChange } from '../../src/live/liveRecords.js';
 import { FakeClock } from '../../src/core/clock.js';
 import { LiveState, type LiveStateOptions } from '../../src/live/liveState.js';
+import { unhandledAlarms } from '../../src/modules/notify/index.js';
 import { RedisEventBus, type RedisClient } from '../../src/bus/redisEventBus.js';
 import { useTestApp } from '../useTestApp.js';
 
@@ -250,7 +251,7 @@ describe('LiveState', () => {
         ])
         .execute();
       const { live } = setup();
-      expect(await live.loadUnhandledNotifications(t.db)).toBe(1);
+      expect(live.showUnhandled(await unhandledAlarms(t.db))).toBe(1);
       expect(
         live.snapshot([t.demo.E_ID]).notifications.map((json) => (JSON.parse(json) as Notification).Phone),
       ).toEqual(['1']);

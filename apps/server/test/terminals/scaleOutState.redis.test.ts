@@ -2,7 +2,7 @@ import { NotificationStates, NotificationTypes } from '@intercom/contract';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { MemoryAlarmEpisodes, RedisAlarmEpisodes } from '../../src/bus/alarmEpisodes.js';
-import { insertNotification } from '../../src/modules/notify/index.js';
+import { insertNotification, unhandledEpisodeAlarms } from '../../src/modules/notify/index.js';
 import { authed, loginAdmin } from '../helper.js';
 import { until } from '../hub/hubTestApp.js';
 import { REDIS_URL, startScaleOut } from './scaleOutApps.js';
@@ -173,7 +173,7 @@ describe('alarm episodes without Redis', () => {
       CreatedAt: Date.now(),
     });
     const restarted = new MemoryAlarmEpisodes();
-    await restarted.loadUnhandled(s.a.db);
+    restarted.loadUnhandled(await unhandledEpisodeAlarms(s.a.db));
     expect(await restarted.begin(NotificationTypes.lowBattery, U_ID)).toBe(false);
     expect(await restarted.begin(NotificationTypes.heartRate, U_ID)).toBe(true);
     await s.a.db
@@ -182,7 +182,7 @@ describe('alarm episodes without Redis', () => {
       .where('N_ID', '=', row.N_ID)
       .execute();
     const later = new MemoryAlarmEpisodes();
-    await later.loadUnhandled(s.a.db);
+    later.loadUnhandled(await unhandledEpisodeAlarms(s.a.db));
     expect(await later.begin(NotificationTypes.lowBattery, U_ID)).toBe(true);
   });
 });

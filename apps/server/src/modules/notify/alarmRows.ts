@@ -1,4 +1,10 @@
-import { ESCALATING_ALARM_TYPES, NotifyStates } from '@intercom/contract';
+import {
+  ESCALATING_ALARM_TYPES,
+  NotificationTypes,
+  NotifyStates,
+  parseAlarmDetail,
+  type Notification,
+} from '@intercom/contract';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 
@@ -64,4 +70,35 @@ export async function alarmsOfUsersSince(db: Kysely<DB>, E_ID: number, userIds: 
     .where('CreatedAt', '>=', since)
     .orderBy('N_ID')
     .execute();
+}
+
+/**
+ * The unhandled alarms (State `new`), newest `limit` of them, oldest first: what a starting instance
+ * shows before any is raised again (LiveState.showUnhandled).
+ */
+export async function unhandledAlarms(db: Kysely<DB>, limit = 50_000): Promise<Notification[]> {
+  const rows = await db
+    .selectFrom('notification')
+    .select(['N_ID', 'E_ID', 'U_ID', 'Phone', 'NType', 'Content', 'Latitude', 'Longitude', 'State', 'CreatedAt'])
+    .select(['Escalated', 'Detail'])
+    .where('State', '=', NotifyStates.new)
+    .orderBy('CreatedAt', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.reverse().map(({ Escalated, Detail, ...row }) => {
+    const detail = parseAlarmDetail(Detail);
+    return { ...row, ...(Escalated ? { Escalated: true } : {}), ...(detail && { Detail: detail }) };
+  });
+}
+
+/** Who has an unhandled low-battery or heart-rate alarm: inside an episode, not to be alarmed again. */
+export async function unhandledEpisodeAlarms(db: Kysely<DB>): Promise<{ U_ID: number; NType: string }[]> {
+  const rows = await db
+    .selectFrom('notification')
+    .select(['U_ID', 'NType'])
+    .distinct()
+    .where('State', '=', NotifyStates.new)
+    .where('NType', 'in', [NotificationTypes.lowBattery, NotificationTypes.heartRate])
+    .execute();
+  return rows.flatMap((row) => (row.U_ID === null ? [] : [{ U_ID: Number(row.U_ID), NType: row.NType }]));
 }

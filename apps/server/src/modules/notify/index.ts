@@ -4,7 +4,15 @@ import { notifyEntity, notifyRoutes } from './notifyRoutes.js';
 
 export { insertNotification, type NewNotification } from './notifyRepository.js';
 export { alarmText, type AlarmContent } from './alarmContent.js';
-export { alarmsOfUsersSince, alarmsToEscalate, claimAlarm, markEscalated, unclaimAlarm } from './alarmRows.js';
+export {
+  alarmsOfUsersSince,
+  alarmsToEscalate,
+  claimAlarm,
+  markEscalated,
+  unclaimAlarm,
+  unhandledAlarms,
+  unhandledEpisodeAlarms,
+} from './alarmRows.js';
 
 /** `/api/Notification/*`: alarms and notices of terminals, and their handling. */
 export const notifyModule: FastifyPluginAsyncZod = async (app) => {
