@@ -1,4 +1,4 @@
-import { ReloadOutlined, SearchOutlined } from '@ant-design/icons';
+import { LoadingOutlined, ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { Button, Form, Space } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -12,7 +12,7 @@ interface ListFilterBarProps<F> {
   searching: boolean;
 }
 
-/** The filter form above a list: the page's fields, then Search and Reset. */
+/** The filter form above a list: the page's fields, then Search and Reset (clickable while the list loads). */
 export function ListFilterBar<F extends object>({ children, onSearch, onReset, searching }: ListFilterBarProps<F>) {
   const { t } = useTranslation();
   const [form] = Form.useForm<F>();
@@ -31,7 +31,9 @@ export function ListFilterBar<F extends object>({ children, onSearch, onReset, s
       {children}
       <Form.Item>
         <Space wrap>
-          <Button type="primary" htmlType="submit" icon={<SearchOutlined />} loading={searching}>
+          {/* Not antd's `loading`: a loading button swallows clicks, and the list refetches whenever the
+              hub says it changed (a new alarm), so a search clicked then was lost. The icon spins instead. */}
+          <Button type="primary" htmlType="submit" icon={searching ? <LoadingOutlined /> : <SearchOutlined />}>
             {t('list.search')}
           </Button>
           <Button
