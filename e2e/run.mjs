@@ -24,10 +24,12 @@ process.exit(result.status ?? 1);
  * The files of shard `I/N`, balanced on each file's time in an earlier full run (fileSeconds.json,
  * rewritten by `node e2e/run.mjs --report=FILE --save-times` after a run of every file; a file not in
  * it counts as its size over the average bytes a second of those that are): largest first, each to the
- * shard with the least time so far. The files that start the local talk agent share one shard: it
- * listens on fixed ports (12001, 12002), so two at once would collide. Another shard's console is
- * another origin, which the agent refuses as it refuses any (plugin.e2e checks it): to that console
- * it is the same as no agent.
+ * shard with the least time so far. Shard 1 takes first the real-time audio files: those that start
+ * the local talk agent (it listens on fixed ports, 12001 and 12002, so two at once would collide;
+ * another shard's console is another origin, which the agent refuses as it refuses any, plugin.e2e
+ * checks it, so to that console it is the same as no agent) and those that talk through a fake
+ * microphone. npm test runs shard 1 at a higher CPU priority: its talker, relay and player must keep
+ * 20 ms pace on a machine that runs every other suite beside them.
  */
 function shardFiles(spec) {
   const [index, count] = spec.split('/').map(Number);
@@ -38,7 +40,8 @@ function shardFiles(spec) {
     .filter((name) => name.endsWith('.e2e.ts'))
     .map((name) => {
       const text = fs.readFileSync(path.join(testsDir, name), 'utf8');
-      return { name, bytes: text.length, known: seconds[name], agent: text.includes('spawnTalkAgent(') };
+      const realTime = ['spawnTalkAgent(', 'fakeMicrophoneArgs('].some((call) => text.includes(call));
+      return { name, bytes: text.length, known: seconds[name], realTime };
     });
   const measured = files.filter((file) => file.known !== undefined);
   const bytesPerSecond =
@@ -50,8 +53,8 @@ function shardFiles(spec) {
   for (const file of files) file.cost = file.known ?? file.bytes / (bytesPerSecond || 1);
   files.sort((a, b) => b.cost - a.cost || a.name.localeCompare(b.name));
   const shards = Array.from({ length: count }, () => ({ cost: 0, names: [] }));
-  for (const file of [...files.filter((f) => f.agent), ...files.filter((f) => !f.agent)]) {
-    const target = file.agent ? shards[0] : shards.reduce((least, s) => (s.cost < least.cost ? s : least));
+  for (const file of [...files.filter((f) => f.realTime), ...files.filter((f) => !f.realTime)]) {
+    const target = file.realTime ? shards[0] : shards.reduce((least, s) => (s.cost < least.cost ? s : least));
     target.cost += file.cost;
     target.names.push(`tests/${file.name}`);
   }
