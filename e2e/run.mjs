@@ -28,8 +28,8 @@ process.exit(result.status ?? 1);
  * the local talk agent (it listens on fixed ports, 12001 and 12002, so two at once would collide;
  * another shard's console is another origin, which the agent refuses as it refuses any, plugin.e2e
  * checks it, so to that console it is the same as no agent) and those that talk through a fake
- * microphone. npm test runs shard 1 at a higher CPU priority: its talker, relay and player must keep
- * 20 ms pace on a machine that runs every other suite beside them.
+ * microphone, so the other shard's browser (Chromium raises its own processes to nice -8) does not
+ * run beside every one of them.
  */
 function shardFiles(spec) {
   const [index, count] = spec.split('/').map(Number);

@@ -218,9 +218,9 @@ if (!process.env.TEST_DATABASE_URL) {
 }
 // The build first: the browser tests and the built-server tests start it, and the login page budget
 // reads its manifest. Then everything at once (docs/benchmarks.md, "CI runs"):
-// - The SQLite pass, the PostgreSQL pass and the browser tests, the browser tests in E2E_SHARDS
-//   shards (default 2), each with a server and a data directory of its own. A pass spends much of
-//   its time waiting on sockets, timers and the browser, so one alone keeps a core far from busy.
+// - The SQLite pass, the PostgreSQL pass and the browser tests (in shards, below), each shard with
+//   a server and a data directory of its own. A pass spends much of its time waiting on sockets,
+//   timers and the browser, so one alone keeps a core far from busy.
 //   They share nothing but Redis (every test file has its own key prefix).
 // - Type checking, lint and the format check at the lowest CPU priority (`nice -n 19`): they take
 //   the cores the tests leave idle and never slow a test's timing down. Before, they ran first and
@@ -229,23 +229,19 @@ const built = step('build', process.execPath, ['scripts/build.mjs']);
 if (built) step('login page JavaScript budget', process.execPath, ['scripts/bundleSize.mjs']);
 if (built) step('field app JavaScript budget', process.execPath, ['scripts/fieldBundleSize.mjs']);
 const niced = (label, command, args) => stepAsync(label, 'nice', ['-n', '19', command, ...args]);
-const shards = Math.max(1, Number(process.env.E2E_SHARDS ?? 2) || 1);
-/**
- * One shard of the browser tests (all of them when there is one shard). Shard 1 holds the real-time
- * audio files (e2e/run.mjs) and runs at `nice -n -5`, with the server, talk agent and terminals it
- * starts: on two cores busy with every other suite, a talker, relay or player that waits its turn
- * for the CPU sends or plays its 20 ms frames late, and the talk agent's jitter buffer drops what a
- * stall piles up (it keeps the delay low, as a radio must). Chromium raises its own processes the
- * same way (nice -8). Where raising the priority is not allowed, `nice` warns and runs it as it is.
- */
+// One shard of browser tests per two cores (E2E_SHARDS sets it). On two cores two shards took the
+// run from 24 to 17 minutes, but the talk agent's e2e test then lost frames in two of four runs: each
+// shard's Chromium raises its own processes to nice -8, which outranks the other shard's talk agent
+// (docs/benchmarks.md, "CI runs").
+const shards = Math.max(1, Number(process.env.E2E_SHARDS ?? Math.floor(os.availableParallelism() / 2)) || 1);
+/** One shard of the browser tests (all of them when there is one shard). */
 function browserTests(index) {
   const shard = shards > 1 ? `${index}/${shards}` : null;
   const report = path.join(reports, `e2e${shard ? `-${index}` : ''}.json`);
-  const run = ['e2e/run.mjs', `--report=${report}`, ...(shard ? [`--shard=${shard}`] : [])];
   return stepAsync(
     `browser tests (Chromium)${shard ? `, shard ${shard}` : ''}`,
-    'nice',
-    ['-n', index === 1 ? '-5' : '0', process.execPath, ...run],
+    process.execPath,
+    ['e2e/run.mjs', `--report=${report}`, ...(shard ? [`--shard=${shard}`] : [])],
     {},
     shard ? `[e2e ${index}]` : '[e2e]',
   ).then((ok) => {
