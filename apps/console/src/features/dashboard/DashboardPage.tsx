@@ -33,7 +33,7 @@ export default function DashboardPage() {
             {live && (
               <Tooltip title={t('dashboard.live_hint')}>
                 <Tag color="success" data-testid="live-indicator" style={{ marginInlineEnd: 0 }}>
-                  <Badge status="processing" color="#389e0d" style={{ marginInlineEnd: 6 }} />
+                  <Badge status="success" color="#389e0d" style={{ marginInlineEnd: 6 }} />
                   {t('dashboard.live')}
                 </Tag>
               </Tooltip>

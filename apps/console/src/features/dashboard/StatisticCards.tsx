@@ -55,7 +55,7 @@ export function StatisticCards({ data, loading, live }: StatisticCardsProps) {
                   {t(card.title)}
                   {live && card.live && (
                     <Badge
-                      status="processing"
+                      status="success"
                       color={card.color}
                       title={t('dashboard.live_hint')}
                       style={{ marginInlineStart: 8 }}
