@@ -10,6 +10,15 @@ const screenshotDir = new URL('../screenshots/', import.meta.url).pathname;
 
 export { WEBGL_ARGS, fakeMicrophoneArgs, launchBrowser, type LaunchOptions } from './chromium.js';
 
+/**
+ * The browser tests' WebGL browsers draw the page in software and only WebGL itself on SwiftShader.
+ * With SwiftShader also compositing every layer of the page, the GPU process took 17-27 CPU s per
+ * map test file and most of CI's GPU time; composited in software, 75 % less (incident and trace:
+ * 32.1 against 8.0 CPU s), and each file runs a few seconds quicker (docs/benchmarks.md, "CI runs").
+ * The benchmarks keep Chromium's default, GPU compositing, as a dispatcher's browser has it.
+ */
+const TEST_COMPOSITING_ARGS = ['--disable-gpu-compositing'];
+
 export interface ContextOptions {
   locale?: string;
   width?: number;
@@ -111,7 +120,9 @@ export function useBrowserPerFile(options: LaunchOptions = {}): BrowserSession {
   const troubles = new WeakMap<Page, string[]>();
 
   beforeAll(async () => {
-    browser = await launchBrowser(options);
+    browser = await launchBrowser(
+      options.webgl ? { ...options, args: [...(options.args ?? []), ...TEST_COMPOSITING_ARGS] } : options,
+    );
   });
   afterEach(async ({ task }) => {
     const contexts = open;
