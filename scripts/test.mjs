@@ -229,10 +229,10 @@ const built = step('build', process.execPath, ['scripts/build.mjs']);
 if (built) step('login page JavaScript budget', process.execPath, ['scripts/bundleSize.mjs']);
 if (built) step('field app JavaScript budget', process.execPath, ['scripts/fieldBundleSize.mjs']);
 const niced = (label, command, args) => stepAsync(label, 'nice', ['-n', '19', command, ...args]);
-// One shard of browser tests per two cores (E2E_SHARDS sets it). On two cores two shards took the
-// run from 24 to 17 minutes, but the talk agent's e2e test then lost frames in two of four runs: each
-// shard's Chromium raises its own processes to nice -8, which outranks the other shard's talk agent
-// (docs/benchmarks.md, "CI runs").
+// One shard of browser tests per two cores (E2E_SHARDS sets it). On two cores two shards took
+// 15.6-18.6 minutes against 16.5-17 for one, but the talk agent's e2e test then lost audio frames in
+// four of seven runs (load 16-20; its jitter buffer drops what arrives late in piles), and never with
+// one shard (docs/benchmarks.md, "CI runs").
 const shards = Math.max(1, Number(process.env.E2E_SHARDS ?? Math.floor(os.availableParallelism() / 2)) || 1);
 /** One shard of the browser tests (all of them when there is one shard). */
 function browserTests(index) {

@@ -33,6 +33,9 @@ const SCREENS = [
   '/main/video',
 ];
 
+/** What a screen at rest reads as. */
+const AT_REST = 'still; endless animations: none';
+
 /** Counts the page's animation frames (requestAnimationFrame callbacks run) from its first script on. */
 function countFrames(): void {
   const counter = { frames: 0 };
@@ -88,9 +91,9 @@ describe('screens at rest', () => {
       for (let attempt = 0; attempt < 15; attempt++) {
         const { frames, endless } = await idleSecond(page);
         rest = `${frames <= 1 ? 'still' : `${frames} frames a second`}; endless animations: ${endless.join(', ') || 'none'}`;
-        if (rest === 'still; endless animations: none') break;
+        if (rest === AT_REST) break;
       }
-      if (rest !== 'still; endless animations: none') restless.push(`${path}: ${rest}`);
+      if (rest !== AT_REST) restless.push(`${path}: ${rest}`);
     }
     expect(restless).toEqual([]);
   });
