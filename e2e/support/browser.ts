@@ -36,16 +36,23 @@ export async function newContext(browser: Browser, options: ContextOptions = {})
   return context;
 }
 
+/** What may still move on a loaded page: a chart (recharts' wrapper of its SVG), or a skeleton where a part still loads. */
+const MOVING = '.recharts-wrapper, .ant-skeleton';
+
 /**
  * Saves a screenshot under e2e/screenshots for a person to look at, once the page stands still.
- * Charts draw with script animations that Playwright's `animations: 'disabled'` does not stop, so
- * first the page's SVG markup must read the same for 750 ms (a chart may wait 400 ms before it
- * starts to move); reading markup is far cheaper than comparing images.
+ * Charts draw with script animations that Playwright's `animations: 'disabled'` does not stop, so on
+ * a page with a chart (or a skeleton where a part such as the charts still loads) that markup must
+ * first read the same for 750 ms (a chart may wait 400 ms before it starts to move); reading markup
+ * is far cheaper than comparing images. A page with neither is taken at once: waiting on every SVG
+ * (antd draws its icons as SVG) cost 750 ms or more in each of 91 screenshots, over a minute of every
+ * browser-test run.
  */
 export async function shot(page: Page, name: string): Promise<void> {
-  const drawing = () => page.evaluate(() => [...document.querySelectorAll('svg')].map((svg) => svg.outerHTML).join(''));
+  const drawing = () =>
+    page.evaluate((moving) => [...document.querySelectorAll(moving)].map((node) => node.outerHTML).join(''), MOVING);
   let previous = await drawing();
-  let still = 0;
+  let still = previous === '' ? 3 : 0;
   for (let attempt = 0; attempt < 24 && still < 3; attempt++) {
     await page.waitForTimeout(250);
     const current = await drawing();

@@ -240,6 +240,8 @@ describe('field app', () => {
   test('man down: a cancelled countdown sends nothing, an unanswered one raises ManDown', async () => {
     const user = await newUser('06');
     const page = await phonePage();
+    // The page's clock flows as the real one until the countdown, which the test then steps through.
+    await page.clock.install({ time: Date.now() });
     await signInField(page, user.phone);
     await signedIn(page);
     await page.getByRole('switch', { name: 'Man down detection' }).check();
@@ -253,7 +255,15 @@ describe('field app', () => {
 
     await playFall(page);
     await countdown.waitFor();
-    await page.getByRole('status').filter({ hasText: 'Man down alarm sent.' }).waitFor({ timeout: 30_000 });
+    // Unanswered: the page's clock stops, and each second of the countdown passes as soon as the page shows it.
+    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 100);
+    const count = countdown.locator('.overlay__count');
+    for (let left = Number(await count.innerText()); left > 0; left -= 1) {
+      await expect.poll(() => count.innerText()).toBe(String(left));
+      await page.clock.runFor(1000);
+    }
+    await page.clock.resume();
+    await page.getByRole('status').filter({ hasText: 'Man down alarm sent.' }).waitFor();
     const raised = alarmsOf(user.uid, 'ManDown', since);
     alarms.push(...raised);
     expect(raised).toHaveLength(1);
