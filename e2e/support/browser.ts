@@ -116,7 +116,30 @@ export interface BrowserSession {
 }
 
 /**
- * One Chromium per test file, a new context per page. Contexts close after each test; when a test
+ * The browsers of this run, one per set of launch options. The test files run one after another in
+ * one worker that keeps its modules (e2e/vitest.config.ts), so a file whose options an earlier file
+ * had reuses that file's Chromium: 38 launches became 8 (a launch costs a second or more of several
+ * processes' CPU). Each test still gets fresh contexts, which share nothing. They end with the
+ * worker: Playwright closes the browsers it launched when its process exits.
+ */
+const browsers = new Map<string, Promise<Browser>>();
+
+/** This run's Chromium for `options`, launched on first use (again if it has gone). */
+async function sharedBrowser(options: LaunchOptions): Promise<Browser> {
+  const key = JSON.stringify({ webgl: options.webgl ?? false, args: options.args ?? [] });
+  const running = browsers.get(key);
+  if (running) {
+    const browser = await running.catch(() => undefined);
+    if (browser?.isConnected()) return browser;
+  }
+  const launched = launchBrowser(options);
+  browsers.set(key, launched);
+  return launched;
+}
+
+/**
+ * A Chromium for the test file (shared with earlier files of the same launch options, above), a new
+ * context per page. Contexts close after each test; when a test
  * fails, every page it had open is saved as e2e/screenshots/failed-<test>-<n>.png first, and what
  * it showed (dialogs, alerts, messages), its answers over 399 and its failed requests are written
  * to the log: a CI machine's screenshots are gone with it, its log is kept.
@@ -127,7 +150,7 @@ export function useBrowserPerFile(options: LaunchOptions = {}): BrowserSession {
   const troubles = new WeakMap<Page, string[]>();
 
   beforeAll(async () => {
-    browser = await launchBrowser(
+    browser = await sharedBrowser(
       options.webgl ? { ...options, args: [...(options.args ?? []), ...TEST_COMPOSITING_ARGS] } : options,
     );
   });
@@ -154,7 +177,9 @@ export function useBrowserPerFile(options: LaunchOptions = {}): BrowserSession {
     await Promise.all(contexts.map((context) => context.close()));
   });
   afterAll(async () => {
-    await browser?.close();
+    // A test that ended without its afterEach (a timeout in a hook) may leave contexts open.
+    await Promise.all(open.map((context) => context.close().catch(() => undefined)));
+    open = [];
   });
 
   return {

@@ -148,6 +148,9 @@ export default async function setup(project: TestProject) {
       ADMIN_PASSWORD,
       LOG_LEVEL: 'warn',
       LOGIN_IP_LIMIT_PER_MINUTE: '1000',
+      // Every terminal user the tests make and every login of one cost a full scrypt (2^17, about
+      // 0.3 CPU s here) on the shared server; the tests check logins, not the hash's cost.
+      PASSWORD_HASH_LOG_N: '12',
       DATABASE_URL: '',
       // Absent until a test writes an archive there (the server opens it per request).
       BASEMAP_PMTILES: path.join(dataDir, PMTILES_FILE),

@@ -15,14 +15,17 @@ export interface SosPhone {
  */
 export function useSosPhones(device: string) {
   const made = useTestTerminals<RawTerminal>();
+  const phoneOf = (suffix: string) => `137${made.stamp}${suffix}`;
   return {
+    /** The phone number `raise` gives the user of `suffix`. */
+    phoneOf,
     /**
      * A new terminal user `137<stamp><suffix>` named `<name> <stamp> <suffix>` (made with the admin's
      * `token`), logged in, that sends `sos` (type 'sos' with these fields) and gets its ack.
      */
     async raise(token: string, name: string, suffix: string, sos: Record<string, unknown>): Promise<SosPhone> {
       made.token = token;
-      const phone = `137${made.stamp}${suffix}`;
+      const phone = phoneOf(suffix);
       made.users.push(await createTerminalUser(token, `${name} ${made.stamp} ${suffix}`, phone));
       const terminal = await RawTerminal.login(phone, device);
       made.terminals.push(terminal);

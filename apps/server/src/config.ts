@@ -39,6 +39,7 @@ const envSchema = z
       .default('intercom'),
     ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').max(128).optional(),
     LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+    PASSWORD_HASH_LOG_N: z.coerce.number().int().min(10).max(20).default(17),
     TLS_CERT: z.string().optional(),
     TLS_KEY: z.string().optional(),
     SESSION_IDLE_MINUTES: minutes(30),
@@ -124,6 +125,11 @@ export interface Config {
   redisPrefix: string;
   adminPassword: string | undefined;
   logLevel: (typeof LOG_LEVELS)[number];
+  /**
+   * scrypt's cost of new password hashes and of the stand-in check for unknown names, as log2 of N
+   * (DESIGN.md: 17). A hash keeps the cost it was made with, so a change applies to new passwords.
+   */
+  passwordHashLogN: number;
   tls: { cert: string; key: string } | undefined;
   sessionIdleMs: number;
   sessionAbsoluteMs: number;
@@ -209,6 +215,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, consoleDir?: st
     redisPrefix: e.REDIS_PREFIX,
     adminPassword: e.ADMIN_PASSWORD,
     logLevel: e.LOG_LEVEL,
+    passwordHashLogN: e.PASSWORD_HASH_LOG_N,
     tls: e.TLS_CERT && e.TLS_KEY ? { cert: e.TLS_CERT, key: e.TLS_KEY } : undefined,
     sessionIdleMs: e.SESSION_IDLE_MINUTES * 60_000,
     sessionAbsoluteMs: e.SESSION_ABSOLUTE_MINUTES * 60_000,

@@ -23,7 +23,7 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const { deps, database } = await createDeps(config);
+  const { deps, database } = await createDeps(config, { passwordLogN: config.passwordHashLogN });
   const https = config.tls
     ? { cert: fs.readFileSync(config.tls.cert), key: fs.readFileSync(config.tls.key) }
     : undefined;

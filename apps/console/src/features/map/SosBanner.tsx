@@ -1,12 +1,17 @@
 import { SafetyAlarmTypes, type Notification } from '@intercom/contract';
-import { Alert, Button, Flex, Tag, Tooltip, Typography } from 'antd';
+import { Alert, Badge, Button, Flex, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { talk, useTalk, type TalkCall } from '../../talk';
 import { useIsMobile } from '../../shared/ui/useIsMobile';
 
-/** On a phone the banner stays a strip over the map: no icon, tight padding, the state on one line (who raised it may wrap). */
+/**
+ * On a phone the banner stays a strip over the map: no icon, tight padding, the title and the state
+ * on one line each (cut with an ellipsis, whole in a tooltip). The title names the newest alarm's
+ * phone first and the number open is a badge beside it: the desktop's "4 urgent alarms, latest SOS
+ * from …" took a second line at 390 px in Chinese, and an ellipsis would have cut off the phone.
+ */
 const COMPACT_STYLE = { padding: '4px 8px' };
 
 /**
@@ -41,8 +46,17 @@ export function SosBanner({ sos, onJump }: { sos: readonly Notification[]; onJum
       data-testid="map-sos-banner"
       style={compact ? COMPACT_STYLE : undefined}
       title={
-        <Flex gap={8} align="center" wrap>
-          <span>{title}</span>
+        <Flex gap={8} align="center" wrap={!compact}>
+          {compact ? (
+            <>
+              <Typography.Text ellipsis={{ tooltip: title }} style={{ minWidth: 0 }} data-testid="sos-title">
+                {t(manDown ? 'sos.strip_man_down' : 'sos.strip_sos', { phone: newest.Phone })}
+              </Typography.Text>
+              {sos.length > 1 && <Badge count={sos.length} title={title} data-testid="sos-count" />}
+            </>
+          ) : (
+            <span data-testid="sos-title">{title}</span>
+          )}
           {newest.Escalated && (
             <Tooltip title={t('alarms.escalated_hint')}>
               <Tag color="volcano" data-testid="sos-escalated">
