@@ -16,12 +16,19 @@ export interface Runtime {
 /** Opens the database, migrates it and loads the login key: everything buildApp needs. */
 export async function createDeps(
   config: Config,
-  options: { sqliteFile?: string; passwordLogN?: number; realtime?: RealtimeOptions; clock?: Clock } = {},
+  options: {
+    sqliteFile?: string;
+    sqliteImage?: Buffer;
+    passwordLogN?: number;
+    realtime?: RealtimeOptions;
+    clock?: Clock;
+  } = {},
 ): Promise<Runtime> {
   const database = openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     sqliteFile: options.sqliteFile,
+    sqliteImage: options.sqliteImage,
   });
   await migrateToLatest(database.db);
   const loginKey = await loadOrCreateLoginKey(database.db);
