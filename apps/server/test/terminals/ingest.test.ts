@@ -48,41 +48,6 @@ describe('positions', () => {
     terminal.close();
   });
 
-  it('acknowledges a fix only once its batch has committed, and not while the database refuses it', async () => {
-    const { service } = t.terminals;
-    const { phone, U_ID } = await newUser();
-    const terminal = await loggedIn(t, phone);
-    const writer = service.writer as unknown as { db: unknown };
-    const db = writer.db;
-    // The disk is full: every transaction fails until the test gives the database back.
-    writer.db = { transaction: () => ({ execute: () => Promise.reject(new Error('disk full')) }) };
-    const sent = fix();
-    const reply = terminal.request({ type: 'position', ...sent }, 4000);
-    let replied = false;
-    void reply.then(
-      () => (replied = true),
-      () => (replied = true),
-    );
-    // Heartbeats keep the socket up through the writer's one-second retry (this suite times out at 600 ms).
-    const beat = setInterval(() => terminal.send({ type: 'heartbeat' }), 200);
-    try {
-      await sleep(400);
-      expect(replied).toBe(false);
-      // The live map does not wait for the disk: the fix is shown while its row is still unstored.
-      expect(t.live.user(t.demo.E_ID, U_ID)?.position).toMatchObject({
-        time: sent.time,
-        lat: sent.lat,
-        lon: sent.lon,
-      });
-    } finally {
-      writer.db = db;
-    }
-    // The writer retries after a second; the ack comes with the row already stored.
-    expect(await reply.finally(() => clearInterval(beat))).toMatchObject({ type: 'ack' });
-    expect(await history(U_ID)).toHaveLength(1);
-    terminal.close();
-  });
-
   it("stores a wrong clock's fixes far from today, and every other fix of their batch", async () => {
     const good = await createTerminalUser(t, { E_ID: t.demo.E_ID });
     const wrong = await createTerminalUser(t, { E_ID: t.demo.E_ID });
