@@ -114,3 +114,26 @@ describe('check-in due and the LoneWorker alarm, in fake time', () => {
     expect(rig.seen).toEqual(seen);
   });
 });
+
+describe('a tick and a login', () => {
+  it('a terminal that logs in while a tick waits its turn is judged from the next tick, at its time', async () => {
+    const rig = await safetyRig(t, { CheckInMinutes: 10, GraceMinutes: 1 });
+    const dueAt = () =>
+      t.db
+        .selectFrom('safety_state')
+        .select('DueAt')
+        .where('U_ID', '=', rig.user.U_ID)
+        .executeTakeFirst()
+        .then((row) => (row?.DueAt == null ? null : Number(row.DueAt)));
+    // Not logged in yet; a tick is asked for at 0 and is still queued when the terminal logs in.
+    rig.watch.detach(rig.peer);
+    const queued = rig.watch.tick(rig.start);
+    rig.watch.attach(rig.peer);
+    await queued;
+    expect(await dueAt()).toBeNull();
+    // The next tick, after the login, schedules the first check-in a period from its own time.
+    await rig.watch.tick(rig.start + 1_000);
+    expect(await dueAt()).toBe(rig.start + 1_000 + 10 * 60_000);
+    await rig.close();
+  });
+});

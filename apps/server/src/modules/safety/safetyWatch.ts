@@ -164,9 +164,13 @@ export class SafetyWatch {
 
   /** One pass over the terminals here, after the passes queued before it. */
   tick(now = this.clock.now()): Promise<void> {
+    // The terminals watched when the tick is asked for, at its `now`: one that logs in while this
+    // tick waits its turn (behind a slow one) is judged from the next tick, never at a time before
+    // its login (a check-in was scheduled 349 ms early so, under load: CI of 7 Dec 00:44).
+    const list = [...this.watched.values()];
     this.pendingTicks += 1;
     this.queue = this.queue
-      .then(() => this.run(now))
+      .then(() => this.run(now, list))
       .catch((error: unknown) => this.options.onError(error, 'safety tick'))
       .finally(() => (this.pendingTicks -= 1));
     return this.queue;
@@ -206,14 +210,13 @@ export class SafetyWatch {
     while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
   }
 
-  private async run(now: number): Promise<void> {
+  private async run(now: number, list: readonly Watched[]): Promise<void> {
     // Missed check-ins of every user, watched here or not (a database sweep: a restart loses none).
     const hooks = { settings: (user: Subject, at: number) => this.settingsOf(user, at), raise: this.raise };
     for (const U_ID of await sweepMissedCheckIns(this.db, hooks, now)) {
       const w = this.watched.get(U_ID);
       if (w) w.loaded = false; // read the moved schedule again
     }
-    const list = [...this.watched.values()];
     await this.refresh(list, now);
     for (const w of list) {
       if (this.watched.get(w.user.U_ID) !== w || !w.settings) continue;
