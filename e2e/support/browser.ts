@@ -118,7 +118,7 @@ export interface BrowserSession {
 /**
  * The browsers of this run, one per set of launch options. The test files run one after another in
  * one worker that keeps its modules (e2e/vitest.config.ts), so a file whose options an earlier file
- * had reuses that file's Chromium: 38 launches became 8 (a launch costs a second or more of several
+ * had reuses that file's Chromium: 38 launches became 9 (a launch costs a second or more of several
  * processes' CPU). Each test still gets fresh contexts, which share nothing. They end with the
  * worker: Playwright closes the browsers it launched when its process exits.
  */
