@@ -95,6 +95,7 @@ export class FuncService {
       connection,
       () => this.scopeFor(connection.principal.scope.enterpriseIds),
       () => this.unindex(feeds),
+      this.clock,
       this.onPushed,
     );
     this.feedsOf.set(connection, feeds);

@@ -1,4 +1,5 @@
 import { HubMethods, HubTargets, type HubFeed, type HubSubscribeResult } from '@intercom/contract';
+import type { Clock } from '../core/clock.js';
 import type { HubConnection } from './hubConnection.js';
 import type { ServerStream } from './serverStream.js';
 import type { GpsBlockMessage } from './gpsBlocks.js';
@@ -47,7 +48,7 @@ export class LiveFeeds implements ScopeMember {
   private held: Pending | null = null;
   /** The online count at the newest held push. */
   private heldCount = 0;
-  /** When the oldest held change was taken (`performance.now()`). */
+  /** When the oldest held change was taken (the clock's time). */
   private heldSince = 0;
 
   constructor(
@@ -55,6 +56,8 @@ export class LiveFeeds implements ScopeMember {
     /** The feed of this connection's scope (made anew when the last connection of a scope left). */
     private readonly scopeFeed: () => ScopeFeed,
     private readonly onIdle: () => void,
+    /** The time a push's age is read from (AppDeps.clock, as the scope's push interval). */
+    private readonly clock: Clock,
     /** Told, per push handed to the connection, the age of its oldest change in seconds. */
     private readonly onPushed: (ageSeconds: number) => void = () => undefined,
   ) {
@@ -173,7 +176,7 @@ export class LiveFeeds implements ScopeMember {
       this.countSent.FuncNotify = count;
     }
     for (const [feed, argument] of out) this.deliver(feed, argument, batch);
-    if (out.length > 0) this.onPushed((performance.now() - batch.since) / 1000);
+    if (out.length > 0) this.onPushed((this.clock.now() - batch.since) / 1000);
   }
 
   private sendSnapshot(feeds: readonly HubFeed[]): void {

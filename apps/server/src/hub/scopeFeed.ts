@@ -172,7 +172,7 @@ export class ScopeBatch extends RecordCache {
     readonly pending: Pending,
     /** Online users of the scope at this push. */
     readonly count: number,
-    /** When the live state took the oldest change of this push (`performance.now()`). */
+    /** When the live state took the oldest change of this push (the clock's time). */
     readonly since: number,
   ) {
     super();
@@ -250,7 +250,7 @@ export interface ScopeMember {
 export class ScopeFeed {
   readonly members = new Set<ScopeMember>();
   private pending = emptyPending();
-  /** When the oldest change of `pending` was taken (`performance.now()`). */
+  /** When the oldest change of `pending` was taken (the clock's time). */
   private pendingSince = 0;
   private timer: ClockTimer | null = null;
   private lastPushAt = 0;
@@ -277,7 +277,7 @@ export class ScopeFeed {
   apply(change: LiveChange): void {
     this.cachedSnapshot = null;
     // The first change since the last push (a timer is set from the first to the push).
-    if (!this.timer) this.pendingSince = performance.now();
+    if (!this.timer) this.pendingSince = this.clock.now();
     const pending = this.pending;
     switch (change.kind) {
       case 'gps':
@@ -301,7 +301,7 @@ export class ScopeFeed {
         setLast(pending.notifications, change.key, change.json);
         if (pending.notifications.size > MAX_PENDING_NOTIFICATIONS) {
           this.pending = emptyPending();
-          this.pendingSince = performance.now();
+          this.pendingSince = this.clock.now();
           for (const member of this.members) member.resync();
           return;
         }

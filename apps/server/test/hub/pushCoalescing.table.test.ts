@@ -190,6 +190,7 @@ async function run(row: Row): Promise<Record<'A' | 'B', [number, string[]][]>> {
       connection,
       () => scope,
       () => undefined,
+      clock,
     );
     feeds.subscribe(HubMethods.FuncGPS, null);
     scope.members.add(feeds);
