@@ -13,7 +13,8 @@
 // FLEET_TERMINALS / FLEET_CHANNELS members each), FLEET_POSITION_SECONDS (10), FLEET_STATUS_SECONDS
 // (60), FLEET_TALK_EVERY_SECONDS (30), FLEET_TALK_SECONDS (length of a burst, 2), FLEET_WORKERS (load
 // threads, 2), FLEET_CONSOLE=0 (no browser: consoleSnapshotMs null), FLEET_PROFILE=1 (the server's
-// hottest functions over the measuring window, through its inspector: support/inspectorProfile.ts).
+// hottest functions over the measuring window, through its inspector: support/inspectorProfile.ts;
+// FLEET_PROFILE=storm: over the logins after the restart instead).
 import { execSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -35,6 +36,8 @@ const CHANNELS = env('FLEET_CHANNELS', 10);
 const CHANNEL_SIZE = Math.ceil(TERMINALS / CHANNELS);
 const WORKERS = env('FLEET_WORKERS', 2);
 const CONSOLE = process.env.FLEET_CONSOLE !== '0';
+/** FLEET_PROFILE: `1` or `window` profiles the measuring window, `storm` the logins after the restart. */
+const PROFILE = process.env.FLEET_PROFILE === 'storm' ? 'storm' : process.env.FLEET_PROFILE ? 'window' : null;
 const load = {
   positionMs: env('FLEET_POSITION_SECONDS', 10) * 1000,
   statusMs: env('FLEET_STATUS_SECONDS', 60) * 1000,
@@ -137,7 +140,7 @@ try {
     rssSamples.push(rss);
     peakRss = Math.max(peakRss, rss);
   }, 1000);
-  const stopProfile = process.env.FLEET_PROFILE ? await startInspectorProfile(pid) : undefined;
+  const stopProfile = PROFILE === 'window' ? await startInspectorProfile(pid) : undefined;
   const windowStarted = performance.now();
   await sleep(SECONDS * 1000);
   clearInterval(sampler);
@@ -177,6 +180,7 @@ try {
   let stormRss = rssMiB(newPid);
   const stormSampler = setInterval(() => (stormRss = Math.max(stormRss, rssMiB(newPid))), 200);
   const stormCpu = cpuSeconds(newPid);
+  const stopStormProfile = PROFILE === 'storm' ? await startInspectorProfile(newPid) : undefined;
   const back = await waitFor(
     (c) => c.logins - loginsBefore >= TERMINALS && c.online >= TERMINALS,
     300_000,
@@ -186,6 +190,8 @@ try {
     return null;
   });
   clearInterval(stormSampler);
+  const stormHot = stopStormProfile ? topFunctions(await stopStormProfile(), 40) : undefined;
+  if (stormHot) log(`server's hottest functions over the storm (ms self time) ${JSON.stringify(stormHot, null, 1)}`);
   const storm = {
     shutdownMs: exitedAt - stopSent,
     startMs: readyAt - exitedAt,

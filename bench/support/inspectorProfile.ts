@@ -1,12 +1,16 @@
-// A running Node process's CPU profile over one stretch of time (bench/fleet.ts's measuring window),
-// through its inspector: SIGUSR1 opens it on 127.0.0.1:9229, the profiler runs between start and stop.
+// A running Node process's inspector: SIGUSR1 opens it on 127.0.0.1:9229. A CPU profile over one
+// stretch of time (bench/fleet.ts's measuring window), or any other command (bench/terminalHeap.ts
+// collects garbage and reads the heap).
 import { setTimeout as sleep } from 'node:timers/promises';
 import WebSocket from 'ws';
 import type { CpuProfile } from './cpuProfile.js';
 import { wsText } from './wsText.js';
 
-/** Starts profiling process `pid`; the returned function stops it and returns the profile. */
-export async function startInspectorProfile(pid: number): Promise<() => Promise<CpuProfile>> {
+/** A DevTools protocol session with process `pid`'s inspector (opened by SIGUSR1 on 127.0.0.1:9229). */
+export async function inspectProcess(pid: number): Promise<{
+  send: (method: string, params?: Record<string, unknown>) => Promise<Record<string, unknown>>;
+  close: () => void;
+}> {
   process.kill(pid, 'SIGUSR1');
   let target: string | undefined;
   for (let tries = 0; !target && tries < 50; tries++) {
@@ -29,18 +33,26 @@ export async function startInspectorProfile(pid: number): Promise<() => Promise<
     const reply = JSON.parse(wsText(data)) as { id?: number; result?: Record<string, unknown> };
     if (reply.id !== undefined) waiting.get(reply.id)?.(reply.result ?? {});
   });
-  const send = (method: string, params: Record<string, unknown> = {}) =>
-    new Promise<Record<string, unknown>>((resolve) => {
-      const id = nextId++;
-      waiting.set(id, resolve);
-      socket.send(JSON.stringify({ id, method, params }));
-    });
+  return {
+    send: (method, params = {}) =>
+      new Promise<Record<string, unknown>>((resolve) => {
+        const id = nextId++;
+        waiting.set(id, resolve);
+        socket.send(JSON.stringify({ id, method, params }));
+      }),
+    close: () => socket.close(),
+  };
+}
+
+/** Starts profiling process `pid`; the returned function stops it and returns the profile. */
+export async function startInspectorProfile(pid: number): Promise<() => Promise<CpuProfile>> {
+  const { send, close } = await inspectProcess(pid);
   await send('Profiler.enable');
   await send('Profiler.setSamplingInterval', { interval: 1000 });
   await send('Profiler.start');
   return async () => {
     const { profile } = (await send('Profiler.stop')) as { profile: CpuProfile };
-    socket.close();
+    close();
     return profile;
   };
 }

@@ -5,6 +5,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import fp from 'fastify-plugin';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { installErrorHandler } from '../http/errorHandler.js';
+import { releaseUpgrade } from '../http/releaseUpgrade.js';
 import { syncPlugin } from '../http/syncPlugin.js';
 import { fastifyTrustProxy } from '../http/trustProxy.js';
 import { registerOsmandRoutes } from './osmand.js';
@@ -123,7 +124,15 @@ export const terminalsPlugin = fp(
     app.get(
       TERMINAL_PATH,
       { websocket: true, schema: { hide: true }, logLevel: 'warn', preHandler: refuseWhileDraining },
-      (socket, request) => gateway.accept(socket, request.ip),
+      (socket, request) => {
+        const { ip } = request;
+        // A terminal's socket lives for hours: it keeps nothing of its upgrade request.
+        releaseUpgrade(socket, request.raw, (error) => {
+          app.log.warn({ err: error, ip }, 'terminal socket error');
+          socket.terminate();
+        });
+        gateway.accept(socket, ip);
+      },
     );
     registerOsmandRoutes(app, service, [OSMAND_PATH]);
 
