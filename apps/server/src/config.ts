@@ -24,6 +24,7 @@ const envSchema = z
   .object({
     PORT: z.coerce.number().int().min(0).max(65535).default(8080),
     HOST: z.string().min(1).default('0.0.0.0'),
+    LISTEN_BACKLOG: z.coerce.number().int().min(1).max(65535).default(4096),
     DATA_DIR: z.string().min(1).default('./data'),
     DATABASE_URL: z
       .string()
@@ -118,6 +119,12 @@ const envSchema = z
 export interface Config {
   port: number;
   host: string;
+  /**
+   * Connections the kernel may hold for the server before it accepts them (listen(2)'s backlog,
+   * capped by net.core.somaxconn). Node's 511 overflowed when 10,000 terminals came back after a
+   * restart: dropped handshakes retry after 1, 3, 7, 15 s... (docs/operations.md).
+   */
+  listenBacklog: number;
   dataDir: string;
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
@@ -209,6 +216,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, consoleDir?: st
   return {
     port: e.PORT,
     host: e.HOST,
+    listenBacklog: e.LISTEN_BACKLOG,
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,

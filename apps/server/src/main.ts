@@ -34,7 +34,7 @@ async function main(): Promise<void> {
   });
 
   const firstRun = await seedFirstRun(deps.db, config.adminPassword, deps.passwordLogN);
-  await app.listen({ port: config.port, host: config.host });
+  await app.listen({ port: config.port, host: config.host, backlog: config.listenBacklog });
   if (config.osmandPort) await app.terminals.listenOsmand(config.osmandPort, config.host);
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

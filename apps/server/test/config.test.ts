@@ -18,6 +18,7 @@ describe('loadConfig', () => {
     expect(config).toEqual({
       port: 8080,
       host: '0.0.0.0',
+      listenBacklog: 4096,
       dataDir: path.resolve('./data'),
       databaseUrl: undefined,
       redisUrl: undefined,
@@ -59,6 +60,7 @@ describe('loadConfig', () => {
       {
         PORT: '9090',
         HOST: '127.0.0.1',
+        LISTEN_BACKLOG: '8192',
         DATA_DIR: '/tmp/intercom-data',
         DATABASE_URL: 'postgresql://u@db:5432/intercom',
         REDIS_URL: 'rediss://cache:6380',
@@ -105,6 +107,7 @@ describe('loadConfig', () => {
     expect(config).toEqual({
       port: 9090,
       host: '127.0.0.1',
+      listenBacklog: 8192,
       dataDir: '/tmp/intercom-data',
       databaseUrl: 'postgresql://u@db:5432/intercom',
       redisUrl: 'rediss://cache:6380',
@@ -150,6 +153,9 @@ describe('loadConfig', () => {
     ['PORT', { PORT: 'abc' }],
     ['PORT', { PORT: '70000' }],
     ['PORT', { PORT: '80.5' }],
+    ['LISTEN_BACKLOG', { LISTEN_BACKLOG: '0' }],
+    ['LISTEN_BACKLOG', { LISTEN_BACKLOG: '70000' }],
+    ['LISTEN_BACKLOG', { LISTEN_BACKLOG: 'many' }],
     ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
     ['PASSWORD_HASH_LOG_N', { PASSWORD_HASH_LOG_N: '9' }],
     ['PASSWORD_HASH_LOG_N', { PASSWORD_HASH_LOG_N: '21' }],
