@@ -62,6 +62,16 @@ const RENDERER_EXPRESSION = `(() => {
   return gl && info ? String(gl.getParameter(info.UNMASKED_RENDERER_WEBGL)) : 'none';
 })()`;
 
+/** The document's timing and the 8 requests that ended latest, as JSON text. */
+const NETWORK_EXPRESSION = `JSON.stringify((() => {
+  const nav = performance.getEntriesByType('navigation')[0];
+  const ms = (value) => Math.round(value);
+  const latest = performance.getEntriesByType('resource')
+    .sort((a, b) => b.responseEnd - a.responseEnd).slice(0, 8)
+    .map((r) => new URL(r.name).pathname.slice(0, 40) + ' ' + ms(r.startTime) + '-' + ms(r.responseEnd));
+  return { documentResponseEnd: nav ? ms(nav.responseEnd) : null, domContentLoaded: nav ? ms(nav.domContentLoadedEventEnd) : null, latest };
+})())`;
+
 export interface PlainOpeningOptions {
   /** The map page's URL. */
   url: string;
@@ -166,7 +176,14 @@ export async function plainOpening(options: PlainOpeningOptions): Promise<Record
     const longTasks = (JSON.parse(tasks.value ?? '[]') as [number, number][])
       .filter(([start]) => start < end)
       .map(([start, duration]) => `${start}+${duration}`);
-    return { ...marks, longTasks };
+    // Where the page waited on the network: the document, and the requests that ended latest
+    // (path, start and end in ms since navigation start).
+    const { result: network } = (await cdp.send(
+      'Runtime.evaluate',
+      { expression: NETWORK_EXPRESSION, returnByValue: true },
+      sessionId,
+    )) as { result: { value?: string } };
+    return { ...marks, longTasks, network: JSON.parse(network.value ?? '{}') as unknown };
   } finally {
     cdp?.close();
     child.kill('SIGKILL');
