@@ -3,7 +3,8 @@ import WebSocket from 'ws';
 import { RS, negotiate, rawLongPolling, records, startHubApp, tenant, until } from './hubTestApp.js';
 import { useTestApp } from '../useTestApp.js';
 
-// Raw HTTP and WebSocket checks of notes/signalr-protocol.md: what the official client hides.
+// Raw HTTP and WebSocket checks of notes/signalr-protocol.md: what the official client hides. The
+// protocol's timers (poll, handshake and disconnect timeouts) are in protocolTimeouts.test.ts, in fake time.
 const t = useTestApp(() =>
   startHubApp({
     keepAliveMs: 1000,
@@ -99,19 +100,6 @@ describe('negotiate', () => {
 });
 
 describe('long polling by hand', () => {
-  it('answers the first poll at once and empty, then holds, then answers empty at the poll timeout', async () => {
-    const lp = await rawLongPolling(t, t.adminToken);
-    const first = await lp.poll();
-    expect(first.status).toBe(200);
-    expect(await first.text()).toBe('');
-    const started = Date.now();
-    const held = await lp.poll();
-    expect(held.status).toBe(200);
-    expect(await held.text()).toBe('');
-    expect(Date.now() - started).toBeGreaterThanOrEqual(250);
-    await lp.remove();
-  });
-
   it('answers 401 without a token, 403 to another user, 400 without id and 404 to an unknown id', async () => {
     // The other tenant first: an id not polled for FAST_HUB's 1 s is forgotten (404), and making a
     // tenant takes longer than that on a loaded machine.
@@ -178,38 +166,6 @@ describe('long polling by hand', () => {
     expect((await lp.poll()).status).toBe(404);
     expect((await lp.send(`{"type":7}${RS}`)).status).toBe(404);
     expect(t.hub.get(lp.id)).toBeUndefined();
-  });
-
-  it('drops a client that stops polling (killed, no DELETE) within the disconnect timeout', async () => {
-    const lp = await rawLongPolling(t, t.adminToken);
-    await lp.connect();
-    const gone = new Promise<string>((resolve) =>
-      t.hub.on('disconnected', (connection, reason) => {
-        if (connection.connectionToken === lp.id) resolve(reason);
-      }),
-    );
-    const abort = new AbortController();
-    const poll = lp.poll(abort.signal).catch(() => undefined);
-    await pollHeld(lp.id);
-    abort.abort();
-    await poll;
-    const started = Date.now();
-    expect(await gone).toBe('long polling client gone');
-    expect(Date.now() - started).toBeLessThan(400 + 300 + 500);
-    expect((await lp.poll()).status).toBe(404);
-  });
-
-  it('drops a negotiated connection whose transport never arrives', async () => {
-    const { body } = await negotiate(t, t.adminToken);
-    const token = String(body?.connectionToken);
-    expect(t.hub.get(token)).toBeDefined();
-    await until(() => t.hub.get(token) === undefined, 'the unused connection to go', 3000);
-  });
-
-  it('drops a long-polling client that never sends its handshake', async () => {
-    const lp = await rawLongPolling(t, t.adminToken);
-    await lp.poll();
-    await until(() => t.hub.get(lp.id) === undefined, 'the silent connection to go', 3000);
   });
 });
 
@@ -311,16 +267,6 @@ describe('WebSockets by hand', () => {
     client.socket.send(`{"protocol":"foo","version":1}${RS}`);
     expect(await client.closed).toBe(1000);
     expect(client.messages.join('')).toBe(`{"error":"The protocol 'foo' is not supported."}${RS}`);
-  });
-
-  it('drops a client that never sends its handshake after the handshake timeout', async () => {
-    const { body } = await negotiate(t, t.adminToken);
-    const client = open(`${wsUrl()}?id=${String(body?.connectionToken)}`, auth(t.adminToken));
-    await client.opened;
-    const started = Date.now();
-    await client.closed;
-    expect(Date.now() - started).toBeLessThan(2500);
-    expect(t.hub.get(String(body?.connectionToken))).toBeUndefined();
   });
 
   it('closes a connection that sends something that is not the hub protocol', async () => {
