@@ -5,7 +5,6 @@ import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importTemplate } from '../src/modules/userinfo/importTemplate.js';
 import { expectFailure } from './helper.js';
 import { countRows, tenant, uniquePhone, type Tenant } from './directoryFixtures.js';
 import { csv, report, sharedStringsXml, sheetXml, upload, workbookOf } from './userImportFixtures.js';
@@ -72,21 +71,33 @@ const paddedSheet = (bytes: number) =>
 
 describe('hostile import files (issue 48)', () => {
   it('the temp-folder check sees what exceljs leaves: its streaming reader stopped early keeps the sheet (positive control)', async () => {
-    const template = await importTemplate('xlsx', 'en');
-    const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([template]), { worksheets: 'emit' });
-    for await (const sheet of reader) {
-      for await (const row of sheet as unknown as AsyncIterable<ExcelJS.Row>) {
-        expect(row.number).toBe(1);
+    // The sheet before the shared strings, as Excel writes them (a fixed order: the template that
+    // exceljs writes orders its parts as they finish, and its own reader fails on some orders).
+    const phone = uniquePhone();
+    const book = workbookOf(
+      sheetXml([
+        [{ s: 0 }, { s: 1 }],
+        [`control ${phone}`, phone],
+      ]),
+      sharedStringsXml(header),
+    );
+    try {
+      const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([book]), { worksheets: 'emit' });
+      for await (const sheet of reader) {
+        for await (const row of sheet as unknown as AsyncIterable<ExcelJS.Row>) {
+          expect(row.number).toBe(1);
+          break;
+        }
         break;
       }
-      break;
+      expect(leftInTmp().length).toBeGreaterThan(0);
+    } finally {
+      // Whatever happened, the next tests start from an empty temp folder.
+      for (const name of leftInTmp()) fs.rmSync(path.join(tmp, name), { recursive: true, force: true });
     }
-    const left = leftInTmp();
-    expect(left.length).toBeGreaterThan(0);
-    for (const name of left) fs.rmSync(path.join(tmp, name), { recursive: true, force: true });
-    // The import reads the same template without writing anything.
-    const dry = report(await upload(a.api, template, 'dryRun=true&createDepartments=true', { fileName: 't.xlsx' }));
-    expect(dry).toMatchObject({ total: 1 });
+    // The import reads the same file without writing anything.
+    const dry = report(await upload(a.api, book, 'dryRun=true', { fileName: 'control.xlsx' }));
+    expect(dry).toMatchObject({ total: 1, valid: 1 });
     expect(leftInTmp()).toEqual([]);
   });
 
