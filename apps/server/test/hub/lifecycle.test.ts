@@ -14,7 +14,9 @@ const t = useTestApp(() =>
     keepAliveMs: 250,
     handshakeTimeoutMs: 1000,
     pollTimeoutMs: 1000,
-    disconnectTimeoutMs: 500,
+    // Also how long a negotiated connection waits for its transport: at 500 ms a loaded CI machine
+    // (PostgreSQL pass, 7 Dec 04:12) connected the SSE stream after the server had dropped the id.
+    disconnectTimeoutMs: 10_000,
     pushIntervalMs: 20,
     sessionCheckMs: 200,
   }),

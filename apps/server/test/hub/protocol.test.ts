@@ -8,11 +8,12 @@ import { useTestApp } from '../useTestApp.js';
 const t = useTestApp(() =>
   startHubApp({
     keepAliveMs: 1000,
-    // Well above the poll timeout: a first test holds a poll before any handshake, and with both at
-    // 300 ms the handshake timer and the held poll raced (CI saw 204 for 200 on a busy machine).
-    handshakeTimeoutMs: 800,
+    // Long enough for a loaded machine between negotiate, the transport and the handshake (the
+    // timeouts themselves are protocolTimeouts.test.ts's, in fake time), and well above the poll
+    // timeout: with both at 300 ms the handshake timer and a held poll raced (CI saw 204 for 200).
+    handshakeTimeoutMs: 10_000,
     pollTimeoutMs: 300,
-    disconnectTimeoutMs: 400,
+    disconnectTimeoutMs: 10_000,
     pushIntervalMs: 20,
     sessionCheckMs: 60_000,
   }),

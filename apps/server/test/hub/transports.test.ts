@@ -10,9 +10,11 @@ import { useTestApp } from '../useTestApp.js';
 const t = useTestApp(() =>
   startHubApp({
     keepAliveMs: 1000,
-    handshakeTimeoutMs: 1000,
+    // Long enough for a loaded machine between negotiate, the transport and the handshake: the
+    // timeouts themselves are tested in fake time (protocolTimeouts.test.ts).
+    handshakeTimeoutMs: 10_000,
     pollTimeoutMs: 2000,
-    disconnectTimeoutMs: 1000,
+    disconnectTimeoutMs: 10_000,
     pushIntervalMs: 20,
     sessionCheckMs: 60_000,
   }),
