@@ -70,7 +70,9 @@ describe('a starting instance', () => {
     const beat = setInterval(() => onA.send({ type: 'heartbeat' }), 500);
     const c = await s.another();
     try {
-      await until(() => c.live.user(E_ID, U_ID)?.battery === 63, 'the new instance to be handed the user');
+      // Only the hand-over can tell C the battery (the terminal reports nothing more here), so a long
+      // wait cannot pass through a later report: 5 s was too short beside CI's other passes (7 Dec 04:12).
+      await until(() => c.live.user(E_ID, U_ID)?.battery === 63, 'the new instance to be handed the user', 20_000);
       const user = c.live.user(E_ID, U_ID);
       expect(user?.online).toBe(true);
       expect(user?.position?.lat).toBeCloseTo(22.54);

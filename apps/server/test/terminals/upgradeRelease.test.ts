@@ -6,7 +6,9 @@ import { createTerminalUser, loggedIn, useTerminalApp } from './terminalTestApp.
 
 // A terminal's socket lives for hours among thousands: it must not keep its upgrade request (the
 // request, its response, headers, logger and route context were a third of a connection's heap).
-const t = useTerminalApp();
+// A heartbeat timeout well past the forced collections below (the file's usual 2 s closed the
+// terminal with 4004 in a loaded CI run, 7 Dec 04:12).
+const t = useTerminalApp({ heartbeatTimeoutMs: 60_000 });
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
