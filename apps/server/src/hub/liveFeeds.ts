@@ -176,7 +176,8 @@ export class LiveFeeds implements ScopeMember {
       this.countSent.FuncNotify = count;
     }
     for (const [feed, argument] of out) this.deliver(feed, argument, batch);
-    if (out.length > 0) this.onPushed((this.clock.now() - batch.since) / 1000);
+    // The clock is wall time in production: a step back (NTP) must not make an age below zero.
+    if (out.length > 0) this.onPushed(Math.max(0, this.clock.now() - batch.since) / 1000);
   }
 
   private sendSnapshot(feeds: readonly HubFeed[]): void {
