@@ -46,8 +46,8 @@ export function resolveSafety(
   enterprise: EnterpriseRules,
   user: { U_ID: number; OS_ID: number | null },
 ): SafetySettings {
-  const find = (kind: SafetyTargetKind, id: number) =>
-    enterprise.rules.find((r) => r.TargetKind === kind && r.TargetID === id);
+  const index = indexOf(enterprise);
+  const find = (kind: SafetyTargetKind, id: number) => index.get(kind)?.get(id);
   const own = find('user', user.U_ID);
   if (own) return { U_ID: user.U_ID, ...valuesOf(own), Source: 'user' };
   let department = user.OS_ID ?? 0;
@@ -59,4 +59,21 @@ export function resolveSafety(
   const whole = find('enterprise', enterprise.E_ID);
   if (whole) return { U_ID: user.U_ID, ...valuesOf(whole), Source: 'enterprise' };
   return { U_ID: user.U_ID, ...SAFETY_OFF, Source: 'none' };
+}
+
+/** Rules by kind and target, made once per EnterpriseRules read: the watch resolves every member from one. */
+const indexes = new WeakMap<EnterpriseRules, Map<string, Map<number, SafetyRule>>>();
+
+function indexOf(enterprise: EnterpriseRules): Map<string, Map<number, SafetyRule>> {
+  let index = indexes.get(enterprise);
+  if (index) return index;
+  index = new Map();
+  for (const rule of enterprise.rules) {
+    let byTarget = index.get(rule.TargetKind);
+    if (!byTarget) index.set(rule.TargetKind, (byTarget = new Map<number, SafetyRule>()));
+    // The first row of a target wins, as a search from the start would find it.
+    if (!byTarget.has(rule.TargetID)) byTarget.set(rule.TargetID, rule);
+  }
+  indexes.set(enterprise, index);
+  return index;
 }

@@ -4,7 +4,6 @@ import {
   distanceMeters,
   type Notification,
   type SafetySettings,
-  type TerminalServerMessage,
 } from '@intercom/contract';
 import type { Kysely } from 'kysely';
 import type { Clock, ClockTimer } from '../../core/clock.js';
@@ -19,18 +18,22 @@ import {
   type SafetyStateRow,
 } from './safetyRepository.js';
 import { resolveSafety, type EnterpriseRules } from './safetyRules.js';
+import {
+  WatchedTerminals,
+  hasWork,
+  isOn,
+  type SafetyPeer,
+  type Still,
+  type Subject,
+  type Watched,
+  type WatchedEnterprise,
+} from './watchedTerminals.js';
 import { sweepMissedCheckIns } from './missedCheckIns.js';
 import type { AlarmEscalation } from './alarmEscalation.js';
 import { alarmText, type AlarmContent } from '../notify/index.js';
 
-/** A logged-in terminal as the watch sees it (a TerminalConnection). */
-export interface SafetyPeer {
-  readonly user: { U_ID: number; E_ID: number; Phone: string } | null;
-  readonly closeReason: string | null;
-  send(message: TerminalServerMessage): void;
-}
+export type { SafetyPeer } from './watchedTerminals.js';
 
-type Subject = { U_ID: number; E_ID: number; Phone: string };
 type Raise = (
   subject: Subject,
   NType: string,
@@ -50,28 +53,11 @@ export interface SafetyWatchOptions {
   clock: Clock;
 }
 
-/** A place stood at since `since` (server time); `stored` once written, `alarmed` once its alarm went. */
-interface Still {
-  lat: number;
-  lon: number;
-  since: number;
-  stored: boolean;
-  alarmed: boolean;
-}
-
-interface Watched {
-  peer: SafetyPeer;
-  user: Subject;
-  settings: SafetySettings | null;
-  OS_ID: number | null;
-  departmentAt: number;
-  /** The stored state has been read (after attach, or after another writer changed it). */
-  loaded: boolean;
-  dueAt: number | null;
-  deadlineAt: number | null;
-  /** The due time this connection was told of with `checkInDue`. */
-  sentDue: number | null;
-  still: Still | null;
+/** An enterprise's rules as read at `at`; `rules` once the read has come back. */
+interface CachedRules {
+  value: Promise<EnterpriseRules>;
+  at: number;
+  rules: EnterpriseRules | null;
 }
 
 const MINUTE = 60_000;
@@ -84,10 +70,16 @@ const STORE_STILL_AFTER_MS = MINUTE;
  * `checkInDue` when one falls due, and judges missed check-ins and standing still. The due times
  * and places live in `safety_state`; every judgement is a conditional update, so a restart or a
  * second instance that sees the same user neither loses nor doubles an alarm.
+ *
+ * A tick pays for what has something to do, not for the fleet (issue 52): the terminals are grouped
+ * by enterprise, each enterprise's rules are read once per rulesTtlMs for all its terminals, and
+ * departments only where a department's rule is on. A terminal whose settings are off and that has
+ * nothing stored or timed is not looked at until its enterprise's rules turn on or its stored state
+ * changes (WatchedEnterprise.busy).
  */
 export class SafetyWatch {
-  private readonly watched = new Map<number, Watched>();
-  private readonly rules = new Map<number, { value: Promise<EnterpriseRules>; at: number }>();
+  private readonly watched = new WatchedTerminals();
+  private readonly rules = new Map<number, CachedRules>();
   private clock: Clock;
   private readonly rulesTtlMs: number;
   private queue: Promise<void> = Promise.resolve();
@@ -107,26 +99,13 @@ export class SafetyWatch {
   /** A terminal logged in here: it is watched from the next tick. */
   attach(peer: SafetyPeer): void {
     const user = peer.user;
-    if (!user) return;
-    this.watched.set(user.U_ID, {
-      peer,
-      user: { U_ID: user.U_ID, E_ID: user.E_ID, Phone: user.Phone },
-      settings: null,
-      OS_ID: null,
-      departmentAt: 0,
-      loaded: false,
-      dueAt: null,
-      deadlineAt: null,
-      sentDue: null,
-      still: null,
-    });
+    if (user) this.watched.attach(peer, user);
   }
 
   /** Its socket closed; a logout also ends its check-ins (nothing is due from a user off duty). */
   detach(peer: SafetyPeer): void {
     const user = peer.user;
-    if (!user || this.watched.get(user.U_ID)?.peer !== peer) return;
-    this.watched.delete(user.U_ID);
+    if (!user || !this.watched.detach(peer, user.U_ID)) return;
     if (peer.closeReason === 'logout') this.track(clearState(this.db, user.U_ID), 'safety state');
   }
 
@@ -139,6 +118,7 @@ export class SafetyWatch {
   fixes(user: { U_ID: number }, fixes: readonly { lat: number; lon: number; time: number }[]): void {
     const w = this.watched.get(user.U_ID);
     const s = w?.settings;
+    // No movement is on, so the terminal is busy already: the place is judged at the next tick.
     if (!w || !s || s.NoMovementMinutes === 0 || fixes.length === 0) return;
     let latest = fixes[0] as { lat: number; lon: number; time: number };
     for (const fix of fixes) if (fix.time > latest.time) latest = fix;
@@ -158,7 +138,10 @@ export class SafetyWatch {
     const dueAt = now + s.CheckInMinutes * MINUTE;
     const deadlineAt = dueAt + s.GraceMinutes * MINUTE;
     await writeState(this.db, user.U_ID, user.E_ID, { DueAt: dueAt, DeadlineAt: deadlineAt });
-    if (w) Object.assign(w, { dueAt, deadlineAt, sentDue: null });
+    if (w) {
+      Object.assign(w, { dueAt, deadlineAt, sentDue: null });
+      this.watched.wake(w);
+    }
     return dueAt;
   }
 
@@ -167,10 +150,10 @@ export class SafetyWatch {
     // The terminals watched when the tick is asked for, at its `now`: one that logs in while this
     // tick waits its turn (behind a slow one) is judged from the next tick, never at a time before
     // its login (a check-in was scheduled 349 ms early so, under load: CI of 7 Dec 00:44).
-    const list = [...this.watched.values()];
+    const upTo = this.watched.attaches;
     this.pendingTicks += 1;
     this.queue = this.queue
-      .then(() => this.run(now, list))
+      .then(() => this.run(now, upTo))
       .catch((error: unknown) => this.options.onError(error, 'safety tick'))
       .finally(() => (this.pendingTicks -= 1));
     return this.queue;
@@ -210,46 +193,101 @@ export class SafetyWatch {
     while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
   }
 
-  private async run(now: number, list: readonly Watched[]): Promise<void> {
+  /** The tick asked for at `now`, over the terminals attached up to `upTo`. */
+  private async run(now: number, upTo: number): Promise<void> {
     // Missed check-ins of every user, watched here or not (a database sweep: a restart loses none).
     const hooks = { settings: (user: Subject, at: number) => this.settingsOf(user, at), raise: this.raise };
     for (const U_ID of await sweepMissedCheckIns(this.db, hooks, now)) {
       const w = this.watched.get(U_ID);
-      if (w) w.loaded = false; // read the moved schedule again
+      if (w) this.watched.reload(w); // read the moved schedule again
     }
-    await this.refresh(list, now);
-    for (const w of list) {
-      if (this.watched.get(w.user.U_ID) !== w || !w.settings) continue;
-      try {
-        await this.checkIns(w, w.settings, now);
-        await this.standing(w, w.settings, now);
-      } catch (error) {
-        this.options.onError(error, 'safety check');
+    await this.refresh(now, upTo);
+    for (const enterprise of this.watched.enterprises.values()) {
+      for (const w of enterprise.busy) {
+        if (w.order > upTo || this.watched.get(w.user.U_ID) !== w || !w.settings) continue;
+        const s = w.settings;
+        if (!isOn(s) && w.dueAt === null) {
+          w.still = null; // what `standing` does when no movement is off: nothing to write
+        } else {
+          try {
+            await this.checkIns(w, s, now);
+            await this.standing(w, s, now);
+          } catch (error) {
+            this.options.onError(error, 'safety check');
+          }
+        }
+        if (!hasWork(w)) enterprise.busy.delete(w);
       }
     }
     await this.options.escalation?.sweep(now);
   }
 
-  /** Departments and settings when older than their cache time; stored state when not read yet. */
-  private async refresh(list: readonly Watched[], now: number): Promise<void> {
-    const stale = list.filter((w) => now - w.departmentAt >= this.rulesTtlMs).map((w) => w.user.U_ID);
-    const departments = stale.length > 0 ? await departmentsOf(this.db, stale) : new Map<number, number | null>();
-    const unread = list.filter((w) => !w.loaded);
-    const states =
-      unread.length > 0
-        ? await statesOf(
-            this.db,
-            unread.map((w) => w.user.U_ID),
-          )
-        : new Map<number, SafetyStateRow>();
-    for (const w of list) {
-      if (departments.has(w.user.U_ID)) {
+  /**
+   * Rules when older than their cache time, with the departments of the enterprise's members when a
+   * department's rule is on; the settings of the members that may have work, of every member when
+   * the rules were read again and are or were on; stored state when not read yet. Only members
+   * attached up to `upTo`: the others are busy, for the next tick.
+   */
+  private async refresh(now: number, upTo: number): Promise<void> {
+    const reread = await this.enterprisesReread(now);
+    const resolve: [WatchedEnterprise, Watched[]][] = [];
+    const stale: Watched[] = [];
+    for (const enterprise of this.watched.enterprises.values()) {
+      const rules = reread.get(enterprise);
+      const wasActive = enterprise.active;
+      if (rules) {
+        enterprise.rules = rules;
+        enterprise.active = rules.rules.some(isOn);
+        enterprise.byDepartment = enterprise.active && rules.rules.some((r) => r.TargetKind === 'department');
+      }
+      if (!enterprise.rules) continue; // its first member attached while the rules were read
+      const everyone = rules !== undefined && (enterprise.active || wasActive);
+      const members = [...(everyone ? enterprise.members.values() : enterprise.busy)].filter((w) => w.order <= upTo);
+      // Read again with the rules, and at the first tick of a member: never older than rulesTtlMs.
+      if (enterprise.byDepartment)
+        stale.push(...members.filter((w) => rules !== undefined || now - w.departmentAt >= this.rulesTtlMs));
+      resolve.push([enterprise, members]);
+    }
+    if (stale.length > 0) {
+      const departments = await departmentsOf(
+        this.db,
+        stale.map((w) => w.user.U_ID),
+      );
+      for (const w of stale) {
+        if (!departments.has(w.user.U_ID)) continue;
         w.OS_ID = departments.get(w.user.U_ID) ?? null;
         w.departmentAt = now;
       }
-      w.settings = resolveSafety(await this.rulesOf(w.user.E_ID, now), { U_ID: w.user.U_ID, OS_ID: w.OS_ID });
-      if (!w.loaded) this.adopt(w, states.get(w.user.U_ID) ?? null);
     }
+    const unread: Watched[] = [];
+    for (const [enterprise, members] of resolve) {
+      const rules = enterprise.rules as EnterpriseRules;
+      for (const w of members) {
+        w.settings = resolveSafety(rules, { U_ID: w.user.U_ID, OS_ID: enterprise.byDepartment ? w.OS_ID : null });
+        if (hasWork(w)) enterprise.busy.add(w);
+        if (!w.loaded) unread.push(w);
+      }
+    }
+    if (unread.length === 0) return;
+    const states = await statesOf(
+      this.db,
+      unread.map((w) => w.user.U_ID),
+    );
+    for (const w of unread) if (!w.loaded) this.adopt(w, states.get(w.user.U_ID) ?? null);
+  }
+
+  /** The enterprises whose rules were read again (or first) for this tick: one wait for all of them. */
+  private async enterprisesReread(now: number): Promise<Map<WatchedEnterprise, EnterpriseRules>> {
+    const reread = new Map<WatchedEnterprise, EnterpriseRules>();
+    const reads: Promise<void>[] = [];
+    for (const enterprise of this.watched.enterprises.values()) {
+      const cached = this.cachedRules(enterprise.E_ID, now);
+      if (cached.rules !== null && cached.rules === enterprise.rules) continue;
+      if (cached.rules !== null) reread.set(enterprise, cached.rules);
+      else reads.push(cached.value.then((rules) => void reread.set(enterprise, rules)));
+    }
+    if (reads.length > 0) await Promise.all(reads);
+    return reread;
   }
 
   /** The stored state: the due times, and the stored place if the terminal still stands there. */
@@ -270,21 +308,24 @@ export class SafetyWatch {
     if (!here || distanceMeters(here.lat, here.lon, stored.lat, stored.lon) <= meters) w.still = stored;
   }
 
-  private rulesOf(E_ID: number, now: number): Promise<EnterpriseRules> {
+  private cachedRules(E_ID: number, now: number): CachedRules {
     const cached = this.rules.get(E_ID);
-    if (cached && now - cached.at < this.rulesTtlMs && now >= cached.at) return cached.value;
-    const value = enterpriseRules(this.db, E_ID);
-    this.rules.set(E_ID, { value, at: now });
-    value.catch(() => this.rules.delete(E_ID));
-    return value;
+    if (cached && now - cached.at < this.rulesTtlMs && now >= cached.at) return cached;
+    const entry: CachedRules = { value: enterpriseRules(this.db, E_ID), at: now, rules: null };
+    this.rules.set(E_ID, entry);
+    entry.value.then(
+      (rules) => (entry.rules = rules),
+      () => this.rules.get(E_ID) === entry && this.rules.delete(E_ID),
+    );
+    return entry;
   }
 
   private async settingsOf(user: Subject, now: number): Promise<SafetySettings> {
-    const departments = await departmentsOf(this.db, [user.U_ID]);
-    return resolveSafety(await this.rulesOf(user.E_ID, now), {
-      U_ID: user.U_ID,
-      OS_ID: departments.get(user.U_ID) ?? null,
-    });
+    const rules = await this.cachedRules(user.E_ID, now).value;
+    // A department matters only when a department's rule is.
+    const byDepartment = rules.rules.some((r) => r.TargetKind === 'department');
+    const OS_ID = byDepartment ? ((await departmentsOf(this.db, [user.U_ID])).get(user.U_ID) ?? null) : null;
+    return resolveSafety(rules, { U_ID: user.U_ID, OS_ID });
   }
 
   /** Schedules, announces and judges the user's check-in. */
