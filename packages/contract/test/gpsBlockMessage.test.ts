@@ -1,8 +1,12 @@
+import { encode } from '@msgpack/msgpack';
+import { deflateSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import {
   GpsBlockReader,
+  PackedGpsBlockError,
   PositionBlockVersionError,
   encodePositionBlock,
+  packGpsBlock,
   userColumnsOf,
   type GpsRecord,
 } from '../src/index.js';
@@ -51,5 +55,44 @@ describe('GpsBlockReader', () => {
     const unknown = data([gpsRecord(1)], true);
     unknown.block[0] = 2;
     expect(() => reader.read(unknown)).toThrow(PositionBlockVersionError);
+  });
+});
+
+describe('packed full blocks', () => {
+  const many = Array.from({ length: 1000 }, (_, i) => gpsRecord(i + 1, { lat: 22 + i / 1e4 }));
+
+  it('read as the same records as the plain block, in fewer bytes', () => {
+    const plain = data(many, true);
+    const packed = packGpsBlock(plain);
+    expect(packed.full).toBe(true);
+    expect(packed.packed.length).toBeLessThan(plain.block.length);
+    expect(new GpsBlockReader().read(packed)).toEqual(new GpsBlockReader().read(plain));
+    // Then deltas, with the slow fields the packed block told.
+    const reader = new GpsBlockReader();
+    reader.read(packed);
+    const moved = { ...many[5]!, lat: 40 };
+    expect(reader.read(data([moved], false, [])).records).toEqual([moved]);
+  });
+
+  it('only a full block is packed', () => {
+    expect(() => packGpsBlock(data([gpsRecord(1)], false))).toThrow(RangeError);
+  });
+
+  const bad: [string, Uint8Array][] = [
+    ['bytes that are not DEFLATE', new Uint8Array([0xff, 0xff, 0xff, 0xff])],
+    ['DEFLATE of bytes that are not MessagePack', deflateSync(new Uint8Array([0xc1]))],
+    ['DEFLATE of MessagePack without users', deflateSync(encode({ block: encodePositionBlock([gpsRecord(1)]) }))],
+    ['DEFLATE of MessagePack whose block is text', deflateSync(encode({ block: 'x', users: userColumnsOf([]) }))],
+  ];
+  it.each(bad)('refuses %s with a PackedGpsBlockError and keeps what it held', (_name, bytes) => {
+    const reader = new GpsBlockReader();
+    reader.read(data([gpsRecord(1)], true));
+    expect(() => reader.read({ full: true, packed: bytes })).toThrow(PackedGpsBlockError);
+    expect(reader.read(data([gpsRecord(1, { lat: 23 })], false, [])).records).toHaveLength(1);
+  });
+
+  it('a packed delta is malformed', () => {
+    const packed = packGpsBlock(data([gpsRecord(1)], true));
+    expect(() => new GpsBlockReader().read({ ...packed, full: false })).toThrow();
   });
 });

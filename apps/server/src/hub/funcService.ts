@@ -1,4 +1,4 @@
-import { HubMethods, type HubFeed, type HubSubscribeResult } from '@intercom/contract';
+import { HubMethods, funcGpsOptionsSchema, type HubFeed, type HubSubscribeResult } from '@intercom/contract';
 import type { Clock } from '../core/clock.js';
 import type { HubConnection } from './hubConnection.js';
 import type { ServerStream } from './serverStream.js';
@@ -13,6 +13,19 @@ function feedOf(value: unknown): HubFeed {
   const feed = FEEDS.find((name) => typeof value === 'string' && name.toLowerCase() === value.toLowerCase());
   if (!feed) throw new HubError(`Unknown feed '${String(value)}'; expected FuncGPS or FuncNotify.`);
   return feed;
+}
+
+/**
+ * `FuncGPS`'s options, an object as its first argument: `{ packed: true }` asks for packed snapshots
+ * (MessagePack connections; docs/realtime.md). An object of other keys or values is refused before
+ * the subscription; arguments that are no object are ignored, as they always were.
+ */
+function packedOf(feed: HubFeed, args: readonly unknown[]): boolean {
+  const first = args[0];
+  if (feed !== HubMethods.FuncGPS || typeof first !== 'object' || first === null || Array.isArray(first)) return false;
+  const options = funcGpsOptionsSchema.safeParse(first);
+  if (!options.success) throw new HubError('FuncGPS takes its options as { packed: boolean }.');
+  return options.data.packed === true;
 }
 
 /**
@@ -70,16 +83,21 @@ export class FuncService {
 
   private feedMethod(feed: HubFeed): HubMethod {
     return {
-      invoke: ({ connection }) => this.subscribe(connection, feed, null),
-      stream: ({ connection }, _args, stream) => {
-        this.subscribe(connection, feed, stream);
+      invoke: ({ connection }, args) => this.subscribe(connection, feed, null, packedOf(feed, args)),
+      stream: ({ connection }, args, stream) => {
+        this.subscribe(connection, feed, stream, packedOf(feed, args));
       },
     };
   }
 
-  private subscribe(connection: HubConnection, feed: HubFeed, stream: ServerStream | null): HubSubscribeResult {
+  private subscribe(
+    connection: HubConnection,
+    feed: HubFeed,
+    stream: ServerStream | null,
+    packed: boolean,
+  ): HubSubscribeResult {
     const feeds = this.feedsFor(connection);
-    const result = feeds.subscribe(feed, stream);
+    const result = feeds.subscribe(feed, stream, packed);
     if (!this.scopeOf.has(feeds)) {
       const scope = this.scopeFor(feeds.scope);
       scope.members.add(feeds);

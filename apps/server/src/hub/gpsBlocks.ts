@@ -1,8 +1,10 @@
 import {
   GPS_BLOCK_TYPE,
   encodePositionBlock,
+  packGpsBlock,
   userColumnsOf,
   type GpsBlockData,
+  type PackedGpsBlockData,
   type PositionFix,
   type UserFields,
 } from '@intercom/contract';
@@ -73,18 +75,37 @@ export class SlowFieldWatch {
  * are): its invocation record per target, and its value for a stream item.
  */
 export class GpsBlockMessage {
-  readonly value: { type: string; data: GpsBlockData };
+  readonly value: { type: string; data: GpsBlockData | PackedGpsBlockData };
+  /** Bytes of its data (a slow client's snapshot size, `snapshotChars`). */
+  readonly size: number;
   private readonly records = new Map<string, Payload>();
+  private packedMessage: GpsBlockMessage | null = null;
 
-  constructor(fixes: Iterable<LiveFix>, slow: Iterable<LiveFix>, full: boolean) {
+  constructor(data: GpsBlockData | PackedGpsBlockData, size: number) {
+    this.value = { type: GPS_BLOCK_TYPE, data };
+    this.size = size;
+  }
+
+  /** The block of `fixes`, with the slow fields of every fix (full) or of `slow` (a delta). */
+  static of(fixes: Iterable<LiveFix>, slow: Iterable<LiveFix>, full: boolean): GpsBlockMessage {
     const list = [...fixes];
     const block = encodePositionBlock(list.map(positionFixOf));
     const users = userColumnsOf([...(full ? list : slow)].map(userFieldsOf));
-    this.value = { type: GPS_BLOCK_TYPE, data: { full, block, users } };
+    return new GpsBlockMessage({ full, block, users }, block.length + 32 * users.U_ID.length);
   }
 
-  get size(): number {
-    return this.value.data.block.length + 32 * this.value.data.users.U_ID.length;
+  /**
+   * This full block packed, for the connections that asked for packed snapshots (`FuncGPS` with
+   * `{ packed: true }`): packed once, on first use, and shared as the block is.
+   */
+  packed(): GpsBlockMessage {
+    const data = this.value.data;
+    if ('packed' in data) return this;
+    if (!this.packedMessage) {
+      const packed = packGpsBlock(data);
+      this.packedMessage = new GpsBlockMessage(packed, packed.packed.length);
+    }
+    return this.packedMessage;
   }
 
   record(target: string, wire: HubWire): Payload {

@@ -50,6 +50,8 @@ export class LiveFeeds implements ScopeMember {
   private heldCount = 0;
   /** When the oldest held change was taken (the clock's time). */
   private heldSince = 0;
+  /** The FuncGPS subscription asked for packed snapshots (MessagePack connections only). */
+  private packedSnapshots = false;
 
   constructor(
     private readonly connection: HubConnection,
@@ -78,8 +80,12 @@ export class LiveFeeds implements ScopeMember {
     return this.subscriptions.size > 0;
   }
 
-  /** Starts (or restarts) a feed with its snapshot; a stream it replaces completes. */
-  subscribe(feed: HubFeed, stream: ServerStream | null): HubSubscribeResult {
+  /**
+   * Starts (or restarts) a feed with its snapshot; a stream it replaces completes. `packed`: the
+   * full position blocks of this FuncGPS subscription go packed (gpsBlocks.ts).
+   */
+  subscribe(feed: HubFeed, stream: ServerStream | null, packed = false): HubSubscribeResult {
+    if (feed === HubMethods.FuncGPS) this.packedSnapshots = packed;
     // Held changes are older than the snapshot that follows: they go first, so none undoes it.
     this.sendHeld();
     this.end(feed);
@@ -187,7 +193,7 @@ export class LiveFeeds implements ScopeMember {
     for (const feed of feeds) {
       if (feed === HubMethods.FuncGPS) {
         out.push(
-          [feed, this.binary ? snapshot.gpsBlock : snapshot.gpsArray],
+          [feed, this.binary ? this.snapshotBlock(snapshot) : snapshot.gpsArray],
           [feed, snapshot.numOnline],
           [feed, snapshot.onlineUsers],
           [feed, snapshot.notifys],
@@ -204,6 +210,10 @@ export class LiveFeeds implements ScopeMember {
       0,
     );
     for (const [feed, argument] of out) this.deliver(feed, argument, snapshot);
+  }
+
+  private snapshotBlock(snapshot: ScopeSnapshot): GpsBlockMessage {
+    return this.packedSnapshots ? snapshot.gpsBlock.packed() : snapshot.gpsBlock;
   }
 
   /** Queues one message (`send` says why what is queued stays bounded). */

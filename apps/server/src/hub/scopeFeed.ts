@@ -65,7 +65,7 @@ export class ScopeSnapshot extends RecordCache {
 
   /** What MessagePack connections get instead of `gpsArray`: every user's fields, and a position block. */
   get gpsBlock(): GpsBlockMessage {
-    this.block ??= new GpsBlockMessage(this.snapshot.fixes, [], true);
+    this.block ??= GpsBlockMessage.of(this.snapshot.fixes, [], true);
     return this.block;
   }
 
@@ -190,7 +190,7 @@ export class ScopeBatch extends RecordCache {
   gpsBlock(): GpsBlockMessage | null {
     if (this.block === undefined) {
       const { fixes, slow } = this.pending;
-      this.block = fixes.size === 0 ? null : new GpsBlockMessage(fixes.values(), slow.values(), false);
+      this.block = fixes.size === 0 ? null : GpsBlockMessage.of(fixes.values(), slow.values(), false);
     }
     return this.block;
   }

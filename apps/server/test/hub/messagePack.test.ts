@@ -92,6 +92,67 @@ describe.each(binaryTransports)('positions to a MessagePack client over %s', (_n
   });
 });
 
+describe.each(binaryTransports)('packed snapshots to a MessagePack client over %s', (_name, transport) => {
+  it('FuncGPS with { packed: true } gets its full block packed, the deltas as before', async () => {
+    const E_ID = t.demo.E_ID;
+    const users = Array.from({ length: 200 }, (_, i) => 7200 + transport * 1000 + i);
+    for (const U_ID of users) {
+      const fix = { lat: 30 + U_ID / 1e5, lon: 120, time: Date.now() - 1000, speed: 5, course: 90 };
+      t.live.reportPosition({ E_ID, U_ID, Phone: `139${U_ID}`, UserName: `Packed${U_ID}`, ...fix });
+    }
+    const plain = hubClient(t, { token: t.adminToken, transport, protocol: new MessagePackHubProtocol() });
+    const packed = hubClient(t, { token: t.adminToken, transport, protocol: new MessagePackHubProtocol() });
+    const plainMsgs = record<{ type: string; data: Record<string, unknown> }>(plain, 'pushMsg');
+    const packedMsgs = record<{ type: string; data: Record<string, unknown> }>(packed, 'pushMsg');
+    await Promise.all([plain.start(), packed.start()]);
+    await plain.invoke('FuncGPS');
+    expect(await packed.invoke('FuncGPS', { packed: true })).toEqual({ feed: 'FuncGPS', enterprises: [E_ID] });
+
+    const plainSnapshot = plainMsgs.find((m) => m.type === 'GPSBlock')!.data;
+    const packedSnapshot = packedMsgs.find((m) => m.type === 'GPSBlock')!.data;
+    expect(Object.keys(packedSnapshot).sort()).toEqual(['full', 'packed']);
+    expect(packedSnapshot.packed).toBeInstanceOf(Uint8Array);
+    const plainBytes = (plainSnapshot.block as Uint8Array).length + (plainSnapshot.users as { U_ID: [] }).U_ID.length;
+    expect((packedSnapshot.packed as Uint8Array).length).toBeLessThan(plainBytes);
+    const read = new GpsBlockReader().read(packedSnapshot);
+    expect(read).toEqual(new GpsBlockReader().read(plainSnapshot));
+    expect(read.records.map((r) => r.U_ID)).toEqual(expect.arrayContaining(users));
+
+    // A move afterwards is a plain delta for both.
+    const moved = users[0]!;
+    t.live.reportPosition({
+      E_ID,
+      U_ID: moved,
+      Phone: `139${moved}`,
+      UserName: `Packed${moved}`,
+      lat: 31,
+      lon: 121,
+      time: Date.now(),
+    });
+    const deltas = (msgs: typeof plainMsgs) => msgs.filter((m) => m.type === 'GPSBlock').slice(1);
+    await until(() => deltas(packedMsgs).length > 0 && deltas(plainMsgs).length > 0, 'a delta to each');
+    expect(deltas(packedMsgs)[0]!.data).toMatchObject({ full: false, block: expect.any(Uint8Array) });
+    expect(deltas(packedMsgs)[0]!.data).toEqual(deltas(plainMsgs)[0]!.data);
+    await Promise.all([plain.stop(), packed.stop()]);
+  });
+
+  it.each([
+    ['an unknown option', { pack: true }],
+    ['a packed that is no boolean', { packed: 'yes' }],
+  ])('refuses %s, subscribes nothing, and the connection carries on', async (_case, options) => {
+    const client = hubClient(t, { token: t.adminToken, transport, protocol: new MessagePackHubProtocol() });
+    const msgs = record<{ type: string }>(client, 'pushMsg');
+    await client.start();
+    await expect(client.invoke('FuncGPS', options)).rejects.toThrow(
+      'FuncGPS takes its options as { packed: boolean }.',
+    );
+    expect(msgs).toEqual([]);
+    expect(await client.invoke('FuncGPS')).toMatchObject({ feed: 'FuncGPS' });
+    expect(msgs[0]).toMatchObject({ type: 'GPSBlock', data: { full: true } });
+    await client.stop();
+  });
+});
+
 describe('negotiation', () => {
   it('offers Binary on WebSockets and long polling, never on Server-Sent Events', async () => {
     const { body } = await negotiate(t, t.adminToken);

@@ -3,6 +3,8 @@ import type { HubConnectionLike } from './HubController';
 /** A hub connection tests drive: it records invocations and lets the test fire the client's events. */
 export class FakeHubConnection implements HubConnectionLike {
   invoked: string[] = [];
+  /** Each invocation's method and arguments. */
+  invocations: unknown[][] = [];
   stopped = false;
   startResult: Promise<void> = Promise.resolve();
   private handlers = new Map<string, (argument: unknown) => void>();
@@ -23,8 +25,9 @@ export class FakeHubConnection implements HubConnectionLike {
     this.stopped = true;
     return Promise.resolve();
   };
-  invoke = (method: string) => {
+  invoke = (method: string, ...args: unknown[]) => {
     this.invoked.push(method);
+    this.invocations.push([method, ...args]);
     return Promise.resolve({});
   };
   on(name: string, handler: (argument: unknown) => void) {

@@ -1,4 +1,4 @@
-import { GPS_BLOCK_TYPE, encodePositionBlock, userColumnsOf, type GpsRecord } from '@intercom/contract';
+import { GPS_BLOCK_TYPE, encodePositionBlock, packGpsBlock, userColumnsOf, type GpsRecord } from '@intercom/contract';
 import { describe, expect, test } from 'vitest';
 import { FakeHubConnection } from './FakeHubConnection';
 import { HubController } from './HubController';
@@ -62,6 +62,35 @@ describe('HubController on MessagePack', () => {
     const charged = { ...moved, battery: 99 };
     last().push('pushMsg', block([charged], false));
     expect(store.getSnapshot().positions.get(1)).toEqual(charged);
+  });
+
+  test('asks for packed snapshots on MessagePack only, and takes them', async () => {
+    const { controller, made, store } = setup([
+      new Error("Server returned handshake error: The protocol 'messagepack' is not supported."),
+    ]);
+    controller.start();
+    await settle();
+    expect(made[1]?.connection.invocations).toEqual([['FuncGPS'], ['FuncNotify']]);
+
+    const packed = setup();
+    packed.controller.start();
+    await settle();
+    expect(packed.last().invocations).toEqual([['FuncGPS', { packed: true }], ['FuncNotify']]);
+    const records = [gpsRecordFixture(1), gpsRecordFixture(2, { talking: true })];
+    packed.last().push('pushMsg', { type: GPS_BLOCK_TYPE, data: packGpsBlock(block(records, true).data) });
+    expect([...packed.store.getSnapshot().positions.values()]).toEqual(records);
+    expect(store.getSnapshot().status).toBe('connected');
+  });
+
+  test('falls back to JSON for good when a packed snapshot does not unpack', async () => {
+    const { controller, made, store, last } = setup();
+    controller.start();
+    await settle();
+    last().push('pushMsg', { type: GPS_BLOCK_TYPE, data: { full: true, packed: new Uint8Array([0xff, 0xff, 0xff]) } });
+    await settle();
+    expect(made.map((m) => m.protocol)).toEqual(['messagepack', 'json']);
+    expect(last().invocations[0]).toEqual(['FuncGPS']);
+    expect(store.getSnapshot().status).toBe('connected');
   });
 
   test('falls back to JSON for good when a block has a version it does not know', async () => {

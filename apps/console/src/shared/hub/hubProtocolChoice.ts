@@ -1,4 +1,10 @@
-import { GPS_BLOCK_TYPE, PositionBlockVersionError, type GpsBlockReader, type PushMsg } from '@intercom/contract';
+import {
+  GPS_BLOCK_TYPE,
+  PackedGpsBlockError,
+  PositionBlockVersionError,
+  type GpsBlockReader,
+  type PushMsg,
+} from '@intercom/contract';
 
 /** The hub protocol a connection speaks: MessagePack (binary position blocks) or JSON. */
 export type HubProtocolName = 'messagepack' | 'json';
@@ -15,8 +21,12 @@ export function refusesMessagePack(error: unknown): boolean {
   );
 }
 
-/** What a `GPSBlock` push makes: the same message JSON connections get, or a block this console cannot read. */
-export type BlockOutcome = { message: PushMsg } | { unknownVersion: string } | undefined;
+/**
+ * What a `GPSBlock` push makes: the same message JSON connections get, or a block this console
+ * cannot read (a version it does not know, or a packed snapshot that does not unpack: it must not
+ * go on without the users, so it falls back to JSON).
+ */
+export type BlockOutcome = { message: PushMsg } | { unreadable: string } | undefined;
 
 /**
  * A `GPSBlock` push (MessagePack connections) as the `GPSArray` (a full block) or `GPS` message the
@@ -29,7 +39,9 @@ export function gpsBlockMessage(argument: unknown, reader: GpsBlockReader): Bloc
     const { full, records } = reader.read(message.data);
     return { message: { type: full ? 'GPSArray' : 'GPS', data: records } };
   } catch (error) {
-    if (error instanceof PositionBlockVersionError) return { unknownVersion: error.message };
+    if (error instanceof PositionBlockVersionError || error instanceof PackedGpsBlockError) {
+      return { unreadable: error.message };
+    }
     return undefined;
   }
 }
