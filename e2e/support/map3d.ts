@@ -77,3 +77,31 @@ export function columnOf(page: Page, userId: number): Promise<string | undefined
     return column?.properties.state;
   }, userId);
 }
+
+/**
+ * The middle of the footprint of the column the 3D map draws for the user ([lon, lat]; undefined:
+ * none drawn). A column across a tile's edge comes in pieces: the middle of all of them.
+ */
+export function columnPlace(page: Page, userId: number): Promise<[number, number] | undefined> {
+  return page.evaluate((id) => {
+    const element = document.querySelector('[data-testid="map-canvas"]') as HTMLElement & {
+      maplibre: {
+        getLayer(id: string): unknown;
+        queryRenderedFeatures(options: { layers: string[] }): {
+          properties: { id: number; cluster: boolean };
+          geometry: { type: string; coordinates: number[][][] };
+        }[];
+      };
+    };
+    const map = element.maplibre;
+    if (!map.getLayer('user-columns')) return undefined;
+    const points = map
+      .queryRenderedFeatures({ layers: ['user-columns'] })
+      .filter((feature) => !feature.properties.cluster && feature.properties.id === id)
+      .flatMap((feature) => (feature.geometry.type === 'Polygon' ? (feature.geometry.coordinates[0] ?? []) : []));
+    if (points.length === 0) return undefined;
+    const lons = points.map((point) => point[0]!);
+    const lats = points.map((point) => point[1]!);
+    return [(Math.min(...lons) + Math.max(...lons)) / 2, (Math.min(...lats) + Math.max(...lats)) / 2];
+  }, userId);
+}

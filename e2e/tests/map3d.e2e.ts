@@ -4,7 +4,7 @@ import { adminCredentials } from '../support/accounts.js';
 import { tokenOf } from '../support/apiLogin.js';
 import { shot, useBrowserPerFile } from '../support/browser.js';
 import { logIn } from '../support/console.js';
-import { cameraInUrl, columnOf, mapCamera } from '../support/map3d.js';
+import { cameraInUrl, columnOf, columnPlace, mapCamera } from '../support/map3d.js';
 import { expectMapUser, openMapSignedIn, waitForMap, waitForMapIdle } from '../support/mapPage.js';
 import { createTerminalUser, Terminal, useTestTerminals } from '../support/terminal.js';
 import { en, text, type Language } from '../support/texts.js';
@@ -58,6 +58,19 @@ describe('3D map', () => {
     await expectMapUser(page, sos, (user) => user.state === 'sos', 'the SOS user drawn');
     await expect.poll(() => columnOf(page, sos)).toBe('sos');
     expect(shared(await mapCamera(page))).toBe(true);
+    // A move takes the user's column along (the columns follow the users by difference).
+    const bravo = created[1]!;
+    await expect.poll(() => columnOf(page, bravo)).toBe('online');
+    await terminals[1]!.send({ type: 'position', lat: 22.5561, lon: 114.0649, time: Date.now(), speed: 0, course: 0 });
+    await expect
+      .poll(
+        async () => {
+          const place = await columnPlace(page, bravo);
+          return place !== undefined && near(place[0], 114.0649, 0.0003) && near(place[1], 22.5561, 0.0003);
+        },
+        { message: "Bravo's column at its new place" },
+      )
+      .toBe(true);
 
     // Shift with an arrow turns (15°) and tilts (10°) once the map has the focus.
     await page.locator('[data-testid="map-canvas"] canvas').focus();

@@ -4,7 +4,7 @@ import { useMapHandle } from './mapContext';
 import { CLUSTER_COUNT, USERS_SOURCE } from './MapUsers';
 import styles from './MapUserColumns.module.css';
 import { stateColourExpression } from './stateColourExpression';
-import { columnFeatures, columnsKey, type ColumnUser } from './userColumns';
+import { DrawnColumns, type ColumnUser } from './userColumns';
 import { USERS_TILE_LAYER } from './UserTileIndex';
 
 const SOURCE = 'user-columns';
@@ -55,9 +55,10 @@ function syncSosRings(map: MapLibreMap, rings: Map<number, Marker>, users: reado
 
 /**
  * The 3D map's users as columns (6-sided fill extrusions) coloured by state, clusters blue and taller
- * the more they hold, over the users' circles, and a ring pulsing on each SOS user. The columns are
- * rebuilt from the users' tiles only when what they show changed (a quiet map is not redrawn) and
- * the rings are animated by the browser, not by redrawing the map. Renders nothing.
+ * the more they hold, over the users' circles, and a ring pulsing on each SOS user. The columns follow
+ * the users' tiles: only those that came, went, moved or changed are sent to the map (DrawnColumns:
+ * every one again only when the zoom changed), a quiet map is not redrawn, and the rings are animated
+ * by the browser, not by redrawing the map. Renders nothing.
  */
 export function MapUserColumns({ onSelect }: { onSelect: (userId: number) => void }) {
   const { map } = useMapHandle();
@@ -80,7 +81,7 @@ export function MapUserColumns({ onSelect }: { onSelect: (userId: number) => voi
       },
     });
     const rings = new Map<number, Marker>();
-    let key = '';
+    const drawn = new DrawnColumns();
     let placed = false;
     const update = () => {
       // Under the cluster counts and names (MapUsers adds them once its tile worker runs).
@@ -92,10 +93,11 @@ export function MapUserColumns({ onSelect }: { onSelect: (userId: number) => voi
       const users = usersInView(map);
       syncSosRings(map, rings, users);
       const zoom = Math.round(map.getZoom() * 4) / 4;
-      const next = columnsKey(users, zoom);
-      if (next === key) return;
-      key = next;
-      void (map.getSource(SOURCE) as GeoJSONSource).setData(columnFeatures(users, zoom));
+      const change = drawn.next(users, zoom);
+      const source = map.getSource(SOURCE) as GeoJSONSource;
+      if (!change) return;
+      if ('all' in change) void source.setData(change.all);
+      else void source.updateData(change.diff);
     };
     // 'idle' comes once the map has drawn what changed (a batch of users, a move), never while it stands still.
     map.on('idle', update);

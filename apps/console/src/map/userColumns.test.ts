@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { COLUMN_SIDES, columnFeatures, columnsKey, MAX_COLUMNS, type ColumnUser } from './userColumns';
+import { COLUMN_SIDES, columnFeatures, DrawnColumns, MAX_COLUMNS, type ColumnUser } from './userColumns';
 
 const user = (id: number, state = 'online', lat = 22.5): ColumnUser => ({
   id,
@@ -53,13 +53,51 @@ describe('columnFeatures', () => {
   });
 });
 
-describe('columnsKey', () => {
-  test('is the same for the same users and zoom, and changes with a move, a state or the zoom', () => {
-    const key = columnsKey([user(1), user(2)], 12);
-    expect(columnsKey([user(1), user(2)], 12)).toBe(key);
-    expect(columnsKey([user(1), user(2, 'online', 22.6)], 12)).not.toBe(key);
-    expect(columnsKey([user(1), user(2, 'sos')], 12)).not.toBe(key);
-    expect(columnsKey([user(1), user(2)], 12.25)).not.toBe(key);
-    expect(columnsKey([user(1)], 12)).not.toBe(key);
+describe('DrawnColumns', () => {
+  const moved = (base: ColumnUser, lat: number): ColumnUser => ({ ...base, lat });
+
+  test('the first users, and every zoom change, send every column', () => {
+    const drawn = new DrawnColumns();
+    const first = drawn.next([user(1), user(2)], 12);
+    expect(first).toEqual({ all: columnFeatures([user(1), user(2)], 12) });
+    const zoomed = drawn.next([user(1), user(2)], 12.25);
+    expect(zoomed && 'all' in zoomed ? zoomed.all.features.map((feature) => feature.id) : null).toEqual(['u1', 'u2']);
+  });
+
+  test('the same users at the same zoom send nothing', () => {
+    const drawn = new DrawnColumns();
+    drawn.next([user(1), user(2)], 12);
+    expect(drawn.next([user(1), user(2)], 12)).toBeNull();
+  });
+
+  test('a batch sends only the columns that came, went, moved or changed', () => {
+    const drawn = new DrawnColumns();
+    const many = Array.from({ length: 1000 }, (_, id) => user(id));
+    drawn.next(many, 12);
+    const next = [...many.slice(1)];
+    next[10] = moved(next[10]!, 22.6);
+    next[20] = user(21, 'sos');
+    next.push(cluster(5, 40));
+    const change = drawn.next(next, 12);
+    if (!change || !('diff' in change)) throw new Error(`expected a difference, got ${JSON.stringify(change)}`);
+    const { remove, add, update } = change.diff;
+    expect(remove).toEqual(['u0']);
+    expect(add?.map((feature) => feature.id)).toEqual(['c5']);
+    expect(update?.map((one) => one.id)).toEqual(['u11', 'u21']);
+    const sos = update?.find((one) => one.id === 'u21');
+    expect(sos?.addOrUpdateProperties).toContainEqual({ key: 'state', value: 'sos' });
+    // The moved column's new footprint is centred on its new place, sized as a new one would be.
+    expect(update?.find((one) => one.id === 'u11')?.newGeometry).toEqual(
+      columnFeatures([moved(user(11), 22.6)], 12).features[0]!.geometry,
+    );
+  });
+
+  test(`a user beyond the first ${MAX_COLUMNS} is neither drawn nor sent`, () => {
+    const drawn = new DrawnColumns();
+    const many = Array.from({ length: MAX_COLUMNS + 1 }, (_, id) => user(id));
+    drawn.next(many, 12);
+    const last = many.length - 1;
+    many[last] = moved(many[last]!, 23);
+    expect(drawn.next(many, 12)).toBeNull();
   });
 });
