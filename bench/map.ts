@@ -23,7 +23,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
-import type { Browser } from 'playwright-core';
+import type { Browser, CDPSession } from 'playwright-core';
 import { startWorkerProfiles, topFunctions, type CpuProfile } from './support/cpuProfile.js';
 import { login } from './support/login.js';
 import { seedTerminals } from './support/seedTerminals.js';
@@ -68,6 +68,22 @@ async function run(users: number, soak: boolean) {
     browser = await launchBrowser({ webgl: true });
     log(`${users} users: seeding; feed ${FEED}`);
     await seedTerminals({ dataDir: server.dataDir }, users, 1);
+    // Issue 52, goal 6: the same opening on the empty map (no user online yet), in this run, so the
+    // software GPU's own cost is told apart from ours: the first frame with every user is judged
+    // against the empty map's first frame.
+    const emptyOpenings: Record<string, unknown>[] = [];
+    for (let i = 0; i < Number(process.env.MAP_BENCH_PLAIN_OPENING ?? 3); i++) {
+      const emptyToken = await login(server.url, 'admin', BENCH_PASSWORD, 'DEMO');
+      const emptyProbe = `window.__name = (f) => f;\n${INSTRUMENT_HUB}\nwindow.mapProbe.expected = 0;`;
+      const marks = await plainOpening({
+        url: `${server.url}/main/map`,
+        token: emptyToken,
+        probe: emptyProbe,
+        until: 'firstRender',
+      });
+      emptyOpenings.push(marks);
+      log(`${users} users: empty map opening without Playwright, steps ${JSON.stringify(marks)}`);
+    }
     load = await startLoad(server, users, prefix, { feed: FEED, redisUrl: REDIS_URL, busRate });
     const token = await login(server.url, 'admin', BENCH_PASSWORD, 'DEMO');
     const online = await waitOnline(server.url, token, users);
@@ -224,7 +240,12 @@ async function run(users: number, soak: boolean) {
     const metricsBefore = await scrapeMetrics(server.url);
     const serverCpuBefore = cpuSeconds(server.process.pid ?? 0);
     const latencyStarted = performance.now();
+    // The page's renderer process (its main thread and workers; not the GPU process) by the browser's own counters.
+    const processes = await browser.newBrowserCDPSession();
+    const rendererCpuBefore = await rendererCpuSeconds(processes);
     const latencyMs = await latency(page, hub, SECONDS);
+    const rendererCpuMs = (await rendererCpuSeconds(processes)) * 1000 - rendererCpuBefore * 1000;
+    await processes.detach();
     const metricsAfter = await scrapeMetrics(server.url);
     const lag = (p: number) =>
       Math.round((metricsAfter.get(`intercom_nodejs_eventloop_lag_p${p}_seconds`) ?? NaN) * 1000);
@@ -245,6 +266,7 @@ async function run(users: number, soak: boolean) {
     }
     if (stopWorkers) log(`${users} users: workers' hottest functions ${JSON.stringify(await stopWorkers(), null, 1)}`);
     log(`${users} users: fix to frame ${JSON.stringify(latencyMs)}`);
+    log(`${users} users: renderer CPU ${Math.round(rendererCpuMs)} ms for ${latencyMs.changes} changes`);
     log(`${users} users: the server's share of it ${JSON.stringify(serverShare)}`);
     let memory: MapMemory | undefined;
     if (soak && SOAK_SECONDS > 0) memory = await soakHeap(page, SOAK_SECONDS, (line) => log(`${users} users: ${line}`));
@@ -273,8 +295,10 @@ async function run(users: number, soak: boolean) {
       snapshotBytes,
       firstFrameMs,
       plainOpenings,
+      emptyOpenings,
       returningOpenings,
       memory,
+      rendererCpuMs,
     });
     return {
       users,
@@ -323,6 +347,12 @@ async function run(users: number, soak: boolean) {
       fs.rmSync(profileDir, { recursive: true, force: true });
     }
   }
+}
+
+/** CPU seconds of the browser's renderer processes so far (CDP SystemInfo.getProcessInfo). */
+async function rendererCpuSeconds(session: CDPSession): Promise<number> {
+  const { processInfo } = await session.send('SystemInfo.getProcessInfo');
+  return processInfo.filter((info) => info.type === 'renderer').reduce((sum, info) => sum + info.cpuTime, 0);
 }
 
 const results = [];

@@ -51,6 +51,10 @@ export interface MapRun {
   snapshotBytes: number;
   firstFrameMs: number | null;
   plainOpenings: Record<string, unknown>[];
+  /** The same openings on the map before any user was online (issue 52, goal 6). */
+  emptyOpenings: Record<string, unknown>[];
+  /** CPU ms of the page's renderer process (main thread and workers) while `latencyMs` was measured. */
+  rendererCpuMs: number;
   returningOpenings: Record<string, unknown>[];
   memory: MapMemory | undefined;
 }
@@ -58,7 +62,16 @@ export interface MapRun {
 /** Each figure of a run with its goal and whether it was met. */
 export function mapFigures(run: MapRun) {
   const { users, seconds, online, drawnUsers, views, thread, loadTasks, latencyMs, snapshotBytes, firstFrameMs } = run;
-  const { plainOpenings, returningOpenings, memory } = run;
+  const { plainOpenings, emptyOpenings, returningOpenings, memory, rendererCpuMs } = run;
+  const firstRenders = emptyOpenings.map((marks) =>
+    typeof marks.firstRender === 'number' ? marks.firstRender : Infinity,
+  );
+  const emptyFirstFrame = firstRenders.length > 0 ? percentile(firstRenders, 50) : Infinity;
+  const allUsersFrames = plainOpenings.map((marks) =>
+    typeof marks.allUsersFirstFrame === 'number' ? marks.allUsersFirstFrame : Infinity,
+  );
+  const afterEmpty = allUsersFrames.length > 0 ? percentile(allUsersFrames, 50) - emptyFirstFrame : Infinity;
+  const perThousand = latencyMs.changes > 0 ? round((rendererCpuMs / latencyMs.changes) * 1000, 2) : null;
   const defaultView = views.default as { ratio: number };
   const verdict = <T extends number | null>(value: T, goal: string, met: boolean) => ({
     value,
@@ -118,6 +131,20 @@ export function mapFigures(run: MapRun) {
           memory.growthPercent <= 10 && memory.seconds >= 600,
         )
       : { value: null, goal: '<= 10 over 600 s', met: false, note: 'no soak in this run' },
+    consoleCpuMsPer1000Changes: verdict(
+      perThousand,
+      "<= 10 (the page's renderer process, main thread and workers, per 1,000 position changes received)",
+      (perThousand ?? Infinity) <= 10,
+    ),
+    emptyMapFirstFrameMs: {
+      value: Number.isFinite(emptyFirstFrame) ? emptyFirstFrame : null,
+      goal: `reported (median of ${emptyOpenings.length} openings without Playwright before any user was online)`,
+    },
+    snapshotFirstFrameAfterEmptyMapMs: verdict(
+      Number.isFinite(afterEmpty) ? afterEmpty : null,
+      "<= 1000 (median first frame with every user, less the empty map's first frame, both without Playwright)",
+      afterEmpty <= 1000,
+    ),
     positionsPerSecondDelivered: {
       value: latencyMs.positionsPerSecond,
       goal: `${users} (every user once a second)`,

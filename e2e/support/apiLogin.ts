@@ -106,3 +106,16 @@ export async function callApi(
   const response = await fetch(url, { method, headers: { Authorization: `Bearer ${token}` } });
   return { status: response.status, body: (await response.json()) as ApiAnswer['body'] };
 }
+
+/** Deletes the console accounts named `loginName` (the simulator's own, after a file that ran a fleet). */
+export async function deleteConsoleAccounts(token: string, loginName: string): Promise<void> {
+  const accounts = await callApi(token, 'GET', '/api/Account/QueryData', {
+    jsonCondition: JSON.stringify({ LoginName: loginName }),
+  });
+  for (const { A_ID } of accounts.body.Data as { A_ID: number }[]) {
+    await fetch(new URL(`/api/Account/Delete/${A_ID}`, inject('baseUrl')), {
+      method: 'DELETE',
+      headers: { Authorization: `Bearer ${token}` },
+    });
+  }
+}

@@ -8,11 +8,12 @@ import type { SimulatorOptions } from '../../apps/simulator/src/options.js';
 import { SIM_ACCOUNT } from '../../apps/simulator/src/simAccount.js';
 import { FleetStats } from '../../apps/simulator/src/stats.js';
 import { SimTerminal } from '../../apps/simulator/src/terminal.js';
-import { adminCredentials, COMPANY_CODE } from '../support/accounts.js';
-import { callApi, postJson, signInByApi, tokenOf } from '../support/apiLogin.js';
+import { adminCredentials } from '../support/accounts.js';
+import { callApi, deleteConsoleAccounts, postJson, signInByApi, tokenOf } from '../support/apiLogin.js';
 import { shot, useBrowserPerFile } from '../support/browser.js';
 import { hamburger } from '../support/console.js';
 import { deleteChannels } from '../support/channels.js';
+import { fleetOptions } from '../support/fleet.js';
 import { openMapSignedIn } from '../support/mapPage.js';
 import { groupCallFromTree } from '../support/talkPanel.js';
 import { TERMINAL_PASSWORD, createTerminalUser, deleteUsers } from '../support/terminal.js';
@@ -42,26 +43,15 @@ const running: (Fleet | SimTerminal)[] = [];
 const users: number[] = [];
 let token = '';
 
-const options = (): SimulatorOptions => ({
-  url,
-  enterprise: COMPANY_CODE,
-  account: 'admin',
-  password: adminCredentials().password,
-  simAccount: SIM_ACCOUNT,
-  terminalPassword: 'Sim#2026',
-  terminals: phones.length,
-  interval: 1,
-  osmand: false,
-  centre: SITE,
-  radiusKm: 0.2,
-  phoneStart: phones[0]!,
-  duration: 0,
-  sosRate: 0,
-  quiet: true,
-  talkEvery: 10,
-  talkGroup: phones.length,
-  record: false,
-});
+const options = (): SimulatorOptions =>
+  fleetOptions({
+    terminals: phones.length,
+    centre: SITE,
+    radiusKm: 0.2,
+    phoneStart: phones[0]!,
+    talkEvery: 10,
+    talkGroup: phones.length,
+  });
 
 afterAll(async () => {
   await Promise.all(running.map((f) => f.stop()));
@@ -83,15 +73,7 @@ afterAll(async () => {
     token,
     (found.body.Data as { CID: number }[]).map((c) => c.CID),
   );
-  const accounts = await callApi(token, 'GET', '/api/Account/QueryData', {
-    jsonCondition: JSON.stringify({ LoginName: SIM_ACCOUNT }),
-  });
-  for (const { A_ID } of accounts.body.Data as { A_ID: number }[]) {
-    await fetch(`${url}/api/Account/Delete/${A_ID}`, {
-      method: 'DELETE',
-      headers: { Authorization: `Bearer ${token}` },
-    });
-  }
+  await deleteConsoleAccounts(token, SIM_ACCOUNT);
 });
 
 /** Opens the talk panel and takes the browser seat (no agent runs here). */
