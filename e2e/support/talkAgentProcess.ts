@@ -31,6 +31,11 @@ export async function spawnTalkAgent(extraArgs: readonly string[] = []): Promise
 /** What each agent wrote to stderr, for the error when it does not stop. */
 const stderrOf = new WeakMap<ChildProcess, string>();
 
+/** What the agent has written to stderr so far (its log), for a failed test's report. */
+export function talkAgentLog(child: ChildProcess | undefined): string {
+  return child ? (stderrOf.get(child) ?? '') : '';
+}
+
 /** How long an agent may take to log its seat out and exit after SIGTERM. */
 const EXIT_GRACE_MS = 10_000;
 

@@ -8,7 +8,7 @@ import { AgentClient } from '@intercom/agent-client';
 import { speechPackets } from '@intercom/media';
 import { decodeAudioDown } from '@intercom/terminal-client';
 import type { Page } from 'playwright-core';
-import { afterAll, describe, expect, inject, test } from 'vitest';
+import { afterAll, describe, expect, inject, onTestFailed, test } from 'vitest';
 import WebSocket from 'ws';
 import { adminCredentials } from '../support/accounts.js';
 import { tokenOf } from '../support/apiLogin.js';
@@ -18,7 +18,7 @@ import { openSignedIn, userMenu } from '../support/console.js';
 import { RawTerminal } from '../support/rawTerminal.js';
 import { groupCallFromTree } from '../support/talkPanel.js';
 import { decodeFrames, speechWav, wavStats } from '../support/speechAudio.js';
-import { spawnTalkAgent, stopTalkAgent } from '../support/talkAgentProcess.js';
+import { spawnTalkAgent, stopTalkAgent, talkAgentLog } from '../support/talkAgentProcess.js';
 import { createTerminalUser, deleteUsers } from '../support/terminal.js';
 import { text } from '../support/texts.js';
 
@@ -144,6 +144,8 @@ async function holdSpace(
 
 describe('the console with the local talk agent', () => {
   test('login, group call, Space to a terminal, the terminal heard, and a restarted agent found again', async () => {
+    // A failure's report carries the agent's own log: what it sent the server and what came back.
+    onTestFailed(() => console.error(`the talk agent's stderr:\n${talkAgentLog(agent) || '(none)'}`));
     const page = await browser.newPage();
     await openSignedIn(page, adminCredentials(), '/Channel/Channel');
     token = await tokenOf(page);
