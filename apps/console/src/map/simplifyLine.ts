@@ -1,5 +1,5 @@
 /** Points per window: bounds the worst case at WINDOW times the points, a few milliseconds a day. */
-const WINDOW = 512;
+export const WINDOW = 512;
 
 /** Metres per degree of latitude (and of longitude at the equator). */
 const METRES_PER_DEGREE = 111_320;
@@ -12,7 +12,12 @@ const METRES_PER_DEGREE = 111_320;
  * windows of WINDOW points sharing their ends: a zigzag of jitter (every point out of tolerance)
  * makes plain Douglas-Peucker quadratic, and a day of fixes is one line.
  */
-export function simplifyLine(points: [number, number][], tolerance: number): [number, number][] {
+export function simplifyLine(
+  points: [number, number][],
+  tolerance: number,
+  /** Counts the points measured against a segment, the work that grows with the line (tests). */
+  work?: { measured: number },
+): [number, number][] {
   const n = points.length;
   if (n < 3) return points;
   const kx = METRES_PER_DEGREE * Math.cos(((points[0] as [number, number])[1] * Math.PI) / 180);
@@ -37,6 +42,7 @@ export function simplifyLine(points: [number, number][], tolerance: number): [nu
     const length2 = dx * dx + dy * dy;
     let worst = -1;
     let worstAt = -1;
+    if (work) work.measured += last - first - 1;
     for (let i = first + 1; i < last; i++) {
       const [px, py] = points[i] as [number, number];
       const ex = (px - ax) * kx;

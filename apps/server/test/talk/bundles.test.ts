@@ -93,13 +93,11 @@ describe('bundles in a big room', () => {
     await talker.request({ type: 'floorRequest', cid });
     await talk(talker, cid, SPEECH.slice(0, 3));
     for (const m of listeners) await waitFor(() => m.frames.length === 2);
-    // The third waits for a fourth that does not come, then goes alone.
-    const heldSince = Date.now();
-    for (const m of listeners) await waitFor(() => m.frames.length === 3, 5_000);
-    expect(Date.now() - heldSince).toBeGreaterThan(BUNDLE.holdMs / 2);
+    // The third waits for a fourth that does not come, then goes alone. (When: the hold's timing is
+    // tested in fake time, audioFanOut.test.ts; here, what reaches the sockets.)
+    for (const m of listeners) await waitFor(() => m.frames.length === 3, 15_000);
 
-    // A fourth frame and the release at once: floorIdle comes after it, long before the hold is up.
-    const released = Date.now();
+    // A fourth frame and the release at once: floorIdle comes after it, the held frame written first.
     talker.socket.send(encodeAudioUp({ cid, seq: 3, opus: SPEECH[3] as Buffer }), { binary: true });
     talker.send({ type: 'floorRelease', cid });
     for (const m of listeners) {
@@ -107,7 +105,6 @@ describe('bundles in a big room', () => {
       expect(seqs(m)).toEqual([0, 1, 2, 3]);
       expect(m.arrivals.lastIndexOf('frame')).toBeLessThan(m.arrivals.indexOf('floorIdle'));
     }
-    expect(Date.now() - released).toBeLessThan(BUNDLE.holdMs);
     for (const m of [talker, ...listeners]) m.close();
   });
 
