@@ -32,6 +32,9 @@ async function alarmsOf(U_ID: number, NType: string): Promise<string[]> {
         .select(['Content', 'N_ID'])
         .where('U_ID', '=', U_ID)
         .where('NType', '=', NType)
+        // In the order they were raised: PostgreSQL returns rows in no set order (an updated row
+        // may come last; CI of 7 Dec 07:02 read 'Battery 9%' before 'Battery 12%').
+        .orderBy('N_ID')
         .execute(),
     ),
   );
