@@ -6,7 +6,7 @@ import { SafetyWatch, type SafetyPeer } from '../../src/modules/safety/index.js'
 import { insertNotification, type AlarmContent } from '../../src/modules/notify/index.js';
 import { insertUsers } from '../channelFixtures.js';
 import { createEnterprise, type TestApp } from '../helper.js';
-import { SWEEP_MS, type SafetyValues } from './safetyRig.js';
+import { SWEEP_MS, runTicksTo, type SafetyValues } from './safetyRig.js';
 
 /** What the watch asked of the database, by the statement's kind. */
 export type StatementKind = 'sweep' | 'rules' | 'departments' | 'stateReads' | 'stateWrites' | 'other';
@@ -155,16 +155,7 @@ export async function fleetRig(
         .where('UserID', '=', ids[member] as number)
         .execute();
     },
-    async runTo(target) {
-      // As safetyRig's: each tick runs to its end before time moves on.
-      for (;;) {
-        await clock.advance(0);
-        await watch.settle();
-        if (at() >= target) return;
-        await clock.advance(Math.min(SWEEP_MS - (at() % SWEEP_MS), target - at()));
-        await watch.settle();
-      }
-    },
+    runTo: (target) => runTicksTo(clock, watch, at, target),
     async close() {
       await watch.close();
       await t.db.deleteFrom('safety_state').where('E_ID', '=', E_ID).execute();

@@ -17,6 +17,21 @@ export const SWEEP_MS = 5_000;
 /** SAFETY_ESCALATE_MINUTES' default, in ms. */
 export const ESCALATE_MS = SAFETY_ESCALATE_MINUTES * 60_000;
 
+/**
+ * Moves the fake clock to `target` (ms since the rig's start, `at`) tick by tick. A tick still
+ * running skips the next (start()): each runs to its end before time moves on, and a step never
+ * spans two ticks. advance(0) first runs a tick a stall left overdue.
+ */
+export async function runTicksTo(clock: FakeClock, watch: SafetyWatch, at: () => number, target: number) {
+  for (;;) {
+    await clock.advance(0);
+    await watch.settle();
+    if (at() >= target) return;
+    await clock.advance(Math.min(SWEEP_MS - (at() % SWEEP_MS), target - at()));
+    await watch.settle();
+  }
+}
+
 export interface SafetyValues {
   CheckInMinutes?: number;
   GraceMinutes?: number;
@@ -110,17 +125,7 @@ export async function safetyRig(
     peer,
     seen,
     at,
-    async runTo(target) {
-      // A tick still running skips the next (start()): each runs to its end before time moves on,
-      // and a step never spans two ticks. advance(0) first runs a tick a stall left overdue.
-      for (;;) {
-        await clock.advance(0);
-        await watch.settle();
-        if (at() >= target) return;
-        await clock.advance(Math.min(SWEEP_MS - (at() % SWEEP_MS), target - at()));
-        await watch.settle();
-      }
-    },
+    runTo: (target) => runTicksTo(clock, watch, at, target),
     async close() {
       await watch.close();
       await t.db.deleteFrom('safety_state').where('U_ID', '=', user.U_ID).execute();
