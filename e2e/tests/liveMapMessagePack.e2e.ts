@@ -8,9 +8,9 @@ import { phoneOf } from '../../apps/simulator/src/options.js';
 import { SIM_ACCOUNT } from '../../apps/simulator/src/simAccount.js';
 import { adminCredentials } from '../support/accounts.js';
 import { callApi, deleteConsoleAccounts, tokenOf } from '../support/apiLogin.js';
-import { useBrowserPerFile } from '../support/browser.js';
+import { shot, useBrowserPerFile } from '../support/browser.js';
 import { fleetOptions } from '../support/fleet.js';
-import { openMapSignedIn } from '../support/mapPage.js';
+import { openMapSignedIn, waitForMapIdle } from '../support/mapPage.js';
 import { deleteUsers } from '../support/terminal.js';
 
 /**
@@ -112,6 +112,39 @@ function placesOnMap(page: Page, ids: readonly number[]): Promise<Record<number,
   }, ids);
 }
 
+/**
+ * The users the map draws within 0.05° of SITE once the camera is there at `zoom`: a cluster counts
+ * its users, a user's circle one (the users' circles, as a dispatcher sees them).
+ */
+async function drawnNearSite(page: Page, zoom: number): Promise<number> {
+  await page.evaluate(
+    ({ center, zoom }) => {
+      const element = document.querySelector('[data-testid="map-canvas"]') as HTMLElement & {
+        maplibre: { jumpTo(options: { center: [number, number]; zoom: number }): void };
+      };
+      element.maplibre.jumpTo({ center, zoom });
+    },
+    { center: [SITE.lon, SITE.lat] as [number, number], zoom },
+  );
+  await waitForMapIdle(page);
+  return page.evaluate((site) => {
+    interface Rendered {
+      geometry: { type: string; coordinates: [number, number] };
+      properties: { point_count?: number };
+    }
+    const element = document.querySelector('[data-testid="map-canvas"]') as HTMLElement & {
+      maplibre: { queryRenderedFeatures(options: { layers: string[] }): Rendered[] };
+    };
+    return element.maplibre
+      .queryRenderedFeatures({ layers: ['users-circles'] })
+      .filter(({ geometry }) => {
+        const [lon, lat] = geometry.coordinates;
+        return Math.abs(lon - site.lon) < 0.05 && Math.abs(lat - site.lat) < 0.05;
+      })
+      .reduce((users, feature) => users + (feature.properties.point_count ?? 1), 0);
+  }, SITE);
+}
+
 describe('the live map on MessagePack', () => {
   test(
     `${USERS} users moving reach the map as binary position blocks after a packed snapshot`,
@@ -143,6 +176,21 @@ describe('the live map on MessagePack', () => {
           { timeout: 30_000, message: 'users whose place on the map changed' },
         )
         .toBe(USERS);
+
+      // The circles drawn add up to the fleet, clustered or not (each user drawn once, none lost),
+      // while the users move on.
+      for (const zoom of [10, 12, 13]) {
+        await expect
+          .poll(() => drawnNearSite(page, zoom), { timeout: 20_000, message: `users drawn at zoom ${zoom}` })
+          .toBe(USERS);
+      }
+      await drawnNearSite(page, 11);
+      await shot(page, 'map-500-users-en');
+      const phone = await browser.newPage({ locale: 'zh', width: 390, height: 844 });
+      await openMapSignedIn(phone, adminCredentials(), '/main/map', 'zh');
+      token = await tokenOf(phone); // one session an account: the cleanup's is the phone's now
+      await expect.poll(() => drawnNearSite(phone, 12), { timeout: 30_000 }).toBe(USERS);
+      await shot(phone, 'map-500-users-zh-390');
 
       // All of it came over MessagePack: binary frames only, the snapshot packed, each user's moves in blocks.
       expect(frames.text).toBe(0);

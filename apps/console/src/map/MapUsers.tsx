@@ -170,10 +170,14 @@ export function MapUsers({ onSelect, selectedId, frame = true }: MapUsersProps) 
     // through this thread), each once the map said the last was drawn.
     const channel = new MessageChannel();
     const feed = liveHub.openFeed(gcj02, channel.port1);
-    const draw = async ({ batch, size, bounds, sentAt }: FedBatch) => {
+    const draw = async ({ batch, size, bounds, sentAt, changed }: FedBatch) => {
       held = size;
-      // Before the source is added (the tile worker starting) its first tiles will hold the batch.
-      if (map.getSource(USERS_SOURCE)) map.refreshTiles(USERS_SOURCE);
+      // Only the tiles the batch changed are cut again. Before the source is added (the tile worker
+      // starting) its first tiles will hold the batch.
+      if (map.getSource(USERS_SOURCE)) {
+        if (changed === 'all') map.refreshTiles(USERS_SOURCE);
+        else if (changed.length > 0) map.refreshTiles(USERS_SOURCE, changed);
+      }
       for (const listener of refreshed) listener(sentAt);
       if (bounds) rememberUsersBounds(map, bounds);
       // The first users to arrive frame the view (a dispatcher's fleet, not the whole world).
@@ -186,6 +190,23 @@ export function MapUsers({ onSelect, selectedId, frame = true }: MapUsersProps) 
       if (!stopped) feed.drawn(batch);
     };
     tiles.feed(channel.port2, (fed) => void draw(fed));
+    // The worker reports the changed tiles of the zoom shown. After a move the next batch refreshes
+    // every tile in view: tiles MapLibre kept while out of view may be older than the last batches.
+    const watch = () => {
+      // A pitched map shows tiles of lower zooms towards the horizon, and a view across the
+      // antimeridian has bounds past ±180: then every batch refreshes every tile.
+      const bounds = map.getBounds();
+      const sides: [number, number, number, number] = [
+        bounds.getWest(),
+        bounds.getSouth(),
+        bounds.getEast(),
+        bounds.getNorth(),
+      ];
+      const flat = map.getPitch() === 0 && sides[0] >= -180 && sides[2] <= 180;
+      tiles.watch(flat ? map.getZoom() : undefined, flat ? sides : undefined);
+    };
+    watch();
+    map.on('moveend', watch);
 
     const zoomIntoCluster = async (clusterId: number, center: [number, number]) => {
       const zoom = await tiles.expansionZoom(clusterId);
@@ -219,6 +240,7 @@ export function MapUsers({ onSelect, selectedId, frame = true }: MapUsersProps) 
       stopped = true;
       feed.close();
       if (container.mapUsers === probe) delete container.mapUsers;
+      map.off('moveend', watch);
       map.off('click', CIRCLES, onClick);
       map.off('mouseenter', CIRCLES, pointer);
       map.off('mouseleave', CIRCLES, plain);

@@ -134,6 +134,16 @@ export class UsersTileWorker {
     return reply.zoom;
   }
 
+  /**
+   * The map shows tiles of about this zoom within these bounds: the batches' changed tiles are
+   * reported for them (UserTileIndex.watch; no zoom: every batch refreshes every tile).
+   */
+  watch(zoom: number | undefined, bounds?: [number, number, number, number]): void {
+    if (this.failed) return;
+    const message: UsersTileRequest = { id: this.nextId++, type: 'watch', zoom, bounds };
+    this.worker.postMessage(message);
+  }
+
   /** What the tiles hold of one user (browser tests ask). */
   async user(userId: number): Promise<TileUser | undefined> {
     const reply = await this.request({ type: 'user', userId });

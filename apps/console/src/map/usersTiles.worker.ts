@@ -1,5 +1,5 @@
 // The users' tile worker: holds every user the map shows, clusters them and cuts their vector
-// tiles, so the page's main thread never handles the users as GeoJSON (UsersTileWorker talks to it).
+// tiles (UserTileIndex, changed in place by each batch), so the page's main thread never handles the users as GeoJSON (UsersTileWorker talks to it).
 import type { FeedBatch } from '../shared/hub/hubWorkerMessages';
 import { UserTileIndex } from './UserTileIndex';
 import type { UsersTileReply, UsersTileRequest } from './usersTileMessages';
@@ -26,11 +26,10 @@ function reply(message: UsersTileReply, transfer: Transferable[] = []): void {
 function take({ batch, users, bounds, sentAt }: FeedBatch): void {
   try {
     index.apply(users);
-    index.prepare();
   } catch (error) {
     console.error('users tile worker: a batch could not be taken', error);
   }
-  reply({ id: 0, type: 'fed', batch, size: index.size, bounds, sentAt });
+  reply({ id: 0, type: 'fed', batch, size: index.size, bounds, sentAt, changed: index.takeChanged() });
 }
 
 scope.onmessage = (event: MessageEvent<UsersTileRequest>) => {
@@ -45,6 +44,9 @@ scope.onmessage = (event: MessageEvent<UsersTileRequest>) => {
         reply({ id: request.id, type: 'tile', bytes }, [bytes.buffer]);
         return;
       }
+      case 'watch':
+        index.watch(request.zoom, request.bounds);
+        return;
       case 'expansionZoom':
         reply({ id: request.id, type: 'expansionZoom', zoom: index.expansionZoom(request.clusterId) });
         return;
