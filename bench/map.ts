@@ -11,7 +11,9 @@
 // MAP_BENCH_PROFILE_OPENING=1 lists the long tasks and hottest functions of opening the page (a slower opening),
 // MAP_BENCH_PROFILE_WORKER=1 names the hottest functions of the page's workers while the latency is measured,
 // MAP_BENCH_TRACE_UPDATES=1 lists the long tasks of that time with the work inside each (a slower page).
-// MAP_BENCH_PLAIN_OPENING=N (3) opens the map N times in a fresh Chromium without Playwright, and
+// MAP_BENCH_PLAIN_OPENING=N (3) opens the map N times in a fresh Chromium without Playwright: on the
+// empty map before the load, with every user, and on the empty map of another enterprise under the
+// load (`emptyMapUnderLoadFirstFrameMs`: what the load's share of the machine costs an opening); and
 // MAP_BENCH_RETURNING_OPENING=N (0) N times in a Chromium started again on a profile that opened it before.
 // MAP_BENCH_HUB_PROTOCOL=json makes the console's hub speak JSON (negotiate offers it no Binary transport);
 // by default it speaks MessagePack, and `wireBytesPerChangedFix` says which one was measured.
@@ -26,7 +28,7 @@ import type { ChildProcess } from 'node:child_process';
 import type { Browser, CDPSession } from 'playwright-core';
 import { startWorkerProfiles, topFunctions, type CpuProfile } from './support/cpuProfile.js';
 import { login } from './support/login.js';
-import { seedTerminals } from './support/seedTerminals.js';
+import { SEED_PASSWORD, seedEmptyEnterprise, seedTerminals } from './support/seedTerminals.js';
 import { BENCH_PASSWORD, startServer } from './support/startServer.js';
 import { launchBrowser } from '../e2e/support/chromium.js';
 import { offerTextOnly, watchHubSocket } from './support/hubSocketWatch.js';
@@ -53,6 +55,24 @@ const FEED_PATHS = {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const log = (line: string) => process.stderr.write(`[map] ${line}\n`);
 
+const PLAIN_OPENINGS = Number(process.env.MAP_BENCH_PLAIN_OPENING ?? 3);
+
+/**
+ * PLAIN_OPENINGS openings of the live map, without Playwright, to its first render, by an account
+ * (name, password, company code) whose map has no user: what opening the page costs apart from users.
+ */
+async function emptyMapOpenings(url: string, account: [string, string, string], label: string) {
+  const openings: Record<string, unknown>[] = [];
+  for (let i = 0; i < PLAIN_OPENINGS; i++) {
+    const token = await login(url, ...account);
+    const probe = `window.__name = (f) => f;\n${INSTRUMENT_HUB}\nwindow.mapProbe.expected = 0;`;
+    const marks = await plainOpening({ url: `${url}/main/map`, token, probe, until: 'firstRender' });
+    openings.push(marks);
+    log(`${label} opening without Playwright, steps ${JSON.stringify(marks)}`);
+  }
+  return openings;
+}
+
 async function run(users: number, soak: boolean) {
   const prefix = `mapbench-${process.pid}-${users}`;
   // MAP_BENCH_SERVER_PROFILE: the server's own CPU profile, whose hottest functions the result names.
@@ -71,19 +91,11 @@ async function run(users: number, soak: boolean) {
     // Issue 52, goal 6: the same opening on the empty map (no user online yet), in this run, so the
     // software GPU's own cost is told apart from ours: the first frame with every user is judged
     // against the empty map's first frame.
-    const emptyOpenings: Record<string, unknown>[] = [];
-    for (let i = 0; i < Number(process.env.MAP_BENCH_PLAIN_OPENING ?? 3); i++) {
-      const emptyToken = await login(server.url, 'admin', BENCH_PASSWORD, 'DEMO');
-      const emptyProbe = `window.__name = (f) => f;\n${INSTRUMENT_HUB}\nwindow.mapProbe.expected = 0;`;
-      const marks = await plainOpening({
-        url: `${server.url}/main/map`,
-        token: emptyToken,
-        probe: emptyProbe,
-        until: 'firstRender',
-      });
-      emptyOpenings.push(marks);
-      log(`${users} users: empty map opening without Playwright, steps ${JSON.stringify(marks)}`);
-    }
+    const emptyOpenings = await emptyMapOpenings(
+      server.url,
+      ['admin', BENCH_PASSWORD, 'DEMO'],
+      `${users} users: empty map`,
+    );
     load = await startLoad(server, users, prefix, { feed: FEED, redisUrl: REDIS_URL, busRate });
     const token = await login(server.url, 'admin', BENCH_PASSWORD, 'DEMO');
     const online = await waitOnline(server.url, token, users);
@@ -92,11 +104,20 @@ async function run(users: number, soak: boolean) {
     const probe = `window.__name = (f) => f;\n${INSTRUMENT_HUB}\nwindow.mapProbe.expected = ${Math.floor(online * 0.99)};`;
     // MAP_BENCH_PLAIN_OPENING=N: N openings first, in a Chromium without Playwright (plainOpening.ts says why).
     const plainOpenings: Record<string, unknown>[] = [];
-    for (let i = 0; i < Number(process.env.MAP_BENCH_PLAIN_OPENING ?? 3); i++) {
+    for (let i = 0; i < PLAIN_OPENINGS; i++) {
       const marks = await plainOpening({ url: `${server.url}/main/map`, token, probe });
       plainOpenings.push(marks);
       log(`${users} users: opening without Playwright, steps (ms since navigation start) ${JSON.stringify(marks)}`);
     }
+    // The empty map again, now under the same load: an enterprise with no users while the others'
+    // 50,000 move. What the first frame with every user costs beyond this is the drawing of the
+    // users; the rest of the gap to the empty map before the load is the load sharing the machine.
+    if (PLAIN_OPENINGS > 0) await seedEmptyEnterprise({ dataDir: server.dataDir }, 'EMPTY', 'emptyadmin');
+    const emptyUnderLoad = await emptyMapOpenings(
+      server.url,
+      ['emptyadmin', SEED_PASSWORD, 'EMPTY'],
+      `${users} users: empty map under the load`,
+    );
     // MAP_BENCH_RETURNING_OPENING=N: a dispatcher's own browser, which has opened the console before and
     // keeps its profile (HTTP cache, GPU shader cache): one opening fills a profile, then N openings
     // each start Chromium again on it.
@@ -296,6 +317,7 @@ async function run(users: number, soak: boolean) {
       firstFrameMs,
       plainOpenings,
       emptyOpenings,
+      emptyUnderLoad,
       returningOpenings,
       memory,
       rendererCpuMs,

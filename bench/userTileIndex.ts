@@ -1,6 +1,6 @@
 // The users' tile worker's work per batch at 50,000 users (issue 52, goal 3: a batch of k changes costs
 // O(k), not a structure over every user rebuilt). In process, no browser: the console's UserTileIndex
-// (apps/console/src/map/UserTileIndex.ts) takes a snapshot of TILE_BENCH_USERS (50,000) users spread
+// (apps/console/src/map/users/UserTileIndex.ts) takes a snapshot of TILE_BENCH_USERS (50,000) users spread
 // over 40 × 40 km of a city, then TILE_BENCH_BATCHES (20) batches of k moves each, for k of 50
 // (a quiet fleet), 1,250 and 12,500 (every user once a second, batched every 250 ms as the hub worker
 // does). After each batch it cuts again the tiles a 1920 × 1080 map shows at two views, the
@@ -28,20 +28,22 @@ const VIEWS = [
 const log = (line: string) => process.stderr.write(`[userTileIndex] ${line}\n`);
 const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
 
-/** A user as the console's feed holds it (apps/console/src/shared/hub/UserPointIndex.ts). */
+/** A user as the console's feed holds it (apps/console/src/shared/hub/userFeed/UserPointIndex.ts). */
 interface UserPoint {
   lon: number;
   lat: number;
   name: string;
   state: 'sos' | 'chatting' | 'online' | 'stale' | 'offline';
 }
-/** The batch the hub worker posts (apps/console/src/shared/hub/userBatch.ts), opaque here. */
+/** The batch the hub worker posts (apps/console/src/shared/hub/userFeed/userBatch.ts), opaque here. */
 type UserBatch = { readonly __batch: unique symbol };
 /**
  * The console's modules are loaded by path: they resolve imports as Vite does (no file extensions),
  * which this folder's Node-style type check does not follow.
  */
-const { userBatch } = (await import(pathToFileURL(path.resolve('apps/console/src/shared/hub/userBatch.ts')).href)) as {
+const { userBatch } = (await import(
+  pathToFileURL(path.resolve('apps/console/src/shared/hub/userFeed/userBatch.ts')).href
+)) as {
   userBatch: (
     point: (id: number) => UserPoint | undefined,
     ids: Iterable<number>,
@@ -155,7 +157,7 @@ async function measure(modulePath: string) {
 }
 
 const modules = [
-  'apps/console/src/map/UserTileIndex.ts',
+  'apps/console/src/map/users/UserTileIndex.ts',
   ...(process.env.TILE_BENCH_INDEX ? [process.env.TILE_BENCH_INDEX] : []),
 ];
 const results = [];

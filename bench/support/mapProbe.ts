@@ -80,7 +80,7 @@ export const INSTRUMENT_HUB = `
   }, 10);
 `;
 
-/** What MapUsers puts on the map's container (apps/console/src/map/MapUsers.tsx, MapUsersProbe). */
+/** What MapUsers puts on the map's container (apps/console/src/map/users/MapUsers.tsx, MapUsersProbe). */
 export interface MapUsersProbe {
   held(): number;
   onRefreshed(listener: (sentAt: number) => void): () => void;

@@ -98,3 +98,28 @@ export async function historyCount(target: SeedTarget): Promise<number> {
     true,
   );
 }
+
+/**
+ * An enterprise `code` with no terminal user and one admin account `loginName` (password
+ * SEED_PASSWORD): its live map is empty whatever the other enterprises do.
+ */
+export async function seedEmptyEnterprise(target: SeedTarget, code: string, loginName: string): Promise<void> {
+  const hash = await hashPassword(SEED_PASSWORD, 10);
+  const now = Date.now();
+  const enterprise = `insert into enterprise ("E_Code","E_Name","P_ID","A_ID","Quota","ExpireAt","Disabled","CreatedAt") values `;
+  const account = `insert into account ("E_ID","LoginName","Name","Mail","PasswordHash","Role","Disabled","FailedCount","CreatedAt") values `;
+  await onTarget(target, {
+    postgres: async (client) => {
+      const row = await client.query<{ E_ID: number }>(
+        `${enterprise} ($1,$1,null,null,10,null,0,$2) returning "E_ID"`,
+        [code, now],
+      );
+      await client.query(`${account} ($1,$2,$2,'',$3,'admin',0,0,$4)`, [row.rows[0]!.E_ID, loginName, hash, now]);
+    },
+    sqlite: (db) =>
+      db.transaction(() => {
+        const { lastInsertRowid } = db.prepare(`${enterprise} (?,?,null,null,10,null,0,?)`).run(code, code, now);
+        db.prepare(`${account} (?,?,?,'',?,'admin',0,0,?)`).run(lastInsertRowid, loginName, loginName, hash, now);
+      })(),
+  });
+}

@@ -2,7 +2,7 @@ import type { GpsRecord } from '@intercom/contract';
 import { useEffect, useRef, useState } from 'react';
 import { useMapHandle } from '../../map/mapContext';
 import type { MapFence } from '../../map/MapFences';
-import { onUsersBounds, usersBoundsOf } from '../../map/usersBounds';
+import { onUsersBounds, usersBoundsOf } from '../../map/users/usersBounds';
 import { fenceScopeFrame } from './fenceScopeFrame';
 
 export interface FrameFenceScopeProps {

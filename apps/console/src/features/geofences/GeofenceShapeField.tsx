@@ -4,7 +4,7 @@ import { Button, Flex, InputNumber, Spin, Typography } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MapFences } from '../../map/MapFences';
-import { MapUsers } from '../../map/MapUsers';
+import { MapUsers } from '../../map/users/MapUsers';
 import { MapView } from '../../map/MapView';
 import { projectionOf } from '../../map/projectionOf';
 import { ShapeDraw, type FenceKind, type FenceShape } from '../../map/ShapeDraw';

@@ -2,7 +2,7 @@ import { LngLatBounds, type Map as MapLibreMap } from 'maplibre-gl';
 import { useEffect } from 'react';
 import { coverPadding, NO_PADDING } from '../../map/coverPadding';
 import { useMapHandle } from '../../map/mapContext';
-import { usersBoundsOf } from '../../map/usersBounds';
+import { usersBoundsOf } from '../../map/users/usersBounds';
 import type { PanelCover } from './incidentDraft';
 
 /** Below this zoom the view shows continents, not the users' streets: the users are framed instead. */

@@ -4,7 +4,7 @@ import { LOADING_DELAY_MS } from '../../shared/ui/useShownAfter';
 import { useMemo, type ReactNode, type RefObject } from 'react';
 import { MapCamera, type CameraTarget } from '../../map/MapCamera';
 import { MapSelectedUser } from '../../map/MapSelectedUser';
-import { MapUsers } from '../../map/MapUsers';
+import { MapUsers } from '../../map/users/MapUsers';
 import { MapView } from '../../map/MapView';
 import { useBasemap } from '../../map/useBasemap';
 import type { UserMapState } from '../../shared/hub/userMapState';

@@ -4,7 +4,7 @@ import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { MapTiltRotate } from '../../map/MapTiltRotate';
-import { MapUserColumns } from '../../map/MapUserColumns';
+import { MapUserColumns } from '../../map/users/MapUserColumns';
 import { LiveCounts } from './LiveCounts';
 import { LiveUsersMap } from './LiveUsersMap';
 import { MAP_PAGE_HEIGHT } from './LiveMapPage';

@@ -14,7 +14,7 @@ const map3dPage = lazyPage(() => import('./Map3dPage'));
  */
 const preloadMap = (page: LazyPage) => () => {
   void queryClient.prefetchQuery(basemapQuery);
-  void import('../../map/UsersTileWorker').then(
+  void import('../../map/users/UsersTileWorker').then(
     ({ prewarmUsersTileWorker }) => prewarmUsersTileWorker(),
     () => undefined,
   );

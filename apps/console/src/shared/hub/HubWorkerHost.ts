@@ -2,8 +2,8 @@ import { HubController, type HubConnectionLike, type SessionCheck } from './HubC
 import type { HubProtocolName } from './hubProtocolChoice';
 import type { FeedBatch, HubWorkerCommand, HubWorkerEvent } from './hubWorkerMessages';
 import { LiveViewPublisher } from './LiveViewPublisher';
-import { batchTransfer } from './userBatch';
-import { UserFeed } from './UserFeed';
+import { batchTransfer } from './userFeed/userBatch';
+import { UserFeed } from './userFeed/UserFeed';
 
 /** The end of the channel to the page (a worker's global scope, or a MessagePort in tests). */
 export interface PagePort {

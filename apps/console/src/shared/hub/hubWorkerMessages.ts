@@ -1,5 +1,5 @@
 import type { GpsRecord, HeartRate, Notification } from '@intercom/contract';
-import type { UserBatch } from './userBatch';
+import type { UserBatch } from './userFeed/userBatch';
 import type { HubStatus } from './liveSnapshot';
 import type { SessionCheck } from './HubController';
 

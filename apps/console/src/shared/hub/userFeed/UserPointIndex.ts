@@ -1,4 +1,4 @@
-import type { UserMapState } from './userMapState';
+import type { UserMapState } from '../userMapState';
 
 /** What the map holds per user: as little as its layers need (it crosses to the tile worker). */
 export interface UserPoint {

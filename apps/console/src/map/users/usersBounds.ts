@@ -1,5 +1,5 @@
 import type { Map as MapLibreMap } from 'maplibre-gl';
-import type { Bounds } from '../shared/hub/hubWorkerMessages';
+import type { Bounds } from '../../shared/hub/hubWorkerMessages';
 
 const known = new WeakMap<MapLibreMap, Bounds>();
 const listeners = new WeakMap<MapLibreMap, Set<() => void>>();

@@ -1,5 +1,5 @@
 import type { UserPoint } from './UserPointIndex';
-import { USER_MAP_STATES, type UserMapState } from './userMapState';
+import { USER_MAP_STATES, type UserMapState } from '../userMapState';
 
 /**
  * Users changed in one go, in arrays the page hands to the worker without copying (transferred):

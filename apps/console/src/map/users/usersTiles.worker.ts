@@ -1,6 +1,6 @@
 // The users' tile worker: holds every user the map shows, clusters them and cuts their vector
 // tiles (UserTileIndex, changed in place by each batch), so the page's main thread never handles the users as GeoJSON (UsersTileWorker talks to it).
-import type { FeedBatch } from '../shared/hub/hubWorkerMessages';
+import type { FeedBatch } from '../../shared/hub/hubWorkerMessages';
 import { UserTileIndex } from './UserTileIndex';
 import type { UsersTileReply, UsersTileRequest } from './usersTileMessages';
 import { isTile, usersTileChannel, type TileAnswer, type TileAsk } from './usersTileUrl';

@@ -8,8 +8,8 @@ import {
   ClusterGrid,
   type GridPoint,
 } from './ClusterGrid';
-import { batchNames, type UserBatch } from '../shared/hub/userBatch';
-import { USER_MAP_STATES, type UserMapState } from '../shared/hub/userMapState';
+import { batchNames, type UserBatch } from '../../shared/hub/userFeed/userBatch';
+import { USER_MAP_STATES, type UserMapState } from '../../shared/hub/userMapState';
 import { gridOf, mercatorX, mercatorY } from './webMercator';
 
 /** The one layer of the users' tiles (the map's layers name it as their `source-layer`). */

@@ -1,10 +1,10 @@
 import { wgs84ToGcj02 } from '@intercom/contract';
 import { describe, expect, test } from 'vitest';
-import { gpsRecordFixture as gps } from './gpsRecordFixture';
-import { LiveStore } from './LiveStore';
-import type { HubMessage } from './liveSnapshot';
-import { sosAlarmFixture } from './sosAlarmFixture';
-import type { Bounds } from './hubWorkerMessages';
+import { gpsRecordFixture as gps } from '../gpsRecordFixture';
+import { LiveStore } from '../LiveStore';
+import type { HubMessage } from '../liveSnapshot';
+import { sosAlarmFixture } from '../sosAlarmFixture';
+import type { Bounds } from '../hubWorkerMessages';
 import { UserFeed } from './UserFeed';
 import { batchNames, stateCode, type UserBatch } from './userBatch';
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { batchNames, batchTransfer, userBatch } from './userBatch';
 import type { UserPoint } from './UserPointIndex';
-import { USER_MAP_STATES } from './userMapState';
+import { USER_MAP_STATES } from '../userMapState';
 
 const points = new Map<number, UserPoint>([
   [1, { lon: 114.1, lat: 22.5, name: 'Alpha', state: 'online' }],

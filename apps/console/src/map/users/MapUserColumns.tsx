@@ -1,9 +1,9 @@
 import { Marker, type GeoJSONSource, type Map as MapLibreMap, type MapLayerMouseEvent } from 'maplibre-gl';
 import { useEffect, useRef } from 'react';
-import { useMapHandle } from './mapContext';
+import { useMapHandle } from '../mapContext';
 import { CLUSTER_COUNT, USERS_SOURCE } from './MapUsers';
 import styles from './MapUserColumns.module.css';
-import { stateColourExpression } from './stateColourExpression';
+import { stateColourExpression } from '../stateColourExpression';
 import { DrawnColumns, type ColumnUser } from './userColumns';
 import { USERS_TILE_LAYER } from './UserTileIndex';
 

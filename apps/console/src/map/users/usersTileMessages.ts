@@ -1,4 +1,4 @@
-import type { Bounds } from '../shared/hub/hubWorkerMessages';
+import type { Bounds } from '../../shared/hub/hubWorkerMessages';
 import type { TileId, TileUser } from './UserTileIndex';
 
 /**

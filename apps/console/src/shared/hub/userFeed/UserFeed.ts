@@ -1,10 +1,10 @@
 import { wgs84ToGcj02, type GpsRecord } from '@intercom/contract';
-import type { Bounds } from './hubWorkerMessages';
-import type { LiveStore } from './LiveStore';
-import type { HubMessage } from './liveSnapshot';
-import { recordState } from './recordState';
+import type { Bounds } from '../hubWorkerMessages';
+import type { LiveStore } from '../LiveStore';
+import type { HubMessage } from '../liveSnapshot';
+import { recordState } from '../recordState';
 import { userBatch } from './userBatch';
-import { sosUserIds } from './userMapState';
+import { sosUserIds } from '../userMapState';
 import { UserPointIndex, type UserPoint } from './UserPointIndex';
 import { UserSourceFeeder, type FeederTimings } from './UserSourceFeeder';
 import type { UserBatch } from './userBatch';

@@ -8,11 +8,11 @@ import type {
 import { Alert } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { liveHub } from '../shared/hub/liveHub';
-import { FONT_STACK } from './basemapStyle';
-import { useMapHandle } from './mapContext';
-import { stateColourExpression } from './stateColourExpression';
-import { isDrawing, SHAPE_DRAW_PREFIX } from './shapeDrawFeatures';
+import { liveHub } from '../../shared/hub/liveHub';
+import { FONT_STACK } from '../basemapStyle';
+import { useMapHandle } from '../mapContext';
+import { stateColourExpression } from '../stateColourExpression';
+import { isDrawing, SHAPE_DRAW_PREFIX } from '../shapeDrawFeatures';
 import { rememberUsersBounds } from './usersBounds';
 import { sourceTilesSettled } from './sourceTilesSettled';
 import { USERS_TILE_LAYER, USERS_TILE_MAX_ZOOM } from './UserTileIndex';

@@ -1,6 +1,6 @@
 import { addProtocol, importScriptInWorkers } from 'maplibre-gl';
 import mapLibreWorkerScript from './mapLibreWorkerUsersProtocol.ts?worker&url';
-import { startMapLibreWorkers } from './startMapLibreWorkers';
+import { startMapLibreWorkers } from '../startMapLibreWorkers';
 import type { TileUser } from './UserTileIndex';
 import type { UsersTileReply, UsersTileRequest } from './usersTileMessages';
 import { newTileWorkerKey, parseUsersTileUrl, USERS_TILE_PROTOCOL } from './usersTileUrl';

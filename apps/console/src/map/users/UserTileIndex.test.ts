@@ -1,8 +1,8 @@
 import { VectorTile, type VectorTileFeature } from '@mapbox/vector-tile';
 import { PbfReader } from 'pbf';
 import { describe, expect, test } from 'vitest';
-import { batchNames, userBatch } from '../shared/hub/userBatch';
-import type { UserPoint } from '../shared/hub/UserPointIndex';
+import { batchNames, userBatch } from '../../shared/hub/userFeed/userBatch';
+import type { UserPoint } from '../../shared/hub/userFeed/UserPointIndex';
 import { CLUSTER_CELLS_PER_TILE, CLUSTER_MAX_ZOOM, CLUSTER_RADIUS_PX } from './ClusterGrid';
 import { MAX_CHANGED_TILES, USERS_TILE_LAYER, UserTileIndex } from './UserTileIndex';
 
