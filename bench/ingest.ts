@@ -8,13 +8,22 @@
 // BENCH_BATCH (fixes per message: 1 sends `position`, up to 100 sends `positions` batches; default 1),
 // BENCH_CPU_PROF (a directory for the server's CPU profile), BENCH_BROADCAST_ROUNDS (3: rounds of the
 // broadcast part's phases per server, the median round the figure; the hub is paced once more at the
-// product's push interval, 50 ms), BENCH_PG_URL (the admin URL of a PostgreSQL server; default postgres://postgres@127.0.0.1:5432/postgres,
+// product's push interval, 50 ms), BENCH_HUB_PROTOCOL (json; messagepack: the broadcast part's hub
+// clients speak MessagePack and get binary position blocks, as the console does), BENCH_PG_URL (the admin URL of a PostgreSQL server; default postgres://postgres@127.0.0.1:5432/postgres,
 // "" skips it).
 import type { ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import { helper } from './support/helperProcess.js';
 import { login } from './support/login.js';
-import { Histogram, Receiver, longPollingClient, socketIoCounter, webSocketClient } from './support/hubClients.js';
+import {
+  BinaryReceiver,
+  Histogram,
+  Receiver,
+  longPollingClient,
+  messagePackClient,
+  socketIoCounter,
+  webSocketClient,
+} from './support/hubClients.js';
 import { createDatabase } from './support/seedUsers.js';
 import { SEED_PASSWORD, historyCount, seedTerminals, type SeedTarget } from './support/seedTerminals.js';
 import { histogramBetween, scrapeMetrics } from './support/serverMetrics.js';
@@ -231,7 +240,10 @@ const BROADCAST_ROUNDS = Number(process.env.BENCH_BROADCAST_ROUNDS ?? 3);
  * GPS updates inside the server process; the same clients and producer for both servers. Saturated
  * for 10 s (as fast as the clients take it), then paced at a fixed rate for 10 s.
  */
-async function broadcast(mode: 'hub' | 'socketio', options: { pushIntervalMs?: number; pacedOnly?: boolean } = {}) {
+async function broadcast(
+  mode: 'hub' | 'socketio',
+  options: { pushIntervalMs?: number; pacedOnly?: boolean; messagePack?: boolean } = {},
+) {
   const seconds = 10;
   const lines: Record<string, unknown>[] = [];
   const args = options.pushIntervalMs === undefined ? [mode] : [mode, String(options.pushIntervalMs)];
@@ -240,7 +252,19 @@ async function broadcast(mode: 'hub' | 'socketio', options: { pushIntervalMs?: n
   const url = `http://127.0.0.1:${String(lines[0]?.port)}`;
   let receivers: Receiver[];
   let stop: () => void;
-  if (mode === 'hub') {
+  if (mode === 'hub' && options.messagePack) {
+    receivers = [];
+    const stops: (() => void)[] = [];
+    for (const account of ['bench1', 'bench2']) {
+      const token = await login(url, account, SEED_PASSWORD, 'DEMO');
+      for (let i = 0; i < 50; i++) {
+        const receiver = new BinaryReceiver();
+        stops.push(await messagePackClient(url, token, receiver));
+        receivers.push(receiver);
+      }
+    }
+    stop = () => stops.forEach((s) => s());
+  } else if (mode === 'hub') {
     const hub = await consoles(url, ['bench1', 'bench2'], 50, 0, 0);
     receivers = hub.ws;
     stop = hub.stop;
@@ -313,14 +337,23 @@ const parts = new Set((process.env.BENCH_PARTS ?? 'sqlite,postgres,memory,broadc
 if (parts.has('sqlite')) figures.sqlite = await ingest('sqlite');
 if (PG_URL && parts.has('postgres')) figures.postgres = await ingest('postgres', PG_URL);
 if (parts.has('memory')) figures.memory = await memory();
+// BENCH_HUB_PROTOCOL=messagepack: the hub's clients speak SignalR's MessagePack protocol, and each GPS
+// push reaches them as one binary position block (the console's protocol); json (default) as before.
+const HUB_PROTOCOL = process.env.BENCH_HUB_PROTOCOL === 'messagepack' ? 'messagepack' : 'json';
 if (parts.has('broadcast')) {
-  const hub = await broadcast('hub');
+  const messagePack = HUB_PROTOCOL === 'messagepack';
+  const hub = await broadcast('hub', { messagePack });
   const sio = await broadcast('socketio');
   // The hub as the product runs it: the same paced updates, pushed every HUB_PUSH_INTERVAL_MS.
-  const hubProduct = await broadcast('hub', { pushIntervalMs: DEFAULT_HUB_PUSH_INTERVAL_MS, pacedOnly: true });
+  const hubProduct = await broadcast('hub', {
+    pushIntervalMs: DEFAULT_HUB_PUSH_INTERVAL_MS,
+    pacedOnly: true,
+    messagePack,
+  });
   const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
   if (!hub.saturated || !sio.saturated) throw new Error('a broadcast run without its saturated phase');
   figures.broadcast = {
+    hub_protocol: HUB_PROTOCOL,
     hub,
     socketio: sio,
     hub_at_product_interval: hubProduct,

@@ -1,3 +1,6 @@
+import { GPS_BLOCK_TYPE } from '@intercom/contract';
+import { MessageType, NullLogger, type HubMessage } from '@microsoft/signalr';
+import { MessagePackHubProtocol } from '@microsoft/signalr-protocol-msgpack';
 import WebSocket from 'ws';
 import { wsText } from './wsText.js';
 
@@ -76,6 +79,80 @@ export class Receiver {
       if (this.measuring) for (const record of push.data) this.latency.add(now - record.time);
     }
   }
+}
+
+/** The hub's MessagePack protocol, as the official client speaks it. */
+const messagePack = new MessagePackHubProtocol();
+
+/**
+ * What a console client on SignalR's MessagePack protocol measures: the GPS records of the binary
+ * position blocks it receives (their count, read from each block's header: no fix is decoded) and
+ * the bytes they took.
+ */
+export class BinaryReceiver extends Receiver {
+  constructor() {
+    super(false);
+  }
+
+  /** The messages of one binary frame of `bytes` bytes. */
+  onMessages(messages: HubMessage[], bytes: number): void {
+    this.chars += bytes;
+    for (const message of messages) {
+      if (message.type !== MessageType.Invocation || message.target !== 'pushMsg') continue;
+      const push = message.arguments[0] as { type?: string; data?: { block?: Uint8Array } };
+      const block = push?.type === GPS_BLOCK_TYPE ? push.data?.block : undefined;
+      if (!block) continue;
+      this.pushes += 1;
+      // The block's header: a version byte, a flags byte, then the fixes' count (uint32, little-endian).
+      this.records += new DataView(block.buffer, block.byteOffset, block.byteLength).getUint32(2, true);
+    }
+  }
+}
+
+/**
+ * A hub client on WebSockets speaking MessagePack, subscribed to FuncGPS: each GPS push comes as one
+ * binary position block (docs/realtime.md). Resolves once the subscription is live.
+ */
+export async function messagePackClient(url: string, token: string, receiver: BinaryReceiver): Promise<() => void> {
+  const id = await negotiate(url, token);
+  const socket = new WebSocket(`${url.replace(/^http/, 'ws')}/FuncService?id=${id}&access_token=${token}`);
+  await new Promise<void>((resolve, reject) => {
+    socket.once('open', () => resolve());
+    socket.once('error', reject);
+  });
+  let subscribed: () => void = () => undefined;
+  const ready = new Promise<void>((resolve) => (subscribed = resolve));
+  let handshaken = false;
+  socket.on('message', (data: Buffer) => {
+    let bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+    if (!handshaken) {
+      // The handshake's answer is JSON text, alone or leading the first binary frame.
+      const end = bytes.indexOf(0x1e);
+      if (end < 0) return;
+      handshaken = true;
+      bytes = bytes.subarray(end + 1);
+      if (bytes.byteLength === 0) return;
+    }
+    const messages = messagePack.parseMessages(bytes.slice().buffer, NullLogger.instance);
+    if (messages.some((m) => m.type === MessageType.Completion && m.invocationId === '1')) subscribed();
+    receiver.onMessages(messages, bytes.byteLength);
+  });
+  socket.send(`{"protocol":"messagepack","version":1}${RS}`);
+  const subscribe = messagePack.writeMessage({
+    type: MessageType.Invocation,
+    target: 'FuncGPS',
+    arguments: [],
+    invocationId: '1',
+    headers: {},
+  });
+  socket.send(new Uint8Array(subscribe));
+  await ready;
+  const ping = new Uint8Array(messagePack.writeMessage({ type: MessageType.Ping }));
+  const keepAlive = setInterval(() => socket.send(ping), 15_000);
+  return () => {
+    clearInterval(keepAlive);
+    socket.terminate();
+  };
 }
 
 async function negotiate(url: string, token: string): Promise<string> {
