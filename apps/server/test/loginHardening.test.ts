@@ -1,7 +1,8 @@
 import { TerminalErrors } from '@intercom/contract';
 import { Redis } from 'ioredis';
-import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import crypto, { randomBytes } from 'node:crypto';
+import { syncBuiltinESMExports } from 'node:module';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../src/auth/passwords.js';
 import { createAccount, createEnterprise, expectFailure, login, loginRaw } from './helper.js';
 import {
@@ -15,16 +16,25 @@ import { useTestApp } from './useTestApp.js';
 
 /** Issue 16: nothing in a login's answer, its time or its lock tells which accounts exist. */
 
-/** The N of every scrypt call this file's server made, in order. */
-const scryptCalls = vi.hoisted(() => [] as number[]);
-vi.mock('node:crypto', async (importOriginal) => {
-  const crypto = await importOriginal<typeof import('node:crypto')>();
-  const scrypt = ((...args: Parameters<typeof crypto.scrypt>) => {
+/**
+ * The N of every scrypt call this file's server made, in order. Node's own `scrypt` is wrapped for
+ * this file's tests and put back after: the server's modules read it from the `node:crypto` they
+ * share with this file (Node updates a built-in's named exports on `syncBuiltinESMExports`), so the
+ * wrapper is seen even by modules an earlier test file of this worker loaded (no isolation here).
+ */
+const scryptCalls: number[] = [];
+const realScrypt = crypto.scrypt;
+beforeAll(() => {
+  crypto.scrypt = (...args: unknown[]) => {
     const options = args.length === 5 ? (args[3] as { N?: number }) : {};
     scryptCalls.push(options.N ?? 16384);
-    return (crypto.scrypt as (...a: unknown[]) => void)(...args);
-  }) as typeof crypto.scrypt;
-  return { ...crypto, default: { ...crypto, scrypt }, scrypt };
+    return (realScrypt as (...a: unknown[]) => void)(...args);
+  };
+  syncBuiltinESMExports();
+});
+afterAll(() => {
+  crypto.scrypt = realScrypt;
+  syncBuiltinESMExports();
 });
 
 const t = useTestApp();
@@ -41,7 +51,7 @@ const unknownName = () => `nobody${randomBytes(4).toString('hex')}`;
  * The scrypt costs (N) of the password checks one try made. The checks are counted, not timed: what
  * would give away that a name or phone exists is a try that skipped the hash or paid a different
  * cost, and a count says that exactly, whatever the machine's load (issue 50: no test asserts a
- * wall-clock bound). `node:crypto` is the real one; its `scrypt` is only watched.
+ * wall-clock bound). `node:crypto` is the real one; its `scrypt` is only watched (above).
  */
 async function scryptCostsOf(attempt: () => Promise<unknown>): Promise<number[]> {
   const from = scryptCalls.length;
