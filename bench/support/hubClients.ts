@@ -114,12 +114,7 @@ export class BinaryReceiver extends Receiver {
  * binary position block (docs/realtime.md). Resolves once the subscription is live.
  */
 export async function messagePackClient(url: string, token: string, receiver: BinaryReceiver): Promise<() => void> {
-  const id = await negotiate(url, token);
-  const socket = new WebSocket(`${url.replace(/^http/, 'ws')}/FuncService?id=${id}&access_token=${token}`);
-  await new Promise<void>((resolve, reject) => {
-    socket.once('open', () => resolve());
-    socket.once('error', reject);
-  });
+  const socket = await openHubSocket(url, token);
   let subscribed: () => void = () => undefined;
   const ready = new Promise<void>((resolve) => (subscribed = resolve));
   let handshaken = false;
@@ -155,6 +150,17 @@ export async function messagePackClient(url: string, token: string, receiver: Bi
   };
 }
 
+/** A WebSocket to the hub, negotiated and open (the handshake is the caller's). */
+async function openHubSocket(url: string, token: string): Promise<WebSocket> {
+  const id = await negotiate(url, token);
+  const socket = new WebSocket(`${url.replace(/^http/, 'ws')}/FuncService?id=${id}&access_token=${token}`);
+  await new Promise<void>((resolve, reject) => {
+    socket.once('open', () => resolve());
+    socket.once('error', reject);
+  });
+  return socket;
+}
+
 async function negotiate(url: string, token: string): Promise<string> {
   const response = await fetch(`${url}/FuncService/negotiate?negotiateVersion=1`, {
     method: 'POST',
@@ -170,12 +176,7 @@ const PING = `{"type":6}${RS}`;
 
 /** A hub client on WebSockets subscribed to FuncGPS; resolves once the subscription is live. */
 export async function webSocketClient(url: string, token: string, receiver: Receiver): Promise<() => void> {
-  const id = await negotiate(url, token);
-  const socket = new WebSocket(`${url.replace(/^http/, 'ws')}/FuncService?id=${id}&access_token=${token}`);
-  await new Promise<void>((resolve, reject) => {
-    socket.once('open', () => resolve());
-    socket.once('error', reject);
-  });
+  const socket = await openHubSocket(url, token);
   let subscribed: () => void = () => undefined;
   const ready = new Promise<void>((resolve) => (subscribed = resolve));
   socket.on('message', (data) => {
