@@ -72,12 +72,21 @@ export class SharedRooms {
     room.renewedToken = room.token;
   }
 
-  /** The floor in Redis no longer held under this mirror's token (its lease ran out): follow it. */
+  /**
+   * The floor in Redis no longer held under this mirror's token: follow it. A lapsed lease leaves
+   * the version as it was, and is followed at once. A newer version is a write whose note is on its
+   * way (pub/sub): the note announces it, so the check waits one step and acts only if the note has
+   * still not come (it was lost), instead of announcing the same change twice.
+   */
   private async check(room: TalkRoom): Promise<void> {
     const floor = await this.floors.read(room.cid);
     const held = room.floor;
     if (held.name === 'idle' || floor.version < room.version) return;
     if (floor.state.name !== 'idle' && floor.token === room.token) return;
+    if (floor.version > room.version && floor.version > room.awaitedVersion) {
+      room.awaitedVersion = floor.version;
+      return;
+    }
     const effects: FloorEffect[] = [{ kind: 'ended', talker: held.holder }];
     if (held.name === 'pendingRevoke') effects.unshift({ kind: 'busy', request: held.next });
     if (floor.state.name === 'idle') effects.push({ kind: 'idle' });

@@ -30,6 +30,8 @@ export class TalkRoom {
   /** ...the version of the floor this mirror shows, and when its lease was last renewed or checked. */
   version = 0;
   leaseAt = 0;
+  /** A newer version a lease check read in Redis before its note came: the next check acts if it still has not. */
+  awaitedVersion = 0;
   /** When this instance last renewed the lease of the holder granted under `renewedToken` (the lateness metric). */
   renewedAt = 0;
   renewedToken = 0;
