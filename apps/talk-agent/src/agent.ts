@@ -27,6 +27,13 @@ export interface AgentHooks {
   updateDir?: string;
   /** The keys an update must be signed with instead of the pinned ones (tests; not on the command line). */
   updateKeys?: readonly KeyObject[];
+  /** Where the agent's log lines go (default: stderr, each line after its time). */
+  log?: (line: string) => void;
+}
+
+/** The operator's log: one line a command and a Login's steps, on stderr. */
+function logToStderr(line: string): void {
+  process.stderr.write(`${new Date().toISOString()} ${line}\n`);
 }
 
 export interface Agent {
@@ -50,10 +57,13 @@ const names = (commands: readonly { shape: { cmd: { value: string } } }[]) => co
 export async function startAgent(options: AgentOptions, hooks: AgentHooks = {}): Promise<Agent> {
   const { microphone, speaker } = hooks.audio ?? chooseAudio(options);
   const playout = new Playout(speaker);
+  const log = hooks.log ?? logToStderr;
   // The closures below run only once both exist (a command, an event), after these lines.
   const talk: CommandServer<TalkAgentCommand> = new CommandServer<TalkAgentCommand>({
     port: options.talkPort,
     allowOrigins: options.allowOrigins,
+    name: 'talk',
+    log,
     schema: talkAgentCommandSchema,
     commandNames: names(talkAgentCommands),
     handle: (command) => session.handle(command),
@@ -62,6 +72,7 @@ export async function startAgent(options: AgentOptions, hooks: AgentHooks = {}):
     allowOrigins: options.allowOrigins,
     microphone,
     playout,
+    log,
     emit: (event) => talk.broadcast(event),
     emitBinary: (frame) => talk.broadcastBinary(frame),
   });
@@ -88,6 +99,8 @@ export async function startAgent(options: AgentOptions, hooks: AgentHooks = {}):
   const monitor: CommandServer<MonitorAgentCommand> = new CommandServer<MonitorAgentCommand>({
     port: options.monitorPort,
     allowOrigins: options.allowOrigins,
+    name: 'monitor',
+    log,
     schema: monitorAgentCommandSchema,
     commandNames: names(monitorAgentCommands),
     handle: (command): Promise<Record<string, unknown>> => {

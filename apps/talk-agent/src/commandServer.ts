@@ -16,7 +16,13 @@ export interface CommandServerOptions<C extends { cmd: string; id: number }> {
   handle(command: C, client: WebSocket): Promise<Record<string, unknown>>;
   /** Told when a console connects (to send it the current state) or leaves. */
   onClient?(client: WebSocket, joined: boolean): void;
+  /** The service's name in the log (`talk`, `monitor`) and where each command and its answer are logged. */
+  name: string;
+  log(line: string): void;
 }
+
+/** Commands that only read a state: their answers are not logged unless they fail (a console may poll them). */
+const QUERIES = new Set(['LoginInfo', 'Health', 'Version']);
 
 /** A text frame's data as a string (`ws` gives a Buffer, or its chunks). */
 function textOf(data: RawData): string {
@@ -105,17 +111,23 @@ export class CommandServer<C extends { cmd: string; id: number }> {
       send(socket, { id, ok: false, code: TalkAgentErrors.badRequest, message: `${field}: ${issue?.message ?? ''}` });
       return;
     }
+    const { cmd: name, id: commandId } = parsed.data;
+    // Never the arguments: a Login carries an AuthCode.
+    const label = `${this.options.name} ${name} #${commandId}`;
+    const quiet = QUERIES.has(name);
+    if (!quiet) this.options.log(`${label}: received`);
+    const started = performance.now();
+    const took = () => `${Math.round(performance.now() - started)} ms`;
     try {
       const result = await this.options.handle(parsed.data, socket);
-      send(socket, { ...result, id: parsed.data.id, ok: true });
+      if (!quiet) this.options.log(`${label}: ok in ${took()}`);
+      send(socket, { ...result, id: commandId, ok: true });
     } catch (error) {
       const known = error instanceof AgentError;
-      send(socket, {
-        id: parsed.data.id,
-        ok: false,
-        code: known ? error.code : 'internal',
-        message: error instanceof Error ? error.message : String(error),
-      });
+      const code = known ? error.code : 'internal';
+      const text = error instanceof Error ? error.message : String(error);
+      this.options.log(`${label}: ${code} in ${took()}: ${text}`);
+      send(socket, { id: commandId, ok: false, code, message: text });
     }
   }
 

@@ -10,6 +10,8 @@ type Command<N extends TalkAgentCommand['cmd']> = Extract<TalkAgentCommand, { cm
 export interface TalkSessionDeps extends AgentAudioDeps {
   allowOrigins: readonly string[];
   emit(event: TalkAgentEvent): void;
+  /** The agent's log (a Login's steps, so a slow one shows where it waited). */
+  log(line: string): void;
 }
 
 /**
@@ -93,11 +95,15 @@ export class TalkSession {
     }
     // The Login's reply tells the new seat; `loggedOut logout` would tell the consoles to stop asking for one.
     if (this.seat.loggedIn) await this.logout(false).catch(() => {});
+    const started = performance.now();
+    const since = () => `${Math.round(performance.now() - started)} ms`;
     const socket = await openTerminal(proxy);
+    this.deps.log(`Login #${command.id}: /terminal of ${proxy} open after ${since()}`);
     this.socket = socket;
     try {
       const login = { authCode: command.AuthCode, dispatchNo: command.RecvUid, server: proxy };
       const reply = await this.seat.login(socket, login);
+      this.deps.log(`Login #${command.id}: seat ${reply.seat.dispatchNo} logged in after ${since()}`);
       this.watch.connected(proxy);
       return reply;
     } catch (error) {

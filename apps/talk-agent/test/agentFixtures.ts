@@ -30,7 +30,11 @@ export function startTestAgent(
 ): Promise<Agent> {
   return startAgent(
     { server: t.origin, allowOrigins: [t.origin], monitorPort: 0, talkPort: 0, ...files },
-    { audio: hooks.audio ?? { microphone: undefined, speaker: { name: 'test', write() {}, close() {} } }, ...hooks },
+    {
+      audio: hooks.audio ?? { microphone: undefined, speaker: { name: 'test', write() {}, close() {} } },
+      log: () => undefined,
+      ...hooks,
+    },
   );
 }
 

@@ -11,6 +11,8 @@ import { AgentClient, authCode, loginArgs, sleep, startServer, startTestAgent } 
 // The talk (12002) and monitor (12001) services over real sockets, against a real server.
 let t: TerminalTestApp;
 let agent: Agent;
+/** The agent's log lines (on stderr in production). */
+const logged: string[] = [];
 
 /** A microphone of silence-free tone frames, so ApplyMic sends real audio. */
 const toneMicrophone: Microphone & { running: boolean } = {
@@ -33,7 +35,10 @@ beforeAll(async () => {
   agent = await startTestAgent(
     t,
     {},
-    { audio: { microphone: toneMicrophone, speaker: { name: 'test', write() {}, close() {} } } },
+    {
+      audio: { microphone: toneMicrophone, speaker: { name: 'test', write() {}, close() {} } },
+      log: (line) => logged.push(line),
+    },
   );
 });
 afterAll(async () => {
@@ -98,13 +103,33 @@ describe('login', () => {
       code: TalkAgentErrors.badRequest,
     });
     expect(await client.command('LoginInfo')).toMatchObject({ loggedIn: false });
+    // The operator's log names each refusal with its code.
+    expect(logged.filter((line) => line.startsWith('talk Login #'))).toEqual([
+      expect.stringMatching(/^talk Login #\d+: received$/),
+      expect.stringMatching(new RegExp(`^talk Login #\\d+: ${TalkErrors.badAuthCode} in \\d+ ms: `)),
+      expect.stringMatching(/: received$/),
+      expect.stringMatching(new RegExp(`: ${TalkAgentErrors.accountMismatch} in \\d+ ms: `)),
+      expect.stringMatching(/: received$/),
+      expect.stringMatching(new RegExp(`: ${TalkAgentErrors.badRequest} in \\d+ ms: Proxy`)),
+    ]);
     client.close();
   });
 
   it('logs in as seat D<A_ID>, tells LoginInfo, and LogOut ends the seat with an event', async () => {
     const client = await AgentClient.connect(agent.talkPort, t.origin);
-    const login = await client.command('Login', await loginArgs(t));
+    const args = await loginArgs(t);
+    logged.length = 0;
+    const login = await client.command('Login', args);
     expect(login).toMatchObject({ ok: true, seat: { dispatchNo: `D${t.demo.A_ID}`, priority: 7 } });
+    // Each step of the Login in the log, so a slow one shows where it waited; never the AuthCode.
+    const id = String(login.id);
+    expect(logged).toEqual([
+      `talk Login #${id}: received`,
+      expect.stringMatching(new RegExp(`^Login #${id}: /terminal of ${t.origin} open after \\d+ ms$`)),
+      expect.stringMatching(new RegExp(`^Login #${id}: seat D${t.demo.A_ID} logged in after \\d+ ms$`)),
+      expect.stringMatching(new RegExp(`^talk Login #${id}: ok in \\d+ ms$`)),
+    ]);
+    expect(logged.join('\n')).not.toContain(String(args.AuthCode));
     expect(await client.command('LoginInfo')).toMatchObject({ loggedIn: true, server: 'connected', cid: null });
     expect(await client.command('LogOut')).toMatchObject({ ok: true });
     await client.next((m) => m.event === 'loggedOut' && m.reason === 'logout');

@@ -32,6 +32,7 @@ runSeatRules('TalkSession (talk agent)', (peer) => {
     playout,
     emit: (event) => events.push(event),
     emitBinary: () => undefined,
+    log: () => undefined,
   });
   const id = 0;
   const driver: SeatDriver = {
