@@ -105,8 +105,29 @@ function usersOf(columns: UserColumns): UserFields[] {
   }));
 }
 
+/**
+ * One record of a user's slow fields and a fix, written field by field: a snapshot makes 50,000 of
+ * them, and V8 took 10 µs a record to spread the two objects (470 ms for a snapshot, bench/tmp) against
+ * a fraction of one for a literal of one shape.
+ */
 export function gpsRecordOf(user: UserFields, fix: PositionFix): GpsRecord {
-  return { ...user, ...fix, U_ID: user.U_ID };
+  return {
+    U_ID: user.U_ID,
+    E_ID: user.E_ID,
+    Phone: user.Phone,
+    UserName: user.UserName,
+    lat: fix.lat,
+    lon: fix.lon,
+    time: fix.time,
+    speed: fix.speed,
+    course: fix.course,
+    battery: user.battery,
+    signal: user.signal,
+    online: fix.online,
+    talking: fix.talking,
+    gpsOnline: fix.gpsOnline,
+    interval: user.interval,
+  };
 }
 
 /**

@@ -7,7 +7,7 @@ import { MessageType, ProtocolError, hubMessageOf, type HubMessage, type Outcome
  * its length as a VarInt (7 bits a byte, low bits first, at most 5 bytes).
  */
 
-const encoder = new Encoder(undefined, undefined, 100, 2048, false, false, true);
+const encoder = new Encoder({ maxDepth: 100, initialBufferSize: 2048, ignoreUndefined: true });
 
 /** The 5 bytes of a length prefix hold 2^35; the protocol allows 2^31 - 1. */
 const MAX_PREFIX_BYTES = 5;
@@ -117,7 +117,13 @@ export class MessagePackReader {
   private readonly decoder: Decoder;
 
   constructor(private readonly maxBytes: number) {
-    this.decoder = new Decoder(undefined, undefined, maxBytes, maxBytes, 64 * 1024, 1024, maxBytes);
+    this.decoder = new Decoder({
+      maxStrLength: maxBytes,
+      maxBinLength: maxBytes,
+      maxArrayLength: 64 * 1024,
+      maxMapLength: 1024,
+      maxExtLength: maxBytes,
+    });
   }
 
   push(bytes: Uint8Array): HubMessage[] {
