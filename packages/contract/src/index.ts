@@ -40,3 +40,4 @@ export * from './incident.js';
 export * from './userImport.js';
 export * from './positionBlock.js';
 export * from './gpsBlockMessage.js';
+export * from './onlineBlock.js';

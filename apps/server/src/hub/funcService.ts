@@ -16,15 +16,15 @@ function feedOf(value: unknown): HubFeed {
 }
 
 /**
- * `FuncGPS`'s options, an object as its first argument: `{ packed: true }` asks for packed snapshots
+ * A feed's options, an object as its first argument: `{ packed: true }` asks for packed snapshots
  * (MessagePack connections; docs/realtime.md). An object of other keys or values is refused before
  * the subscription; arguments that are no object are ignored, as they always were.
  */
 function packedOf(feed: HubFeed, args: readonly unknown[]): boolean {
   const first = args[0];
-  if (feed !== HubMethods.FuncGPS || typeof first !== 'object' || first === null || Array.isArray(first)) return false;
+  if (typeof first !== 'object' || first === null || Array.isArray(first)) return false;
   const options = funcGpsOptionsSchema.safeParse(first);
-  if (!options.success) throw new HubError('FuncGPS takes its options as { packed: boolean }.');
+  if (!options.success) throw new HubError(`${feed} takes its options as { packed: boolean }.`);
   return options.data.packed === true;
 }
 

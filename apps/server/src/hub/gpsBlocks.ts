@@ -10,7 +10,7 @@ import {
 } from '@intercom/contract';
 import type { LiveUser } from '../bus/eventBus.js';
 import type { LiveFix } from '../live/liveRecords.js';
-import type { HubWire, Payload } from './hubWire.js';
+import { ValueMessage } from './valueMessage.js';
 
 // What MessagePack connections get for positions: one `GPSBlock` per push (contract
 // gpsBlockMessage.ts), fast fields in a binary position block, slow fields only when they changed.
@@ -70,20 +70,12 @@ export class SlowFieldWatch {
   }
 }
 
-/**
- * One `GPSBlock` message, built once and shared by the connections of a scope (as the JSON texts
- * are): its invocation record per target, and its value for a stream item.
- */
-export class GpsBlockMessage {
-  readonly value: { type: string; data: GpsBlockData | PackedGpsBlockData };
-  /** Bytes of its data (a slow client's snapshot size, `snapshotChars`). */
-  readonly size: number;
-  private readonly records = new Map<string, Payload>();
+/** One `GPSBlock` message, built once and shared by the connections of a scope. */
+export class GpsBlockMessage extends ValueMessage<GpsBlockData | PackedGpsBlockData> {
   private packedMessage: GpsBlockMessage | null = null;
 
   constructor(data: GpsBlockData | PackedGpsBlockData, size: number) {
-    this.value = { type: GPS_BLOCK_TYPE, data };
-    this.size = size;
+    super(GPS_BLOCK_TYPE, data, size);
   }
 
   /** The block of `fixes`, with the slow fields of every fix (full) or of `slow` (a delta). */
@@ -106,15 +98,5 @@ export class GpsBlockMessage {
       this.packedMessage = new GpsBlockMessage(packed, packed.packed.length);
     }
     return this.packedMessage;
-  }
-
-  record(target: string, wire: HubWire): Payload {
-    const key = `${wire.protocol}:${target}`;
-    let record = this.records.get(key);
-    if (record === undefined) {
-      record = wire.invocation(target, { value: this.value });
-      this.records.set(key, record);
-    }
-    return record;
   }
 }

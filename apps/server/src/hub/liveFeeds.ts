@@ -3,6 +3,7 @@ import type { Clock } from '../core/clock.js';
 import type { HubConnection } from './hubConnection.js';
 import type { ServerStream } from './serverStream.js';
 import type { GpsBlockMessage } from './gpsBlocks.js';
+import type { ValueMessage } from './valueMessage.js';
 import {
   ScopeBatch,
   emptyPending,
@@ -14,7 +15,7 @@ import {
 } from './scopeFeed.js';
 
 /** A message's argument: JSON text, or (MessagePack connections) a GPS block. */
-type Argument = string | GpsBlockMessage;
+type Argument = string | ValueMessage;
 
 /** A subscription delivers by `pushMsg`/`pushNotify` invocations, or as items of a client's stream. */
 interface Subscription {
@@ -51,7 +52,8 @@ export class LiveFeeds implements ScopeMember {
   /** When the oldest held change was taken (the clock's time). */
   private heldSince = 0;
   /** The FuncGPS subscription asked for packed snapshots (MessagePack connections only). */
-  private packedSnapshots = false;
+  /** The feeds subscribed with `{ packed: true }`: their snapshots' big parts go packed (MessagePack connections). */
+  private readonly packedFeeds = new Set<HubFeed>();
 
   constructor(
     private readonly connection: HubConnection,
@@ -85,7 +87,8 @@ export class LiveFeeds implements ScopeMember {
    * full position blocks of this FuncGPS subscription go packed (gpsBlocks.ts).
    */
   subscribe(feed: HubFeed, stream: ServerStream | null, packed = false): HubSubscribeResult {
-    if (feed === HubMethods.FuncGPS) this.packedSnapshots = packed;
+    if (packed) this.packedFeeds.add(feed);
+    else this.packedFeeds.delete(feed);
     // Held changes are older than the snapshot that follows: they go first, so none undoes it.
     this.sendHeld();
     this.end(feed);
@@ -191,17 +194,18 @@ export class LiveFeeds implements ScopeMember {
     const snapshot = this.scopeFeed().snapshot();
     const out: [HubFeed, Argument][] = [];
     for (const feed of feeds) {
+      const packed = this.binary && this.packedFeeds.has(feed);
       if (feed === HubMethods.FuncGPS) {
         out.push(
-          [feed, this.binary ? this.snapshotBlock(snapshot) : snapshot.gpsArray],
+          [feed, this.binary ? this.snapshotBlock(snapshot, packed) : snapshot.gpsArray],
           [feed, snapshot.numOnline],
-          [feed, snapshot.onlineUsers],
+          [feed, packed ? snapshot.onlineBlock : snapshot.onlineUsers],
           [feed, snapshot.notifys],
           [feed, snapshot.heartRate],
           [feed, snapshot.videos],
         );
       } else {
-        out.push([feed, snapshot.online], [feed, snapshot.notifys]);
+        out.push([feed, packed ? snapshot.onlineBlock : snapshot.online], [feed, snapshot.notifys]);
       }
       this.countSent[feed] = snapshot.count;
     }
@@ -212,8 +216,8 @@ export class LiveFeeds implements ScopeMember {
     for (const [feed, argument] of out) this.deliver(feed, argument, snapshot);
   }
 
-  private snapshotBlock(snapshot: ScopeSnapshot): GpsBlockMessage {
-    return this.packedSnapshots ? snapshot.gpsBlock.packed() : snapshot.gpsBlock;
+  private snapshotBlock(snapshot: ScopeSnapshot, packed: boolean): GpsBlockMessage {
+    return packed ? snapshot.gpsBlock.packed() : snapshot.gpsBlock;
   }
 
   /** Queues one message (`send` says why what is queued stays bounded). */

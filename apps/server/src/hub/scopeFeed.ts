@@ -1,6 +1,8 @@
+import { ONLINE_BLOCK_TYPE, packOnlineUsers, type OnlineBlockData } from '@intercom/contract';
 import type { Clock, ClockTimer } from '../core/clock.js';
 import type { HubWire, Payload } from './hubWire.js';
 import { GpsBlockMessage, SlowFieldWatch } from './gpsBlocks.js';
+import { ValueMessage } from './valueMessage.js';
 import type { LiveChange, LiveFix, LiveSnapshot } from '../live/liveRecords.js';
 import type { LiveState } from '../live/liveState.js';
 
@@ -57,6 +59,7 @@ class RecordCache {
 export class ScopeSnapshot extends RecordCache {
   readonly count: number;
   private block: GpsBlockMessage | null = null;
+  private packedOnline: ValueMessage<OnlineBlockData> | null = null;
 
   constructor(private readonly snapshot: LiveSnapshot) {
     super();
@@ -83,6 +86,18 @@ export class ScopeSnapshot extends RecordCache {
 
   get onlineUsers(): string {
     return this.memo('OnlineUser', () => pushMessage('OnlineUser', this.onlineList));
+  }
+
+  /**
+   * What packed MessagePack subscriptions get instead of `onlineUsers` (FuncGPS) and `online`
+   * (FuncNotify): the same users packed as columns, with the count (contract onlineBlock.ts).
+   */
+  get onlineBlock(): ValueMessage<OnlineBlockData> {
+    if (!this.packedOnline) {
+      const data = packOnlineUsers(this.snapshot.onlineUsers, this.count);
+      this.packedOnline = new ValueMessage(ONLINE_BLOCK_TYPE, data, data.packed.length);
+    }
+    return this.packedOnline;
   }
 
   get notifys(): string {

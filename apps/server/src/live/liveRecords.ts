@@ -54,6 +54,8 @@ export interface LiveSnapshot {
   fixes: LiveFix[];
   /** Users currently chat-online. */
   online: string[];
+  /** The same users as `online`, in the same order, as values (packed snapshots: hub/scopeFeed.ts). */
+  onlineUsers: OnlineUser[];
   notifications: string[];
   heartRates: string[];
   /** The video list: VideoSource texts of terminals that can be watched now. */

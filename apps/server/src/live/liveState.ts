@@ -190,14 +190,26 @@ export class LiveState {
 
   snapshot(enterpriseIds: Iterable<number>): LiveSnapshot {
     this.sweepStale();
-    const snapshot: LiveSnapshot = { gps: [], fixes: [], online: [], notifications: [], heartRates: [], videos: [] };
+    const snapshot: LiveSnapshot = {
+      gps: [],
+      fixes: [],
+      online: [],
+      onlineUsers: [],
+      notifications: [],
+      heartRates: [],
+      videos: [],
+    };
     for (const E_ID of enterpriseIds) {
       for (const entry of this.users.get(E_ID)?.values() ?? []) {
         if (entry.gpsJson) {
           snapshot.gps.push(entry.gpsJson);
           snapshot.fixes.push({ user: entry.user, gpsOnline: entry.staleAt !== null });
         }
-        if (entry.user.online) snapshot.online.push((entry.onlineJson ??= JSON.stringify(onlineUserOf(entry.user))));
+        if (entry.user.online) {
+          const user = onlineUserOf(entry.user);
+          snapshot.online.push((entry.onlineJson ??= JSON.stringify(user)));
+          snapshot.onlineUsers.push(user);
+        }
       }
       snapshot.notifications.push(...(this.notifications.get(E_ID)?.values() ?? []));
       for (const heartRate of this.heartRates.get(E_ID)?.values() ?? []) snapshot.heartRates.push(heartRate.json);

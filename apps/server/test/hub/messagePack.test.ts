@@ -1,6 +1,6 @@
 import { MessageType, NullLogger, type HubMessage } from '@microsoft/signalr';
 import { MessagePackHubProtocol } from '@microsoft/signalr-protocol-msgpack';
-import { GpsBlockReader, HubCloseErrors, type PushMsg } from '@intercom/contract';
+import { GpsBlockReader, HubCloseErrors, unpackOnlineUsers, type OnlineUser, type PushMsg } from '@intercom/contract';
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { frameMessage, messagePackFrame } from '../../src/hub/messagePackProtocol.js';
@@ -134,6 +134,70 @@ describe.each(binaryTransports)('packed snapshots to a MessagePack client over %
     expect(deltas(packedMsgs)[0]!.data).toMatchObject({ full: false, block: expect.any(Uint8Array) });
     expect(deltas(packedMsgs)[0]!.data).toEqual(deltas(plainMsgs)[0]!.data);
     await Promise.all([plain.stop(), packed.stop()]);
+  });
+
+  it('FuncGPS and FuncNotify with { packed: true } get the online users packed: the same users and count', async () => {
+    const E_ID = t.demo.E_ID;
+    const users = Array.from({ length: 120 }, (_, i) => 8200 + transport * 1000 + i);
+    for (const U_ID of users)
+      t.live.setOnline({ E_ID, U_ID, Phone: `138${U_ID}`, UserName: `Online ${U_ID} 名` }, true);
+    const plain = hubClient(t, { token: t.adminToken, transport, protocol: new MessagePackHubProtocol() });
+    const packed = hubClient(t, { token: t.adminToken, transport, protocol: new MessagePackHubProtocol() });
+    type Message = { type: string; data: unknown };
+    const [plainMsgs, plainNotifies] = [record<Message>(plain, 'pushMsg'), record<Message>(plain, 'pushNotify')];
+    const [packedMsgs, packedNotifies] = [record<Message>(packed, 'pushMsg'), record<Message>(packed, 'pushNotify')];
+    await Promise.all([plain.start(), packed.start()]);
+    await plain.invoke('FuncGPS');
+    await plain.invoke('FuncNotify');
+    await packed.invoke('FuncGPS', { packed: true });
+    expect(await packed.invoke('FuncNotify', { packed: true })).toEqual({ feed: 'FuncNotify', enterprises: [E_ID] });
+
+    expect(packedMsgs.map((m) => m.type)).toEqual([
+      'GPSBlock',
+      'NumOnlineUser',
+      'OnlineBlock',
+      'Notifys',
+      'HeartRate',
+      'Videos',
+    ]);
+    expect(packedNotifies.map((m) => m.type)).toEqual(['OnlineBlock', 'Notifys']);
+    const plainUsers = plainMsgs.find((m) => m.type === 'OnlineUser')!.data as OnlineUser[];
+    const plainOnline = plainNotifies.find((m) => m.type === 'Online')!.data as { count: number; users: OnlineUser[] };
+    expect(plainUsers.map((u) => u.U_ID)).toEqual(expect.arrayContaining(users));
+    const fromMsg = unpackOnlineUsers(packedMsgs.find((m) => m.type === 'OnlineBlock')!.data);
+    const fromNotify = unpackOnlineUsers(packedNotifies.find((m) => m.type === 'OnlineBlock')!.data);
+    expect(fromMsg.users).toEqual(plainUsers);
+    expect(fromNotify).toEqual(plainOnline);
+    // Smaller than the plain list: the whole point.
+    const packedBytes = (packedMsgs.find((m) => m.type === 'OnlineBlock')!.data as { packed: Uint8Array }).packed
+      .length;
+    expect(packedBytes).toBeLessThan(
+      new MessagePackHubProtocol().writeMessage({
+        type: MessageType.Invocation,
+        target: 'pushMsg',
+        arguments: [plainUsers],
+      }).byteLength / 2,
+    );
+
+    // A user going offline afterwards is a plain delta for both.
+    t.live.setOnline({ E_ID, U_ID: users[0]!, Phone: `138${users[0]}`, UserName: `Online ${users[0]} 名` }, false);
+    const change = (notifies: Message[]) => notifies.find((m) => m.type === 'OnlineChange');
+    await until(() => change(packedNotifies) !== undefined && change(plainNotifies) !== undefined, 'a change to each');
+    expect(change(packedNotifies)).toEqual(change(plainNotifies));
+    await Promise.all([plain.stop(), packed.stop()]);
+  });
+
+  it('FuncNotify refuses options that are not { packed: boolean }', async () => {
+    const client = hubClient(t, { token: t.adminToken, transport, protocol: new MessagePackHubProtocol() });
+    const notifies = record<{ type: string }>(client, 'pushNotify');
+    await client.start();
+    await expect(client.invoke('FuncNotify', { packed: 1 })).rejects.toThrow(
+      'FuncNotify takes its options as { packed: boolean }.',
+    );
+    expect(notifies).toEqual([]);
+    expect(await client.invoke('FuncNotify')).toMatchObject({ feed: 'FuncNotify' });
+    expect(notifies[0]).toMatchObject({ type: 'Online' });
+    await client.stop();
   });
 
   it.each([

@@ -1,4 +1,13 @@
-import { GPS_BLOCK_TYPE, encodePositionBlock, packGpsBlock, userColumnsOf, type GpsRecord } from '@intercom/contract';
+import {
+  GPS_BLOCK_TYPE,
+  ONLINE_BLOCK_TYPE,
+  encodePositionBlock,
+  packGpsBlock,
+  packOnlineUsers,
+  userColumnsOf,
+  type GpsRecord,
+  type OnlineUser,
+} from '@intercom/contract';
 import { describe, expect, test } from 'vitest';
 import { FakeHubConnection } from './FakeHubConnection';
 import { HubController } from './HubController';
@@ -75,10 +84,51 @@ describe('HubController on MessagePack', () => {
     const packed = setup();
     packed.controller.start();
     await settle();
-    expect(packed.last().invocations).toEqual([['FuncGPS', { packed: true }], ['FuncNotify']]);
+    expect(packed.last().invocations).toEqual([
+      ['FuncGPS', { packed: true }],
+      ['FuncNotify', { packed: true }],
+    ]);
     const records = [gpsRecordFixture(1), gpsRecordFixture(2, { talking: true })];
     packed.last().push('pushMsg', { type: GPS_BLOCK_TYPE, data: packGpsBlock(block(records, true).data) });
     expect([...packed.store.getSnapshot().positions.values()]).toEqual(records);
+    expect(store.getSnapshot().status).toBe('connected');
+  });
+
+  test('takes packed online users as the OnlineUser and Online messages of JSON', async () => {
+    const { controller, store, last } = setup();
+    controller.start();
+    await settle();
+    const users: OnlineUser[] = [1, 2, 3].map((U_ID) => ({
+      U_ID,
+      E_ID: 1,
+      Phone: `1390000000${U_ID}`,
+      UserName: `巡逻 ${U_ID}`,
+      online: true,
+      time: 1_767_225_600_000,
+    }));
+    last().push('pushNotify', { type: ONLINE_BLOCK_TYPE, data: packOnlineUsers(users, 3) });
+    expect(store.getSnapshot().onlineCount).toBe(3);
+    expect([...store.getSnapshot().onlineUsers.values()]).toEqual(users);
+    // The GPS snapshot empties the online users; its OnlineBlock brings them back.
+    last().push('pushMsg', block([gpsRecordFixture(1)], true));
+    store.flush();
+    expect(store.getSnapshot().onlineUsers.size).toBe(0);
+    last().push('pushMsg', { type: ONLINE_BLOCK_TYPE, data: packOnlineUsers(users.slice(0, 2), 2) });
+    store.flush();
+    expect([...store.getSnapshot().onlineUsers.keys()]).toEqual([1, 2]);
+  });
+
+  test.each([
+    ['pushMsg', 'FuncGPS'],
+    ['pushNotify', 'FuncNotify'],
+  ] as const)('falls back to JSON for good when packed online users on %s do not unpack', async (target, feed) => {
+    const { controller, made, store, last } = setup();
+    controller.start();
+    await settle();
+    last().push(target, { type: ONLINE_BLOCK_TYPE, data: { count: 1, packed: new Uint8Array([0xff, 0xff]) } });
+    await settle();
+    expect(made.map((m) => m.protocol)).toEqual(['messagepack', 'json']);
+    expect(last().invocations).toContainEqual([feed]);
     expect(store.getSnapshot().status).toBe('connected');
   });
 

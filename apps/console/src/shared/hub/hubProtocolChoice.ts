@@ -1,9 +1,13 @@
 import {
   GPS_BLOCK_TYPE,
+  ONLINE_BLOCK_TYPE,
   PackedGpsBlockError,
+  PackedOnlineBlockError,
   PositionBlockVersionError,
+  unpackOnlineUsers,
   type GpsBlockReader,
   type PushMsg,
+  type PushNotify,
 } from '@intercom/contract';
 
 /** The hub protocol a connection speaks: MessagePack (binary position blocks) or JSON. */
@@ -26,7 +30,7 @@ export function refusesMessagePack(error: unknown): boolean {
  * cannot read (a version it does not know, or a packed snapshot that does not unpack: it must not
  * go on without the users, so it falls back to JSON).
  */
-export type BlockOutcome = { message: PushMsg } | { unreadable: string } | undefined;
+export type BlockOutcome<M = PushMsg> = { message: M } | { unreadable: string } | undefined;
 
 /**
  * A `GPSBlock` push (MessagePack connections) as the `GPSArray` (a full block) or `GPS` message the
@@ -43,5 +47,29 @@ export function gpsBlockMessage(argument: unknown, reader: GpsBlockReader): Bloc
       return { unreadable: error.message };
     }
     return undefined;
+  }
+}
+
+/**
+ * An `OnlineBlock` (a packed subscription's online users, MessagePack connections) as the message
+ * JSON connections get: `OnlineUser` on `pushMsg`, `Online` with its count on `pushNotify`. A block
+ * that does not unpack is unreadable (the console falls back to JSON); undefined for any other message.
+ */
+export function onlineBlockMessage(argument: unknown, target: 'pushMsg'): BlockOutcome<PushMsg>;
+export function onlineBlockMessage(argument: unknown, target: 'pushNotify'): BlockOutcome<PushNotify>;
+export function onlineBlockMessage(
+  argument: unknown,
+  target: 'pushMsg' | 'pushNotify',
+): BlockOutcome<PushMsg | PushNotify> {
+  const message = argument as { type?: unknown; data?: unknown } | null;
+  if (message?.type !== ONLINE_BLOCK_TYPE) return undefined;
+  try {
+    const { count, users } = unpackOnlineUsers(message.data);
+    return {
+      message: target === 'pushMsg' ? { type: 'OnlineUser', data: users } : { type: 'Online', data: { count, users } },
+    };
+  } catch (error) {
+    if (error instanceof PackedOnlineBlockError) return { unreadable: error.message };
+    throw error;
   }
 }
