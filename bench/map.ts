@@ -9,7 +9,8 @@
 // a 2-core machine cannot feed 50,000 that way). MAP_BENCH_PROFILE=1 names the page's hottest
 // functions, MAP_BENCH_SERVER_PROFILE=1 the server's, MAP_BENCH_SCREENSHOT=DIR saves the map at each view,
 // MAP_BENCH_PROFILE_OPENING=1 lists the long tasks and hottest functions of opening the page (a slower opening),
-// MAP_BENCH_PROFILE_WORKER=1 names the hottest functions of the page's workers while the latency is measured,
+// MAP_BENCH_PROFILE_WORKER=1 names the hottest functions of the page's workers while the latency is measured
+// (=opening: from each worker's start until the snapshot is drawn),
 // MAP_BENCH_TRACE_UPDATES=1 lists the long tasks of that time with the work inside each (a slower page).
 // MAP_BENCH_PLAIN_OPENING=N (3) opens the map N times in a fresh Chromium without Playwright: on the
 // empty map before the load, with every user, and on the empty map of another enterprise under the
@@ -157,6 +158,11 @@ async function run(users: number, soak: boolean) {
     const opening = process.env.MAP_BENCH_PROFILE_OPENING
       ? await startOpeningTrace(browser, page, await context.newCDPSession(page))
       : undefined;
+    // MAP_BENCH_PROFILE_WORKER=opening: the workers' hottest functions from their start until the snapshot is drawn.
+    const openingWorkers =
+      process.env.MAP_BENCH_PROFILE_WORKER === 'opening'
+        ? await startWorkerProfiles(await context.newCDPSession(page), true)
+        : undefined;
     const opened = Date.now();
     // A server busy with 50,000 terminals on a shared machine can take minutes to serve the page.
     await page.goto(`${server.url}/main/map`, { timeout: 300_000 });
@@ -211,13 +217,20 @@ async function run(users: number, soak: boolean) {
     });
     Object.assign(snapshotSteps, hubMarks);
     log(`${users} users: steps (ms since navigation start) ${JSON.stringify(snapshotSteps)}`);
-    if (opening) {
+    if (opening || openingWorkers) {
       // Until the first frame with every user (the figure), at most 10 s more.
       for (let waited = 0; waited < 10_000; waited += 100) {
         const marks = await page.evaluate(() => (window as unknown as ProbeWindow).mapProbe.marks);
         if (marks.allUsersFirstFrame !== undefined) break;
         await sleep(100);
       }
+      const marks = await page.evaluate(() => (window as unknown as ProbeWindow).mapProbe.marks);
+      log(`${users} users: opening, every step (ms since navigation start) ${JSON.stringify(marks)}`);
+      if (openingWorkers) {
+        log(`${users} users: opening, workers' hottest functions ${JSON.stringify(await openingWorkers(), null, 1)}`);
+      }
+    }
+    if (opening) {
       const { longTasks, busyPer250Ms, gpu, hot } = await opening.stop();
       log(`${users} users: opening, main thread busy ms per 250 ms since navigation: ${busyPer250Ms}`);
       log(`${users} users: opening, GPU process busy ms per 250 ms (of it ms presenting x frames): ${gpu}`);
@@ -249,9 +262,10 @@ async function run(users: number, soak: boolean) {
     const thread = await mainThread(page, SECONDS);
     log(`${users} users: main thread ${JSON.stringify(thread)}`);
     // MAP_BENCH_PROFILE_WORKER=1: the page's workers' hottest functions (MapLibre's, the users' tile worker) while the latency is measured.
-    const stopWorkers = process.env.MAP_BENCH_PROFILE_WORKER
-      ? await startWorkerProfiles(await page.context().newCDPSession(page))
-      : undefined;
+    const stopWorkers =
+      process.env.MAP_BENCH_PROFILE_WORKER === '1'
+        ? await startWorkerProfiles(await page.context().newCDPSession(page))
+        : undefined;
     // MAP_BENCH_TRACE_UPDATES=1: the long tasks while the latency is measured, each with its work.
     const updatesTrace = process.env.MAP_BENCH_TRACE_UPDATES
       ? await startOpeningTrace(browser, page, await context.newCDPSession(page))

@@ -1,5 +1,5 @@
 import type { CDPSession } from 'playwright-core';
-import { attachWorkers } from './workerTargets.js';
+import { attachWorkers, onWorkerStart, type WorkerSend } from './workerTargets.js';
 
 export interface CpuProfile {
   nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number } }[];
@@ -34,14 +34,32 @@ export async function startProfile(cdp: CDPSession): Promise<() => Promise<strin
 
 /**
  * Starts the CPU profiler in every dedicated worker of the page `cdp` belongs to (MapLibre's, the
- * users' tiles, the hub): attached through the target domain (attachWorkers). The returned
- * function stops them and names each worker's hottest functions and its busy ms.
+ * users' tiles, the hub): attached through the target domain (attachWorkers), or with `fromStart`
+ * in each worker the page starts from now on, before its first line (onWorkerStart: call before
+ * the navigation). The returned function stops them and names each worker's hottest functions and
+ * its busy ms.
  */
-export async function startWorkerProfiles(cdp: CDPSession): Promise<() => Promise<Record<string, string[]>>> {
-  const { sessions, send } = await attachWorkers(cdp);
-  for (const { sessionId } of sessions) {
-    await send(sessionId, 'Profiler.enable');
-    await send(sessionId, 'Profiler.start');
+export async function startWorkerProfiles(
+  cdp: CDPSession,
+  fromStart = false,
+): Promise<() => Promise<Record<string, string[]>>> {
+  const sessions: { sessionId: string; url: string }[] = [];
+  let send: WorkerSend;
+  if (fromStart) {
+    await onWorkerStart(cdp, async (worker, sender) => {
+      send = sender;
+      await sender(worker.sessionId, 'Profiler.enable');
+      await sender(worker.sessionId, 'Profiler.start');
+      sessions.push(worker);
+    });
+  } else {
+    const attached = await attachWorkers(cdp);
+    send = attached.send;
+    for (const worker of attached.sessions) {
+      await send(worker.sessionId, 'Profiler.enable');
+      await send(worker.sessionId, 'Profiler.start');
+      sessions.push(worker);
+    }
   }
   return async () => {
     const found: Record<string, string[]> = {};
