@@ -33,7 +33,9 @@ export const userColumnsSchema = z.object({
 });
 export type UserColumns = z.infer<typeof userColumnsSchema>;
 
-const binary = (name: string) => z.custom<Uint8Array>((value) => value instanceof Uint8Array, `${name} must be binary`);
+/** A MessagePack `bin` (the packed blocks' bytes). */
+export const binary = (name: string) =>
+  z.custom<Uint8Array>((value) => value instanceof Uint8Array, `${name} must be binary`);
 
 const blockAndUsersSchema = z.object({ block: binary('block'), users: userColumnsSchema });
 
@@ -44,7 +46,7 @@ export const packedGpsBlockDataSchema = z.object({ full: z.literal(true), packed
 /** A full block packed (`FuncGPS` with `{ packed: true }`). */
 export type PackedGpsBlockData = z.infer<typeof packedGpsBlockDataSchema>;
 
-/** The options of a `FuncGPS` subscription (its first argument, optional). */
+/** The options of a `FuncGPS` or `FuncNotify` subscription (its first argument, optional). */
 export const funcGpsOptionsSchema = z.strictObject({ packed: z.boolean().optional() });
 export type FuncGpsOptions = z.infer<typeof funcGpsOptionsSchema>;
 
@@ -107,8 +109,8 @@ function usersOf(columns: UserColumns): UserFields[] {
 
 /**
  * One record of a user's slow fields and a fix, written field by field: a snapshot makes 50,000 of
- * them, and V8 took 10 µs a record to spread the two objects (470 ms for a snapshot, bench/tmp) against
- * a fraction of one for a literal of one shape.
+ * them, and V8 took 10 µs a record to spread the two objects (470 ms for a snapshot, measured in Node)
+ * against a fraction of one for a literal of one shape (18 ms; docs/benchmarks.md).
  */
 export function gpsRecordOf(user: UserFields, fix: PositionFix): GpsRecord {
   return {

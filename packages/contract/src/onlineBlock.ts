@@ -1,7 +1,8 @@
 import { decode, encode } from '@msgpack/msgpack';
 import { deflateSync, inflateSync } from 'fflate';
 import { z } from 'zod';
-import type { OnlineUser } from './hub.js';
+import { binary } from './gpsBlockMessage.js';
+import { onlineUserSchema, type OnlineUser } from './hub.js';
 
 /**
  * `{ type: 'OnlineBlock', data: { count, packed } }` — what a packed subscription on a MessagePack
@@ -13,19 +14,17 @@ import type { OnlineUser } from './hub.js';
  */
 export const ONLINE_BLOCK_TYPE = 'OnlineBlock';
 
-const binary = z.custom<Uint8Array>((value) => value instanceof Uint8Array, 'packed must be binary');
-
-export const onlineBlockDataSchema = z.object({ count: z.number().int().nonnegative(), packed: binary });
+export const onlineBlockDataSchema = z.object({ count: z.number().int().nonnegative(), packed: binary('packed') });
 export type OnlineBlockData = z.infer<typeof onlineBlockDataSchema>;
 
-const numbers = z.array(z.number());
-const strings = z.array(z.string());
+// Each column holds the field of onlineUserSchema: a block is checked as the plain list is.
+const field = onlineUserSchema.shape;
 const onlineColumnsSchema = z.object({
-  U_ID: numbers,
-  E_ID: numbers,
-  Phone: strings,
-  UserName: strings,
-  time: numbers,
+  U_ID: z.array(field.U_ID),
+  E_ID: z.array(field.E_ID),
+  Phone: z.array(field.Phone),
+  UserName: z.array(field.UserName),
+  time: z.array(field.time),
 });
 
 /** An OnlineBlock that cannot be read: not DEFLATE, not MessagePack, or not columns of one length. */

@@ -35,6 +35,8 @@ describe('OnlineBlock', () => {
     ['DEFLATE of what is not MessagePack', { count: 1, packed: deflateSync(new Uint8Array([0xc1])) }],
     ['MessagePack that is not columns', { count: 1, packed: packedOf({ users: [user(1)] }) }],
     ['a column of the wrong kind', { count: 1, packed: packedOf({ ...columns, Phone: [13800001] }) }],
+    ['a user id that is no integer', { count: 1, packed: packedOf({ ...columns, U_ID: [1.5] }) }],
+    ['a time before 1970', { count: 1, packed: packedOf({ ...columns, time: [-1] }) }],
     ['columns of different lengths', { count: 1, packed: packedOf({ ...columns, time: [1, 2] }) }],
   ])('refuses %s with PackedOnlineBlockError', (_case, data) => {
     expect(() => unpackOnlineUsers(data)).toThrow(PackedOnlineBlockError);

@@ -14,7 +14,7 @@ import {
   type ScopeSnapshot,
 } from './scopeFeed.js';
 
-/** A message's argument: JSON text, or (MessagePack connections) a GPS block. */
+/** A message's argument: JSON text, or (MessagePack connections) a value: a GPS block, an OnlineBlock. */
 type Argument = string | ValueMessage;
 
 /** A subscription delivers by `pushMsg`/`pushNotify` invocations, or as items of a client's stream. */
@@ -51,7 +51,6 @@ export class LiveFeeds implements ScopeMember {
   private heldCount = 0;
   /** When the oldest held change was taken (the clock's time). */
   private heldSince = 0;
-  /** The FuncGPS subscription asked for packed snapshots (MessagePack connections only). */
   /** The feeds subscribed with `{ packed: true }`: their snapshots' big parts go packed (MessagePack connections). */
   private readonly packedFeeds = new Set<HubFeed>();
 
@@ -83,8 +82,9 @@ export class LiveFeeds implements ScopeMember {
   }
 
   /**
-   * Starts (or restarts) a feed with its snapshot; a stream it replaces completes. `packed`: the
-   * full position blocks of this FuncGPS subscription go packed (gpsBlocks.ts).
+   * Starts (or restarts) a feed with its snapshot; a stream it replaces completes. `packed`: on a
+   * MessagePack connection the feed's snapshot sends its full position block (gpsBlocks.ts) and its
+   * online users (an OnlineBlock) packed.
    */
   subscribe(feed: HubFeed, stream: ServerStream | null, packed = false): HubSubscribeResult {
     if (packed) this.packedFeeds.add(feed);
