@@ -30,6 +30,10 @@ export async function newContext(browser: Browser, options: ContextOptions = {})
     locale: options.locale ?? 'en-US',
     viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
     acceptDownloads: true,
+    // As a system set to reduce motion: dialogs, menus and toasts appear at once (AntdConfig). A
+    // click on a dialog still zooming in could land where its button was a frame before, and on a
+    // loaded CI a click was lost, likely so (talkAgent.e2e's Login once never reached the agent).
+    reducedMotion: 'reduce',
   });
   context.setDefaultTimeout(UI_TIMEOUT_MS);
   context.setDefaultNavigationTimeout(UI_TIMEOUT_MS * 2);

@@ -1,5 +1,6 @@
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
+import { mediaQueryList } from './mediaQueryList';
 
 // antd answers a click within a render or two, but a busy machine may take seconds for those.
 configure({ asyncUtilTimeout: 5000 });
@@ -8,16 +9,4 @@ configure({ asyncUtilTimeout: 5000 });
 afterEach(() => cleanup());
 
 // antd's responsive helpers ask for media queries; the simulated DOM answers "no match".
-if (!window.matchMedia) {
-  window.matchMedia = (query: string) =>
-    ({
-      matches: false,
-      media: query,
-      onchange: null,
-      addEventListener: () => undefined,
-      removeEventListener: () => undefined,
-      addListener: () => undefined,
-      removeListener: () => undefined,
-      dispatchEvent: () => false,
-    }) as MediaQueryList;
-}
+if (!window.matchMedia) window.matchMedia = (query: string) => mediaQueryList(query, false);

@@ -1,14 +1,6 @@
-import { useSyncExternalStore } from 'react';
-
-const query = '(pointer: coarse)';
-
-function subscribe(listener: () => void): () => void {
-  const list = window.matchMedia(query);
-  list.addEventListener('change', listener);
-  return () => list.removeEventListener('change', listener);
-}
+import { useMediaQuery } from '../shared/ui/useMediaQuery';
 
 /** The main pointer is a finger: the drawing hints say tap, not click and double-click. */
 export function useTouchScreen(): boolean {
-  return useSyncExternalStore(subscribe, () => window.matchMedia(query).matches);
+  return useMediaQuery('(pointer: coarse)');
 }
