@@ -152,7 +152,8 @@ describe('the live map on MessagePack', () => {
     async () => {
       // The fleet first: setting the simulator's own console account up signs admin's session out once.
       fleet = await startFleet(
-        fleetOptions({ terminals: USERS, centre: SITE, radiusKm: 2, phoneStart }),
+        // No stops at waypoints: every user moves at every report.
+        fleetOptions({ terminals: USERS, centre: SITE, radiusKm: 2, phoneStart, stops: false }),
         () => undefined,
       );
       const running = fleet;
@@ -173,10 +174,9 @@ describe('the live map on MessagePack', () => {
             const now = await placesOnMap(page, ids);
             return ids.filter((id) => now[id] && String(now[id]) !== String(first[id])).length;
           },
-          // A simulated terminal stops for 10-60 s at one waypoint in five (apps/simulator/src/movement.ts):
-          // within 90 s every user has moved, one stopped at the first look included (the 13:01 CI run of
-          // 7 Dec saw 499 of 500 move within 30 s).
-          { timeout: 90_000, message: 'users whose place on the map changed' },
+          // The fleet makes no stops (with stops, one waypoint in five is a 10-60 s pause, and the
+          // 13:01 CI run of 7 Dec saw 499 of 500 move within 30 s).
+          { timeout: 30_000, message: 'users whose place on the map changed' },
         )
         .toBe(USERS);
 

@@ -28,8 +28,10 @@ export class SimDevice {
     radiusKm: number,
     private readonly random: Random,
     private readonly sosRate: number,
+    /** False: it never stops at a waypoint (Path). */
+    stops = true,
   ) {
-    this.path = new Path(centre, radiusKm, random);
+    this.path = new Path(centre, radiusKm, random, stops);
     this.battery = 20 + Math.floor(random() * 80);
     this.signal = 40 + Math.floor(random() * 60);
     this.heartRate = 65 + Math.floor(random() * 25);

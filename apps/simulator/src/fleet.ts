@@ -101,6 +101,7 @@ export async function startFleet(options: SimulatorOptions, log: (line: string) 
       options.radiusKm,
       seededRandom(Number(BigInt(user.phone) % 2_147_483_647n)),
       options.sosRate,
+      options.stops ?? true,
     );
     if (options.osmand) {
       const reporter = new OsmandReporter(

@@ -51,7 +51,7 @@ const SPEEDS = [5, 5, 15, 30, 45];
 
 /**
  * A terminal's path: straight legs between random waypoints inside the area, at a speed that
- * suits its kind, with a pause now and then at a waypoint (a patrol stop, a delivery).
+ * suits its kind, with a pause now and then at a waypoint (a patrol stop, a delivery) unless `stops` is false.
  */
 export class Path {
   position: Point;
@@ -65,6 +65,7 @@ export class Path {
     private readonly centre: Point,
     private readonly radiusKm: number,
     private readonly random: Random,
+    private readonly stops = true,
   ) {
     this.position = randomPoint(centre, radiusKm, random);
     this.target = randomPoint(centre, radiusKm, random);
@@ -95,7 +96,7 @@ export class Path {
       this.position = this.target;
       step -= left;
       this.target = randomPoint(this.centre, this.radiusKm, this.random);
-      if (this.random() < 0.2) {
+      if (this.stops && this.random() < 0.2) {
         this.pausedFor = 10 + this.random() * 50;
         break;
       }

@@ -24,6 +24,8 @@ export interface SimulatorOptions {
   osmand: boolean;
   centre: { lat: number; lon: number };
   radiusKm: number;
+  /** False: the terminals never stop at a waypoint, so every one of them moves at every report (absent: they stop now and then). */
+  stops?: boolean;
   phoneStart: string;
   /** Seconds to run; 0 runs until Ctrl-C. */
   duration: number;
@@ -67,6 +69,8 @@ export const USAGE = `Usage: npm run simulate -- [options]
   --osmand               report over OsmAnd HTTP instead of the /terminal WebSocket
   --centre LAT,LON       centre of the area they move in (default 22.5431,114.0579)
   --radius KM            radius of that area (default 3)
+  --no-stops             the terminals never pause at a waypoint (by default one waypoint in five
+                         is a stop of 10-60 s): every terminal moves at every report
   --phone-start DIGITS   phone of the first user; the others count up (default 19900000000)
   --duration S           stop after S seconds (default 0: run until Ctrl-C)
   --sos-rate P           chance of an SOS per report (default 0.0005); the terminal then speaks in
@@ -130,6 +134,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
       centre: { type: 'string' },
       center: { type: 'string' },
       radius: { type: 'string' },
+      'no-stops': { type: 'boolean' },
       'phone-start': { type: 'string' },
       duration: { type: 'string' },
       'sos-rate': { type: 'string' },
@@ -199,6 +204,7 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv = p
     osmand: values.osmand ?? false,
     centre: { lat, lon },
     radiusKm: number('radius', values.radius, 3, 0.01, 1000),
+    stops: !(values['no-stops'] ?? false),
     phoneStart,
     duration: number('duration', values.duration, 0, 0, 365 * 86_400),
     sosRate: number('sos-rate', values['sos-rate'], 0.0005, 0, 1),

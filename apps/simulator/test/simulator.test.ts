@@ -122,6 +122,25 @@ describe('movement', () => {
     }
     expect(device.battery).not.toBe(start);
   });
+
+  it('stops now and then at a waypoint, and never with --no-stops', () => {
+    const centre = { lat: 22.54, lon: 114.05 };
+    /** Reports (1 s apart) at which the device stood still, of 3,600. */
+    const stillReports = (stops: boolean) => {
+      const device = new SimDevice(centre, 0.2, seededRandom(11), 0, stops);
+      let still = 0;
+      for (let i = 0; i < 3600; i++) {
+        const before = device.path.position;
+        if (device.step(1).position === before) still += 1;
+      }
+      return still;
+    };
+    expect(stillReports(true)).toBeGreaterThan(60);
+    expect(stillReports(false)).toBe(0);
+    expect(parseOptions([], {}).stops).toBe(true);
+    expect(parseOptions(['--no-stops'], {}).stops).toBe(false);
+    expect(() => parseOptions(['--no-stops=1'], {})).toThrow();
+  });
 });
 
 describe('the H.264 clip', () => {
