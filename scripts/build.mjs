@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import zlib from 'node:zlib';
+import { precompress } from './precompress.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const force = process.argv.includes('--force');
@@ -117,17 +117,3 @@ async function agentSigningChanged() {
   return (key ? keyId(createPublicKey(key)) : undefined) !== built;
 }
 
-/** Writes .gz and .br beside each text asset; the server sends them to clients that accept them. */
-function precompress(dir) {
-  for (const name of fs.readdirSync(dir, { recursive: true })) {
-    const file = path.join(dir, String(name));
-    if (!/\.(js|css|html|svg|json|txt|webmanifest)$/.test(file) || !fs.statSync(file).isFile()) continue;
-    const content = fs.readFileSync(file);
-    if (content.length < 1024) continue;
-    fs.writeFileSync(`${file}.gz`, zlib.gzipSync(content, { level: 9 }));
-    fs.writeFileSync(
-      `${file}.br`,
-      zlib.brotliCompressSync(content, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }),
-    );
-  }
-}

@@ -8,6 +8,7 @@ import { useTempDir, useTestApp } from './useTestApp.js';
 
 const INDEX = '<!doctype html><title>field</title>';
 const CONSOLE_INDEX = '<!doctype html><title>console</title>';
+const WORKER = `self.onmessage = () => undefined; // ${'x'.repeat(2000)}`;
 const root = useTempDir('intercom-field-');
 const t = useTestApp(() => buildTestApp(writeApps()));
 
@@ -23,6 +24,10 @@ function writeApps(): { fieldDir: string; consoleDir: string } {
   fs.writeFileSync(path.join(fieldDir, 'manifest.webmanifest'), '{"name":"Intercom Field"}');
   fs.writeFileSync(path.join(fieldDir, 'assets', 'index-1234.js'), 'console.log(1)');
   fs.writeFileSync(path.join(consoleDir, 'index.html'), CONSOLE_INDEX);
+  // A worker's bundle as Vite names it (.mjs), with the build's compressed copy.
+  fs.mkdirSync(path.join(consoleDir, 'assets'));
+  fs.writeFileSync(path.join(consoleDir, 'assets', 'worker-1234.mjs'), WORKER);
+  fs.writeFileSync(path.join(consoleDir, 'assets', 'worker-1234.mjs.br'), zlib.brotliCompressSync(WORKER));
   fs.writeFileSync(path.join(root, 'secret.txt'), 'TOP-SECRET');
   return { fieldDir, consoleDir };
 }
@@ -71,5 +76,17 @@ describe('serving the field app at /field', () => {
     const res = await call(t.app, { method: 'GET', url: '/dashboard' });
     expect(res.body).toBe(CONSOLE_INDEX);
     expect(res.headers['permissions-policy']).toBeUndefined();
+  });
+
+  it("sends a worker's bundle (.mjs) compressed to a browser that accepts it, as JavaScript", async () => {
+    const url = '/assets/worker-1234.mjs';
+    const compressed = await call(t.app, { method: 'GET', url, headers: { 'accept-encoding': 'br, gzip' } });
+    expect(compressed.statusCode).toBe(200);
+    expect(compressed.headers['content-encoding']).toBe('br');
+    expect(compressed.headers['content-type']).toMatch(/^(text|application)\/javascript/);
+    expect(zlib.brotliDecompressSync(compressed.rawPayload).toString()).toBe(WORKER);
+    const plain = await call(t.app, { method: 'GET', url });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(WORKER);
   });
 });
