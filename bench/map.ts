@@ -76,7 +76,8 @@ async function emptyMapOpenings(url: string, account: [string, string, string], 
 
 async function run(users: number, soak: boolean) {
   const prefix = `mapbench-${process.pid}-${users}`;
-  // MAP_BENCH_SERVER_PROFILE: the server's own CPU profile, whose hottest functions the result names.
+  // MAP_BENCH_SERVER_PROFILE: the server's own CPU profile, whose hottest functions the result names
+  // (MAP_BENCH_SERVER_PROFILE_KEEP=1 keeps the file).
   const profileDir = process.env.MAP_BENCH_SERVER_PROFILE ? fs.mkdtempSync(path.join(os.tmpdir(), 'map-prof-')) : null;
   const server = await startServer(
     { LOG_LEVEL: 'error', ...(FEED === 'bus' ? { REDIS_URL, REDIS_PREFIX: prefix } : {}) },
@@ -380,7 +381,9 @@ async function run(users: number, soak: boolean) {
         );
         log(`${users} users: server's hottest functions (ms self time) ${JSON.stringify(serverHot)}`);
       }
-      fs.rmSync(profileDir, { recursive: true, force: true });
+      // MAP_BENCH_SERVER_PROFILE_KEEP=1: the profile stays for a closer look (its path is logged).
+      if (process.env.MAP_BENCH_SERVER_PROFILE_KEEP) log(`${users} users: the server's profile kept in ${profileDir}`);
+      else fs.rmSync(profileDir, { recursive: true, force: true });
     }
   }
 }

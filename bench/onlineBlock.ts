@@ -12,6 +12,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { decode, encode } from '@msgpack/msgpack';
 import { packOnlineUsers, unpackOnlineUsers, type OnlineUser } from '@intercom/contract';
+import { nativeDeflate } from '../apps/server/src/hub/nativeDeflate.js';
 import { launchBrowser } from '../e2e/support/chromium.js';
 
 const USERS = Number(process.env.ONLINE_BENCH_USERS ?? 50_000);
@@ -42,15 +43,22 @@ const users: OnlineUser[] = Array.from({ length: USERS }, (_, i) => ({
 }));
 const text = JSON.stringify({ type: 'OnlineUser', data: users });
 const plain = encode(JSON.parse(text));
-const packed = packOnlineUsers(users, USERS);
+// As the server packs it: Node's zlib (fflateDeflate, the contract's default, for comparison).
+const packed = packOnlineUsers(users, USERS, nativeDeflate);
 const packedMessage = encode({ type: 'OnlineBlock', data: packed });
 if (JSON.stringify(unpackOnlineUsers(packed).users) !== JSON.stringify(users)) throw new Error('the block differs');
 
 const server = {
   plainMs: round(median(Array.from({ length: ROUNDS }, () => timed(() => encode(JSON.parse(text)))))),
   packedMs: round(
+    median(
+      Array.from({ length: ROUNDS }, () => timed(() => encode({ data: packOnlineUsers(users, USERS, nativeDeflate) }))),
+    ),
+  ),
+  packedByFflateMs: round(
     median(Array.from({ length: ROUNDS }, () => timed(() => encode({ data: packOnlineUsers(users, USERS) })))),
   ),
+  packedByFflateBytes: encode({ type: 'OnlineBlock', data: packOnlineUsers(users, USERS) }).length,
 };
 
 /** The page's part: reads each message as the hub worker does (the SignalR framing left out: one decode). */

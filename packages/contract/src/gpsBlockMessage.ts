@@ -1,8 +1,9 @@
 import { decode, encode } from '@msgpack/msgpack';
-import { deflateSync, inflateSync } from 'fflate';
+import { inflateSync } from 'fflate';
 import { z } from 'zod';
 import type { GpsRecord } from './hub.js';
 import { decodePositionBlock, fixAt, type PositionFix } from './positionBlock.js';
+import { fflateDeflate, type RawDeflate } from './rawDeflate.js';
 
 /**
  * `pushMsg` `{ type: 'GPSBlock', data }` — what MessagePack hub connections get instead of `GPSArray`
@@ -55,10 +56,10 @@ export class PackedGpsBlockError extends Error {
   override name = 'PackedGpsBlockError';
 }
 
-/** A full block packed: raw DEFLATE (level 1: a snapshot is packed once per client, on its way out) of its MessagePack. */
-export function packGpsBlock(data: GpsBlockData): PackedGpsBlockData {
+/** A full block packed: raw DEFLATE (by `deflate`; quick rather than small: a snapshot is packed on its way out) of its MessagePack. */
+export function packGpsBlock(data: GpsBlockData, deflate: RawDeflate = fflateDeflate): PackedGpsBlockData {
   if (!data.full) throw new RangeError('Only a full GPS block is packed.');
-  return { full: true, packed: deflateSync(encode({ block: data.block, users: data.users }), { level: 1 }) };
+  return { full: true, packed: deflate(encode({ block: data.block, users: data.users })) };
 }
 
 export function unpackGpsBlock(data: PackedGpsBlockData): GpsBlockData {

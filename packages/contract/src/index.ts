@@ -41,3 +41,4 @@ export * from './userImport.js';
 export * from './positionBlock.js';
 export * from './gpsBlockMessage.js';
 export * from './onlineBlock.js';
+export * from './rawDeflate.js';

@@ -1,8 +1,9 @@
 import { decode, encode } from '@msgpack/msgpack';
-import { deflateSync, inflateSync } from 'fflate';
+import { inflateSync } from 'fflate';
 import { z } from 'zod';
 import { binary } from './gpsBlockMessage.js';
 import { onlineUserSchema, type OnlineUser } from './hub.js';
+import { fflateDeflate, type RawDeflate } from './rawDeflate.js';
 
 /**
  * `{ type: 'OnlineBlock', data: { count, packed } }` — what a packed subscription on a MessagePack
@@ -32,8 +33,12 @@ export class PackedOnlineBlockError extends Error {
   override name = 'PackedOnlineBlockError';
 }
 
-/** The online users `users` (of `count` online in all) as an OnlineBlock's data. */
-export function packOnlineUsers(users: readonly OnlineUser[], count: number): OnlineBlockData {
+/** The online users `users` (of `count` online in all) as an OnlineBlock's data, packed by `deflate`. */
+export function packOnlineUsers(
+  users: readonly OnlineUser[],
+  count: number,
+  deflate: RawDeflate = fflateDeflate,
+): OnlineBlockData {
   const columns = {
     U_ID: users.map((user) => user.U_ID),
     E_ID: users.map((user) => user.E_ID),
@@ -41,7 +46,7 @@ export function packOnlineUsers(users: readonly OnlineUser[], count: number): On
     UserName: users.map((user) => user.UserName),
     time: users.map((user) => user.time),
   };
-  return { count, packed: deflateSync(encode(columns), { level: 1 }) };
+  return { count, packed: deflate(encode(columns)) };
 }
 
 /** The online users an OnlineBlock's data holds (PackedOnlineBlockError when it cannot be read). */

@@ -11,6 +11,7 @@ import {
 import type { LiveUser } from '../bus/eventBus.js';
 import type { LiveFix } from '../live/liveRecords.js';
 import { ValueMessage } from './valueMessage.js';
+import { nativeDeflate } from './nativeDeflate.js';
 
 // What MessagePack connections get for positions: one `GPSBlock` per push (contract
 // gpsBlockMessage.ts), fast fields in a binary position block, slow fields only when they changed.
@@ -94,7 +95,7 @@ export class GpsBlockMessage extends ValueMessage<GpsBlockData | PackedGpsBlockD
     const data = this.value.data;
     if ('packed' in data) return this;
     if (!this.packedMessage) {
-      const packed = packGpsBlock(data);
+      const packed = packGpsBlock(data, nativeDeflate);
       this.packedMessage = new GpsBlockMessage(packed, packed.packed.length);
     }
     return this.packedMessage;

@@ -5,6 +5,7 @@ import { GpsBlockMessage, SlowFieldWatch } from './gpsBlocks.js';
 import { ValueMessage } from './valueMessage.js';
 import type { LiveChange, LiveFix, LiveSnapshot } from '../live/liveRecords.js';
 import type { LiveState } from '../live/liveState.js';
+import { nativeDeflate } from './nativeDeflate.js';
 
 /** Alarms waiting for the next push beyond this count are replaced by a fresh snapshot. */
 const MAX_PENDING_NOTIFICATIONS = 1000;
@@ -94,7 +95,7 @@ export class ScopeSnapshot extends RecordCache {
    */
   get onlineBlock(): ValueMessage<OnlineBlockData> {
     if (!this.packedOnline) {
-      const data = packOnlineUsers(this.snapshot.onlineUsers, this.count);
+      const data = packOnlineUsers(this.snapshot.onlineUsers, this.count, nativeDeflate);
       this.packedOnline = new ValueMessage(ONLINE_BLOCK_TYPE, data, data.packed.length);
     }
     return this.packedOnline;
