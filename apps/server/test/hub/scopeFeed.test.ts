@@ -1,5 +1,10 @@
+import { unpackOnlineUsers, type OnlineBlockData } from '@intercom/contract';
 import { describe, expect, it } from 'vitest';
-import { emptyPending, mergePending, type Pending } from '../../src/hub/scopeFeed.js';
+import { InProcessEventBus } from '../../src/bus/eventBus.js';
+import { FakeClock } from '../../src/core/clock.js';
+import { ScopeFeed, emptyPending, mergePending, type Pending } from '../../src/hub/scopeFeed.js';
+import type { ValueMessage } from '../../src/hub/valueMessage.js';
+import { LiveState } from '../../src/live/liveState.js';
 
 function pending(parts: Partial<Record<keyof Pending, [number | string, string][]>>): Pending {
   const result = emptyPending();
@@ -60,5 +65,62 @@ describe('mergePending (what a slow connection is held)', () => {
     const held = many(0, 600);
     expect(mergePending(held, many(600, 400))).toBe(true);
     expect(mergePending(held, many(1000, 1))).toBe(false);
+  });
+});
+
+describe("a scope's packed online users", () => {
+  async function scopeWithTwoOnline() {
+    const clock = new FakeClock(1_767_225_600_000);
+    const live = new LiveState(
+      new InProcessEventBus((error) => {
+        throw error;
+      }),
+      { clock, staleSweepMs: 3_600_000 },
+    );
+    const scope = new ScopeFeed([3], live, 1000, clock);
+    live.onChange((change) => scope.apply(change));
+    for (const U_ID of [1, 2])
+      live.setOnline({ E_ID: 3, U_ID, Phone: `13800000${U_ID}`, UserName: `User ${U_ID}` }, true);
+    await Promise.resolve();
+    return { live, scope, clock };
+  }
+  const namesIn = (block: ValueMessage<OnlineBlockData>) => unpackOnlineUsers(block.value.data).users.map((u) => u.UserName);
+
+  it('are packed once while only positions change, though every move makes a new snapshot', async () => {
+    const { live, scope, clock } = await scopeWithTwoOnline();
+    const first = scope.snapshot();
+    const block = first.onlineBlock;
+    live.reportPosition({ E_ID: 3, U_ID: 1, lat: 22.5, lon: 114, time: clock.now(), interval: 10 });
+    await Promise.resolve();
+    const second = scope.snapshot();
+    expect(second).not.toBe(first);
+    expect(second.onlineBlock).toBe(block);
+    expect(namesIn(block)).toEqual(['User 1', 'User 2']);
+  });
+
+  it('are packed again when one logs out, one logs in, or an online user is renamed', async () => {
+    const { live, scope, clock } = await scopeWithTwoOnline();
+    const block = scope.snapshot().onlineBlock;
+    live.reportPosition({
+      E_ID: 3,
+      U_ID: 2,
+      UserName: 'Patrol 2',
+      lat: 22.5,
+      lon: 114,
+      time: clock.now(),
+      interval: 10,
+    });
+    await Promise.resolve();
+    const renamed = scope.snapshot().onlineBlock;
+    expect(renamed).not.toBe(block);
+    expect(namesIn(renamed)).toEqual(['User 1', 'Patrol 2']);
+    live.setOnline({ E_ID: 3, U_ID: 1 }, false);
+    await Promise.resolve();
+    const loggedOut = scope.snapshot().onlineBlock;
+    expect(namesIn(loggedOut)).toEqual(['Patrol 2']);
+    expect(loggedOut.value.data.count).toBe(1);
+    live.setOnline({ E_ID: 3, U_ID: 7, Phone: '138000007', UserName: 'User 7' }, true);
+    await Promise.resolve();
+    expect(namesIn(scope.snapshot().onlineBlock)).toEqual(['Patrol 2', 'User 7']);
   });
 });
