@@ -76,8 +76,7 @@ async function emptyMapOpenings(url: string, account: [string, string, string], 
 
 async function run(users: number, soak: boolean) {
   const prefix = `mapbench-${process.pid}-${users}`;
-  // MAP_BENCH_SERVER_PROFILE: the server's own CPU profile, whose hottest functions the result names
-  // (MAP_BENCH_SERVER_PROFILE_KEEP=1 keeps the file).
+  // MAP_BENCH_SERVER_PROFILE: the server's CPU profile, its hottest functions named (…_KEEP=1 keeps the file).
   const profileDir = process.env.MAP_BENCH_SERVER_PROFILE ? fs.mkdtempSync(path.join(os.tmpdir(), 'map-prof-')) : null;
   const server = await startServer(
     { LOG_LEVEL: 'error', ...(FEED === 'bus' ? { REDIS_URL, REDIS_PREFIX: prefix } : {}) },

@@ -116,4 +116,3 @@ async function agentSigningChanged() {
   }
   return (key ? keyId(createPublicKey(key)) : undefined) !== built;
 }
-

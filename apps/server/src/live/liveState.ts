@@ -63,10 +63,10 @@ export class LiveState {
   private readonly videos = new Map<number, Map<number, string>>();
   private readonly listeners = new Set<(change: LiveChange) => void>();
   /**
-   * Counts changes of any enterprise's online users as a snapshot lists them (one logged in or out,
-   * an online user renamed): equal numbers, the same online users (ScopeFeed keeps their packed block).
+   * Counts changes of the online users as snapshots list them (a login, a logout, an online user
+   * renamed): the same number, the same online users (ScopeFeed keeps their packed block). Read only.
    */
-  private onlineRevisionCount = 0;
+  onlineRevision = 0;
   /** Users whose fix is GPS-online now: the stale sweep looks at these only. */
   private readonly fresh = new Set<UserEntry>();
   private readonly maxNotifications: number;
@@ -193,11 +193,6 @@ export class LiveState {
     return count;
   }
 
-  /** Changes when any enterprise's online users, as `snapshot` lists them, may have changed. */
-  get onlineRevision(): number {
-    return this.onlineRevisionCount;
-  }
-
   snapshot(enterpriseIds: Iterable<number>): LiveSnapshot {
     this.sweepStale();
     const snapshot: LiveSnapshot = {
@@ -307,11 +302,11 @@ export class LiveState {
       entry.user = user;
       entry.gpsJson = gpsJson;
       if (!sameOnline) entry.onlineJson = null;
-      if (!sameOnline && (wasOnline || user.online)) this.onlineRevisionCount += 1;
+      if (!sameOnline && (wasOnline || user.online)) this.onlineRevision += 1;
     } else {
       entry = { user, gpsJson, onlineJson: null, staleAt: null };
       users.set(user.U_ID, entry);
-      if (user.online) this.onlineRevisionCount += 1;
+      if (user.online) this.onlineRevision += 1;
     }
     if (gpsOnline) {
       entry.staleAt = gpsStaleAt(position.time, position.interval);

@@ -84,7 +84,8 @@ describe("a scope's packed online users", () => {
     await Promise.resolve();
     return { live, scope, clock };
   }
-  const namesIn = (block: ValueMessage<OnlineBlockData>) => unpackOnlineUsers(block.value.data).users.map((u) => u.UserName);
+  const namesIn = (block: ValueMessage<OnlineBlockData>) =>
+    unpackOnlineUsers(block.value.data).users.map((u) => u.UserName);
 
   it('are packed once while only positions change, though every move makes a new snapshot', async () => {
     const { live, scope, clock } = await scopeWithTwoOnline();
