@@ -14,9 +14,9 @@ const spinConfig = { indicator: <SpinIndicator /> };
 type ConfigProps = Parameters<typeof ConfigProvider>[0];
 
 /**
- * antd's theme (colours, the app's spinner; no animations where the system asks to reduce motion), with a locale and component size when given. Only code
- * that loads after the login page uses it (the signed-in screens, the toasts, the re-login dialog):
- * the login route loads no antd (issue 34).
+ * antd's theme (colours, the app's spinner; no animations where the system asks to reduce motion),
+ * with a locale and component size when given. Only code that loads after the login page uses it
+ * (the signed-in screens, the toasts, the re-login dialog): the login route loads no antd (issue 34).
  */
 export function AntdConfig({
   children,
