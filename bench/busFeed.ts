@@ -4,13 +4,14 @@
 // to FuncGPS. No browser: the figure is the server's alone, and how many of the moves it delivers.
 //   npx tsc -b packages/contract apps/server && npx tsx bench/busFeed.ts
 // BUS_BENCH_USERS (50000), BUS_BENCH_SECONDS (20), REDIS_URL (redis://127.0.0.1:6379); BUS_BENCH_PROFILE=1
-// names the server's hottest functions.
+// names the server's hottest functions; BUS_BENCH_CONSOLE=messagepack subscribes the console on
+// SignalR's MessagePack protocol, as the web console does (binary position blocks), instead of JSON.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { topFunctions, type CpuProfile } from './support/cpuProfile.js';
 import { helper } from './support/helperProcess.js';
-import { Receiver, webSocketClient } from './support/hubClients.js';
+import { BinaryReceiver, Receiver, messagePackClient, webSocketClient } from './support/hubClients.js';
 import { login } from './support/login.js';
 import { seedTerminals } from './support/seedTerminals.js';
 import { BENCH_PASSWORD, percentile, startServer } from './support/startServer.js';
@@ -19,6 +20,7 @@ const USERS = Number(process.env.BUS_BENCH_USERS ?? 50_000);
 const SECONDS = Number(process.env.BUS_BENCH_SECONDS ?? 20);
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const TICKS_PER_SECOND = 100;
+const CONSOLE = process.env.BUS_BENCH_CONSOLE === 'messagepack' ? 'messagepack' : 'json';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -51,8 +53,12 @@ try {
     stops.push(() => load.kill());
   });
   const token = await login(server.url, 'admin', BENCH_PASSWORD, 'DEMO');
-  const receiver = new Receiver(false);
-  stops.push(await webSocketClient(server.url, token, receiver));
+  const receiver = CONSOLE === 'messagepack' ? new BinaryReceiver() : new Receiver(false);
+  stops.push(
+    CONSOLE === 'messagepack'
+      ? await messagePackClient(server.url, token, receiver as BinaryReceiver)
+      : await webSocketClient(server.url, token, receiver),
+  );
   await sleep(5000);
   const pid = server.process.pid!;
   const perSecond: number[] = [];
@@ -70,6 +76,7 @@ try {
       {
         users: USERS,
         seconds: SECONDS,
+        console: CONSOLE,
         serverCpuMsPerSecond: { p50: percentile(sorted(perSecond), 50), max: Math.max(...perSecond) },
         deliveredPerSecond: { p50: percentile(sorted(delivered), 50), min: Math.min(...delivered) },
         publishedPerSecond: percentile(sorted(published), 50),

@@ -5,6 +5,7 @@
 //   npx tsc -b packages/contract apps/server && npx tsx bench/liveState.ts
 // LIVE_BENCH_USERS (50000), LIVE_BENCH_ROUNDS (30: every user moves once per round).
 import { InProcessEventBus, type LiveUser } from '../apps/server/src/bus/eventBus.js';
+import { gpsJsonOfFix } from '../apps/server/src/live/liveRecords.js';
 import { LiveState } from '../apps/server/src/live/liveState.js';
 
 const USERS = Number(process.env.LIVE_BENCH_USERS ?? 50_000);
@@ -21,7 +22,8 @@ let bytes = 0;
 live.onChange((change) => {
   if (change.kind !== 'gps') return;
   texts++;
-  bytes += change.json.length;
+  // The text a JSON connection's push writes for it (MessagePack connections never make it).
+  bytes += gpsJsonOfFix(change.fix).length;
 });
 
 const now = Date.now();

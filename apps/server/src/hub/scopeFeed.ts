@@ -3,7 +3,7 @@ import type { Clock, ClockTimer } from '../core/clock.js';
 import type { HubWire, Payload } from './hubWire.js';
 import { GpsBlockMessage, SlowFieldWatch } from './gpsBlocks.js';
 import { ValueMessage } from './valueMessage.js';
-import type { LiveChange, LiveFix, LiveSnapshot } from '../live/liveRecords.js';
+import { gpsJsonOfFix, type LiveChange, type LiveFix, type LiveSnapshot } from '../live/liveRecords.js';
 import type { LiveState } from '../live/liveState.js';
 import { nativeDeflate } from './nativeDeflate.js';
 
@@ -16,6 +16,13 @@ export function pushMessage(type: string, dataJson: string): string {
 
 export function jsonList(jsons: Iterable<string>): string {
   return `[${[...jsons].join(',')}]`;
+}
+
+/** The GpsRecord texts of fixes, as one JSON list. */
+function fixList(fixes: Iterable<LiveFix>): string {
+  const texts: string[] = [];
+  for (const fix of fixes) texts.push(gpsJsonOfFix(fix));
+  return `[${texts.join(',')}]`;
 }
 
 /**
@@ -87,7 +94,7 @@ export class ScopeSnapshot extends RecordCache {
   }
 
   get gpsArray(): string {
-    return this.memo('GPSArray', () => pushMessage('GPSArray', jsonList(this.snapshot.gps)));
+    return this.memo('GPSArray', () => pushMessage('GPSArray', fixList(this.snapshot.fixes)));
   }
 
   get numOnline(): string {
@@ -133,13 +140,12 @@ export class ScopeSnapshot extends RecordCache {
 }
 
 /**
- * What a scope gathered since its last push: the latest text per user, alarm, phone or video
- * source. Keyed, so that pushes a slow connection could not take yet merge into one (conflation):
- * a later text replaces an earlier one of the same key.
+ * What a scope gathered since its last push: the latest fix per user, the latest text per alarm,
+ * phone or video source. Keyed, so that pushes a slow connection could not take yet merge into one
+ * (conflation): a later one replaces an earlier one of the same key.
  */
 export interface Pending {
-  gps: Map<number, string>;
-  /** The same fixes as `gps`, as values (MessagePack connections get them as a position block). */
+  /** The latest fix per user: JSON connections get their texts, MessagePack ones a position block. */
   fixes: Map<number, LiveFix>;
   /** Fixes whose user's slow fields changed (MessagePack connections get these fields with the block). */
   slow: Map<number, LiveFix>;
@@ -153,7 +159,6 @@ export interface Pending {
 
 export function emptyPending(): Pending {
   return {
-    gps: new Map(),
     fixes: new Map(),
     slow: new Map(),
     online: new Map(),
@@ -175,7 +180,6 @@ function setLast<K>(map: Map<K, string>, key: K, json: string): void {
  * alarms wait than MAX_PENDING_NOTIFICATIONS (a snapshot is cheaper to send then).
  */
 export function mergePending(into: Pending, from: Pending): boolean {
-  for (const [key, json] of from.gps) into.gps.set(key, json);
   for (const [key, fix] of from.fixes) into.fixes.set(key, fix);
   for (const [key, fix] of from.slow) into.slow.set(key, fix);
   for (const [key, json] of from.online) into.online.set(key, json);
@@ -209,7 +213,8 @@ export class ScopeBatch extends RecordCache {
   }
 
   gps(): string | null {
-    return this.list('GPS', this.pending.gps);
+    const { fixes } = this.pending;
+    return fixes.size === 0 ? null : this.memo('GPS', () => pushMessage('GPS', fixList(fixes.values())));
   }
 
   /** The same changes for MessagePack connections: one position block, and the slow fields that changed. */
@@ -316,7 +321,6 @@ export class ScopeFeed {
     const pending = this.pending;
     switch (change.kind) {
       case 'gps':
-        pending.gps.set(change.key, change.json);
         pending.fixes.set(change.key, change.fix);
         if (this.slowFields.changed(change.fix)) pending.slow.set(change.key, change.fix);
         break;

@@ -35,11 +35,13 @@ export interface LiveFix {
 }
 
 /**
- * One change, already serialised once for every connection that receives it. `key` identifies the
- * entry inside its kind (U_ID, N_ID or phone), so later changes of the same key replace earlier ones.
+ * One change, already serialised once for every connection that receives it, but for fixes: 50,000
+ * a second, most of them for MessagePack connections, which never read a fix's text; JSON
+ * connections' pushes write it (`gpsJsonOfFix`) once per push. `key` identifies the entry inside its
+ * kind (U_ID, N_ID or phone), so later changes of the same key replace earlier ones.
  */
 export type LiveChange =
-  | { kind: 'gps'; E_ID: number; key: number; json: string; fix: LiveFix }
+  | { kind: 'gps'; E_ID: number; key: number; fix: LiveFix }
   | { kind: 'online'; E_ID: number; key: number; json: string }
   | { kind: 'notification'; E_ID: number; key: number; json: string }
   | { kind: 'heartRate'; E_ID: number; key: string; json: string }
@@ -47,10 +49,9 @@ export type LiveChange =
   /** An incident of the enterprise opened, closed or changed members (key IN_ID; an IncidentPush text). */
   | { kind: 'incident'; E_ID: number; key: number; json: string };
 
-/** JSON texts of the current state of some enterprises: what a new subscription receives first. */
+/** The current state of some enterprises, mostly as JSON texts: what a new subscription receives first. */
 export interface LiveSnapshot {
-  gps: string[];
-  /** The same users as `gps`, in the same order, as values. */
+  /** Every user with a fix (their GpsRecord texts: `gpsJsonOfFix`). */
   fixes: LiveFix[];
   /** Users currently chat-online. */
   online: string[];
@@ -79,6 +80,45 @@ type GpsUserFields = Pick<
   'U_ID' | 'E_ID' | 'Phone' | 'UserName' | 'battery' | 'signal' | 'online' | 'talking'
 >;
 type GpsFixFields = Pick<GpsRecord, 'lat' | 'lon' | 'time' | 'speed' | 'course' | 'interval'>;
+
+/** The GpsRecord text of a fix LiveState holds or hands out (its user has a position). */
+export function gpsJsonOfFix({ user, gpsOnline }: LiveFix): string {
+  return gpsJsonFrom(user, user.position!, gpsOnline);
+}
+
+/**
+ * Whether two fixes of a user have the same GpsRecord (what `gpsJsonFrom` writes), compared field by
+ * field instead of as texts: LiveState asks it for each of 50,000 moves a second.
+ */
+export function sameGpsRecord(a: LiveUser, aGpsOnline: boolean, b: LiveUser, bGpsOnline: boolean): boolean {
+  const p = a.position;
+  const q = b.position;
+  if (!p || !q) return p === q;
+  return (
+    aGpsOnline === bGpsOnline &&
+    sameNumber(p.lat, q.lat) &&
+    sameNumber(p.lon, q.lon) &&
+    sameNumber(p.time, q.time) &&
+    sameNumber(p.speed, q.speed) &&
+    sameNumber(p.course, q.course) &&
+    sameNumber(p.interval, q.interval) &&
+    sameNumber(a.battery, b.battery) &&
+    sameNumber(a.signal, b.signal) &&
+    a.online === b.online &&
+    a.talking === b.talking &&
+    a.U_ID === b.U_ID &&
+    a.E_ID === b.E_ID &&
+    a.Phone === b.Phone &&
+    a.UserName === b.UserName
+  );
+}
+
+/** Two numbers JSON writes the same (`jsonNumber`): equal, or both not finite (both `null`). */
+function sameNumber(a: number | null, b: number | null): boolean {
+  return a === b || (!isFiniteNumber(a) && !isFiniteNumber(b));
+}
+
+const isFiniteNumber = (value: number | null) => value !== null && Number.isFinite(value);
 
 /** The GpsRecord text of a user and its fix, without making the record first. */
 export function gpsJsonFrom(user: GpsUserFields, fix: GpsFixFields, gpsOnline: boolean): string {

@@ -11,8 +11,8 @@ import {
 import { systemClock, type Clock, type ClockTimer } from '../core/clock.js';
 import { onEach, type EventBus, type LiveUser } from '../bus/eventBus.js';
 import {
-  gpsJsonFrom,
   onlineUserOf,
+  sameGpsRecord,
   type LiveChange,
   type LiveSnapshot,
   type PositionReport,
@@ -31,7 +31,6 @@ export interface LiveStateOptions {
 
 interface UserEntry {
   user: LiveUser;
-  gpsJson: string | null;
   /** The OnlineUser text while it stays the same (a snapshot lists every online user: 50,000 texts). */
   onlineJson: string | null;
   /** While the fix is GPS-online: when it turns stale (epoch ms); otherwise null. */
@@ -196,7 +195,6 @@ export class LiveState {
   snapshot(enterpriseIds: Iterable<number>): LiveSnapshot {
     this.sweepStale();
     const snapshot: LiveSnapshot = {
-      gps: [],
       fixes: [],
       online: [],
       onlineUsers: [],
@@ -206,10 +204,7 @@ export class LiveState {
     };
     for (const E_ID of enterpriseIds) {
       for (const entry of this.users.get(E_ID)?.values() ?? []) {
-        if (entry.gpsJson) {
-          snapshot.gps.push(entry.gpsJson);
-          snapshot.fixes.push({ user: entry.user, gpsOnline: entry.staleAt !== null });
-        }
+        if (entry.user.position) snapshot.fixes.push({ user: entry.user, gpsOnline: entry.staleAt !== null });
         if (entry.user.online) {
           const user = onlineUserOf(entry.user);
           snapshot.online.push((entry.onlineJson ??= JSON.stringify(user)));
@@ -246,8 +241,7 @@ export class LiveState {
       const { user } = entry;
       if (!user.position) continue;
       const gpsOnline = isGpsOnline(user.position.time, user.position.interval, now);
-      entry.gpsJson = gpsJsonFrom(user, user.position, gpsOnline);
-      this.emit({ kind: 'gps', E_ID: user.E_ID, key: user.U_ID, json: entry.gpsJson, fix: { user, gpsOnline } });
+      this.emit({ kind: 'gps', E_ID: user.E_ID, key: user.U_ID, fix: { user, gpsOnline } });
     }
   }
 
@@ -289,9 +283,10 @@ export class LiveState {
     const previous = users.get(user.U_ID);
     const position = user.position;
     const gpsOnline = position !== null && isGpsOnline(position.time, position.interval, this.clock.now());
-    const gpsJson = position ? gpsJsonFrom(user, position, gpsOnline) : null;
     const wasOnline = previous?.user.online ?? false;
-    const previousGpsJson = previous?.gpsJson ?? null;
+    // Whether the user's GpsRecord changed (a fix that says the same is not pushed again).
+    const gpsChanged =
+      position !== null && (!previous || !sameGpsRecord(previous.user, previous.staleAt !== null, user, gpsOnline));
     let entry = previous;
     if (entry) {
       const sameOnline =
@@ -300,11 +295,10 @@ export class LiveState {
         entry.user.Phone === user.Phone &&
         entry.user.UserName === user.UserName;
       entry.user = user;
-      entry.gpsJson = gpsJson;
       if (!sameOnline) entry.onlineJson = null;
       if (!sameOnline && (wasOnline || user.online)) this.onlineRevision += 1;
     } else {
-      entry = { user, gpsJson, onlineJson: null, staleAt: null };
+      entry = { user, onlineJson: null, staleAt: null };
       users.set(user.U_ID, entry);
       if (user.online) this.onlineRevision += 1;
     }
@@ -320,9 +314,7 @@ export class LiveState {
       entry.onlineJson = JSON.stringify(onlineUserOf(user));
       this.emit({ kind: 'online', E_ID: user.E_ID, key: user.U_ID, json: entry.onlineJson });
     }
-    if (gpsJson && gpsJson !== previousGpsJson) {
-      this.emit({ kind: 'gps', E_ID: user.E_ID, key: user.U_ID, json: gpsJson, fix: { user, gpsOnline } });
-    }
+    if (gpsChanged) this.emit({ kind: 'gps', E_ID: user.E_ID, key: user.U_ID, fix: { user, gpsOnline } });
   }
 
   private applyNotification(notification: Notification): string {

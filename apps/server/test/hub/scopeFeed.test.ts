@@ -4,22 +4,43 @@ import { InProcessEventBus } from '../../src/bus/eventBus.js';
 import { FakeClock } from '../../src/core/clock.js';
 import { ScopeFeed, emptyPending, mergePending, type Pending } from '../../src/hub/scopeFeed.js';
 import type { ValueMessage } from '../../src/hub/valueMessage.js';
+import type { LiveFix } from '../../src/live/liveRecords.js';
 import { LiveState } from '../../src/live/liveState.js';
 
-function pending(parts: Partial<Record<keyof Pending, [number | string, string][]>>): Pending {
+function pending(parts: Partial<Record<keyof Pending, [number | string, unknown][]>>): Pending {
   const result = emptyPending();
-  for (const [key, entries] of Object.entries(parts) as [keyof Pending, [never, string][]][]) {
-    for (const [id, json] of entries) (result[key] as Map<unknown, string>).set(id, json);
+  for (const [key, entries] of Object.entries(parts) as [keyof Pending, [never, unknown][]][]) {
+    for (const [id, value] of entries) (result[key] as Map<unknown, unknown>).set(id, value);
   }
   return result;
+}
+
+/** A fix of user U_ID at latitude `lat`. */
+function fix(U_ID: number, lat: number): LiveFix {
+  const position = { lat, lon: 114, time: 1, speed: null, course: null, interval: 10 };
+  return {
+    user: {
+      E_ID: 1,
+      U_ID,
+      Phone: '',
+      UserName: '',
+      position,
+      battery: null,
+      signal: null,
+      online: true,
+      onlineAt: 0,
+      talking: false,
+    },
+    gpsOnline: true,
+  };
 }
 
 describe('mergePending (what a slow connection is held)', () => {
   it('keeps the later text of a user, phone or video source and adds the others', () => {
     const held = pending({
-      gps: [
-        [1, 'a1'],
-        [2, 'b1'],
+      fixes: [
+        [1, fix(1, 1)],
+        [2, fix(2, 1)],
       ],
       heartRates: [['139', 'h1']],
       videos: [[7, 'v1']],
@@ -27,19 +48,19 @@ describe('mergePending (what a slow connection is held)', () => {
     const ok = mergePending(
       held,
       pending({
-        gps: [
-          [2, 'b2'],
-          [3, 'c1'],
+        fixes: [
+          [2, fix(2, 2)],
+          [3, fix(3, 1)],
         ],
         heartRates: [['139', 'h2']],
         videos: [[7, 'v2']],
       }),
     );
     expect(ok).toBe(true);
-    expect([...held.gps]).toEqual([
-      [1, 'a1'],
-      [2, 'b2'],
-      [3, 'c1'],
+    expect([...held.fixes]).toEqual([
+      [1, fix(1, 1)],
+      [2, fix(2, 2)],
+      [3, fix(3, 1)],
     ]);
     expect([...held.heartRates]).toEqual([['139', 'h2']]);
     expect([...held.videos]).toEqual([[7, 'v2']]);

@@ -1,7 +1,7 @@
 import { NotificationStates, type Notification } from '@intercom/contract';
 import { describe, expect, it } from 'vitest';
-import { InProcessEventBus, type RealtimeEvent } from '../../src/bus/eventBus.js';
-import { gpsJsonOf, type LiveChange } from '../../src/live/liveRecords.js';
+import { InProcessEventBus, type LiveUser, type RealtimeEvent } from '../../src/bus/eventBus.js';
+import { gpsJsonOf, gpsJsonOfFix, type LiveChange, type LiveSnapshot } from '../../src/live/liveRecords.js';
 import { FakeClock } from '../../src/core/clock.js';
 import { LiveState, type LiveStateOptions } from '../../src/live/liveState.js';
 import { unhandledAlarms } from '../../src/modules/notify/index.js';
@@ -11,6 +11,12 @@ import { useTestApp } from '../useTestApp.js';
 const failOnError = (error: unknown) => {
   throw error;
 };
+
+/** The GpsRecord text of a gps change, as a JSON connection gets it. */
+const gpsText = (change: LiveChange) => (change.kind === 'gps' ? gpsJsonOfFix(change.fix) : '');
+
+/** The GpsRecord texts of a snapshot's users. */
+const gpsTexts = (snapshot: LiveSnapshot) => snapshot.fixes.map(gpsJsonOfFix);
 
 function setup(options: LiveStateOptions = {}) {
   const bus = new InProcessEventBus(failOnError);
@@ -57,7 +63,54 @@ describe('LiveState', () => {
     expect(live.onlineCount([1])).toBe(2);
     const gps = changes.filter((c) => c.kind === 'gps');
     expect(gps.map((c) => c.key)).toEqual([1, 2]);
-    expect(JSON.parse(gps[0]!.json)).toMatchObject({ U_ID: 1, UserName: 'User "1"', speed: null, course: 90 });
+    expect(JSON.parse(gpsText(gps[0]!))).toMatchObject({ U_ID: 1, UserName: 'User "1"', speed: null, course: 90 });
+  });
+
+  it('pushes a user again only when its GpsRecord text would change', () => {
+    const { bus, live, changes } = setup();
+    const base: LiveUser = {
+      E_ID: 1,
+      U_ID: 5,
+      Phone: '135',
+      UserName: 'Five',
+      position: { lat: 22.5, lon: 114, time: 1_000, speed: null, course: Number.NaN, interval: 10 },
+      battery: 80,
+      signal: 3,
+      online: true,
+      onlineAt: 1,
+      talking: false,
+    };
+    const send = (user: LiveUser) => bus.publish({ kind: 'user', E_ID: 1, user });
+    const texts = () => changes.filter((c) => c.kind === 'gps').map(gpsText);
+    send(base);
+    // The same record again, a NaN course written `null` as the Infinity after it, and onlineAt
+    // (not in the record): nothing new to push.
+    send(structuredClone(base));
+    send({ ...base, onlineAt: 2, position: { ...base.position!, course: Number.POSITIVE_INFINITY } });
+    expect(texts()).toHaveLength(1);
+    // Each field of the record, changed alone, is pushed once.
+    const changed: Partial<LiveUser>[] = [
+      { Phone: '136' },
+      { UserName: 'Five again' },
+      { battery: 79 },
+      { signal: null },
+      { talking: true },
+      { online: false },
+      { position: { ...base.position!, lat: 22.6 } },
+      { position: { ...base.position!, lon: 114.1 } },
+      { position: { ...base.position!, time: 2_000 } },
+      { position: { ...base.position!, speed: 3 } },
+      { position: { ...base.position!, course: 90 } },
+      { position: { ...base.position!, interval: 60 } },
+    ];
+    for (const change of changed) {
+      send({ ...base, ...change });
+      send(base);
+    }
+    expect(texts()).toHaveLength(1 + 2 * changed.length);
+    expect(new Set(texts()).size).toBe(1 + changed.length);
+    expect(texts().at(-1)).toBe(texts()[0]);
+    live.close();
   });
 
   it('writes a record as JSON.stringify would, byte for byte', () => {
@@ -96,7 +149,7 @@ describe('LiveState', () => {
     live.reportStatus({ E_ID: 1, U_ID: 7, battery: 50 });
     live.reportStatus({ E_ID: 1, U_ID: 7, battery: 50 });
     live.reportStatus({ E_ID: 1, U_ID: 7, talking: true });
-    const gps = changes.filter((c) => c.kind === 'gps').map((c) => JSON.parse(c.json) as Record<string, unknown>);
+    const gps = changes.filter((c) => c.kind === 'gps').map((c) => JSON.parse(gpsText(c)) as Record<string, unknown>);
     expect(gps.map((g) => [g.battery, g.talking])).toEqual([
       [null, false],
       [50, false],
@@ -110,7 +163,7 @@ describe('LiveState', () => {
     const gpsOf = () =>
       changes
         .filter((c) => c.kind === 'gps')
-        .map((c) => JSON.parse(c.json) as { gpsOnline: boolean; interval: number });
+        .map((c) => JSON.parse(gpsText(c)) as { gpsOnline: boolean; interval: number });
     live.reportPosition({ E_ID: 1, U_ID: 7, lat: 1, lon: 1, time: clock.now() - 1_000, interval: 10 });
     live.reportPosition({ E_ID: 1, U_ID: 8, lat: 1, lon: 1, time: clock.now(), interval: 60 });
     expect(gpsOf()).toMatchObject([
@@ -127,7 +180,7 @@ describe('LiveState', () => {
     live.sweepStale();
     expect(gpsOf()).toHaveLength(3);
     // The snapshot holds the stale state too, and a new fix makes the user fresh again.
-    expect(JSON.parse(live.snapshot([1]).gps[0] as string)).toMatchObject({ U_ID: 7, gpsOnline: false });
+    expect(JSON.parse(gpsTexts(live.snapshot([1]))[0]!)).toMatchObject({ U_ID: 7, gpsOnline: false });
     live.reportPosition({ E_ID: 1, U_ID: 7, lat: 2, lon: 2, time: clock.now() });
     expect(gpsOf().at(-1)).toMatchObject({ gpsOnline: true, interval: 10 });
   });
@@ -136,9 +189,9 @@ describe('LiveState', () => {
     const clock = new FakeClock(5_000_000);
     const { live } = setup({ clock, staleSweepMs: 60_000 });
     live.reportPosition({ E_ID: 1, U_ID: 7, lat: 1, lon: 1, time: clock.now(), interval: 1 });
-    expect(JSON.parse(live.snapshot([1]).gps[0] as string)).toMatchObject({ gpsOnline: true, interval: 1 });
+    expect(JSON.parse(gpsTexts(live.snapshot([1]))[0]!)).toMatchObject({ gpsOnline: true, interval: 1 });
     clock.stall(1_501);
-    expect(JSON.parse(live.snapshot([1]).gps[0] as string)).toMatchObject({ gpsOnline: false, interval: 1 });
+    expect(JSON.parse(gpsTexts(live.snapshot([1]))[0]!)).toMatchObject({ gpsOnline: false, interval: 1 });
   });
 
   it('counts GPS-online users per enterprise: a new fix, turning stale, a new interval', () => {
@@ -175,7 +228,7 @@ describe('LiveState', () => {
     clock.stall(16_001);
     expect(live.gpsOnlineCount([1])).toBe(0);
     // Each user turned stale once: one delta each saying so.
-    const stale = () => changes.filter((c) => c.kind === 'gps' && c.json.includes('"gpsOnline":false'));
+    const stale = () => changes.filter((c) => c.kind === 'gps' && gpsText(c).includes('"gpsOnline":false'));
     expect(stale().map((c) => c.key)).toEqual([1, 2, 3]);
     move(1);
     move(1);
@@ -187,7 +240,7 @@ describe('LiveState', () => {
     expect(stale().map((c) => c.key)).toEqual([1, 2, 3, 1]);
     move(2);
     expect(live.gpsOnlineCount([1])).toBe(1);
-    expect(live.snapshot([1]).gps.filter((json) => json.includes('"gpsOnline":true'))).toHaveLength(1);
+    expect(gpsTexts(live.snapshot([1])).filter((json) => json.includes('"gpsOnline":true'))).toHaveLength(1);
     live.close();
   });
 
@@ -204,7 +257,7 @@ describe('LiveState', () => {
     expect(live.onlineCount([1])).toBe(1);
     expect(changes.filter((c) => c.kind === 'online')).toHaveLength(4);
     // Users without a fix are online but have no GPS record.
-    expect(live.snapshot([1]).gps).toEqual([]);
+    expect(live.snapshot([1]).fixes).toEqual([]);
     expect(live.snapshot([1]).online).toHaveLength(1);
   });
 
