@@ -5,7 +5,8 @@
 //   npx tsc -b packages/contract apps/server && npx tsx bench/busFeed.ts
 // BUS_BENCH_USERS (50000), BUS_BENCH_SECONDS (20), REDIS_URL (redis://127.0.0.1:6379); BUS_BENCH_PROFILE=1
 // names the server's hottest functions; BUS_BENCH_CONSOLE=messagepack subscribes the console on
-// SignalR's MessagePack protocol, as the web console does (binary position blocks), instead of JSON.
+// SignalR's MessagePack protocol, as the web console does (binary position blocks), instead of JSON;
+// BUS_BENCH_FRAME=json has the load publish JSON envelopes instead of binary users frames.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -21,6 +22,7 @@ const SECONDS = Number(process.env.BUS_BENCH_SECONDS ?? 20);
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const TICKS_PER_SECOND = 100;
 const CONSOLE = process.env.BUS_BENCH_CONSOLE === 'messagepack' ? 'messagepack' : 'json';
+const FRAME = process.env.BUS_BENCH_FRAME === 'json' ? 'json' : 'binary';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -43,7 +45,15 @@ try {
   await new Promise<void>((resolve, reject) => {
     const load = helper(
       'busLoad.ts',
-      [JSON.stringify({ redisUrl: REDIS_URL, channel: `${prefix}:realtime`, dataDir: server.dataDir, count: USERS })],
+      [
+        JSON.stringify({
+          redisUrl: REDIS_URL,
+          channel: `${prefix}:realtime`,
+          dataDir: server.dataDir,
+          count: USERS,
+          frame: FRAME,
+        }),
+      ],
       (line) => {
         if (line.ready) resolve();
         if (line.perSecond !== undefined) published.push(Number(line.perSecond));
@@ -77,6 +87,7 @@ try {
         users: USERS,
         seconds: SECONDS,
         console: CONSOLE,
+        busFrame: FRAME,
         serverCpuMsPerSecond: { p50: percentile(sorted(perSecond), 50), max: Math.max(...perSecond) },
         deliveredPerSecond: { p50: percentile(sorted(delivered), 50), min: Math.min(...delivered) },
         publishedPerSecond: percentile(sorted(published), 50),

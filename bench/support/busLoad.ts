@@ -10,6 +10,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Redis } from 'ioredis';
 import type { LiveUser } from '../../apps/server/src/bus/eventBus.js';
+import { encodeUsersFrame } from '../../apps/server/src/bus/usersFrame.js';
 
 interface BusLoadOptions {
   redisUrl: string;
@@ -22,6 +23,12 @@ interface BusLoadOptions {
   batch?: number;
   /** Report interval the fixes claim, s: they stay GPS-online while the load keeps up. */
   interval?: number;
+  /**
+   * How the batches travel: `binary` (default) as instances publish them, users frames on
+   * `<channel>:users` (apps/server/src/bus/usersFrame.ts); `json` as JSON envelopes on the channel,
+   * as instances did before the frames (both are read).
+   */
+  frame?: 'binary' | 'json';
 }
 
 const options = JSON.parse(process.argv[2] ?? '{}') as BusLoadOptions;
@@ -88,7 +95,11 @@ function tick(): void {
     }
     due -= batch.length;
     published += batch.length;
-    void redis.publish(options.channel, JSON.stringify({ o: origin, e: { kind: 'users', E_ID, users: batch } }));
+    if (options.frame === 'json') {
+      void redis.publish(options.channel, JSON.stringify({ o: origin, e: { kind: 'users', E_ID, users: batch } }));
+    } else {
+      void redis.publish(`${options.channel}:users`, encodeUsersFrame(origin, E_ID, batch));
+    }
   }
   const at = Date.now();
   if (ready && at - lastReport >= 1000) {

@@ -9,12 +9,14 @@ import {
   type RealtimeKind,
   type RealtimeListener,
 } from './eventBus.js';
+import { decodeUsersFrame, encodeUsersFrame, usersFrameOrigin } from './usersFrame.js';
 
 /** The part of an ioredis client the backplane uses; a subscribed connection can only subscribe. */
 export interface RedisClient {
-  publish(channel: string, message: string): Promise<unknown>;
-  subscribe(channel: string): Promise<unknown>;
-  on(event: 'message', listener: (channel: string, message: string) => void): unknown;
+  publish(channel: string, message: string | Buffer): Promise<unknown>;
+  subscribe(...channels: string[]): Promise<unknown>;
+  /** Messages as bytes (no `message` listener: ioredis then makes no text of a binary frame). */
+  on(event: 'messageBuffer', listener: (channel: Buffer, message: Buffer) => void): unknown;
   on(event: 'error', listener: (error: Error) => void): unknown;
   quit(): Promise<unknown>;
 }
@@ -27,11 +29,14 @@ interface Envelope {
 
 /**
  * Redis pub/sub between server instances (DESIGN.md section 1). Local listeners get an event at once;
- * other instances get it through one channel and skip their own echoes.
+ * other instances get it through the channel and skip their own echoes. Events are JSON envelopes on
+ * `channel`, but `users` batches: binary frames (usersFrame.ts) on `<channel>:users`, which an
+ * instance older than the frames does not subscribe to (it missed `users` events before them too).
  */
 export class RedisEventBus implements EventBus {
   private readonly origin = randomUUID();
   private readonly listeners: ListenerSet;
+  private readonly usersChannel: string;
 
   constructor(
     private readonly publisher: RedisClient,
@@ -40,21 +45,36 @@ export class RedisEventBus implements EventBus {
     private readonly onError: ErrorSink,
   ) {
     this.listeners = new ListenerSet(onError);
+    this.usersChannel = `${channel}:users`;
     publisher.on('error', (error) => onError(error, 'redis publisher'));
     subscriber.on('error', (error) => onError(error, 'redis subscriber'));
-    subscriber.on('message', (channel, message) => {
-      if (channel === this.channel) this.receive(message);
+    subscriber.on('messageBuffer', (channel, message) => {
+      const name = channel.toString();
+      if (name === this.channel) this.receive(message.toString());
+      else if (name === this.usersChannel) this.receiveUsers(message);
     });
   }
 
   async start(): Promise<void> {
-    await this.subscriber.subscribe(this.channel);
+    await this.subscriber.subscribe(this.channel, this.usersChannel);
   }
 
   publish(event: RealtimeEvent): void {
     this.listeners.deliver(event);
-    const envelope: Envelope = { o: this.origin, e: event };
-    this.publisher.publish(this.channel, JSON.stringify(envelope)).catch((error: unknown) => {
+    let channel = this.channel;
+    let message: string | Buffer;
+    try {
+      if (event.kind === 'users') {
+        channel = this.usersChannel;
+        message = encodeUsersFrame(this.origin, event.E_ID, event.users);
+      } else {
+        message = JSON.stringify({ o: this.origin, e: event } satisfies Envelope);
+      }
+    } catch (error) {
+      this.onError(error, 'redis publish');
+      return;
+    }
+    this.publisher.publish(channel, message).catch((error: unknown) => {
       this.onError(error, 'redis publish');
     });
   }
@@ -81,6 +101,18 @@ export class RedisEventBus implements EventBus {
     }
     if (envelope.o === this.origin || typeof envelope.e?.kind !== 'string') return;
     this.listeners.deliver(envelope.e);
+  }
+
+  private receiveUsers(frame: Buffer): void {
+    let batch: ReturnType<typeof decodeUsersFrame>;
+    try {
+      if (usersFrameOrigin(frame) === this.origin) return;
+      batch = decodeUsersFrame(frame);
+    } catch (error) {
+      this.onError(error, 'redis users frame');
+      return;
+    }
+    this.listeners.deliver({ kind: 'users', E_ID: batch.E_ID, users: batch.users });
   }
 }
 

@@ -44,6 +44,27 @@ describe('Redis backplane between two instances', () => {
     expect(errors).toEqual([]);
   });
 
+  it('carries a users batch through Redis as a binary frame and gives it back whole', async () => {
+    const { a, b, errors } = await pair();
+    const users = Array.from({ length: 500 }, (_, i) => ({
+      E_ID: 7,
+      U_ID: i + 1,
+      Phone: `136${String(i).padStart(8, '0')}`,
+      UserName: i % 2 ? `User ${i}` : `用户 ${i}`,
+      position:
+        i % 3 ? { lat: 22.5 + i / 1e4, lon: 114, time: 1_000 + i, speed: null, course: 90, interval: 10 } : null,
+      battery: i % 5 ? 80 : null,
+      signal: 3,
+      online: i % 2 === 0,
+      onlineAt: 5,
+      talking: i % 7 === 0,
+    }));
+    const remote = nextEvent(b);
+    a.publish({ kind: 'users', E_ID: 7, users });
+    expect(await remote).toEqual({ kind: 'users', E_ID: 7, users });
+    expect(errors).toEqual([]);
+  });
+
   it('keeps instances on other channels apart', async () => {
     const first = await pair();
     const second = await pair();
