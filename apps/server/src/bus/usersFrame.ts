@@ -47,8 +47,13 @@ export interface UsersFrame {
 const nullable = (value: number | null): number => (value !== null && Number.isFinite(value) ? value : Number.NaN);
 const fromNullable = (value: number): number | null => (Number.isNaN(value) ? null : value);
 
-/** The frame of a batch. Throws a RangeError for what no frame can carry (an origin or a text too long). */
-export function encodeUsersFrame(origin: string, E_ID: number, users: readonly LiveUser[]): Buffer {
+/**
+ * The frame of a batch. A user of another enterprise than `E_ID` is left out: the frame names one
+ * enterprise for all its users, and instances take only that enterprise's users from a batch.
+ * Throws a RangeError for what no frame can carry (an origin or a text too long).
+ */
+export function encodeUsersFrame(origin: string, E_ID: number, batch: readonly LiveUser[]): Buffer {
+  const users = batch.filter((user) => user.E_ID === E_ID);
   const originBytes = Buffer.from(origin, 'utf8');
   if (originBytes.length > 0xff) throw new RangeError('users frame: origin longer than 255 bytes');
   const texts = users.map((user) => [Buffer.from(user.Phone, 'utf8'), Buffer.from(user.UserName, 'utf8')] as const);

@@ -60,6 +60,15 @@ describe('the bus users frame (docs/realtime.md)', () => {
     });
   }
 
+  it('leaves out a user of another enterprise than the batch names', () => {
+    const users = [user({ U_ID: 1 }), user({ U_ID: 2, E_ID: 4 }), user({ U_ID: 3 })];
+    const back = decodeUsersFrame(encodeUsersFrame(ORIGIN, 3, users));
+    expect(back.users.map((u) => [u.E_ID, u.U_ID])).toEqual([
+      [3, 1],
+      [3, 3],
+    ]);
+  });
+
   it('carries numbers JSON cannot hold as JSON does: null', () => {
     const odd = user({
       battery: Number.NaN,
