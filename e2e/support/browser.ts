@@ -53,6 +53,18 @@ const MOVING = '.recharts-wrapper, .ant-skeleton';
  * browser-test run.
  */
 export async function shot(page: Page, name: string): Promise<void> {
+  if (SCREENSHOTS) await saveShot(page, name);
+}
+
+/**
+ * Whether `shot` saves its pictures. `.ci/run` sets E2E_SCREENSHOTS=0: a CI machine's pictures are
+ * gone with its clone, and its 93 pictures took about 25 s of Chromium's CPU in every run
+ * (docs/benchmarks.md, "CI runs"). A failed test's pages are saved whatever it says.
+ */
+const SCREENSHOTS = process.env.E2E_SCREENSHOTS !== '0';
+
+/** `shot`'s picture, taken once the page stands still. */
+async function saveShot(page: Page, name: string): Promise<void> {
   const drawing = () =>
     page.evaluate((moving) => [...document.querySelectorAll(moving)].map((node) => node.outerHTML).join(''), MOVING);
   let previous = await drawing();
@@ -165,7 +177,7 @@ export function useBrowserPerFile(options: LaunchOptions = {}): BrowserSession {
       const pages = contexts.flatMap((context) => context.pages());
       const name = task.name.replace(/[^\w-]+/g, '_').slice(0, 80);
       for (const [index, page] of pages.entries()) {
-        await shot(page, `failed-${name}-${index + 1}`).catch(() => undefined);
+        await saveShot(page, `failed-${name}-${index + 1}`).catch(() => undefined);
         const shown = await onScreen(page).catch((error: unknown) => [String(error)]);
         const times = await timeline(page).catch((error: unknown) => [String(error)]);
         console.error(
