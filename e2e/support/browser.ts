@@ -142,7 +142,11 @@ const browsers = new Map<string, Promise<Browser>>();
 
 /** This run's Chromium for `options`, launched on first use (again if it has gone). */
 async function sharedBrowser(options: LaunchOptions): Promise<Browser> {
-  const key = JSON.stringify({ webgl: options.webgl ?? false, args: options.args ?? [] });
+  const key = JSON.stringify({
+    webgl: options.webgl ?? false,
+    args: options.args ?? [],
+    disableFeatures: options.disableFeatures ?? [],
+  });
   const running = browsers.get(key);
   if (running) {
     const browser = await running.catch(() => undefined);

@@ -11,7 +11,7 @@ import { en } from '../support/texts.js';
 // response fulfilled by the test has no address of its own, and Chromium's Local Network Access
 // checks then refuse that worker's WebSocket to 127.0.0.1 (the console falls back to long polling).
 // The console's own script, served by its server, is not affected.
-const browser = useBrowserPerFile({ args: ['--disable-features=LocalNetworkAccessChecks'] });
+const browser = useBrowserPerFile({ disableFeatures: ['LocalNetworkAccessChecks'] });
 
 /** Phones and names carry a stamp so they cannot meet what other files of the run create. */
 const stamp = String(Date.now()).slice(-6);

@@ -375,9 +375,9 @@ describe('backpressure', () => {
       // The next poll: one GPS push, every user once, at its latest round.
       const second = await (await lp.poll()).text();
       expect(pushesOf(records(second)).map((p) => p.type)).not.toContain('GPSArray');
-      const held = pushesOf(records(second)).filter((p) => p.type === 'GPS');
+      const held = pushesOf(records(second)).filter((p): p is Extract<PushMsg, { type: 'GPS' }> => p.type === 'GPS');
       expect(held).toHaveLength(1);
-      const positions = held[0]!.data as GpsRecord[];
+      const positions = held[0]!.data;
       expect(positions.map((r) => r.U_ID).sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
       for (const position of positions) expect(position).toMatchObject({ time: ROUNDS, lat: ROUNDS / 100 });
       await lp.remove();
