@@ -43,7 +43,7 @@ export const PLAYWRIGHT_DISABLED_FEATURES = [
 /**
  * Headless Chromium 156 opens each browser context as a window with its address bar's pop-ups
  * preloaded: two WebUI pages (chrome://omnibox-popup.top-chrome/) in a renderer process of their
- * own, which no test ever shows. In the 1 December CI run 147 such renderers took 95 CPU s; 30
+ * own, which no test ever shows. In a CI run of 8 December 147 such renderers took 95 CPU s; 30
  * contexts took 14 CPU s with them and 6-8 without (docs/benchmarks.md, "CI runs").
  */
 export const NO_OMNIBOX_POPUPS = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup', 'PreloadTopChromeWebUI'];
